@@ -1,0 +1,50 @@
+"""Typed errors whose messages a user understands.
+
+Every error raised for bad input names the file, the line (1-based, when it applies) and the
+problem in one sentence; the GUI shows ``str(error)`` and the CLI prints it and exits non-zero.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class IaaError(Exception):
+    """Base class of every error meant for the user (never shown as a traceback)."""
+
+
+class ReaderError(IaaError):
+    """A problem in an input file.
+
+    Parameters
+    ----------
+    path : file the problem is in
+    line : 1-based line number, or ``None`` when the problem concerns the whole file
+    message : what is wrong, as a sentence for the user
+    """
+
+    def __init__(self, path: str | Path | None, line: int | None, message: str) -> None:
+        self.path = str(path) if path is not None else None
+        self.line = line
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path or "<input>"
+        if self.line is not None:
+            where = f"{where}, line {self.line}"
+        return f"{where}: {self.message}"
+
+    def __reduce__(self):  # keep picklable despite the custom __init__
+        return (type(self), (self.path, self.line, self.message))
+
+    def to_json(self) -> dict:
+        return {"file": self.path, "line": self.line, "message": self.message}
+
+
+class InsufficientDataError(IaaError):
+    """A coefficient cannot be computed from the data (too few items, annotators or values)."""
+
+
+class OptionError(IaaError):
+    """An option or setting that does not fit the data or the kind of study."""

@@ -1,0 +1,163 @@
+"""Reliability data as arrays: label codes, counts per item, coincidences.
+
+A study of N items and c annotators is an integer array ``codes`` of shape (N, c): ``codes[i, x]``
+is the index of annotator x's label for item i in a list of q categories, or ``-1`` when x did
+not label i (a missing value is never a category). Every coefficient in this package takes such
+an array and optional per-item ``weights`` (used by the bootstrap, which resamples the distinct
+rows of ``codes`` instead of the items themselves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+MISSING = -1
+
+
+def encode(
+    table: Any,
+    missing: Iterable[Any] = (),
+    categories: Sequence[Any] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Turn a 2-D table of labels (items × annotators) into ``(codes, categories)``.
+
+    ``None``, NaN and any value in ``missing`` are missing. Numeric tables give numeric,
+    sorted categories; other tables give their distinct values sorted as strings unless
+    ``categories`` fixes the order.
+
+    >>> codes, cats = encode([[1, 2], [2, None], [3, 3]])
+    >>> codes.tolist(), cats.tolist()
+    ([[0, 1], [1, -1], [2, 2]], [1.0, 2.0, 3.0])
+    """
+    arr = np.asarray(table, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError("reliability data must be a 2-D table: items × annotators")
+    missing_set = set(missing)
+    flat = arr.ravel()
+    valid = np.ones(flat.shape, dtype=bool)
+    numeric = True
+    for j, v in enumerate(flat):
+        if v is None or (isinstance(v, float) and np.isnan(v)) or (v in missing_set if _hashable(v) else False):
+            valid[j] = False
+        elif isinstance(v, str) and v == "":
+            valid[j] = False
+        elif not isinstance(v, int | float | np.integer | np.floating) or isinstance(v, bool):
+            numeric = False
+    if numeric and categories is None:
+        vals = np.full(flat.shape, np.nan)
+        vals[valid] = flat[valid].astype(float)
+        return encode_numeric(vals.reshape(arr.shape))
+    keys = np.array([str(v) if ok else "" for v, ok in zip(flat, valid)], dtype=object)
+    if categories is None:
+        cats = np.array(sorted(set(keys[valid].tolist())), dtype=object)
+    else:
+        cats = np.array([str(c) for c in categories], dtype=object)
+    index = {c: k for k, c in enumerate(cats.tolist())}
+    codes = np.full(flat.shape, MISSING, dtype=np.int32)
+    for j in np.flatnonzero(valid):
+        k = index.get(keys[j])
+        if k is None:
+            raise ValueError(f"label {keys[j]!r} is not among the declared categories")
+        codes[j] = k
+    return codes.reshape(arr.shape), cats
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def encode_numeric(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes for a float array with NaN as missing; categories are the sorted distinct values."""
+    values = np.asarray(values, dtype=float)
+    valid = ~np.isnan(values)
+    cats, inv = np.unique(values[valid], return_inverse=True)
+    codes = np.full(values.shape, MISSING, dtype=np.int32)
+    codes[valid] = inv
+    return codes, cats
+
+
+def n_categories_of(codes: np.ndarray, n_categories: int | None = None) -> int:
+    if n_categories is not None:
+        return int(n_categories)
+    return int(codes.max()) + 1 if codes.size and codes.max() >= 0 else 0
+
+
+def category_counts(codes: np.ndarray, n_categories: int | None = None) -> np.ndarray:
+    """``counts[i, k]`` = number of annotators who gave item i the label k (shape N × q)."""
+    codes = np.asarray(codes)
+    q = n_categories_of(codes, n_categories)
+    n = codes.shape[0]
+    valid = codes >= 0
+    rows = np.broadcast_to(np.arange(n)[:, None], codes.shape)[valid]
+    flat = rows.astype(np.int64) * q + codes[valid]
+    return np.bincount(flat, minlength=n * q).reshape(n, q)
+
+
+def item_weights(n_items: int, weights: np.ndarray | None) -> np.ndarray:
+    if weights is None:
+        return np.ones(n_items)
+    w = np.asarray(weights, dtype=float)
+    if w.shape != (n_items,):
+        raise ValueError("weights must give one value per item")
+    return w
+
+
+def coincidence_matrix(
+    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
+) -> np.ndarray:
+    r"""Krippendorff's coincidence matrix over pairable items.
+
+    .. math:: o_{ck} = \sum_i \frac{n_{ic} n_{ik} - [c = k] n_{ic}}{m_i - 1}
+
+    with :math:`n_{ic}` the number of annotators giving item i value c and :math:`m_i` the number
+    of values of item i; items with :math:`m_i < 2` contribute nothing.
+
+    >>> coincidence_matrix([[0, 0], [0, 1]]).tolist()
+    [[2.0, 1.0], [1.0, 0.0]]
+    """
+    counts = category_counts(np.asarray(codes), n_categories).astype(float)
+    m = counts.sum(axis=1)
+    w = item_weights(counts.shape[0], weights)
+    keep = m >= 2
+    c = counts[keep]
+    scale = w[keep] / (m[keep] - 1.0)
+    o = (c * scale[:, None]).T @ c
+    o -= np.diag((c * scale[:, None]).sum(axis=0))
+    return o
+
+
+def confusion_matrix(
+    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
+) -> np.ndarray:
+    """Counts of (label by the first annotator, label by the second) over co-labelled items.
+
+    >>> confusion_matrix([[0, 0], [0, 1], [1, 1], [1, -1]]).tolist()
+    [[1.0, 1.0], [0.0, 1.0]]
+    """
+    codes = np.asarray(codes)
+    if codes.ndim != 2 or codes.shape[1] != 2:
+        raise ValueError("a confusion matrix needs exactly two annotators (an N × 2 array)")
+    q = n_categories_of(codes, n_categories)
+    w = item_weights(codes.shape[0], weights)
+    both = (codes[:, 0] >= 0) & (codes[:, 1] >= 0)
+    flat = codes[both, 0].astype(np.int64) * q + codes[both, 1]
+    return np.bincount(flat, weights=w[both], minlength=q * q).reshape(q, q)
+
+
+def pairable(codes: np.ndarray) -> np.ndarray:
+    """Boolean mask of items labelled by at least two annotators."""
+    return (np.asarray(codes) >= 0).sum(axis=1) >= 2
+
+
+def unique_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of ``codes`` and how often each occurs (for fast resampling)."""
+    codes = np.ascontiguousarray(codes)
+    rows, counts = np.unique(codes, axis=0, return_counts=True)
+    return rows, counts.astype(float)
