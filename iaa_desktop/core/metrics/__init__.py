@@ -1,0 +1,53 @@
+"""Agreement coefficients: arrays in, :class:`AgreementResult` out.
+
+No files, no pandas, no Qt, nothing else from the project: each coefficient is one pure,
+vectorised function whose docstring gives its formula and reference and a doctest reproducing a
+published value.
+"""
+
+from .alpha import (
+    LEVELS,
+    alpha_from_coincidences,
+    alpha_strings_from_codes,
+    distance_matrix,
+    krippendorff_alpha,
+    krippendorff_alpha_strings,
+)
+from .coding import (
+    MISSING,
+    category_counts,
+    coincidence_matrix,
+    confusion_matrix,
+    encode,
+    encode_numeric,
+    pairable,
+    unique_rows,
+)
+from .coefficients import (
+    annotator_distributions,
+    cohen_kappa,
+    fleiss_kappa,
+    gwet_ac1,
+    item_agreement,
+    item_disagreement,
+    multi_kappa,
+    pairwise_matrix,
+    per_category_agreement,
+    percent_agreement,
+    scott_pi,
+    weighted_kappa,
+)
+from .correlation import pairwise_spearman, spearman_rho, spearman_vs_others, spearman_weighted
+from .result import AgreementResult
+from .uncertainty import bayes_multi_kappa, bootstrap_interval
+
+__all__ = [
+    "LEVELS", "MISSING", "AgreementResult", "alpha_from_coincidences", "alpha_strings_from_codes",
+    "annotator_distributions", "bayes_multi_kappa", "bootstrap_interval", "category_counts",
+    "cohen_kappa", "coincidence_matrix", "confusion_matrix", "distance_matrix", "encode",
+    "encode_numeric", "fleiss_kappa", "gwet_ac1", "item_agreement", "item_disagreement",
+    "krippendorff_alpha", "krippendorff_alpha_strings", "multi_kappa", "pairable",
+    "pairwise_matrix", "pairwise_spearman", "per_category_agreement", "percent_agreement",
+    "scott_pi", "spearman_rho", "spearman_vs_others", "spearman_weighted", "unique_rows",
+    "weighted_kappa",
+]
