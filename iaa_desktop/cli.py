@@ -7,6 +7,7 @@ This module imports only :mod:`iaa_desktop.core`; the GUI is imported lazily by
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -99,6 +100,12 @@ def cmd_report(argv: Sequence[str]) -> int:
         result = compute(kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty())
     except IaaError as e:
         print(f"iaa-desktop: error: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    except Exception as e:  # a bug, not bad input: say so in one line, details only on request
+        if os.environ.get("IAA_DEBUG"):
+            raise
+        print(f"iaa-desktop: internal error ({type(e).__name__}: {e}); rerun with IAA_DEBUG=1 for details "
+              "and please report it.", file=sys.stderr)
         return EXIT_FAILED
     for err in result.errors:
         print(f"iaa-desktop: error: {err}", file=sys.stderr)
