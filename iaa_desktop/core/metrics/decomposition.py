@@ -298,7 +298,7 @@ def decompose(joints: np.ndarray, s1: np.ndarray, chunk: int = 65_536) -> Decomp
     f = np.concatenate([np.ones((n_codes, 1)), bit_matrix(k)], axis=1)  # (K, k+1)
     jf = joints.astype(np.float64)
     # diag(F_f) J for each pair and f, laid side by side: (K, m·(k+1)·K)
-    jcat = (f.T[None, :, :, None] * jf[:, None, :, :])  # (m, k+1, K[a], K[b])
+    jcat = f.T[None, :, :, None] * jf[:, None, :, :]  # (m, k+1, K[a], K[b])
     jcat = jcat.transpose(2, 0, 1, 3).reshape(n_codes, -1).astype(dtype)
     # r(f, g) = s · (F_f ∘ (J F)_g) and c(f, g) = s · ((Jᵀ F)_f ∘ F_g)
     jf_f = jf @ f  # (m, K, k+1)
