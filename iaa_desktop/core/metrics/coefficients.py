@@ -123,7 +123,8 @@ def fleiss_kappa(
         A_e = \sum_k p_k^2,\quad p_k = \frac{\sum_i n_{ik}}{\sum_i m_i},\qquad
         \kappa = \frac{A_o - A_e}{1 - A_e}
 
-    over pairable items (Fleiss 1971; Artstein & Poesio 2008, §2.5).
+    with A_o over pairable items and p_k the share of all labels that are k (Fleiss 1971;
+    Artstein & Poesio 2008, §2.5; METHODS.md §1).
 
     Fleiss (1971)'s table (10 subjects × 14 raters, 5 categories) gives κ = 0.210:
 
@@ -140,7 +141,8 @@ def fleiss_kappa(
     ck, mk, wk = counts[keep], m[keep], w[keep]
     agr = (ck * (ck - 1)).sum(axis=1) / (mk * (mk - 1))
     a_o = float(np.average(agr, weights=wk))
-    p = (ck * wk[:, None]).sum(axis=0) / float((mk * wk).sum())
+    # p_k: share of *all* labels that are k (an item labelled once still shows label use)
+    p = (counts * w[:, None]).sum(axis=0) / float((m * w).sum())
     a_e = float((p**2).sum())
     n_ann = int(((codes[keep] >= 0).sum(axis=0) > 0).sum())
     return _chance_corrected("fleiss_kappa", a_o, a_e, int(keep.sum()), n_ann)
@@ -175,7 +177,7 @@ def multi_kappa(
         A_e = \frac{1}{\binom{c}{2}} \sum_{x<y} \sum_k P(k\mid x)\,P(k\mid y),\qquad
         \kappa = \frac{A_o - A_e}{1 - A_e}
 
-    with :math:`P(k\mid x)` the share of x's labels (on pairable items) that are k; annotator
+    with :math:`P(k\mid x)` the share of all of x's labels that are k; annotator
     pairs that share no item are left out of the mean (Hubert 1977; Artstein & Poesio 2008, §2.6;
     seed 000, eq. 7–8). For two annotators it equals Cohen's κ.
 
@@ -191,7 +193,7 @@ def multi_kappa(
     agr = (counts[keep] * (counts[keep] - 1)).sum(axis=1) / (m[keep] * (m[keep] - 1))
     a_o = float(np.average(agr, weights=w[keep]))
     q = counts.shape[1]
-    P = annotator_distributions(codes, q, w, keep)
+    P = annotator_distributions(codes, q, w)  # share of all of x's labels that are k
     valid = codes[keep] >= 0
     terms = []
     for x, y in combinations(range(codes.shape[1]), 2):
@@ -209,16 +211,21 @@ def gwet_ac1(
 
     .. math::
         A_e = \frac{1}{q-1} \sum_k \pi_k (1 - \pi_k),\qquad
-        \pi_k = \frac{1}{N'} \sum_i \frac{n_{ik}}{m_i},\qquad
+        \pi_k = \frac{1}{N_1} \sum_{i: m_i \ge 1} \frac{n_{ik}}{m_i},\qquad
         AC_1 = \frac{A_o - A_e}{1 - A_e}
 
-    with A_o as Fleiss' and q the number of categories (Gwet 2008, eq. 13–14).
+    with A_o as Fleiss' (over items with two or more ratings), π_k over the N_1 items with at
+    least one rating, and q the number of categories (Gwet 2008, eq. 13–14; Gwet 2014, §2.3).
 
-    Gwet (2008), Table 1 example with two raters (A_o = 0.9, both rate "+" 0.9 of the time ...):
+    On Krippendorff (2011)'s reliability data (with missing values) Gwet's AC1 is 0.7754, the
+    value of Gwet's own irrCAC implementation:
 
-    >>> codes = [[0, 0]] * 118 + [[0, 1]] * 5 + [[1, 0]] * 2 + [[1, 1]] * 0
-    >>> round(gwet_ac1(codes).value, 3)
-    0.941
+    >>> from iaa_desktop.core.metrics.coding import encode
+    >>> data = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2],
+    ...         [1, 2, 3, 4], [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5],
+    ...         [None, None, 1, 1], [None, 3, None, None]]
+    >>> round(gwet_ac1(encode(data)[0]).value, 4)
+    0.7754
     """
     codes, counts, m, w, keep = _counts_and_weights(codes, n_categories, weights)
     q = counts.shape[1]
@@ -227,7 +234,8 @@ def gwet_ac1(
     ck, mk, wk = counts[keep], m[keep], w[keep]
     agr = (ck * (ck - 1)).sum(axis=1) / (mk * (mk - 1))
     a_o = float(np.average(agr, weights=wk))
-    pi = np.average(ck / mk[:, None], axis=0, weights=wk)
+    rated = (m >= 1) & (w > 0)  # Gwet (2014, §2.3): π_k over every item with at least one rating
+    pi = np.average(counts[rated] / m[rated, None], axis=0, weights=w[rated])
     a_e = float((pi * (1 - pi)).sum() / (q - 1))
     n_ann = int(((codes[keep] >= 0).sum(axis=0) > 0).sum())
     return _chance_corrected("gwet_ac1", a_o, a_e, int(keep.sum()), n_ann)

@@ -81,9 +81,8 @@ def bayes_multi_kappa(
     nan = {k: math.nan for k in ("median", "low89", "high89", "low95", "high95")}
     if not pairs or q < 1:
         return {**nan, "a_e": math.nan, "n_pairs": 0}
-    pairable = valid.sum(axis=1) >= 2
     if a_e is None:
-        P = annotator_distributions(codes, q, None, pairable)
+        P = annotator_distributions(codes, q)
         a_e = float(np.mean([P[x] @ P[y] for x, y in pairs]))
     if not a_e < 1.0:
         return {**nan, "a_e": a_e, "n_pairs": len(pairs)}

@@ -234,7 +234,7 @@ def build_reliability(frame: pd.DataFrame, item_cols: Sequence[str], options: Ma
             first = df[(num < 0) & ~is_missing].iloc[0]
             errors.append(ReaderError(first[FILE], int(first[LINE]), "a negative value at the ratio level; negative values are left out."))
             is_missing |= (num < 0)
-    numeric = numeric_col and not (~is_missing & num.isna()).any()
+    numeric = bool((~is_missing).any()) and not bool((~is_missing & num.isna()).any())
 
     # duplicates of (item, annotator)
     key_cols = list(item_cols) + ["annotator"]
