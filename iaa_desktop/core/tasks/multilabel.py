@@ -254,7 +254,7 @@ class MultiLabelResult(TaskResult):
                 rows.append(obj)
             out["exploration"] = rows
             out["exploration_info"] = dict(self.exploration_info, n_listed=len(rows), top=self.top)
-        return out
+        return _null_nan(out)
 
     # ----------------------------------------------------------------- tables
     def label_counts(self) -> pd.DataFrame:
@@ -530,6 +530,17 @@ class MultiLabelResult(TaskResult):
             )
 
         return frame(first), frame(second)
+
+
+def _null_nan(o: Any) -> Any:
+    """Undefined κ (NaN) becomes ``None`` (JSON ``null``), as METHODS.md §6 asks."""
+    if isinstance(o, float | np.floating):
+        return float(o) if np.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: _null_nan(v) for k, v in o.items()}
+    if isinstance(o, list | tuple):
+        return [_null_nan(v) for v in o]
+    return o
 
 
 def _fmt(v: float, digits: int = 3) -> str:
