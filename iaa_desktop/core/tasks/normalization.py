@@ -324,23 +324,20 @@ def build_character_data(
     unit_start = np.concatenate([[0], np.cumsum(n_units)[:-1]]) if n else np.zeros(0, np.int64)
     total = int(n_units.sum())
     # distinct (orig, form) pairs → one flat store of their label ids
-    pair_index: dict[tuple[str, str], int] = {}
+    keys = pd.Series(np.repeat(np.asarray(orig, dtype=object), c)).str.cat(
+        pd.Series(forms.ravel(), dtype=object), sep="\x1f"
+    )
+    pcodes, uniq = pd.factorize(keys.to_numpy(dtype=object))
+    pidx = pcodes.reshape(n, c).astype(np.int64)
     store: list[np.ndarray] = []
     offsets: list[int] = []
     off = 0
-    pidx = np.empty((n, c), dtype=np.int64)
-    for i, o in enumerate(orig):
-        row = forms[i]
-        for x in range(c):
-            key = (o, row[x])
-            k = pair_index.get(key)
-            if k is None:
-                ids = aligner.diff_ids(o, row[x])
-                k = pair_index[key] = len(store)
-                store.append(ids)
-                offsets.append(off)
-                off += len(ids)
-            pidx[i, x] = k
+    for key in uniq:
+        o, f = key.split("\x1f", 1)
+        ids = aligner.diff_ids(o, f)
+        store.append(ids)
+        offsets.append(off)
+        off += len(ids)
     flat = np.concatenate(store) if store else np.zeros(0, np.int32)
     offs = np.asarray(offsets, dtype=np.int64)
     token_of_unit = np.repeat(np.arange(n), n_units)
@@ -596,7 +593,11 @@ def _disagreement_table(
     kind = np.where(
         norm_dis[idx] == 0,
         "type only",
-        np.where(ch.any(axis=1) & ~ch.all(axis=1), "change vs no change", "different changes"),
+        np.where(
+            ch.any(axis=1) & ~ch.all(axis=1),
+            "change vs no change",
+            np.where(ch.all(axis=1), "different changes", "different unchanged forms"),
+        ),
     )
     subset = np.where(ch.all(axis=1), "STRICT", np.where(ch.any(axis=1), "MEDIUM", "ALL"))
     modern = np.isin(types[idx], MOD_TYPES).any(axis=1)
