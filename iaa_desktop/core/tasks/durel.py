@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -563,9 +562,4 @@ class DurelKind:
         return result
 
 
-@lru_cache(maxsize=1)
-def _kind() -> DurelKind:
-    return DurelKind()
-
-
-KIND = _kind()
+KIND = DurelKind()
