@@ -17,6 +17,8 @@ __all__ = ["KIND_MODULES", "Setting", "TaskKind", "TaskResult", "detect_kind", "
 #: kind name → module defining ``KIND``
 KIND_MODULES: dict[str, str] = {
     "table": "iaa_desktop.core.tasks.table",
+    "durel": "iaa_desktop.core.tasks.durel",
+    "candidates": "iaa_desktop.core.tasks.candidates",
     "normalization": "iaa_desktop.core.tasks.normalization",
     "multilabel": "iaa_desktop.core.tasks.multilabel",
 }
