@@ -14,4 +14,6 @@ from __future__ import annotations
 #: kind name → module with ``create_panels``
 VIEW_MODULES: dict[str, str] = {
     "table": "iaa_desktop.gui.views.table_view",
+    "multilabel": "iaa_desktop.gui.views.multilabel_view",
+    "normalization": "iaa_desktop.gui.views.normalization_view",
 }

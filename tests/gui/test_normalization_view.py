@@ -1,0 +1,125 @@
+"""The normalization view, standalone with pytest-qt, from real results of ``KIND.run``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+
+from iaa_desktop.core.progress import run_to_end  # noqa: E402
+from iaa_desktop.core.tasks.normalization import KIND  # noqa: E402
+from iaa_desktop.gui.views.normalization_view import (  # noqa: E402
+    CharacterGridModel,
+    FrameModel,
+    NormalizationPanel,
+    create_panels,
+)
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "normalization"
+
+
+def _result(folder: Path):
+    return run_to_end(KIND.run([folder], {}))
+
+
+def _context():
+    return SimpleNamespace(session=None, cache={})
+
+
+def test_tiny_grid_shows_table4(qtbot):
+    res = _result(FIX / "tiny")
+    panels = create_panels(res, _context())
+    assert [t for t, _ in panels] == ["Interlinear", "Agreement"]
+    panel: NormalizationPanel = panels[0][1]
+    qtbot.addWidget(panel)
+    panel.select_token(0)
+    m = panel.grid_model
+    assert m.columnCount() == 6 and m.rowCount() == 2
+    assert [m.headerData(c, Qt.Orientation.Horizontal) for c in range(6)] == list("gewain")
+    row = lambda r: [m.index(r, c).data() for c in range(6)]  # noqa: E731
+    assert row(0) == ["_", "_", "_", "e", "_", "_t"]
+    assert row(1) == ["∅", "∅", "_", "e", "_", "_te"]
+    panel.mode_combo.setCurrentText("Full")
+    assert row(0) == ["g", "e", "w", "e", "i", "nt"]
+    assert row(1) == ["∅", "∅", "w", "e", "i", "nte"]
+    # cells where annotators differ are highlighted, the others are not
+    assert m.differs(0) and not m.differs(3)
+    assert m.index(0, 0).data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert m.index(0, 3).data(Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_keyboard_next_previous_and_filters(qtbot):
+    res = _result(FIX / "marks")
+    ctx = _context()
+    panel: NormalizationPanel = create_panels(res, ctx)[0][1]
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.text_combo.setCurrentIndex(0)  # all texts
+    idx = panel.disagreement_indices().tolist()
+    assert idx == sorted(idx) and len(idx) == 4
+    qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
+    assert panel.current == idx[0]
+    qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
+    assert panel.current == idx[1]
+    qtbot.keyClick(panel.text_view, Qt.Key.Key_P)
+    assert panel.current == idx[0]
+    panel.subset_combo.setCurrentText("STRICT")
+    assert set(panel.disagreement_indices()) <= set(res.changed.all(axis=1).nonzero()[0])
+    panel.subset_combo.setCurrentText("ALL")
+    panel.mod_combo.setCurrentIndex(1)
+    assert panel.dis_model.rowCount() == 1  # zehant: EXT vs SEM
+    # the modernization layer appears beneath the annotators
+    k = res.orig.index("zehant")
+    panel.select_token(k)
+    names = [
+        panel.grid_model.headerData(r, Qt.Orientation.Vertical)
+        for r in range(panel.grid_model.rowCount())
+    ]
+    assert names == ["ann_1", "ann_2", "ann_1 · mod", "ann_2 · mod"]
+    # a recompute keeps the widget and the selection
+    again = create_panels(_result(FIX / "marks"), ctx)[0][1]
+    assert again is panel and panel.current == k
+
+
+def test_combining_marks_stay_in_their_unit(qtbot):
+    res = _result(FIX / "marks")
+    panel = NormalizationPanel()
+    qtbot.addWidget(panel)
+    panel.set_result(res)
+    panel.select_token(res.orig.index("vn\u0304"))
+    m = panel.grid_model
+    assert [m.headerData(c, Qt.Orientation.Horizontal) for c in range(m.columnCount())] == [
+        "v",
+        "n\u0304",
+    ]
+    assert "vn\u0304" in panel.text_view.toPlainText()
+
+
+def test_models_pass_the_qt_model_tester(qtmodeltester):
+    res = _result(FIX / "marks")
+    grid = CharacterGridModel()
+    grid.set_token(res.token_units(1))
+    qtmodeltester.check(grid)
+    qtmodeltester.check(FrameModel(res.disagreements))
+
+
+def test_five_annotator_screenshot(qtbot, tmp_path):
+    from tests.conftest import shared_path
+
+    res = _result(shared_path("normalization"))
+    panels = create_panels(res, _context())
+    panel: NormalizationPanel = panels[0][1]
+    qtbot.addWidget(panel)
+    panel.resize(1400, 900)
+    panel.show()
+    panel.next_disagreement()
+    assert panel.current is not None and panel.grid_model.rowCount() >= 5
+    img = panel.grab()
+    assert img.width() > 0
+    img.save(str(tmp_path / "normalization.png"))
