@@ -297,3 +297,16 @@ def test_bayes_interval_brackets_the_estimate():
     r = bayes_multi_kappa(AP_EXAMPLE1, n_draws=4000, seed=2)
     assert r["low95"] < r["low89"] < r["median"] < r["high89"] < r["high95"]
     assert r["median"] == pytest.approx(0.348, abs=0.03)
+
+
+@settings(max_examples=30, deadline=None)
+@given(reliability(max_ann=4))
+def test_pairwise_cohen_equals_cohen_per_pair(data):
+    from iaa_desktop.core.metrics import pairwise_cohen_kappa
+
+    codes, q = data
+    fast = pairwise_cohen_kappa(codes, q)
+    for (x, y), r in fast.items():
+        slow = cohen_kappa(codes[:, [x, y]], q)
+        assert (math.isnan(r.value) and math.isnan(slow.value)) or r.value == pytest.approx(slow.value)
+        assert r.n_items == slow.n_items

@@ -21,6 +21,7 @@ from .coding import (
     encode,
     encode_numeric,
     pairable,
+    pairwise_confusions,
     unique_rows,
 )
 from .coefficients import (
@@ -30,7 +31,9 @@ from .coefficients import (
     gwet_ac1,
     item_agreement,
     item_disagreement,
+    kappa_from_confusion,
     multi_kappa,
+    pairwise_cohen_kappa,
     pairwise_matrix,
     per_category_agreement,
     percent_agreement,
@@ -46,7 +49,8 @@ __all__ = [
     "annotator_distributions", "bayes_multi_kappa", "bootstrap_interval", "category_counts",
     "cohen_kappa", "coincidence_matrix", "confusion_matrix", "distance_matrix", "encode",
     "encode_numeric", "fleiss_kappa", "gwet_ac1", "item_agreement", "item_disagreement",
-    "krippendorff_alpha", "krippendorff_alpha_strings", "multi_kappa", "pairable",
+    "kappa_from_confusion", "krippendorff_alpha", "krippendorff_alpha_strings", "multi_kappa",
+    "pairable", "pairwise_cohen_kappa", "pairwise_confusions",
     "pairwise_matrix", "pairwise_spearman", "per_category_agreement", "percent_agreement",
     "scott_pi", "spearman_rho", "spearman_vs_others", "spearman_weighted", "unique_rows",
     "weighted_kappa",

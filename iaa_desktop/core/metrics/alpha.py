@@ -24,7 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from .coding import MISSING, coincidence_matrix, n_categories_of
+from .coding import (
+    MISSING,
+    annotators_on,
+    category_counts,
+    coincidences_from_counts,
+    n_categories_of,
+)
 from .result import AgreementResult
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
@@ -113,18 +119,19 @@ def krippendorff_alpha(
     vals = np.arange(q, dtype=float) if values is None else np.asarray(values, dtype=float)
     if len(vals) != q:
         raise ValueError("values must give one number per category")
-    o = coincidence_matrix(codes, q, weights)
+    counts = category_counts(codes, q).astype(float)
+    o = coincidences_from_counts(counts, weights)
     if distance is not None:
         delta = distance if isinstance(distance, np.ndarray) else distance(vals[:, None], vals[None, :])
         delta = np.asarray(delta, dtype=float)
     else:
         delta = distance_matrix(level, vals, o.sum(axis=1))
     r = alpha_from_coincidences(o, delta)
-    valid = codes >= 0
-    pair = valid.sum(axis=1) >= 2
+    pair = counts.sum(axis=1) >= 2
     return AgreementResult(
         "krippendorff_alpha", r.value, r.observed, r.expected,
-        int(pair.sum()), int(valid[pair].any(axis=0).sum()), extra={"level": level if distance is None else "custom"},
+        int(pair.sum()), annotators_on(codes, pair),
+        extra={"level": level if distance is None else "custom"},
     )
 
 
@@ -143,37 +150,39 @@ def _nld_rows(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     return out
 
 
-def _nld_expected_sum(labels: Sequence[str], n_c: np.ndarray, chunk: int = 2048) -> float:
-    r"""Σ_{c,k} n_c n_k NLD(c, k) over all pairs of distinct labels, in blocks.
+def _nld_expected_sum(labels: Sequence[str], n_c: np.ndarray, chunk: int = 4096) -> float:
+    r"""Σ_{c,k} n_c n_k NLD(c, k) over all pairs of distinct labels.
 
-    This is the costly part of α with a string distance (all label pairs); rapidfuzz's
-    ``cdist`` computes each block of Levenshtein distances with SIMD on all cores.
+    This is the costly part of α with a string distance (every pair of labels). Labels are
+    grouped by length, so within a block of two length groups the denominator max(|c|, |k|) is
+    one number and the block reduces to ``n_Li · LD · n_Lj / max(li, lj)``: rapidfuzz's ``cdist``
+    computes the Levenshtein distances (SIMD, all cores) and BLAS the weighted sums, with no
+    per-pair arithmetic in numpy.
     """
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist
 
     labels = list(labels)
-    q = len(labels)
-    lengths = np.fromiter((len(s) for s in labels), dtype=np.float64, count=q)
+    weights = np.asarray(n_c, dtype=np.float64)
+    lengths = np.fromiter((len(s) for s in labels), dtype=np.int64, count=len(labels))
+    groups = [np.flatnonzero(lengths == ln) for ln in np.unique(lengths)]
+    group_len = [int(lengths[g[0]]) for g in groups]
     total = 0.0
-    max_len = int(lengths.max()) if q else 0
-    dtype = np.uint8 if max_len < 255 else np.int32
-    # a separate list object for the choices: rapidfuzz takes a slower path when both are one object
-    choices = list(labels)
-    for start in range(0, q, chunk):
-        stop = min(q, start + chunk)
-        # only the upper triangle (k ≥ start): δ is symmetric and δ(c, c) = 0
-        ld = cdist(labels[start:stop], choices[start:], scorer=Levenshtein.distance, dtype=dtype, workers=-1)
-        denom = np.maximum(lengths[start:stop, None], lengths[None, start:])
-        denom[denom == 0] = 1.0
-        block = ld / denom
-        w = n_c[start:stop, None] * n_c[None, start:]
-        s = (block * w).sum()
-        # the diagonal block was counted once for each (c, k) with c < k, plus c == k (zero);
-        # off-diagonal blocks hold only c < k pairs: double everything for the full Σ_{c,k}
-        diag = block[:, : stop - start]
-        s_diag_lower = (np.tril(diag, -1) * w[:, : stop - start]).sum()
-        total += 2.0 * (s - s_diag_lower)
+    for i, gi in enumerate(groups):
+        for j in range(i, len(groups)):
+            gj = groups[j]
+            denom = max(group_len[i], group_len[j])
+            if denom == 0:
+                continue  # "" vs "": distance 0
+            choices = [labels[k] for k in gj]
+            wj = weights[gj].astype(np.float32)
+            block_sum = 0.0
+            for start in range(0, len(gi), chunk):
+                rows = gi[start:start + chunk]
+                ld = cdist([labels[k] for k in rows], choices, scorer=Levenshtein.distance,
+                           dtype=np.float32, workers=-1)
+                block_sum += float(weights[rows] @ (ld @ wj).astype(np.float64))
+            total += block_sum / denom * (1.0 if i == j else 2.0)
     return total
 
 

@@ -90,14 +90,24 @@ def n_categories_of(codes: np.ndarray, n_categories: int | None = None) -> int:
 
 
 def category_counts(codes: np.ndarray, n_categories: int | None = None) -> np.ndarray:
-    """``counts[i, k]`` = number of annotators who gave item i the label k (shape N × q)."""
+    """``counts[i, k]`` = number of annotators who gave item i the label k (shape N × q).
+
+    >>> category_counts([[0, 1, 1], [2, -1, 2]], 3).tolist()
+    [[1, 2, 0], [0, 0, 2]]
+    """
     codes = np.asarray(codes)
     q = n_categories_of(codes, n_categories)
     n = codes.shape[0]
-    valid = codes >= 0
-    rows = np.broadcast_to(np.arange(n)[:, None], codes.shape)[valid]
-    flat = rows.astype(np.int64) * q + codes[valid]
-    return np.bincount(flat, minlength=n * q).reshape(n, q)
+    if q <= 64:
+        # one comparison pass per category over the annotator-major copy: no scatter, no masks
+        by_annotator = np.ascontiguousarray(codes.T)
+        out = np.empty((q, n), dtype=np.int64)
+        for k in range(q):
+            np.sum(by_annotator == k, axis=0, out=out[k])
+        return out.T
+    base = (np.arange(n, dtype=np.int64) * q)[:, None]
+    flat = np.where(codes >= 0, base + codes, n * q)  # missing values go to a last, dropped bin
+    return np.bincount(flat.ravel(), minlength=n * q + 1)[:-1].reshape(n, q)
 
 
 def item_weights(n_items: int, weights: np.ndarray | None) -> np.ndarray:
@@ -123,14 +133,26 @@ def coincidence_matrix(
     [[2.0, 1.0], [1.0, 0.0]]
     """
     counts = category_counts(np.asarray(codes), n_categories).astype(float)
+    return coincidences_from_counts(counts, weights)
+
+
+def coincidences_from_counts(counts: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """:func:`coincidence_matrix` from the item × category counts."""
     m = counts.sum(axis=1)
     w = item_weights(counts.shape[0], weights)
-    keep = m >= 2
-    c = counts[keep]
-    scale = w[keep] / (m[keep] - 1.0)
-    o = (c * scale[:, None]).T @ c
-    o -= np.diag((c * scale[:, None]).sum(axis=0))
+    # weight 0 for items with fewer than two values instead of copying the pairable rows out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(m >= 2, w / (m - 1.0), 0.0)
+    scaled = counts * scale[:, None]
+    o = scaled.T @ counts
+    o -= np.diag(scaled.sum(axis=0))
     return o
+
+
+def annotators_on(codes: np.ndarray, items: np.ndarray) -> int:
+    """How many annotators labelled at least one of the ``items`` (boolean mask)."""
+    codes = np.asarray(codes)
+    return sum(bool(np.any((codes[:, x] >= 0) & items)) for x in range(codes.shape[1]))
 
 
 def confusion_matrix(
@@ -145,10 +167,30 @@ def confusion_matrix(
     if codes.ndim != 2 or codes.shape[1] != 2:
         raise ValueError("a confusion matrix needs exactly two annotators (an N × 2 array)")
     q = n_categories_of(codes, n_categories)
-    w = item_weights(codes.shape[0], weights)
-    both = (codes[:, 0] >= 0) & (codes[:, 1] >= 0)
-    flat = codes[both, 0].astype(np.int64) * q + codes[both, 1]
-    return np.bincount(flat, weights=w[both], minlength=q * q).reshape(q, q)
+    # shift by one so that 'missing' (-1) becomes row/column 0, then drop it: no masking needed
+    key = (codes[:, 0].astype(np.int64) + 1) * (q + 1) + (codes[:, 1] + 1)
+    w = None if weights is None else np.asarray(weights, dtype=float)
+    full = np.bincount(key, weights=w, minlength=(q + 1) ** 2).reshape(q + 1, q + 1)
+    return full[1:, 1:].astype(float)
+
+
+def pairwise_confusions(codes: np.ndarray, n_categories: int | None = None) -> dict[tuple[int, int], np.ndarray]:
+    """Confusion matrices of every annotator pair (x < y), in one pass over annotator-major data.
+
+    >>> pairwise_confusions([[0, 0, 1], [1, 1, -1]])[(0, 2)].tolist()
+    [[0.0, 1.0], [0.0, 0.0]]
+    """
+    codes = np.asarray(codes)
+    q = n_categories_of(codes, n_categories)
+    shifted = np.ascontiguousarray(codes.T, dtype=np.int64) + 1  # missing → 0, dropped below
+    out = {}
+    c = codes.shape[1]
+    for x in range(c):
+        row = shifted[x] * (q + 1)
+        for y in range(x + 1, c):
+            full = np.bincount(row + shifted[y], minlength=(q + 1) ** 2).reshape(q + 1, q + 1)
+            out[(x, y)] = full[1:, 1:].astype(float)
+    return out
 
 
 def pairable(codes: np.ndarray) -> np.ndarray:

@@ -32,11 +32,13 @@ from itertools import combinations
 import numpy as np
 
 from .coding import (
+    annotators_on,
     category_counts,
     coincidence_matrix,
     confusion_matrix,
     item_weights,
     n_categories_of,
+    pairwise_confusions,
 )
 from .result import AgreementResult
 
@@ -69,6 +71,19 @@ def _counts_and_weights(codes: np.ndarray, n_categories: int | None, weights: np
     w = item_weights(codes.shape[0], weights)
     keep = (m >= 2) & (w > 0)
     return codes, counts, m, w, keep
+
+
+def _observed(counts: np.ndarray, m: np.ndarray, w: np.ndarray, keep: np.ndarray) -> float:
+    """Weighted mean over pairable items of Σ_k n_ik(n_ik − 1) / (m_i(m_i − 1)), without copies."""
+    wk = np.where(keep, w, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_item = np.einsum("ik,ik->i", counts, counts) - m  # Σ n² − Σ n = Σ n(n − 1)
+        agr = np.where(keep, per_item / (m * (m - 1.0)), 0.0)
+    return float((agr * wk).sum() / wk.sum())
+
+
+def _n_annotators(codes: np.ndarray, keep: np.ndarray) -> int:
+    return annotators_on(codes, keep)
 
 
 def item_agreement(codes: np.ndarray, n_categories: int | None = None) -> np.ndarray:
@@ -107,10 +122,8 @@ def percent_agreement(
     codes, counts, m, w, keep = _counts_and_weights(codes, n_categories, weights)
     if not keep.any():
         return AgreementResult("percent_agreement", math.nan, n_items=0)
-    agr = (counts[keep] * (counts[keep] - 1)).sum(axis=1) / (m[keep] * (m[keep] - 1))
-    a_o = float(np.average(agr, weights=w[keep]))
-    n_ann = int(((codes[keep] >= 0).sum(axis=0) > 0).sum())
-    return AgreementResult("percent_agreement", a_o, a_o, math.nan, int(keep.sum()), n_ann)
+    a_o = _observed(counts, m, w, keep)
+    return AgreementResult("percent_agreement", a_o, a_o, math.nan, int(keep.sum()), _n_annotators(codes, keep))
 
 
 def fleiss_kappa(
@@ -138,14 +151,11 @@ def fleiss_kappa(
     if not keep.any():
         raise_or = AgreementResult("fleiss_kappa", math.nan)
         return raise_or
-    ck, mk, wk = counts[keep], m[keep], w[keep]
-    agr = (ck * (ck - 1)).sum(axis=1) / (mk * (mk - 1))
-    a_o = float(np.average(agr, weights=wk))
+    a_o = _observed(counts, m, w, keep)
     # p_k: share of *all* labels that are k (an item labelled once still shows label use)
-    p = (counts * w[:, None]).sum(axis=0) / float((m * w).sum())
+    p = w @ counts / float(w @ m)
     a_e = float((p**2).sum())
-    n_ann = int(((codes[keep] >= 0).sum(axis=0) > 0).sum())
-    return _chance_corrected("fleiss_kappa", a_o, a_e, int(keep.sum()), n_ann)
+    return _chance_corrected("fleiss_kappa", a_o, a_e, int(keep.sum()), _n_annotators(codes, keep))
 
 
 def annotator_distributions(
@@ -190,8 +200,7 @@ def multi_kappa(
     codes, counts, m, w, keep = _counts_and_weights(codes, n_categories, weights)
     if not keep.any():
         return AgreementResult("multi_kappa", math.nan)
-    agr = (counts[keep] * (counts[keep] - 1)).sum(axis=1) / (m[keep] * (m[keep] - 1))
-    a_o = float(np.average(agr, weights=w[keep]))
+    a_o = _observed(counts, m, w, keep)
     q = counts.shape[1]
     P = annotator_distributions(codes, q, w)  # share of all of x's labels that are k
     valid = codes[keep] >= 0
@@ -231,14 +240,11 @@ def gwet_ac1(
     q = counts.shape[1]
     if not keep.any() or q < 2:
         return AgreementResult("gwet_ac1", math.nan, n_items=int(keep.sum()))
-    ck, mk, wk = counts[keep], m[keep], w[keep]
-    agr = (ck * (ck - 1)).sum(axis=1) / (mk * (mk - 1))
-    a_o = float(np.average(agr, weights=wk))
+    a_o = _observed(counts, m, w, keep)
     rated = (m >= 1) & (w > 0)  # Gwet (2014, §2.3): π_k over every item with at least one rating
     pi = np.average(counts[rated] / m[rated, None], axis=0, weights=w[rated])
     a_e = float((pi * (1 - pi)).sum() / (q - 1))
-    n_ann = int(((codes[keep] >= 0).sum(axis=0) > 0).sum())
-    return _chance_corrected("gwet_ac1", a_o, a_e, int(keep.sum()), n_ann)
+    return _chance_corrected("gwet_ac1", a_o, a_e, int(keep.sum()), _n_annotators(codes, keep))
 
 
 def _two(codes: np.ndarray) -> np.ndarray:
@@ -246,6 +252,28 @@ def _two(codes: np.ndarray) -> np.ndarray:
     if codes.ndim != 2 or codes.shape[1] != 2:
         raise ValueError("this coefficient compares exactly two annotators (an N × 2 array)")
     return codes
+
+
+def kappa_from_confusion(cm: np.ndarray, name: str = "cohen_kappa") -> AgreementResult:
+    """Cohen's κ (``name="cohen_kappa"``) or Scott's π (``"scott_pi"``) from a confusion matrix."""
+    cm = np.asarray(cm, dtype=float)
+    n = cm.sum()
+    if n == 0:
+        return AgreementResult(name, math.nan, n_items=0, n_annotators=2)
+    p = cm / n
+    a_o = float(np.trace(p))
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    a_e = float(rows @ cols) if name == "cohen_kappa" else float((((rows + cols) / 2) ** 2).sum())
+    return _chance_corrected(name, a_o, a_e, int(round(n)), 2)
+
+
+def pairwise_cohen_kappa(codes: np.ndarray, n_categories: int | None = None) -> dict[tuple[int, int], AgreementResult]:
+    """Cohen's κ of every annotator pair (x < y) over the items both labelled, in one pass.
+
+    >>> round(pairwise_cohen_kappa([[0, 0]] * 20 + [[0, 1]] * 10 + [[1, 0]] * 20 + [[1, 1]] * 50)[(0, 1)].value, 3)
+    0.348
+    """
+    return {pair: kappa_from_confusion(cm) for pair, cm in pairwise_confusions(codes, n_categories).items()}
 
 
 def cohen_kappa(
@@ -272,7 +300,7 @@ def cohen_kappa(
     p = cm / n
     a_o = float(np.trace(p))
     a_e = float(p.sum(axis=1) @ p.sum(axis=0))
-    n_items = int(((codes[:, 0] >= 0) & (codes[:, 1] >= 0)).sum())
+    n_items = int(n) if weights is None else int(((codes[:, 0] >= 0) & (codes[:, 1] >= 0)).sum())
     return _chance_corrected("cohen_kappa", a_o, a_e, n_items, 2)
 
 
@@ -406,7 +434,7 @@ def pairwise_matrix(codes: np.ndarray, measure: PairMeasure) -> tuple[np.ndarray
         both = (codes[:, x] >= 0) & (codes[:, y] >= 0)
         ns[x, y] = ns[y, x] = int(both.sum())
         if both.any():
-            sub = codes[both][:, [x, y]]
+            sub = codes[:, [x, y]]  # items missing for either annotator drop out inside the measure
             try:
                 r = measure(sub, q)  # type: ignore[call-arg]
             except TypeError:
@@ -415,4 +443,4 @@ def pairwise_matrix(codes: np.ndarray, measure: PairMeasure) -> tuple[np.ndarray
     return vals, ns
 
 
-__all__ += ["pairwise_matrix", "coincidence_matrix", "confusion_matrix"]
+__all__ += ["pairwise_matrix", "coincidence_matrix", "confusion_matrix", "kappa_from_confusion", "pairwise_cohen_kappa"]
