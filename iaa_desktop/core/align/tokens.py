@@ -156,7 +156,8 @@ def smith_waterman(
     Returns
     -------
     Alignment
-        Ties in the traceback prefer a diagonal step, then a gap in B, then a gap in A.
+        Of equally good end cells the last (largest i, then j) is taken; ties in the
+        traceback prefer a diagonal step, then a gap in B, then a gap in A.
 
     >>> al = smith_waterman("sede a dextris meis donec ponam".split(),
     ...                     "oportet regnare donec ponat inimicos".split())
@@ -185,7 +186,10 @@ def smith_waterman(
     best = float(H.max())
     if best <= 0:
         return Alignment((), 0.0)
-    i, j = np.unravel_index(int(np.argmax(H)), H.shape)
+    # of equally good end cells take the last one: the alignment then extends as far as it
+    # can at no cost (a seed Figure 1 alignment runs on through 'tuos scabellum' to 'pedum')
+    flat = H.ravel()
+    i, j = np.unravel_index(len(flat) - 1 - int(np.argmax(flat[::-1])), H.shape)
     steps: list[tuple[str, int, int]] = []
     eps = 1e-9
     while i > 0 and j > 0 and H[i, j] > eps:

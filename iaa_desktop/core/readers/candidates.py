@@ -246,12 +246,12 @@ def _labels_table(
             d = long[dup]
             same = d.groupby(key, sort=False)["label"].transform("nunique") == 1
             conflicts = d[~same].drop_duplicates(key, keep="last")
-            for r in conflicts.head(20).itertuples(index=False):
+            for r in conflicts.head(20).to_dict("records"):
                 errors.append(
                     ReaderError(
                         path,
-                        int(getattr(r, LINE)),
-                        f"annotator '{r.annotator}' labelled pair '{r.pair_id}' twice "
+                        int(r[LINE]),
+                        f"annotator '{r['annotator']}' labelled pair '{r['pair_id']}' twice "
                         "with different labels; both labels are left out.",
                     )
                 )
