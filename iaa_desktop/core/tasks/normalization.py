@@ -234,7 +234,14 @@ class SubsetReliability:
             b = np.concatenate([np.maximum(codes[:, x], codes[:, y]) for x, y in pairs])
             diff = a != b
             keys = a[diff] * self.q + b[diff]
-            uniq, pos = np.unique(keys, return_inverse=True)
+            if self.q * self.q <= 20_000_000:
+                # distinct label pairs by counting (linear; np.unique would sort millions of keys)
+                seen = np.bincount(keys, minlength=self.q * self.q) > 0
+                uniq = np.flatnonzero(seen)
+                remap = np.cumsum(seen) - 1
+                pos = remap[keys]
+            else:
+                uniq, pos = np.unique(keys, return_inverse=True)
             d = _nld_pairs(
                 [self.labels[k // self.q] for k in uniq], [self.labels[k % self.q] for k in uniq]
             )
@@ -244,36 +251,70 @@ class SubsetReliability:
             if self.q <= _MAX_DENSE_LABELS:
                 self._dense = _nld_matrix(self.labels)
 
-    def _expected_sum(self, present: np.ndarray, counts: np.ndarray) -> float:
+    def _expected_sums(self, counts: np.ndarray) -> np.ndarray:
+        """Σ_{k,k'} n_k n_k' δ(k, k') for each row of ``counts`` (subsets × q)."""
         if self._dense is not None:
-            d = self._dense[np.ix_(present, present)]
-            return float(counts @ d @ counts)
+            # one matrix product for all subsets (BLAS) instead of a sub-matrix per subset
+            return np.einsum("ij,ij->i", counts @ self._dense, counts)
         from ..metrics.alpha import _nld_expected_sum
 
-        return float(_nld_expected_sum([self.labels[k] for k in present], counts))
+        out = np.empty(counts.shape[0])
+        for r, row in enumerate(counts):
+            present = np.flatnonzero(row)
+            out[r] = _nld_expected_sum([self.labels[k] for k in present], row[present])
+        return out
 
     def agreement(self, mask: np.ndarray | None = None, n_tokens: int | None = None) -> Agreement:
         """The coefficients over the items where ``mask`` is true (all items when None)."""
-        idx = slice(None) if mask is None else np.asarray(mask, dtype=bool)
-        sub = self.codes[idx]
-        n_items = int(sub.shape[0])
-        n_tok = n_items if n_tokens is None else n_tokens
-        if n_items == 0 or self.c < 2:
-            return Agreement(n_tok, math.nan, math.nan, math.nan if self.with_alpha else None)
-        a_o = float(self.item_agreement[idx].mean())
-        counts_all = np.bincount(sub.ravel(), minlength=self.q).astype(float)
-        n_values = float(n_items * self.c)
-        a_e = float(((counts_all / n_values) ** 2).sum())
-        pi = (a_o - a_e) / (1.0 - a_e) if a_e < 1.0 else math.nan
-        alpha: float | None = None
-        if self.with_alpha:
-            present = np.flatnonzero(counts_all)
-            counts = counts_all[present]
+        m = np.ones(self.codes.shape[0], bool) if mask is None else np.asarray(mask, dtype=bool)
+        return self.agreements([m], None if n_tokens is None else [n_tokens])[0]
+
+    def agreements(
+        self, masks: Sequence[np.ndarray], n_tokens: Sequence[int] | None = None
+    ) -> list[Agreement]:
+        """:meth:`agreement` for many subsets at once (D_e of all of them in one product)."""
+        results: list[Agreement | None] = []
+        counts_rows: list[np.ndarray] = []
+        parts: list[tuple[int, float, float, float, float]] = []
+        for k, mask in enumerate(masks):
+            idx = np.asarray(mask, dtype=bool)
+            n_items = int(idx.sum())
+            n_tok = n_items if n_tokens is None else int(n_tokens[k])
+            if n_items == 0 or self.c < 2:
+                results.append(
+                    Agreement(n_tok, math.nan, math.nan, math.nan if self.with_alpha else None)
+                )
+                continue
+            a_o = float(self.item_agreement[idx].mean())
+            counts = np.bincount(self.codes[idx].ravel(), minlength=self.q).astype(float)
+            n_values = float(n_items * self.c)
+            a_e = float(((counts / n_values) ** 2).sum())
             # Σ_{x≠y} δ /(c−1) = 2·C(c,2)·mean pairwise δ /(c−1) = c · mean pairwise δ
-            d_o = float(self.item_distance[idx].sum() * self.c / n_values)
-            d_e = self._expected_sum(present, counts) / (n_values * (n_values - 1.0))
-            alpha = 1.0 - d_o / d_e if d_e > 0 else math.nan
-        return Agreement(n_tok, a_o, pi, alpha, expected_pi=a_e)
+            d_o = (
+                float(self.item_distance[idx].sum() * self.c / n_values) if self.with_alpha else 0.0
+            )
+            results.append(None)
+            counts_rows.append(counts)
+            parts.append((n_tok, a_o, a_e, d_o, n_values))
+        e_sums = (
+            self._expected_sums(np.array(counts_rows))
+            if self.with_alpha and counts_rows
+            else np.zeros(len(counts_rows))
+        )
+        it = iter(zip(parts, e_sums))
+        out: list[Agreement] = []
+        for r in results:
+            if r is not None:
+                out.append(r)
+                continue
+            (n_tok, a_o, a_e, d_o, n_values), e_sum = next(it)
+            pi = (a_o - a_e) / (1.0 - a_e) if a_e < 1.0 else math.nan
+            alpha: float | None = None
+            if self.with_alpha:
+                d_e = float(e_sum) / (n_values * (n_values - 1.0))
+                alpha = 1.0 - d_o / d_e if d_e > 0 else math.nan
+            out.append(Agreement(n_tok, a_o, pi, alpha, expected_pi=a_e))
+        return out
 
     def pairwise(self) -> tuple[np.ndarray, np.ndarray]:
         """(percent agreement, Scott's π) for every pair of annotators (c × c, diagonal 1)."""
@@ -346,11 +387,11 @@ def build_character_data(
     for x in range(c):
         codes[:, x] = flat[np.repeat(offs[pidx[:, x]], n_units) + within]
     # compact the label ids to those used here (the aligner's vocabulary may hold more)
-    used, inv = np.unique(codes, return_inverse=True)
-    labels = [aligner.labels[k] for k in used]
-    return CharacterData(
-        inv.reshape(codes.shape).astype(np.int64), labels, token_of_unit, n_units, unit_start
-    )
+    used = np.zeros(len(aligner.labels), dtype=bool)
+    used[flat] = True
+    remap = np.cumsum(used) - 1
+    labels = [aligner.labels[k] for k in np.flatnonzero(used)]
+    return CharacterData(remap[codes], labels, token_of_unit, n_units, unit_start)
 
 
 @dataclass
@@ -691,29 +732,30 @@ def analyse(
     yield Progress(55, 100, "Character-based agreement")
     char = SubsetReliability(chars.codes, chars.labels)
 
-    def both(token_mask: np.ndarray) -> tuple[dict[str, Agreement], dict[str, Agreement]]:
-        w, ch = {}, {}
-        for s in SUBSETS:
-            m = masks[s] & token_mask
-            nt = int(m.sum())
-            w[s] = word.agreement(m)
-            unit_mask = m[chars.token_of_unit]
-            a = char.agreement(unit_mask, n_tokens=nt)
-            ch[s] = Agreement(
-                nt, a.percent_agreement, a.pi, a.alpha_nld, int(unit_mask.sum()), a.expected_pi
-            )
-        return w, ch
-
-    all_tokens = np.ones(n, bool)
-    word_overall, char_overall = both(all_tokens)
-
-    yield Progress(65, 100, "Per text")
+    # every (text or overall) × subset mask, so D_e of all of them comes from one matrix product
     text_arr = np.asarray(text_ids, dtype=object)
     text_codes, texts = pd.factorize(text_arr)
-    per_text = []
-    for k, t in enumerate(texts):
-        w, ch = both(text_codes == k)
-        per_text.append({"text": str(t), "word": w, "character": ch})
+    groups = [np.ones(n, bool)] + [text_codes == k for k in range(len(texts))]
+    token_masks = [g & masks[s] for g in groups for s in SUBSETS]
+    unit_masks = [m[chars.token_of_unit] for m in token_masks]
+    n_tok = [int(m.sum()) for m in token_masks]
+    word_all = word.agreements(token_masks)
+    char_all = [
+        Agreement(nt, a.percent_agreement, a.pi, a.alpha_nld, int(um.sum()), a.expected_pi)
+        for nt, um, a in zip(n_tok, unit_masks, char.agreements(unit_masks, n_tok))
+    ]
+    k3 = len(SUBSETS)
+    word_overall = dict(zip(SUBSETS, word_all[:k3]))
+    char_overall = dict(zip(SUBSETS, char_all[:k3]))
+    yield Progress(65, 100, "Per text")
+    per_text = [
+        {
+            "text": str(t),
+            "word": dict(zip(SUBSETS, word_all[k3 * (k + 1) : k3 * (k + 2)])),
+            "character": dict(zip(SUBSETS, char_all[k3 * (k + 1) : k3 * (k + 2)])),
+        }
+        for k, t in enumerate(texts)
+    ]
 
     yield Progress(75, 100, "Pairwise agreement")
     names = list(data.annotators)
@@ -729,7 +771,7 @@ def analyse(
     tindex = {t: k for k, t in enumerate(type_cats)}
     type_codes = _map_unique(types, lambda t: tindex[t]).astype(np.int64)
     trel = SubsetReliability(type_codes, type_cats, with_alpha=False)
-    is_mod = np.isin(types, MOD_TYPES) if not extra else ~np.isin(types, ("ORIG", "NORM"))
+    is_mod = type_codes >= TYPES.index("INFL")  # INFL, SEM, EXT and any further given type
     tmasks = {"ALL": np.ones(n, bool), "MEDIUM": is_mod.any(axis=1), "STRICT": is_mod.all(axis=1)}
     modernization = {s: trel.agreement(tmasks[s]) for s in SUBSETS}
     q = len(type_cats)
