@@ -297,17 +297,22 @@ def decompose(joints: np.ndarray, s1: np.ndarray, chunk: int = 65_536) -> Decomp
 
     f = np.concatenate([np.ones((n_codes, 1)), bit_matrix(k)], axis=1)  # (K, k+1)
     jf = joints.astype(np.float64)
+    # the (f, g) index pairs needed: (1,1), then (e_j,1), (1,e_j), (e_j,e_j) for every label j
+    lab = np.arange(1, k + 1)
+    fi = np.concatenate([[0], lab, np.zeros(k, dtype=int), lab])
+    gi = np.concatenate([[0], np.zeros(k, dtype=int), lab, lab])
+    n_sel = len(fi)
     # diag(F_f) J for each pair and f, laid side by side: (K, m·(k+1)·K)
     jcat = f.T[None, :, :, None] * jf[:, None, :, :]  # (m, k+1, K[a], K[b])
-    jcat = jcat.transpose(2, 0, 1, 3).reshape(n_codes, -1).astype(dtype)
-    # r(f, g) = s · (F_f ∘ (J F)_g) and c(f, g) = s · ((Jᵀ F)_f ∘ F_g)
+    jcat = np.ascontiguousarray(jcat.transpose(2, 0, 1, 3).reshape(n_codes, -1), dtype=dtype)
+    # r(f, g) = s · (F_f ∘ (J F)_g) and c(f, g) = s · ((Jᵀ F)_f ∘ F_g), only the needed (f, g)
     jf_f = jf @ f  # (m, K, k+1)
     jtf = np.swapaxes(jf, 1, 2) @ f  # (m, K, k+1)
-    v_row = f[None, :, :, None] * jf_f[:, :, None, :]  # (m, K, f, g)
-    v_col = jtf[:, :, :, None] * f[None, :, None, :]  # (m, K, f, g)
-    v = np.concatenate([v_row, v_col], axis=2)  # (m, K, 2(k+1), k+1)
-    v = v.transpose(1, 0, 2, 3).reshape(n_codes, -1).astype(dtype)
-    tot = np.einsum("af,mab,bg->mfg", f, jf, f)  # (m, k+1, k+1)
+    v_row = f[None, :, fi] * jf_f[:, :, gi]  # (m, K, n_sel)
+    v_col = jtf[:, :, fi] * f[None, :, gi]  # (m, K, n_sel)
+    v = np.stack([v_row, v_col], axis=2)  # (m, K, 2, n_sel)
+    v = np.ascontiguousarray(v.transpose(1, 0, 2, 3).reshape(n_codes, -1), dtype=dtype)
+    tot = np.einsum("af,mab,bg->mfg", f, jf, f)[:, fi, gi]  # (m, n_sel)
     f_d = f.astype(dtype)
 
     first = np.empty((m, n_part))
@@ -316,28 +321,39 @@ def decompose(joints: np.ndarray, s1: np.ndarray, chunk: int = 65_536) -> Decomp
     for start in range(0, n_part, chunk):
         t = s1[start : start + chunk].astype(dtype)  # (p, K)
         p = len(t)
-        mm = (t @ jcat).reshape(p, m, k + 1, n_codes)
-        q = ((mm * t[:, None, None, :]) @ f_d).astype(np.float64)  # (p, m, f, g)
-        lin = (t @ v).reshape(p, m, 2, k + 1, k + 1).astype(np.float64)
-        r, c = lin[:, :, 0], lin[:, :, 1]
-        q = np.moveaxis(q, 0, 1)  # (m, p, f, g)
-        r = np.moveaxis(r, 0, 1)
-        c = np.moveaxis(c, 0, 1)
+        # q(f, g) for all f, g: one product for M = S·[diag(F_f) J], one for (M ∘ S)·F
+        y = (t @ jcat).reshape(p, m * (k + 1), n_codes)
+        y *= t[:, None, :]
+        q = (y.reshape(-1, n_codes) @ f_d).reshape(p, m, k + 1, k + 1)[:, :, fi, gi]
+        lin = (t @ v).reshape(p, m, 2, n_sel)
+        q = q.astype(np.float64)
+        r = lin[:, :, 0].astype(np.float64)
+        c = lin[:, :, 1].astype(np.float64)
         sl = slice(start, start + p)
-        n = tot[:, None, 0, 0]
-        first[:, sl] = kappa_from_counts(n, q[..., 0, 0], r[..., 0, 0], c[..., 0, 0])[0]
-        agreed = 2.0 * q + tot[:, None] - r - c  # counts over items agreeing on C_S1
-        diag = np.arange(1, k + 1)
-        n_agree[:, sl] = agreed[..., 0, 0]
-        second[:, sl, :] = kappa_from_counts(
-            agreed[..., 0, 0][..., None],
-            agreed[..., diag, diag],
-            agreed[..., diag, 0],
-            agreed[..., 0, diag],
-        )[0]
+        first[:, sl] = _kappa(tot[None, :, 0], q[..., 0], r[..., 0], c[..., 0]).T
+        agreed = 2.0 * q + tot[None] - r - c  # counts over the items agreeing on C_S1
+        n_agree[:, sl] = agreed[..., 0].T
+        sec = _kappa(
+            agreed[..., :1],
+            agreed[..., 2 * k + 1 :],
+            agreed[..., 1 : k + 1],
+            agreed[..., k + 1 : 2 * k + 1],
+        )  # (p, m, k)
+        second[:, sl, :] = sec.transpose(1, 0, 2)
     return DecompositionArrays(
-        first=first, second=second, n_items=tot[:, 0, 0].astype(np.int64), n_agree=n_agree
+        first=first, second=second, n_items=tot[:, 0].astype(np.int64), n_agree=n_agree
     )
+
+
+def _kappa(n: np.ndarray, n11: np.ndarray, n1x: np.ndarray, n1y: np.ndarray) -> np.ndarray:
+    """κ only (see :func:`kappa_from_counts`), with fewer temporaries for the inner loop."""
+    chance = n1x * n1y + (n - n1x) * (n - n1y)
+    den = n * n - chance
+    num = n * (n - n1x - n1y + 2.0 * n11) - chance
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = num / den
+    out[den <= 0] = np.nan
+    return out
 
 
 def mean_strict(values: np.ndarray, axis: int | tuple[int, ...]) -> np.ndarray:

@@ -1,0 +1,168 @@
+"""Time the multi-label decomposition against brute force with scikit-learn, and print ratios.
+
+    python bench/bench_multilabel.py [--items 100000] [--sample 12]
+
+Figures (issue 6):
+
+* k = 4: all 32,767 partitions on 100,000 items (one annotator pair), from raw codes (joint
+  counts included) — target under 0.1 s. Brute force = for each partition, filter the items and
+  call scikit-learn's ``cohen_kappa_score`` (1 + k calls); timed on a sample of partitions and
+  extrapolated to all 32,767 (the full run takes over half an hour). The sample is also checked
+  for equality.
+* k = 5 (2,147,483,647 partitions): the bounded exploration (|S1| ≤ 4: 41,448 partitions) and
+  the beam search under each criterion.
+* The whole ``multilabel`` kind on ../shared/data/multilabel (reading included), when present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from iaa_desktop.core.metrics import decomposition as dec  # noqa: E402
+
+
+def timed(fn, repeat: int = 5):
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def codes_pair(n: int, k: int, agree: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two annotators: the second copies the first with probability ``agree``, else flips bits."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 2**k, n)
+    flips = rng.integers(0, 2**k, n)
+    y = np.where(rng.random(n) < agree, x, x ^ flips)
+    return x, y
+
+
+def brute_force(x: np.ndarray, y: np.ndarray, s1: np.ndarray, k: int) -> tuple[float, list[float]]:
+    from sklearn.metrics import cohen_kappa_score
+
+    cx, cy = s1[x].astype(int), s1[y].astype(int)
+    first = cohen_kappa_score(cx, cy)
+    agree = cx == cy
+    xa, ya = x[agree], y[agree]
+    second = [cohen_kappa_score((xa >> (k - 1 - j)) & 1, (ya >> (k - 1 - j)) & 1) for j in range(k)]
+    return first, second
+
+
+def bench_k4(n: int, sample: int) -> None:
+    k = 4
+    x, y = codes_pair(n, k, 0.7, seed=1)
+    parts = dec.exhaustive_partitions(k)  # cached enumeration, built once per k
+
+    def ours():
+        joint = dec.joint_counts(x, y, k)[None]
+        return dec.decompose(joint, parts)
+
+    t_ours, out = timed(ours)
+    print(
+        f"k = 4, {n:,} items, 1 pair, {len(parts):,} partitions (first + {k} second-level κ each)"
+    )
+    print(
+        f"  vectorised (joint counts + all partitions): {t_ours * 1000:8.1f} ms   target < 100 ms: {'OK' if t_ours < 0.1 else 'MISSED'}"
+    )
+    rng = np.random.default_rng(0)
+    pick = rng.choice(len(parts), size=sample, replace=False)
+    t = time.perf_counter()
+    worst = 0.0
+    for i in pick:
+        first, second = brute_force(x, y, parts[i], k)
+        worst = max(
+            worst, abs(first - out.first[0, i]), *np.abs(np.array(second) - out.second[0, i])
+        )
+    per = (time.perf_counter() - t) / sample
+    full = per * len(parts)
+    print(
+        f"  brute force (filter + scikit-learn): {per * 1000:8.1f} ms per partition → {full / 60:6.1f} min for all (extrapolated from {sample})"
+    )
+    print(
+        f"  ratio brute force / vectorised: {full / t_ours:,.0f}×   max |difference| on the sample: {worst:.1e}"
+    )
+
+    # three annotators (three pairs), as in studies with overlapping annotators
+    xs = [codes_pair(n, k, 0.7, seed=s) for s in (2, 3, 4)]
+    t3, _ = timed(
+        lambda: dec.decompose(np.stack([dec.joint_counts(a, b, k) for a, b in xs]), parts)
+    )
+    print(f"  three pairs at once: {t3 * 1000:8.1f} ms")
+
+
+def bench_k5(n: int) -> None:
+    k = 5
+    x, y = codes_pair(n, k, 0.7, seed=5)
+    joint = dec.joint_counts(x, y, k)[None]
+    bound = dec.largest_bound(k, 50_000)
+    t_enum, parts = timed(lambda: dec.bounded_partitions(k, bound), repeat=3)
+    t_dec, _ = timed(lambda: dec.decompose(joint, parts), repeat=3)
+    print(f"k = 5, {n:,} items: {dec.n_partitions(k):,} partitions in all (not enumerated)")
+    print(
+        f"  |S1| ≤ {bound}: {len(parts):,} partitions: enumerate {t_enum * 1000:.1f} ms + compute {t_dec * 1000:.1f} ms"
+    )
+    for crit in ("first", "second"):
+        t_s, (best, n_eval) = timed(
+            lambda c=crit: dec.search_partitions(joint, c, top=20), repeat=3
+        )
+        out = dec.decompose(joint, best[:1])
+        score = out.first[0, 0] if crit == "first" else float(np.mean(out.second[0, 0]))
+        print(
+            f"  beam search, {crit} level: {n_eval:,} partitions evaluated in {t_s * 1000:.1f} ms; best |S1| = {int(best[0].sum())}, score {score:.3f}"
+        )
+    # how good is the search? compare with the best of the bounded enumeration
+    allp = dec.decompose(joint, parts)
+    print(
+        f"  best within |S1| ≤ {bound}: first {np.nanmin(allp.first[0]):.3f}, second {np.nanmax(allp.second[0].mean(axis=1)):.3f}"
+    )
+
+
+def bench_kind() -> None:
+    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "multilabel"
+    if not (data / "annotations.tsv").exists():
+        print("(../shared/data/multilabel not available: skipping the whole-kind timing)")
+        return
+    from iaa_desktop.core.progress import run_to_end
+    from iaa_desktop.core.tasks.multilabel import KIND
+
+    t, r = timed(
+        lambda: run_to_end(
+            KIND.run([data / "annotations.tsv"], {"texts": str(data / "sentences.tsv")})
+        ),
+        repeat=3,
+    )
+    js = r.to_json()
+    k = {
+        (p["a"], p["b"]): {lab: round(v["kappa"], 3) for lab, v in p["per_label"].items()}
+        for p in js["pairs"]
+    }
+    print(
+        f"NEAT (2,209 sentences, 3 annotators): whole kind incl. reading in {t * 1000:.0f} ms; κ per label {k}"
+    )
+    d = js["decomposition"]
+    print(
+        f"  S1 = {{000}}: first level {d['first_level']:.3f}, second level average {d['second_level']['average']:.3f}; {len(js['exploration'])} partitions"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--items", type=int, default=100_000)
+    ap.add_argument("--sample", type=int, default=12, help="partitions timed with scikit-learn")
+    args = ap.parse_args()
+    bench_k4(args.items, args.sample)
+    bench_k5(args.items)
+    bench_kind()
+
+
+if __name__ == "__main__":
+    main()
