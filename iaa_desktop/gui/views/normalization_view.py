@@ -118,7 +118,11 @@ class FrameModel(QAbstractTableModel):
             if isinstance(v, bool | np.bool_):
                 return "yes" if v else ""
             return "" if v is None else str(v)
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(v, int | float | np.number):
+        if (
+            role == Qt.ItemDataRole.TextAlignmentRole
+            and isinstance(v, int | float | np.number)
+            and not isinstance(v, bool | np.bool_)
+        ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -229,13 +233,11 @@ class NormalizationPanel(QWidget):
 
     token_selected = Signal(int)
 
-    #: approximate characters per interlinear line
-    LINE_CHARS = 90
-
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.result: NormalizationResult | None = None
         self._resize_pending = True
+        self._rendered_chars = 0
         self.current: int | None = None
         self._disagree = np.zeros(0, bool)
 
@@ -449,8 +451,9 @@ class NormalizationPanel(QWidget):
         idx = self._visible_tokens()
         sub = self._subset_mask()
         names = r.annotators
+        # Qt's rich text ignores dir= on tables: a right-to-left text gets its cells reversed
         rtl = _is_rtl("".join(r.orig[i] for i in idx[:50]))
-        direction = ' dir="rtl"' if rtl else ""
+        max_chars = self._line_chars()
         parts = [
             "<html><body style='font-size:11pt'>",
             "<p style='color:#555'>Historical text with each annotator's normalization beneath "
@@ -463,19 +466,19 @@ class NormalizationPanel(QWidget):
         def flush() -> None:
             if not line:
                 return
+            align = " align='right'" if rtl else ""
             parts.append(
-                f"<table{direction} cellspacing='0' cellpadding='3' style='margin-bottom:8px'>"
+                f"<table{align} cellspacing='0' cellpadding='3' style='margin-bottom:8px'>"
             )
-            # historical row
-            parts.append("<tr>")
-            for i in line:
-                parts.append(self._cell(i, r.orig[i], True, sub[i]))
-            parts.append("<td style='color:#999'>&nbsp;</td></tr>")
+            order = line[::-1] if rtl else line
+            blank = "<td style='color:#999'>&nbsp;</td>"
+            # historical row, then one row per annotator (name at the end of the line)
+            cells = [self._cell(i, r.orig[i], True, sub[i]) for i in order]
+            parts.append("<tr>" + "".join([blank, *cells] if rtl else [*cells, blank]) + "</tr>")
             for x, name in enumerate(names):
-                parts.append("<tr>")
-                for i in line:
-                    parts.append(self._cell(i, r.norm[i, x], False, sub[i], x))
-                parts.append(f"<td style='color:#999; font-size:8pt'>{html.escape(name)}</td></tr>")
+                cells = [self._cell(i, r.norm[i, x], False, sub[i], x) for i in order]
+                tag = f"<td style='color:#999; font-size:8pt; white-space:nowrap'>{html.escape(name)}</td>"
+                parts.append("<tr>" + "".join([tag, *cells] if rtl else [*cells, tag]) + "</tr>")
             parts.append("</table>")
             line.clear()
 
@@ -487,7 +490,7 @@ class NormalizationPanel(QWidget):
                 last_text = r.text_ids[i]
                 parts.append(f"<h3>{html.escape(str(last_text))}</h3>")
             w = max(len(r.orig[i]), *(len(v) for v in r.norm[i])) + 2
-            if width + w > self.LINE_CHARS and line:
+            if width + w > max_chars and line:
                 flush()
                 width = 0
             line.append(int(i))
@@ -496,8 +499,21 @@ class NormalizationPanel(QWidget):
         parts.append("</body></html>")
         bar = self.text_view.verticalScrollBar()
         pos = bar.value()
+        self._rendered_chars = max_chars
         self.text_view.setHtml("".join(parts))
         bar.setValue(pos)
+
+    def _line_chars(self) -> int:
+        """Characters that fit on one interlinear line of the text view (roughly)."""
+        fm = self.text_view.fontMetrics()
+        avg = max(1, fm.averageCharWidth())
+        width = self.text_view.viewport().width() - 90  # room for the annotator names
+        return max(20, int(width / (avg * 1.25)))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self.result is not None and abs(self._line_chars() - self._rendered_chars) > 4:
+            self._render_text()
 
     def _cell(
         self, i: int, text: str, historical: bool, in_subset: bool, x: int | None = None
@@ -511,10 +527,11 @@ class NormalizationPanel(QWidget):
             self._disagree[i] or (self.type_tint.isChecked() and self._type_disagree[i])
         ):
             bg = DISAGREE_TOKEN
-        style = f"background-color:{bg};" if bg else ""
+        style = "white-space:nowrap;" + (f"background-color:{bg};" if bg else "")
         t = html.escape(text)
         if historical:
-            style += "font-weight:bold;"
+            # not bold: bold fallback fonts break emoji modifier sequences apart
+            style += "font-size:12pt;"
             return f"<td style='{style}'><a name='t{i}' href='tok:{i}' style='color:#000; text-decoration:none'>{t}</a></td>"
         # annotator rows: grey when identical to the first annotator, red when different
         differs = x is not None and x > 0 and r.norm[i, x] != r.norm[i, 0]
@@ -558,6 +575,10 @@ class NormalizationPanel(QWidget):
             return
         info = r.token_units(i)
         self.grid_model.set_token(info, self._mode())
+        rtl = _is_rtl(r.orig[i])
+        self.grid.setLayoutDirection(
+            Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
+        )
         names = r.annotators
         norms = ", ".join(
             f"{html.escape(n)}: <b>{html.escape(r.norm[i, x])}</b>"
