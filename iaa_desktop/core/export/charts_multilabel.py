@@ -73,6 +73,10 @@ def draw_decomposition_scatter(
     index : partition row of each point of the collection (for pick events)
     """
     pts = scatter_points(result, rows)
+    old_bar = getattr(ax, "_iaa_colorbar", None)
+    if old_bar is not None:  # a redraw must not stack colour bars
+        old_bar.remove()
+        ax._iaa_colorbar = None  # type: ignore[attr-defined]
     ax.clear()
     ax.set_xlabel("first level: κ on C_S1 (mean over pairs)")
     ax.set_ylabel("second level: mean per-label κ")
@@ -85,21 +89,28 @@ def draw_decomposition_scatter(
     ax.set_title(title, fontsize=10)
     if len(pts["index"]) == 0:
         return None, pts["index"]
-    colours = np.array([SIZE_COLOURS[(s - 1) % len(SIZE_COLOURS)] for s in pts["size"]])
     small = len(pts["index"]) > 2000
-    coll = ax.scatter(
-        pts["x"],
-        pts["y"],
-        c=colours,
-        s=6 if small else 22,
-        alpha=0.6 if small else 0.85,
-        edgecolors="none",
-        picker=picker if picker is not None else None,
-    )
-    for size in sorted(set(pts["size"].tolist())):
-        ax.scatter(
-            [], [], c=SIZE_COLOURS[(size - 1) % len(SIZE_COLOURS)], s=22, label=f"|S1| = {size}"
+    sizes = sorted(set(pts["size"].tolist()))
+    common = {
+        "s": 6 if small else 22,
+        "alpha": 0.6 if small else 0.85,
+        "edgecolors": "none",
+        "picker": picker,
+    }
+    if len(sizes) <= len(SIZE_COLOURS):
+        from matplotlib.colors import to_rgba_array
+
+        palette = to_rgba_array(SIZE_COLOURS)
+        coll = ax.scatter(
+            pts["x"], pts["y"], c=palette[(pts["size"] - 1) % len(SIZE_COLOURS)], **common
         )
+        for size in sizes:
+            ax.scatter(
+                [], [], c=SIZE_COLOURS[(size - 1) % len(SIZE_COLOURS)], s=22, label=f"|S1| = {size}"
+            )
+    else:  # many sizes (k ≥ 5 with search results): a colour scale instead of a long legend
+        coll = ax.scatter(pts["x"], pts["y"], c=pts["size"], cmap="viridis", **common)
+        ax._iaa_colorbar = ax.figure.colorbar(coll, ax=ax, label="|S1|", shrink=0.6)  # type: ignore[attr-defined]
     chosen = _row_of(result, result.s1)
     if chosen is not None and chosen in set(pts["index"].tolist()):
         j = int(np.flatnonzero(pts["index"] == chosen)[0])

@@ -93,6 +93,8 @@ class MultiLabelResult(TaskResult):
     sources: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     exploration_info: dict[str, Any] = field(default_factory=dict)
     top: int | None = None
+    #: the exploration table, built once (in the worker) and shared by the view and exports
+    _exploration_frame: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     # ----------------------------------------------------------------- helpers
     @property
@@ -407,15 +409,21 @@ class MultiLabelResult(TaskResult):
         average (means over pairs), ranks under both criteria, first level per pair."""
         if self.exploration is None:
             return pd.DataFrame()
+        if self._exploration_frame is not None:
+            return self._exploration_frame.copy()
         parts = self.partitions
         f_strict, f_def = self.first_level_mean(self.exploration)
         sec = self.second_level_means(self.exploration)
         r1, r2 = self.ranks()
         codes = [self.code(c) for c in range(2**self.k)]
         codes_arr = np.array(codes, dtype=object)
+        names = np.array(
+            [f"{c} = {code_name(i, self.labels)}" for i, c in enumerate(codes)], dtype=object
+        )
         data: dict[str, Any] = {
             "s1": [",".join(codes_arr[row]) for row in parts],
             "s2": [",".join(codes_arr[~row]) for row in parts],
+            "s1_names": ["; ".join(names[row]) for row in parts],
             "size": parts.sum(axis=1),
             "first_level": f_strict,
         }
@@ -724,6 +732,8 @@ class MultiLabelKind:
         n_undef = int(np.isnan(result.exploration.first).any(axis=0).sum())
         info["n_first_level_undefined"] = n_undef
         result.exploration_info = info
+        yield Progress(90, 100, "Building the exploration table")
+        result._exploration_frame = result.exploration_table()
         yield Progress(100, 100, "Done")
         return result
 

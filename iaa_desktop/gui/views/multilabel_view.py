@@ -167,6 +167,8 @@ def _table(model: FrameModel, sortable: bool = False) -> QTableView:
     view.verticalHeader().setVisible(False)
     view.verticalHeader().setDefaultSectionSize(22)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    # fitting columns looks at a sample of rows, not at all 32,767 partitions
+    view.horizontalHeader().setResizeContentsPrecision(100)
     view.setSortingEnabled(sortable)
     return view
 
