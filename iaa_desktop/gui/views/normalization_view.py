@@ -33,7 +33,7 @@ from PySide6.QtCore import (
     QUrl,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QTableView,
     QTabWidget,
     QTextBrowser,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -233,11 +234,15 @@ class NormalizationPanel(QWidget):
 
     token_selected = Signal(int)
 
+    #: most tokens rendered at once in the interlinear view
+    MAX_PAGE_TOKENS = 1500
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.result: NormalizationResult | None = None
         self._resize_pending = True
         self._rendered_chars = 0
+        self._anchor_ranges: dict[int, list[tuple[int, int]]] = {}
         self.current: int | None = None
         self._disagree = np.zeros(0, bool)
 
@@ -430,6 +435,8 @@ class NormalizationPanel(QWidget):
         self.dis_model.set_frame(dis)
         self.dis_view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         if self._resize_pending:
+            # measure a few hundred rows only: the list may hold tens of thousands
+            self.dis_view.horizontalHeader().setResizeContentsPrecision(300)
             self.dis_view.resizeColumnsToContents()
             self._resize_pending = False
         self.dis_count.setText(f"{len(dis):,} tokens with disagreement (most disagreeing first)")
@@ -442,8 +449,9 @@ class NormalizationPanel(QWidget):
         r = self.result
         assert r is not None
         idx = np.flatnonzero(self._text_mask())
-        # "(all texts)" on a large study: show the first 3,000 tokens (the list and keys reach all)
-        return idx[:3000]
+        # "(all texts)" on a large study: show the first tokens only (the list and the keys reach
+        # every token; selecting one elsewhere switches to its text)
+        return idx[: self.MAX_PAGE_TOKENS]
 
     def _render_text(self) -> None:
         r = self.result
@@ -501,6 +509,8 @@ class NormalizationPanel(QWidget):
         pos = bar.value()
         self._rendered_chars = max_chars
         self.text_view.setHtml("".join(parts))
+        self._index_anchors()
+        self._highlight_current()
         bar.setValue(pos)
 
     def _line_chars(self) -> int:
@@ -521,9 +531,7 @@ class NormalizationPanel(QWidget):
         r = self.result
         assert r is not None
         bg = ""
-        if i == self.current:
-            bg = SELECTED_TOKEN
-        elif in_subset and (
+        if in_subset and (
             self._disagree[i] or (self.type_tint.isChecked() and self._type_disagree[i])
         ):
             bg = DISAGREE_TOKEN
@@ -547,23 +555,52 @@ class NormalizationPanel(QWidget):
         r = self.result
         if r is None:
             return
-        if (
-            i is not None
-            and self.text_combo.currentIndex() > 0
-            and r.text_ids[i] != self.text_combo.currentText()
-        ):
+        self.current = i
+        if i is not None and i not in self._anchor_ranges:
+            # not on the page: show its text (the only case that re-renders the document)
             self.text_combo.blockSignals(True)
             self.text_combo.setCurrentIndex(self.text_combo.findText(str(r.text_ids[i])))
             self.text_combo.blockSignals(False)
-            self.current = i
             self._refresh()
         else:
-            self.current = i
-            self._render_text()
+            self._highlight_current()
             self._show_token(i)
         if i is not None:
             self.text_view.scrollToAnchor(f"t{i}")
             self.token_selected.emit(i)
+
+    def _index_anchors(self) -> None:
+        """Document ranges of every token's cells (for highlighting without re-rendering)."""
+        ranges: dict[int, list[tuple[int, int]]] = {}
+        block = self.text_view.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                if frag.isValid():
+                    fmt = frag.charFormat()
+                    href = fmt.anchorHref() if fmt.isAnchor() else ""
+                    if href.startswith("tok:"):
+                        ranges.setdefault(int(href[4:]), []).append(
+                            (frag.position(), frag.position() + frag.length())
+                        )
+                it += 1
+            block = block.next()
+        self._anchor_ranges = ranges
+
+    def _highlight_current(self) -> None:
+        sels = []
+        for start, end in (
+            self._anchor_ranges.get(self.current, []) if self.current is not None else []
+        ):
+            sel = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self.text_view.document())
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            sel.cursor = cursor
+            sel.format.setBackground(QColor(SELECTED_TOKEN))
+            sels.append(sel)
+        self.text_view.setExtraSelections(sels)
 
     def _show_token(self, i: int | None) -> None:
         r = self.result
