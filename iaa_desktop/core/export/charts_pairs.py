@@ -116,7 +116,7 @@ def overlap_curve_figure(result: Any, width: float = 6.0, height: float = 3.4):
     ax.set_xlabel("lexical overlap (weighted Jaccard; median of each quantile bin)", fontsize=8)
     ax.set_ylabel("agreement", fontsize=8)
     ax.tick_params(labelsize=8)
-    ax.legend(fontsize=7, loc="center right")
+    ax.legend(fontsize=7, loc="center")
     return fig
 
 

@@ -1,0 +1,178 @@
+"""The pair view (durel and candidates), standalone with pytest-qt, on real results of the kinds."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+
+from iaa_desktop.core.progress import run_to_end  # noqa: E402
+from iaa_desktop.core.tasks.candidates import KIND as CANDIDATES  # noqa: E402
+from iaa_desktop.core.tasks.durel import KIND as DUREL  # noqa: E402
+from iaa_desktop.gui.views import VIEW_MODULES  # noqa: E402
+from iaa_desktop.gui.views.pairs_view import create_panels  # noqa: E402
+from tests.conftest import FIXTURES, shared_path  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def durel_result():
+    return run_to_end(DUREL.run([FIXTURES / "durel" / "study"], {}))
+
+
+@pytest.fixture(scope="module")
+def bad_result():
+    return run_to_end(DUREL.run([FIXTURES / "durel" / "bad"], {}))
+
+
+@pytest.fixture(scope="module")
+def cand_result():
+    return run_to_end(CANDIDATES.run([FIXTURES / "candidates"], {"bayes_draws": 500}))
+
+
+def _panels(qtbot, result, cache=None):
+    ctx = SimpleNamespace(session=None, cache={} if cache is None else cache)
+    panels = dict(create_panels(result, ctx))
+    for w in panels.values():
+        qtbot.addWidget(w)
+        w.resize(1400, 900)
+        w.show()
+    return ctx, panels
+
+
+def test_registered():
+    assert VIEW_MODULES["durel"] == VIEW_MODULES["candidates"] == "iaa_desktop.gui.views.pairs_view"
+
+
+def test_models_pass_the_model_tester(qtbot, qtmodeltester, durel_result):
+    _ctx, panels = _panels(qtbot, durel_result)
+    qtmodeltester.check(panels["Pairs"].model)
+    qtmodeltester.check(panels["Pairs"].judgment_model)
+    qtmodeltester.check(panels["Agreement"].targets_model)
+
+
+def test_durel_pair_is_shown_with_span_shared_words_and_alignment(qtbot, durel_result):
+    _ctx, panels = _panels(qtbot, durel_result)
+    p = panels["Pairs"]
+    assert p.model.rowCount() == 16
+    # sorted by disagreement, most first
+    dis = p.model.frame["disagreement"].to_numpy()
+    assert (np.diff(dis) <= 0).all()
+    item = int(
+        np.flatnonzero((durel_result.items["id1"] == "u1") & (durel_result.items["id2"] == "u2"))[0]
+    )
+    assert p.select_item(item)
+    d = p.shown
+    # the reused passage is bold in the document, emoji kept
+    text = p.text_a.toPlainText()
+    assert text == d.text_a and "🙏" in text
+    bold = [f for f in _formats(p.text_a) if f[1]]
+    assert any("Love is patient" in t for t, _b in bold)
+    # shared words are boxed and the boxes lie inside the viewport
+    assert len(p.text_a.boxes) == sum(k in d.shared for k in d.tokens_a.keys)
+    rects = p.text_a.box_rects()
+    assert rects and all(r.width() > 0 and r.height() > 0 for r, _c, _d in rects)
+    # alignment: the matches are boxed
+    assert len(p.alignment.boxes) == 2 * d.alignment.n_matches
+    assert p.judgment_model.rowCount() == 3
+    assert "filter" in p.summary.text()
+    p.grab()
+
+
+def test_next_previous_disagreement_by_keyboard(qtbot, durel_result):
+    _ctx, panels = _panels(qtbot, durel_result)
+    p = panels["Pairs"]
+    p.list_view.selectRow(0)
+    p.list_view.setFocus()
+    first = p.current_item()
+    qtbot.keyClick(p.list_view, Qt.Key.Key_N)
+    second = p.current_item()
+    assert second != first
+    assert p.model.frame.set_index("#").loc[second, "disagreement"] > 0
+    qtbot.keyClick(p.list_view, Qt.Key.Key_P)
+    assert p.current_item() == first
+
+
+def test_filter_by_target_and_selection_survives_recompute(qtbot, durel_result):
+    cache: dict = {}
+    _ctx, panels = _panels(qtbot, durel_result, cache)
+    p = panels["Pairs"]
+    combo = p.filters["target"]
+    combo.setCurrentText("(Genesis 1 1)")
+    assert p.model.rowCount() == 6
+    assert set(p.model.frame["target"]) == {"(Genesis 1 1)"}
+    p.list_view.selectRow(2)
+    chosen = p.current_item()
+    _ctx2, panels2 = _panels(qtbot, durel_result, cache)
+    assert panels2["Pairs"] is p
+    assert p.current_item() == chosen
+    assert p.filters["target"].currentText() == "(Genesis 1 1)"
+
+
+def test_span_not_matching_is_shown_with_a_warning(qtbot, bad_result):
+    _ctx, panels = _panels(qtbot, bad_result)
+    p = panels["Pairs"]
+    item = int(
+        np.flatnonzero((bad_result.items["id1"] == "b1") & (bad_result.items["id2"] == "b4"))[0]
+    )
+    p.select_item(item)
+    assert p.warning.isVisibleTo(p) and "does not match" in p.warning.text()
+    bold = [t for t, b in _formats(p.text_b) if b]
+    assert bold == ["We looked"]
+
+
+def test_rtl_text_is_laid_out_right_to_left(qtbot, durel_result):
+    _ctx, panels = _panels(qtbot, durel_result)
+    p = panels["Pairs"]
+    item = int(
+        np.flatnonzero((durel_result.items["id1"] == "g1") & (durel_result.items["id2"] == "g3"))[0]
+    )
+    p.select_item(item)
+    assert "בְּרֵאשִׁית" in p.text_b.toPlainText()  # combining marks kept
+
+
+def test_candidates_view(qtbot, qtmodeltester, cand_result):
+    _ctx, panels = _panels(qtbot, cand_result)
+    p = panels["Pairs"]
+    assert set(p.filters) == {"method", "known", "overlap_bin"}
+    p.filters["method"].setCurrentText("soft-cosine")
+    assert set(p.model.frame["method"]) == {"soft-cosine"}
+    qtmodeltester.check(panels["Agreement"].factor_model)
+    assert panels["Agreement"].factor_model.rowCount() == 2 + 2 + 5
+    assert "multi-κ" in panels["Agreement"].overall.text()
+
+
+def test_screenshots_of_real_pairs(qtbot, tmp_path):
+    """A TRoTR pair with emoji and a candidate pair with its alignment render without error."""
+    trotr = run_to_end(DUREL.run([shared_path("trotr")], {}))
+    _ctx, panels = _panels(qtbot, trotr)
+    p = panels["Pairs"]
+    emoji = next(i for i in range(len(trotr.items)) if "😍" in trotr.pair_detail(i).text_a)
+    p.select_item(emoji)
+    assert p.grab().save(str(tmp_path / "trotr.png"))
+    cands = run_to_end(CANDIDATES.run([shared_path("candidates")], {"bayes_draws": 500}))
+    _ctx, panels = _panels(qtbot, cands)
+    p = panels["Pairs"]
+    i = int(cands.pairs.index[cands.pairs["pair_id"] == "P0003"][0])
+    p.select_item(i)
+    assert p.shown.alignment.steps
+    assert p.grab().save(str(tmp_path / "candidate.png"))
+    assert panels["Agreement"].grab().save(str(tmp_path / "agreement.png"))
+
+
+def _formats(view):
+    """(text, bold) of every fragment of the view's document."""
+    out = []
+    block = view.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            out.append((frag.text(), frag.charFormat().fontWeight() >= 700))
+            it += 1
+        block = block.next()
+    return out
