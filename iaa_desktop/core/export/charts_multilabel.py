@@ -161,25 +161,38 @@ def decomposition_scatter_figure(result: MultiLabelResult, selected: int | None 
     return fig
 
 
-def per_label_kappa_figure(result: MultiLabelResult) -> Figure:
-    """Grouped bars: Cohen's κ per label, one bar per annotator pair (undefined κ left blank)."""
-    fig = new_figure(6.0, 3.6)
-    ax = fig.add_subplot()
+def draw_per_label_kappa(ax: Axes, result: MultiLabelResult) -> None:
+    """Grouped bars: Cohen's κ per label, one bar per annotator pair (undefined κ left out)."""
+    ax.clear()
     labels = list(result.labels)
     names = [f"{a}–{b}" for a, b in result.pair_names()]
     width = 0.8 / max(1, len(names))
     xs = np.arange(len(labels))
     for p, (name, pl) in enumerate(zip(names, result.per_label)):
-        ax.bar(
-            xs + p * width - 0.4 + width / 2, np.nan_to_num(pl["kappa"], nan=0.0), width, label=name
-        )
-    ax.set_xticks(xs, labels)
+        ax.bar(xs + p * width - 0.4 + width / 2, pl["kappa"], width, label=name)
+    ax.set_xticks(xs, labels, rotation=30 if len(labels) > 5 else 0, fontsize=8)
     ax.set_ylabel("Cohen's κ")
-    ax.set_ylim(min(0.0, ax.get_ylim()[0]), 1.0)
+    low = min(
+        [
+            0.0,
+            *[
+                float(np.nanmin(pl["kappa"]))
+                for pl in result.per_label
+                if np.isfinite(pl["kappa"]).any()
+            ],
+        ]
+    )
+    ax.set_ylim(low, 1.0)
     ax.grid(True, axis="y", alpha=0.3)
     if names:
-        ax.legend(fontsize=8, ncols=min(4, len(names)))
+        ax.legend(fontsize=8, ncols=min(4, len(names)), loc="lower right")
     ax.set_title("κ per label and annotator pair", fontsize=10)
+
+
+def per_label_kappa_figure(result: MultiLabelResult) -> Figure:
+    """The per-label κ bars as a stand-alone figure (for the report)."""
+    fig = new_figure(6.0, 3.6)
+    draw_per_label_kappa(fig.add_subplot(), result)
     return fig
 
 

@@ -103,7 +103,10 @@ class FrameModel(QAbstractTableModel):
             return None
         v = self._values[index.row(), index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._format(self._cols[index.column()], v)
+            text = self._format(self._cols[index.column()], v)
+            # item views lay text out left to right; an embedding keeps a Hebrew/Arabic
+            # sentence in its own order (punctuation at its end, i.e. on the left)
+            return f"\u202b{text}\u202c" if isinstance(v, str) and _is_rtl(v) else text
         if role == Qt.ItemDataRole.ToolTipRole:
             tip_col = self._tooltips.get(self._cols[index.column()])
             if tip_col is not None and tip_col in self._frame.columns:
@@ -114,7 +117,9 @@ class FrameModel(QAbstractTableModel):
                 return "undefined: A_e = 1 or no items (the annotators used one value only)"
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if isinstance(v, int | float | np.integer | np.floating):
+            if isinstance(v, int | float | np.integer | np.floating) or (
+                isinstance(v, str) and _is_rtl(v)
+            ):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
         if role == RAW_ROLE:
@@ -181,6 +186,17 @@ def _fit(view: QTableView, max_width: int = 420) -> None:
             header.resizeSection(c, max_width)
 
 
+def _compact(view: QTableView, max_rows: int) -> None:
+    """Make a short table only as tall as its rows (up to ``max_rows``), so space goes to others."""
+    rows = min(view.model().rowCount(), max_rows)
+    height = (
+        view.horizontalHeader().sizeHint().height()
+        + rows * view.verticalHeader().defaultSectionSize()
+    )
+    scroll = view.horizontalScrollBar().sizeHint().height()
+    view.setFixedHeight(height + 2 * view.frameWidth() + scroll + 2)
+
+
 def _is_rtl(text: str) -> bool:
     """Direction of the first strong character (Hebrew/Arabic texts read right to left)."""
     for ch in text:
@@ -232,11 +248,20 @@ class AgreementPanel(QWidget):
         matrix_group = QGroupBox("Pair matrix")
         matrix_group.setLayout(box)
         left.addWidget(matrix_group)
+        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+        from matplotlib.figure import Figure
+
+        self.figure = Figure(figsize=(5, 3), dpi=100, layout="constrained")
+        self.canvas = FigureCanvasQTAgg(self.figure)
+        self.canvas.setMinimumHeight(220)
+        self.ax = self.figure.add_subplot()
         right = QVBoxLayout()
         right.addWidget(_group("Label counts per annotator", self.counts_view))
         right.addWidget(
-            _group("Label combinations (code: first label = leftmost bit)", self.comb_view), 2
+            _group("Label combinations (code: first label = leftmost bit)", self.comb_view)
         )
+        right.addWidget(self.canvas, 1)
+        left.addStretch(1)
         lay = QHBoxLayout(self)
         lw, rw = QWidget(), QWidget()
         lw.setLayout(left)
@@ -282,6 +307,13 @@ class AgreementPanel(QWidget):
         )
         for v in (self.pairs_view, self.per_label_view, self.counts_view, self.comb_view):
             _fit(v)
+        for v in (self.pairs_view, self.per_label_view, self.counts_view, self.matrix_view):
+            _compact(v, 12)
+        _compact(self.comb_view, 16)
+        from ...core.export.charts_multilabel import draw_per_label_kappa
+
+        draw_per_label_kappa(self.ax, result)
+        self.canvas.draw_idle()
 
     @staticmethod
     def _per_label_frame(result: MultiLabelResult) -> pd.DataFrame:
