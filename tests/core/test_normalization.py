@@ -186,6 +186,14 @@ def test_sniff_and_detect():
     assert get_kind("normalization") is KIND
 
 
+def test_generic_wide_table_is_not_claimed(tmp_path):
+    """A wide table without norm_ columns may be any judgment table: low confidence."""
+    f = tmp_path / "t.csv"
+    f.write_text("text,id,word,ann1,ann2\nA,1,x,1,2\n", encoding="utf-8")
+    assert 0 < KIND.sniff([f]) < 0.3
+    assert KIND.sniff([tmp_path / "missing.csv"]) == 0.0
+
+
 # --------------------------------------------------------------------------- options
 
 

@@ -181,16 +181,26 @@ def _header_kind(header: list[str]) -> str | None:
     return "wide" if len(header) > 3 else None
 
 
-def looks_like_normalization(path: Path) -> bool:
-    """Cheap test on the header row (for the kind's ``sniff``)."""
+def looks_like_normalization(path: Path) -> float:
+    """Confidence (0..1) from the header row that ``path`` is a normalization file (for ``sniff``).
+
+    A token file (with a normalization column) or a wide table whose annotator columns are
+    named ``norm_<name>`` is almost surely one; a wide table with other column names may just as
+    well be a generic judgment table, so it gets a low score (``--kind normalization`` settles it).
+    """
     try:
         with open(path, encoding="utf-8-sig") as fh:
             first = fh.readline()
     except (OSError, UnicodeDecodeError):
-        return False
-    delim = "\t" if "\t" in first else ","
+        return 0.0
+    delim = _sniff_delimiter(first)
     header = [h.strip().lower() for h in first.rstrip("\r\n").split(delim)]
-    return _header_kind(header) is not None
+    kind = _header_kind(header)
+    if kind == "token":
+        return 0.9
+    if kind == "wide":
+        return 0.9 if sum(h.startswith("norm_") for h in header) >= 2 else 0.25
+    return 0.0
 
 
 @dataclass

@@ -680,7 +680,7 @@ class NormalizationKind:
             return 0.0
         if not files:
             return 0.0
-        return 0.9 if all(looks_like_normalization(f) for f in files) else 0.0
+        return min(looks_like_normalization(f) for f in files)
 
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]

@@ -518,7 +518,7 @@ class NormalizationPanel(QWidget):
         fm = self.text_view.fontMetrics()
         avg = max(1, fm.averageCharWidth())
         width = self.text_view.viewport().width() - 90  # room for the annotator names
-        return max(20, int(width / (avg * 1.25)))
+        return max(20, int(width / (avg * 1.05)))
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
