@@ -318,3 +318,17 @@ def test_cli_report_json_and_csv(tmp_path) -> None:
     assert (tmp_path / "exploration.csv").exists()
     with open(tmp_path / "per_label.csv", newline="", encoding="utf-8") as f:
         assert next(csv.reader(f))[:3] == ["a", "b", "label"]
+
+
+def test_shared_folder_as_input() -> None:
+    """The whole folder: texts picked up, the wide copy and the gold file left out with warnings."""
+    d = shared_path("multilabel")
+    r = run([d])
+    assert not r.errors
+    msgs = " | ".join(str(w) for w in r.warnings)
+    assert "same annotations" in msgs and "gold.tsv" in msgs
+    assert r.data.texts[0].startswith("Washington (CNN)")
+    assert len(r.partitions) == 127
+    assert detect_kind([d]) == "multilabel"
+    js = r.to_json()
+    assert round(js["pairs"][0]["per_label"]["Complication"]["kappa"], 3) == 0.788

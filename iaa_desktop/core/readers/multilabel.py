@@ -192,6 +192,9 @@ def read_multilabel(
         for p in expand_inputs([Path(p) for p in inputs])
         if p.suffix.lower() in TABLE_SUFFIXES or p.is_file()
     ]
+    # files found inside a given folder may be anything (a gold file, notes): not recognising
+    # one is a warning there, an error for a file named explicitly
+    from_folder = {f for p in inputs if Path(p).is_dir() for f in expand_inputs([Path(p)])}
     if texts:
         files.append(Path(texts))
     errors: list[ReaderError] = []
@@ -216,7 +219,7 @@ def read_multilabel(
             text_map.update(read_texts_table(path, df, roles))
             continue
         if layout == "unknown":
-            errors.append(
+            (warnings if path in from_folder else errors).append(
                 ReaderError(
                     path,
                     1,
@@ -361,6 +364,15 @@ def read_multilabel(
                 LINE: lines[ok],
             }
         )
+        same = _same_as_earlier(rec, records)
+        if same is not None:
+            # e.g. a folder holding the same annotations in long and in wide layout
+            warnings.append(
+                ReaderError(
+                    path, None, f"holds the same annotations as {Path(same).name}; it was left out."
+                )
+            )
+            continue
         records.append(rec)
     allrec = pd.concat(records, ignore_index=True)
     dup = allrec.duplicated(["item", "annotator"], keep="first").to_numpy()
@@ -394,6 +406,24 @@ def read_multilabel(
         errors=tuple(errors),
         warnings=tuple(warnings),
     )
+
+
+def _same_as_earlier(rec: pd.DataFrame, earlier: list[pd.DataFrame]) -> str | None:
+    """Path of an earlier file with exactly the same (item, annotator, code) rows, if any."""
+    key = (
+        rec[["item", "annotator", "code"]].sort_values(["item", "annotator"]).reset_index(drop=True)
+    )
+    for other in earlier:
+        if len(other) != len(rec):
+            continue
+        okey = (
+            other[["item", "annotator", "code"]]
+            .sort_values(["item", "annotator"])
+            .reset_index(drop=True)
+        )
+        if key.equals(okey):
+            return str(other["path"].iat[0])
+    return None
 
 
 def sniff_multilabel(inputs: Sequence[Path], delimiter: str = ";") -> float:
