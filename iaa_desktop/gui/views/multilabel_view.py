@@ -261,7 +261,23 @@ class AgreementPanel(QWidget):
             _group("Label combinations (code: first label = leftmost bit)", self.comb_view)
         )
         right.addWidget(self.canvas, 1)
-        left.addStretch(1)
+        # joint distribution of the codes for one pair (rows: first annotator, columns: second)
+        self.joint_pair = QComboBox()
+        self.joint_pair.currentIndexChanged.connect(self._on_joint_pair_changed)
+        self.joint_model = FrameModel()
+        self.joint_view = _table(self.joint_model)
+        jbox = QVBoxLayout()
+        jrow = QHBoxLayout()
+        jrow.addWidget(QLabel("Pair:"))
+        jrow.addWidget(self.joint_pair)
+        jrow.addStretch(1)
+        jbox.addLayout(jrow)
+        jbox.addWidget(self.joint_view)
+        joint_group = QGroupBox(
+            "Joint distribution of label combinations (rows: first annotator's code, columns: second's)"
+        )
+        joint_group.setLayout(jbox)
+        left.addWidget(joint_group, 1)
         lay = QHBoxLayout(self)
         lw, rw = QWidget(), QWidget()
         lw.setLayout(left)
@@ -298,6 +314,13 @@ class AgreementPanel(QWidget):
         self.matrix_measure.setCurrentIndex(max(0, i))
         self.matrix_measure.blockSignals(False)
         self._on_measure_changed()
+        current = self.joint_pair.currentText()
+        self.joint_pair.blockSignals(True)
+        self.joint_pair.clear()
+        self.joint_pair.addItems([f"{a}–{b}" for a, b in result.pair_names()])
+        self.joint_pair.setCurrentIndex(max(0, self.joint_pair.findText(current)))
+        self.joint_pair.blockSignals(False)
+        self._on_joint_pair_changed()
         avg = result.per_label_averages()
         self.summary.setText(
             f"{len(result.data.items):,} items, {len(result.data.annotators)} annotators, "
@@ -325,6 +348,20 @@ class AgreementPanel(QWidget):
         data["PA mean"] = avg["percent_agreement"]
         data["κ mean"] = avg["kappa"]
         return pd.DataFrame(data)
+
+    def _on_joint_pair_changed(self) -> None:
+        r = self.result
+        if r is None or not r.pair_index:
+            return
+        p = max(0, self.joint_pair.currentIndex())
+        a, b = r.pair_names()[p]
+        codes = [r.code(c) for c in range(2**r.k)]
+        joint = r.joints[p]
+        df = pd.DataFrame(joint, columns=[f"{b}: {c}" for c in codes])
+        df.insert(0, f"{a} \\ {b}", [f"{c} {code_name(i, r.labels)}" for i, c in enumerate(codes)])
+        df["total"] = joint.sum(axis=1)
+        self.joint_model.set_frame(df)
+        _fit(self.joint_view, 240)
 
     def _on_measure_changed(self) -> None:
         r = self.result
