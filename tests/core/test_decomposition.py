@@ -215,3 +215,20 @@ def test_search_k5_never_enumerates_everything() -> None:
     singles = dec.decompose(j, np.eye(32, dtype=bool)).second.mean(axis=(0, 2))
     assert sc[0] >= np.nanmax(singles) - 1e-12
     assert math.isfinite(sc[0])
+
+
+@pytest.mark.parametrize("k,parts_of", [(4, "exhaustive"), (5, "bounded")])
+def test_larger_k_samples_equal_brute_force(k: int, parts_of: str) -> None:
+    rng = np.random.default_rng(k)
+    n = 2000
+    x = rng.integers(0, 2**k, n)
+    y = np.where(rng.random(n) < 0.6, x, rng.integers(0, 2**k, n))
+    parts = (
+        dec.exhaustive_partitions(k) if parts_of == "exhaustive" else dec.bounded_partitions(k, 3)
+    )
+    pick = rng.choice(len(parts), size=15, replace=False)
+    out = dec.decompose(dec.joint_counts(x, y, k), parts[pick])
+    for j, i in enumerate(pick):
+        first, second = brute_force(x, y, parts[i], k)
+        np.testing.assert_allclose(out.first[0, j], first, atol=1e-12)
+        np.testing.assert_allclose(out.second[0, j], second, atol=1e-12)

@@ -332,3 +332,27 @@ def test_shared_folder_as_input() -> None:
     assert detect_kind([d]) == "multilabel"
     js = r.to_json()
     assert round(js["pairs"][0]["per_label"]["Complication"]["kappa"], 3) == 0.788
+
+
+def test_spreadsheet_booleans_and_numbers(tmp_path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["item", "annotator", "Complication", "Resolution", "Success"])
+    rows = [
+        ("a", "X", 1, 0, True),
+        ("a", "Y", 1.0, 0, False),
+        ("b", "X", 0, 1, 0),
+        ("b", "Y", 0, 1, 0),
+        ("c", "X", 1, 1, 0),
+        ("c", "Y", 0, 1, 0),
+    ]
+    for r in rows:
+        ws.append(list(r))
+    p = tmp_path / "bools.xlsx"
+    wb.save(p)
+    r = run([p])
+    assert not r.errors
+    assert r.data.codes[:, 0].tolist() == [0b101, 0b010, 0b110]
+    assert r.data.codes[:, 1].tolist() == [0b100, 0b010, 0b010]

@@ -87,12 +87,20 @@ def _find(columns: Sequence[str], names: Sequence[str]) -> str | None:
     return None
 
 
+_BIT_VALUES = {"0": "0", "1": "1", "0.0": "0", "1.0": "1", "false": "0", "true": "1"}
+
+
+def _as_bit(values: pd.Series) -> pd.Series:
+    """ "0"/"1" for 0/1 cells (also 0.0/1.0 and FALSE/TRUE from spreadsheets), NaN otherwise."""
+    return values.astype(str).str.strip().str.lower().map(_BIT_VALUES)
+
+
 def _is_binary(series: pd.Series) -> bool:
     """Mostly 0/1 (a few bad cells are reported line by line later, not a reason to give up)."""
     vals = series.astype(str).str.strip()
     if vals.empty:
         return False
-    return bool(vals.isin(["0", "1"]).mean() >= 0.9)
+    return bool(_as_bit(vals).notna().mean() >= 0.9)
 
 
 def classify_columns(
@@ -250,7 +258,8 @@ def read_multilabel(
         else:
             cols = tuple(roles["label_columns"])  # type: ignore[arg-type]
             for c in cols:
-                out["bit:" + c] = df[c].astype(str).str.strip()
+                bits = _as_bit(df[c])
+                out["bit:" + c] = bits.where(bits.notna(), df[c].astype(str).str.strip())
             frames.append((path, out, "wide", cols))
     if not frames:
         if errors:
