@@ -163,6 +163,18 @@ class MultiLabelResult(TaskResult):
 
     # ------------------------------------------------------------------- JSON
     def to_json(self) -> dict[str, Any]:
+        """The ``report --kind multilabel --json`` layout.
+
+        ``labels`` in bit order (the first label is the leftmost bit of every code); ``pairs``:
+        ``[{a, b, n_items, exact_set_agreement, per_label: {label: {percent_agreement, kappa}}}]``
+        (percent agreement as a share 0..1); ``averages`` over pairs; ``annotators`` with their
+        label counts; ``combinations`` (each code's count per annotator); ``decomposition`` for
+        the chosen S1: ``{s1, s2, first_level, second_level: {label: κ, average: κ}, pairs}``;
+        ``exploration``: the same objects for every explored partition, ordered by first level
+        (ascending, undefined last) with both ranks (``--top N`` keeps those ranked ≤ N under
+        either criterion); ``exploration_info`` says what was explored. Undefined κ is ``null``;
+        a mean including one is ``null`` with ``*_mean_defined`` beside it.
+        """
         assert self.data is not None
         labels = list(self.labels)
         d = self.data
@@ -212,6 +224,9 @@ class MultiLabelResult(TaskResult):
             }
             for j, lab in enumerate(labels)
         }
+        for j, lab in enumerate(labels):
+            if np.isnan(avg["kappa"][j]) and not np.isnan(avg["kappa_defined"][j]):
+                out["averages"][lab]["kappa_mean_defined"] = float(avg["kappa_defined"][j])
         out["averages"]["exact_set_agreement"] = float(avg["exact_set_agreement"])
         comb = self.combinations()
         out["combinations"] = [
@@ -602,7 +617,11 @@ class MultiLabelKind:
             "Largest |S1| explored (k ≥ 5)",
             0,
             int,
-            help=f"for 5 or more labels, explore partitions with at most this many codes in S1 (0 = the largest bound within {BOUNDED_BUDGET:,} partitions)",
+            help=(
+                f"for 5 or more labels, explore partitions with at most this many codes in S1 (0 = the largest "
+                f"bound within {BOUNDED_BUDGET:,} partitions); k = 5: ≤ 3 → {dec.n_bounded_partitions(5, 3):,}, "
+                f"≤ 4 → {dec.n_bounded_partitions(5, 4):,}, ≤ 5 → {dec.n_bounded_partitions(5, 5):,} partitions"
+            ),
         ),
         Setting(
             "search",
