@@ -9,10 +9,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
 from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.core.tasks import detect_kind, get_kind
-from iaa_desktop.core.tasks.durel import KIND, item_statistics
+from iaa_desktop.core.tasks.durel import (
+    KIND,
+    grouped_alpha,
+    grouped_spearman_weighted,
+    item_statistics,
+)
 from tests.conftest import FIXTURES, shared_path
 
 DUREL = FIXTURES / "durel"
@@ -178,3 +186,29 @@ def test_detected_and_registered():
     assert detect_kind([DUREL / "study"]) == "durel"
     assert get_kind("durel") is KIND
     assert KIND.sniff([FIXTURES / "candidates"]) == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["ordinal", "interval", "nominal"]))
+def test_grouped_figures_equal_the_metrics_per_group(seed, level):
+    """The vectorised per-target α and Spearman equal the lead's metrics on each target."""
+    rng = np.random.default_rng(seed)
+    n, c, g = int(rng.integers(2, 60)), int(rng.integers(2, 5)), int(rng.integers(1, 5))
+    values = rng.integers(1, 5, size=(n, c)).astype(float)
+    judged = rng.random((n, c)) < 0.8
+    values[~judged] = np.nan
+    values[judged & (rng.random((n, c)) < 0.05)] = np.nan  # can't decide
+    groups = rng.integers(0, g, n)
+    alpha = grouped_alpha(values, groups, g, level)
+    rho = grouped_spearman_weighted(values, judged, groups, g)
+    for k in range(g):
+        m = groups == k
+        codes, cats = encode_numeric(values[m])
+        ref_a = (
+            krippendorff_alpha(codes, level, cats).value
+            if ((codes >= 0).sum(axis=1) >= 2).any()
+            else math.nan
+        )
+        ref_r = spearman_weighted(values[m], judged[m]).value if m.any() else math.nan
+        assert alpha[k] == pytest.approx(ref_a, abs=1e-9, nan_ok=True)
+        assert rho[k] == pytest.approx(ref_r, abs=1e-9, nan_ok=True)

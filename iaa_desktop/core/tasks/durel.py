@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,143 @@ def subset_figures(values: np.ndarray, judged: np.ndarray, level: str) -> dict[s
         "n_cant_decide": int((judged & np.isnan(values)).sum()),
         "n_annotators": int(judged.any(axis=0).sum()),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# the same figures for many targets at once (a loop over hundreds of targets calling the
+# per-subset functions costs more than the whole pooled computation)
+
+
+def _grouped_ranks(groups: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Average 1-based ranks of ``x`` within each group (ties share the mean rank)."""
+    n = len(x)
+    if n == 0:
+        return np.zeros(0)
+    order = np.lexsort((x, groups))
+    gs, xs = groups[order], x[order]
+    new_group = np.concatenate([[True], gs[1:] != gs[:-1]])
+    group_start = np.maximum.accumulate(np.where(new_group, np.arange(n), 0))
+    run_edge = np.concatenate([[True], (gs[1:] != gs[:-1]) | (xs[1:] != xs[:-1])])
+    starts = np.flatnonzero(run_edge)
+    ends = np.concatenate([starts[1:], [n]])
+    run_rank = (starts + ends + 1) / 2.0 - group_start[starts]
+    ranks = np.empty(n)
+    ranks[order] = np.repeat(run_rank, ends - starts)
+    return ranks
+
+
+def grouped_spearman_weighted(
+    values: np.ndarray, judged: np.ndarray, groups: np.ndarray, n_groups: int
+) -> np.ndarray:
+    r"""Weighted mean pairwise Spearman ρ of each group of items (TRoTR, seed 002).
+
+    Per group and annotator pair (x, y), ρ_xy is the Pearson correlation of the average ranks of
+    the items both judged with valid values; the group's figure is
+    :math:`\sum w_{xy} \rho_{xy} / \sum w_{xy}` with :math:`w_{xy}` the number of the group's items
+    both judged (can't-decide included). Undefined ρ (fewer than two items, constant
+    judgments) are left out; a group with none is NaN. Equals
+    :func:`iaa_desktop.core.metrics.spearman_weighted` on each group (tested).
+    """
+    valid = ~np.isnan(values)
+    num = np.zeros(n_groups)
+    den = np.zeros(n_groups)
+    for x, y in combinations(range(values.shape[1]), 2):
+        w = np.bincount(groups[judged[:, x] & judged[:, y]], minlength=n_groups).astype(float)
+        both = valid[:, x] & valid[:, y]
+        g = groups[both]
+        rx, ry = _grouped_ranks(g, values[both, x]), _grouped_ranks(g, values[both, y])
+        n = np.bincount(g, minlength=n_groups).astype(float)
+        sx, sy = np.bincount(g, rx, n_groups), np.bincount(g, ry, n_groups)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mx, my = sx / n, sy / n
+            # centred sums per group (ranks are small, so no cancellation worth fearing)
+            cx, cy = rx - mx[g], ry - my[g]
+            sxy = np.bincount(g, cx * cy, n_groups)
+            sxx = np.bincount(g, cx * cx, n_groups)
+            syy = np.bincount(g, cy * cy, n_groups)
+            rho = sxy / np.sqrt(sxx * syy)
+        ok = (n >= 2) & (sxx > 1e-12) & (syy > 1e-12) & (w > 0) & np.isfinite(rho)
+        num[ok] += w[ok] * rho[ok]
+        den[ok] += w[ok]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def grouped_alpha(values: np.ndarray, groups: np.ndarray, n_groups: int, level: str) -> np.ndarray:
+    r"""Krippendorff's α of each group of items (METHODS.md §1), NaN for missing values.
+
+    Coincidences per group :math:`o_{ck} = \sum_i (n_{ic} n_{ik} - [c=k] n_{ic})/(m_i - 1)` over
+    pairable items, then :math:`\alpha = 1 - D_o/D_e` with the level's distance (the ordinal
+    distance from the group's own marginals). Equals
+    :func:`iaa_desktop.core.metrics.krippendorff_alpha` on each group (tested).
+    """
+    codes, cats = encode_numeric(values)
+    q = len(cats)
+    out = np.full(n_groups, np.nan)
+    if q == 0:
+        return out
+    valid = codes >= 0
+    rows = np.broadcast_to(np.arange(codes.shape[0])[:, None], codes.shape)[valid]
+    counts = (
+        np.bincount(rows * q + codes[valid], minlength=codes.shape[0] * q)
+        .reshape(-1, q)
+        .astype(float)
+    )
+    m = counts.sum(axis=1)
+    keep = m >= 2
+    c, g, w = counts[keep], groups[keep], 1.0 / (m[keep] - 1.0)
+    pair = (c[:, :, None] * c[:, None, :]).reshape(len(c), q * q)
+    pair[:, np.arange(q) * (q + 1)] -= c
+    o = np.stack([np.bincount(g, pair[:, k] * w, n_groups) for k in range(q * q)], axis=1).reshape(
+        n_groups, q, q
+    )
+    n_c = o.sum(axis=2)
+    n = n_c.sum(axis=1)
+    v = np.asarray(cats, dtype=float)
+    if level == "nominal":
+        delta = np.broadcast_to(1.0 - np.eye(q), (n_groups, q, q))
+    elif level == "interval":
+        delta = np.broadcast_to((v[:, None] - v[None, :]) ** 2, (n_groups, q, q))
+    elif level == "ordinal":
+        cum = np.concatenate([np.zeros((n_groups, 1)), np.cumsum(n_c, axis=1)], axis=1)
+        a, b = np.arange(q)[:, None], np.arange(q)[None, :]
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        delta = (cum[:, hi + 1] - cum[:, lo] - (n_c[:, lo] + n_c[:, hi]) / 2.0) ** 2
+    else:
+        raise ValueError(f"level {level!r} is not available for graded pairs")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d_o = (o * delta).sum(axis=(1, 2)) / n
+        d_e = (n_c[:, :, None] * n_c[:, None, :] * delta).sum(axis=(1, 2)) / (n * (n - 1))
+        alpha = 1.0 - d_o / d_e
+    ok = (n > 1) & (d_e > 0)
+    out[ok] = alpha[ok]
+    return out
+
+
+def grouped_figures(
+    values: np.ndarray, judged: np.ndarray, groups: np.ndarray, n_groups: int, level: str
+) -> list[dict[str, Any]]:
+    """:func:`subset_figures` for every group at once."""
+    cant = judged & np.isnan(values)
+    alpha = grouped_alpha(values, groups, n_groups, level)
+    rho = grouped_spearman_weighted(values, judged, groups, n_groups)
+    n_items = np.bincount(groups, minlength=n_groups)
+    n_judg = np.bincount(groups, judged.sum(axis=1), n_groups)
+    n_cant = np.bincount(groups, cant.sum(axis=1), n_groups)
+    ann = np.stack(
+        [np.bincount(groups, judged[:, j], n_groups) > 0 for j in range(judged.shape[1])], axis=1
+    )
+    return [
+        {
+            "n_items": int(n_items[k]),
+            "krippendorff_alpha": float(alpha[k]),
+            "spearman_weighted": float(rho[k]),
+            "n_judgments": int(n_judg[k]),
+            "n_cant_decide": int(n_cant[k]),
+            "n_annotators": int(ann[k].sum()),
+        }
+        for k in range(n_groups)
+    ]
 
 
 def item_statistics(values: np.ndarray, options: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -411,29 +549,26 @@ def compute(
         matrix.items["target"],
         categories=list(dict.fromkeys(list(target_order) + list(matrix.items["target"]))),
     )
-    order = np.argsort(tcodes.codes, kind="stable")
-    bounds = np.searchsorted(tcodes.codes[order], np.arange(len(tcodes.categories) + 1))
+    groups = tcodes.codes.astype(np.int64)
+    n_groups = len(tcodes.categories)
+    fa = grouped_figures(values, judged, groups, n_groups, level)
+    yield Progress(60, 100, "Per target, filtered")
+    ff = grouped_figures(values[kept], judged[kept], groups[kept], n_groups, level)
+    lab = stats["label"]
+    n0 = np.bincount(groups[kept & (lab == 0)], minlength=n_groups)
+    n1 = np.bincount(groups[kept & (lab == 1)], minlength=n_groups)
+    n_items = np.bincount(groups, minlength=n_groups)
+    has_mean = np.isfinite(stats["mean"])
+    sum_mean = np.bincount(groups[has_mean], stats["mean"][has_mean], n_groups)
+    cnt_mean = np.bincount(groups[has_mean], minlength=n_groups)
     targets = []
     means = []
     for k, name in enumerate(tcodes.categories):
-        rows = order[bounds[k] : bounds[k + 1]]
-        if not len(rows):
+        if not n_items[k]:
             continue
-        v, j, kp = values[rows], judged[rows], kept[rows]
-        fa = subset_figures(v, j, level)
-        ff = subset_figures(v[kp], j[kp], level)
-        lab = stats["label"][rows][kp]
-        ff.update(n_label0=int((lab == 0).sum()), n_label1=int((lab == 1).sum()))
-        targets.append({"target": str(name), "all": fa, "filtered": ff})
-        with np.errstate(invalid="ignore"):
-            m = stats["mean"][rows]
-            means.append(float(np.nanmean(m)) if np.isfinite(m).any() else math.nan)
-        if k % 50 == 49:
-            yield Progress(
-                40 + 40 * k / len(tcodes.categories),
-                100,
-                f"Target {k + 1} of {len(tcodes.categories)}",
-            )
+        ff[k].update(n_label0=int(n0[k]), n_label1=int(n1[k]))
+        targets.append({"target": str(name), "all": fa[k], "filtered": ff[k]})
+        means.append(float(sum_mean[k] / cnt_mean[k]) if cnt_mean[k] else math.nan)
     out["targets"] = targets
     min_rho = float(options.get("trac_min_spearman", 0.15))
     rank = pd.DataFrame(
