@@ -340,9 +340,10 @@ def decompose(joints: np.ndarray, s1: np.ndarray, chunk: int = 65_536) -> Decomp
             agreed[..., k + 1 : 2 * k + 1],
         )  # (p, m, k)
         second[:, sl, :] = sec.transpose(1, 0, 2)
-    return DecompositionArrays(
-        first=first, second=second, n_items=tot[:, 0].astype(np.int64), n_agree=n_agree
-    )
+    n_items = tot[:, 0].astype(np.int64)
+    for arr in (first, second, n_agree, n_items):
+        arr.setflags(write=False)  # results are handed to other threads
+    return DecompositionArrays(first=first, second=second, n_items=n_items, n_agree=n_agree)
 
 
 def _kappa(n: np.ndarray, n11: np.ndarray, n1x: np.ndarray, n1y: np.ndarray) -> np.ndarray:
