@@ -24,12 +24,13 @@ EXIT_INPUT_ERRORS = 1  # results written, but some input had problems
 EXIT_FAILED = 2  # nothing could be computed, or the command line was wrong
 
 
-def _base_report_parser(prog: str = "iaa-desktop report") -> argparse.ArgumentParser:
+def _base_report_parser(prog: str = "iaa-desktop report", add_help: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=prog,
         description="Compute agreement headless and write the results.",
+        add_help=add_help,
     )
-    p.add_argument("inputs", nargs="+", type=Path, help="files or folders: one per annotator, or one table holding all")
+    p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path, help="files or folders: one per annotator, or one table holding all")
     p.add_argument("--kind", choices=kind_names(), help="kind of study (detected from the inputs when left out)")
     p.add_argument("--json", dest="json_out", metavar="PATH|-", help="write the results as JSON ('-' = standard output)")
     p.add_argument("--csv", dest="csv_dir", metavar="DIR", type=Path, help="write every result table as CSV into DIR")
@@ -39,9 +40,10 @@ def _base_report_parser(prog: str = "iaa-desktop report") -> argparse.ArgumentPa
 
 def parse_report_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
     """Parse in two steps: find the kind, then add that kind's own options."""
-    base = _base_report_parser()
+    # first pass without --help, so that `report --kind K --help` lists K's own options
+    base = _base_report_parser(add_help=False)
     known, _rest = base.parse_known_args(list(argv))
-    kind_name = known.kind or detect_kind([Path(p) for p in known.inputs])
+    kind_name = known.kind or (detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table")
     kind = get_kind(kind_name)
     full = _base_report_parser()
     add_settings_to_parser(full.add_argument_group(f"options of --kind {kind_name}"), kind.settings)
