@@ -133,6 +133,9 @@ def test_rtl_text_is_laid_out_right_to_left(qtbot, durel_result):
     )
     p.select_item(item)
     assert "בְּרֵאשִׁית" in p.text_b.toPlainText()  # combining marks kept
+    assert p.text_b.document().firstBlock().textDirection() == Qt.LayoutDirection.RightToLeft
+    assert p.text_a.document().firstBlock().textDirection() == Qt.LayoutDirection.LeftToRight
+    assert all(r.width() > 0 for r, _c, _d in p.text_b.box_rects())
 
 
 def test_candidates_view(qtbot, qtmodeltester, cand_result):
