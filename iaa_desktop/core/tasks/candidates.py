@@ -75,6 +75,14 @@ SETTINGS = [
     Setting("bins", "Overlap bins", 5, int, (), "number of quantile bins of overlap"),
     Setting("bayes_draws", "Posterior draws", 4000, int, (), "draws from the Dirichlet posterior"),
     Setting("seed", "Random seed", 0, int, (), "seed of the posterior draws"),
+    Setting(
+        "max_aligned",
+        "Align texts up to N pairs",
+        20000,
+        int,
+        (),
+        "passages of larger studies are aligned when a pair is shown",
+    ),
 ]
 
 
@@ -400,8 +408,7 @@ class CandidatesKind:
                     "multi_kappa": k,
                 }
             )
-        yield Progress(100, 100, "Done")
-        return CandidatesResult(
+        result = CandidatesResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
             options=dict(opts),
@@ -417,6 +424,14 @@ class CandidatesKind:
             factors=factors,
             pairs=pairs,
         )
+        # the view's tokens and alignments, computed here so showing a pair is a lookup
+        if len(pairs) <= int(opts["max_aligned"]):
+            for i in range(len(pairs)):
+                if i % 200 == 0:
+                    yield Progress(92 + 8 * i / len(pairs), 100, "Aligning the passages")
+                result.pair_detail(i)
+        yield Progress(100, 100, "Done")
+        return result
 
 
 def _num(s: str) -> float:
