@@ -375,9 +375,11 @@ class DurelResult(TaskResult):
                 "n_judgments": t["n_judgments"],
                 "kept": t["kept"],
                 "overlap": t["overlap"],
-                "disagreement": t["disagreement"],
             }
         )
+        for a in self.annotators:  # NaN: not judged or can't decide
+            out[a] = t[a]
+        out["disagreement"] = t["disagreement"]
         return out
 
     def filter_columns(self) -> list[str]:
