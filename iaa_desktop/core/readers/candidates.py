@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ReaderError
+from .durel import header_line
 from .tabular import LINE, TABLE_SUFFIXES, read_table
 
 
@@ -101,13 +102,13 @@ def expand(inputs: Sequence[Path]) -> list[Path]:
 
 
 def looks_like_candidates(inputs: Sequence[Path]) -> float:
+    """Confidence that the inputs are a pairs table with labels (for auto-detection)."""
     files = expand(inputs)
     has_pairs = has_labels = False
     for f in files:
-        try:
-            head = f.read_text(encoding="utf-8-sig", errors="replace").split("\n", 1)[0].lower()
-        except OSError:
+        if f.suffix.lower() in (".xlsx", ".xlsm"):
             continue
+        head = header_line(f)
         if ("target" in head and "source" in head) and ("text" in head):
             has_pairs = True
         elif "pair" in head:

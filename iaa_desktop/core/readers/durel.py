@@ -148,20 +148,21 @@ def target_sets(inputs: Sequence[Path]) -> list[tuple[str, Path, Path | None, Pa
     return out
 
 
+def header_line(path: Path) -> str:
+    """The first line of a text file, lower-cased ("" when unreadable); reads no more."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            return f.readline(65536).lower()
+    except OSError:
+        return ""
+
+
 def looks_like_durel(inputs: Sequence[Path]) -> float:
     """Confidence that the inputs are a DURel/PhiTag export (for auto-detection)."""
     sets = target_sets(inputs)
     if not sets:
         return 0.0
-    try:
-        head = (
-            Path(sets[0][1])
-            .read_text(encoding="utf-8-sig", errors="replace")
-            .split("\n", 1)[0]
-            .lower()
-        )
-    except OSError:
-        return 0.0
+    head = header_line(Path(sets[0][1]))
     if "identifier1" in head or ("instanceid" in head and sets[0][3] is not None):
         return 0.9 if sets[0][2] is not None else 0.6
     return 0.0
