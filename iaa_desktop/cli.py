@@ -138,6 +138,7 @@ def cmd_report(argv: Sequence[str]) -> int:
 COMMANDS: dict[str, str] = {
     "report": "iaa_desktop.cli:cmd_report",
     "open": "iaa_desktop.gui.app:cmd_open",
+    "gold": "iaa_desktop.gold_cli:cmd_gold",
 }
 
 

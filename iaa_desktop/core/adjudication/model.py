@@ -1,0 +1,315 @@
+"""What is adjudicated: units with each annotator's version, and the automatic merge strategies.
+
+An :class:`AdjudicationModel` is built per kind of study from a comparison result
+(:func:`iaa_desktop.core.adjudication.units_for`). It holds, for ``n`` units and ``c``
+annotators, an object array ``versions`` (``n × c``) of encoded values (``str``; ``None`` = the
+annotator has no version of the unit). Values are compared as strings, so every kind encodes its
+value canonically (a label; a normalization triple; a sorted set of labels; a sorted mention list).
+
+Strategies (:func:`auto_merge`), vectorised over all units:
+
+* ``unanimous``: every annotator of the unit gave the same value;
+* ``majority``: one value was given by more than half of the annotators of the unit (and by at
+  least ``min_share`` of them, when that is higher);
+* ``annotator:NAME``: that annotator's version, where they have one.
+
+Units left without a value form the adjudication queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import OptionError
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One way to decide a unit, offered to the adjudicator.
+
+    ``key`` is the digit (``"1"`` .. ``"9"``) or letter that picks it; ``choice`` is what the
+    decision records (``annotator:<name>``, ``majority``, ``mean`` ...).
+    """
+
+    key: str
+    label: str
+    choice: str
+    value: str | None
+    annotators: tuple[str, ...] = ()
+
+
+class AdjudicationModel:
+    """Units of one comparison with every annotator's version (see the module docstring).
+
+    Subclasses (one per kind) override :meth:`write_gold`, and may override
+    :meth:`format_value`, :meth:`parse_value`, :meth:`extra_choices` and :meth:`describe`.
+    """
+
+    kind: str = "table"
+    #: whether values are numbers, so that mean and median are offered
+    numeric: bool = False
+
+    def __init__(
+        self,
+        annotators: Sequence[str],
+        keys: Sequence[str],
+        versions: np.ndarray,
+        titles: Sequence[str] | None = None,
+        groups: Sequence[str] | None = None,
+        disagreement: np.ndarray | None = None,
+        inputs: Sequence[str] = (),
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.annotators = tuple(str(a) for a in annotators)
+        self.keys = tuple(str(k) for k in keys)
+        if len(set(self.keys)) != len(self.keys):
+            raise OptionError(
+                "Two adjudication units have the same key; the comparison cannot be adjudicated."
+            )
+        v = np.asarray(versions, dtype=object)
+        if v.shape != (len(self.keys), len(self.annotators)):
+            raise ValueError(
+                f"versions must be {len(self.keys)} × {len(self.annotators)}, got {v.shape}"
+            )
+        v.setflags(write=False)
+        self.versions = v
+        self.titles = tuple(titles) if titles is not None else self.keys
+        self.groups = tuple(groups) if groups is not None else ("",) * len(self.keys)
+        self.inputs = tuple(str(p) for p in inputs)
+        self.options = dict(options or {})
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        self._codes, self._values = encode_versions(v)
+        self.disagreement = (
+            np.asarray(disagreement, dtype=float)
+            if disagreement is not None
+            else version_disagreement(self._codes)
+        )
+
+    # -- sizes and encoding ---------------------------------------------------------------------
+
+    @property
+    def n_units(self) -> int:
+        return len(self.keys)
+
+    @property
+    def codes(self) -> np.ndarray:
+        """Integer codes of ``versions`` (``-1`` = no version), read-only."""
+        return self._codes
+
+    @property
+    def code_values(self) -> list[str]:
+        """Value of each code."""
+        return self._values
+
+    # -- presentation ---------------------------------------------------------------------------
+
+    def format_value(self, value: str | None) -> str:
+        """The value as the adjudicator reads it."""
+        return "—" if value is None else (value if value != "" else "∅")
+
+    def parse_value(self, text: str) -> str:
+        """A typed value in the kind's encoding (raises :class:`OptionError` when invalid)."""
+        text = text.strip()
+        if text == "":
+            raise OptionError("Type a value first.")
+        return text
+
+    def describe(self, i: int) -> str:
+        """Plain text shown above the versions (context of the unit)."""
+        return self.titles[i]
+
+    def describe_html(self, i: int) -> str:
+        """Rich text shown above the versions; defaults to the escaped plain text."""
+        import html
+
+        return "<p>" + html.escape(self.describe(i)).replace("\n", "<br>") + "</p>"
+
+    def extra_choices(self, i: int) -> list[Choice]:
+        """Kind-specific ways to decide unit ``i`` beyond the versions and the majority."""
+        if not self.numeric:
+            return []
+        vals = np.array([float(x) for x in self.versions[i] if x is not None])
+        if len(vals) < 2:
+            return []
+        return [
+            Choice("a", f"mean {format_number(vals.mean())}", "mean", format_number(vals.mean())),
+            Choice(
+                "d",
+                f"median {format_number(float(np.median(vals)))}",
+                "median",
+                format_number(float(np.median(vals))),
+            ),
+        ]
+
+    def choices(
+        self,
+        i: int,
+        order: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        min_share: float = 0.5,
+    ) -> list[Choice]:
+        """Versions (keys 1..9 in display ``order``), the majority (``m``) and the extra choices."""
+        order = list(range(len(self.annotators))) if order is None else list(order)
+        names = list(self.annotators) if names is None else list(names)
+        out: list[Choice] = []
+        for pos, x in enumerate(order):
+            v = self.versions[i, x]
+            key = str(pos + 1) if pos < 9 else ""
+            out.append(
+                Choice(
+                    key,
+                    f"{names[pos]}: {self.format_value(v)}",
+                    f"annotator:{self.annotators[x]}",
+                    v,
+                    (self.annotators[x],),
+                )
+            )
+        maj = majority_values(self._codes[i : i + 1], self._values, min_share)[0]
+        if maj is not None:
+            out.append(Choice("m", f"majority: {self.format_value(maj)}", "majority", maj))
+        out.extend(self.extra_choices(i))
+        return out
+
+    # -- gold -----------------------------------------------------------------------------------
+
+    def write_gold(
+        self, gold: np.ndarray, out_dir: Path, notes: Mapping[str, str] | None = None
+    ) -> list[Path]:
+        """Write the gold (``None`` = undecided) in the inputs' format; return the files written.
+
+        ``notes`` (unit key → the adjudicator's note) goes where the format has a comment field.
+        """
+        raise NotImplementedError
+
+    def gold_frame(self, gold: np.ndarray) -> pd.DataFrame:
+        """A plain table of the gold: unit, title, value."""
+        return pd.DataFrame({"unit": self.keys, "title": self.titles, "gold": gold})
+
+
+def format_number(x: float) -> str:
+    """Shortest faithful text of a number: ``3.0`` → ``3``, ``2.6666…`` → ``2.667``."""
+    if not np.isfinite(x):
+        return ""
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.4g}"
+
+
+def encode_versions(versions: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Integer codes (``-1`` = ``None``) of an object array of values, and the value per code."""
+    flat = versions.ravel()
+    present = np.array([x is not None for x in flat], dtype=bool)
+    codes = np.full(flat.shape, -1, dtype=np.int64)
+    if present.any():
+        c, uniq = pd.factorize(pd.Series(flat[present].astype(str)), sort=False)
+        codes[present] = c
+        values = [str(u) for u in uniq]
+    else:
+        values = []
+    codes = codes.reshape(versions.shape)
+    codes.setflags(write=False)
+    return codes, values
+
+
+def _counts(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell: how many annotators of the unit gave the same value; per unit: annotators with a value."""
+    valid = codes >= 0
+    same = (codes[:, :, None] == codes[:, None, :]) & valid[:, :, None] & valid[:, None, :]
+    return same.sum(axis=2), valid.sum(axis=1)
+
+
+def version_disagreement(codes: np.ndarray) -> np.ndarray:
+    """1 − share of the most frequent value among the annotators of the unit (0 when unanimous)."""
+    if codes.size == 0:
+        return np.zeros(codes.shape[0])
+    counts, n = _counts(codes)
+    best = counts.max(axis=1) if codes.shape[1] else np.zeros(codes.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, 1.0 - best / np.maximum(n, 1), 0.0)
+
+
+def majority_values(codes: np.ndarray, values: Sequence[str], min_share: float = 0.5) -> np.ndarray:
+    """Per unit, the value given by more than half (and ≥ ``min_share``) of its annotators, else ``None``."""
+    out = np.full(codes.shape[0], None, dtype=object)
+    if codes.size == 0:
+        return out
+    counts, n = _counts(codes)
+    best_col = counts.argmax(axis=1)
+    best = counts[np.arange(codes.shape[0]), best_col]
+    ok = (n > 0) & (2 * best > n) & (best >= min_share * n - 1e-12)
+    vals = np.asarray(values, dtype=object)
+    rows = np.flatnonzero(ok)
+    out[rows] = vals[codes[rows, best_col[rows]]] if len(rows) else []
+    return out
+
+
+def unanimous_values(codes: np.ndarray, values: Sequence[str]) -> np.ndarray:
+    """Per unit, the value when every annotator of the unit gave it, else ``None``."""
+    out = np.full(codes.shape[0], None, dtype=object)
+    if codes.size == 0:
+        return out
+    valid = codes >= 0
+    n = valid.sum(axis=1)
+    first = np.where(valid, codes, np.iinfo(np.int64).max).min(axis=1)
+    same = np.where(valid, codes == first[:, None], True).all(axis=1)
+    ok = (n > 0) & same
+    vals = np.asarray(values, dtype=object)
+    rows = np.flatnonzero(ok)
+    out[rows] = vals[first[rows]] if len(rows) else []
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """An automatic merge strategy: ``unanimous``, ``majority`` (with ``min_share``) or ``annotator:NAME``."""
+
+    name: str = "unanimous"
+    min_share: float = 0.5
+    annotator: str = ""
+
+    @classmethod
+    def parse(cls, text: str, min_share: float | None = None) -> Strategy:
+        text = (text or "unanimous").strip()
+        share = 0.5 if min_share is None else float(min_share)
+        if not 0.0 <= share <= 1.0:
+            raise OptionError(f"--min-share must be between 0 and 1, not {share}.")
+        if text in ("unanimous", "majority"):
+            return cls(text, share)
+        if text.startswith("annotator:") and text[len("annotator:") :].strip():
+            return cls("annotator", share, text[len("annotator:") :].strip())
+        raise OptionError(f"Unknown strategy '{text}': use unanimous, majority or annotator:NAME.")
+
+    def __str__(self) -> str:
+        return f"annotator:{self.annotator}" if self.name == "annotator" else self.name
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "min_share": self.min_share, "annotator": self.annotator}
+
+
+def auto_merge(model: AdjudicationModel, strategy: Strategy) -> np.ndarray:
+    """The automatically merged value of every unit (``None`` = left to the adjudicator)."""
+    if strategy.name == "unanimous":
+        return unanimous_values(model.codes, model.code_values)
+    if strategy.name == "majority":
+        return majority_values(model.codes, model.code_values, strategy.min_share)
+    if strategy.annotator not in model.annotators:
+        raise OptionError(
+            f"No annotator named '{strategy.annotator}'; the annotators are: {', '.join(model.annotators)}."
+        )
+    x = model.annotators.index(strategy.annotator)
+    return np.array(list(model.versions[:, x]), dtype=object)
+
+
+@dataclass
+class GoldFiles:
+    """What a gold export wrote."""
+
+    files: list[Path] = field(default_factory=list)
+    n_units: int = 0
+    n_undecided: int = 0

@@ -1,0 +1,529 @@
+"""The adjudication store: one SQLite file beside the study file.
+
+Every decision is committed in its own transaction before the caller returns (WAL journal,
+``synchronous=FULL``), so a decision the window has acknowledged survives ``kill -9`` and a power
+cut. The schema carries its version in ``PRAGMA user_version`` and migrates itself forward with
+:data:`MIGRATIONS`. One writer at a time: a ``locks`` row holds the writer's host, pid, a random
+token and a heartbeat; a second writer is refused with :class:`StoreLockedError` (it can open the
+store read-only, ``mode=ro``). A lock whose process is gone (same host) or whose heartbeat is older
+than :data:`STALE_AFTER` seconds is taken over.
+
+Nothing here ever overwrites a file it cannot read as a store: a corrupt or foreign file raises
+:class:`StoreCorruptError` and stays untouched; :func:`new_store_path_beside` proposes a fresh
+name next to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import json
+import os
+import secrets
+import socket
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pandas as pd
+
+from ..errors import IaaError
+from .changes import Decide, Decision, now_iso
+
+#: ``PRAGMA application_id`` of an adjudication store ("IAAD")
+APPLICATION_ID = 0x49414144
+#: seconds after which a lock without heartbeat is considered abandoned
+STALE_AFTER = 120.0
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StoreError(IaaError):
+    """A problem with the adjudication store (message meant for the user)."""
+
+
+class StoreLockedError(StoreError):
+    """Another session (window or process) holds the store for writing."""
+
+    def __init__(self, message: str, holder: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.holder = holder or {}
+
+
+class StoreReadOnlyError(StoreError):
+    """The store cannot be written (read-only file or folder, or opened read-only)."""
+
+
+class StoreCorruptError(StoreError):
+    """The file is not a readable adjudication store; it is left untouched."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+        self.suggested = new_store_path_beside(path)
+
+
+class StoreConflictError(StoreError):
+    """A change expected a different current decision than the store holds."""
+
+
+# ---------------------------------------------------------------------------------------------
+# schema
+
+
+def _v1(con: sqlite3.Connection) -> None:
+    con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    con.execute(
+        "CREATE TABLE decisions (unit TEXT PRIMARY KEY, choice TEXT NOT NULL, value TEXT, "
+        "note TEXT NOT NULL DEFAULT '', time TEXT NOT NULL, versions TEXT NOT NULL DEFAULT '{}')"
+    )
+    con.execute(
+        "CREATE TABLE history (seq INTEGER PRIMARY KEY AUTOINCREMENT, unit TEXT NOT NULL, "
+        "old TEXT, new TEXT, time TEXT NOT NULL)"
+    )
+    con.execute(
+        "CREATE TABLE locks (id INTEGER PRIMARY KEY CHECK (id = 1), host TEXT NOT NULL, "
+        "pid INTEGER NOT NULL, token TEXT NOT NULL, user TEXT NOT NULL, since REAL NOT NULL, "
+        "heartbeat REAL NOT NULL)"
+    )
+
+
+def _v2(con: sqlite3.Connection) -> None:
+    # who decided: an adjudication meeting may hand the keyboard around
+    con.execute("ALTER TABLE decisions ADD COLUMN author TEXT NOT NULL DEFAULT ''")
+    con.execute("CREATE INDEX history_unit ON history (unit)")
+
+
+#: migration k brings the schema from version k to k + 1
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def store_path_for(study_path: str | Path) -> Path:
+    """The store beside a study file: ``study.iaa`` → ``study.adjudication.sqlite``."""
+    p = Path(study_path)
+    return p.with_name(p.stem + ".adjudication.sqlite")
+
+
+def new_store_path_beside(path: str | Path) -> Path:
+    """A name next to ``path`` that does not exist yet (``x.sqlite`` → ``x-2.sqlite`` ...)."""
+    p = Path(path)
+    stem, suffix = p.name.split(".", 1)[0], "." + p.name.split(".", 1)[1] if "." in p.name else ""
+    k = 2
+    while True:
+        cand = p.with_name(f"{stem}-{k}{suffix}")
+        if not cand.exists():
+            return cand
+        k += 1
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    # a killed child not yet reaped is a zombie: it holds nothing any more
+    with contextlib.suppress(OSError, IndexError):
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        if stat.rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+            return False
+    return True
+
+
+def _json(d: Any) -> str:
+    return json.dumps(d, ensure_ascii=False, sort_keys=True)
+
+
+class AdjudicationStore:
+    """An open adjudication store. Use :meth:`open`; close with :meth:`close` (or ``with``)."""
+
+    def __init__(
+        self, path: Path, con: sqlite3.Connection, read_only: bool, token: str | None
+    ) -> None:
+        self.path = path
+        self._con = con
+        self.read_only = read_only
+        self._token = token
+        self.user = _user()
+
+    # -- opening ------------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, path: str | Path, read_only: bool = False, timeout: float = 5.0
+    ) -> AdjudicationStore:
+        """Open (creating if absent) the store at ``path``.
+
+        Raises
+        ------
+        StoreLockedError
+            another live session holds the store (open it with ``read_only=True``)
+        StoreReadOnlyError
+            the file or its folder cannot be written (open it with ``read_only=True``)
+        StoreCorruptError
+            the file is not an adjudication store; it is left untouched
+        """
+        path = Path(path)
+        _check_header(path)
+        if read_only:
+            return cls._open_read_only(path, timeout)
+        if path.exists() and not os.access(path, os.W_OK):
+            raise StoreReadOnlyError(
+                f"{path}: the adjudication store is read-only; it can be opened read-only to look at the decisions."
+            )
+        if not path.exists() and not path.parent.is_dir():
+            raise StoreError(
+                f"{path.parent}: no such folder; the adjudication store cannot be created there."
+            )
+        if not path.exists() and not os.access(path.parent, os.W_OK):
+            raise StoreReadOnlyError(
+                f"{path.parent}: the folder is read-only; the adjudication store cannot be created there."
+            )
+        try:
+            con = sqlite3.connect(
+                str(path), timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as e:
+            raise StoreError(f"{path}: cannot open the adjudication store ({e}).") from e
+        try:
+            _check_foreign(con, path)
+            mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                # e.g. a network file system: fall back to a rollback journal, still durable
+                con.execute("PRAGMA journal_mode=DELETE")
+            con.execute("PRAGMA synchronous=FULL")
+            con.execute("PRAGMA foreign_keys=ON")
+            _migrate(con, path)
+            store = cls(path, con, read_only=False, token=secrets.token_hex(8))
+            store._acquire_lock()
+        except sqlite3.DatabaseError as e:
+            con.close()
+            msg = str(e).lower()
+            if "locked" in msg or "busy" in msg:
+                raise StoreLockedError(
+                    f"{path}: the adjudication store is busy in another session ({e})."
+                ) from e
+            if "readonly" in msg or "read-only" in msg:
+                raise StoreReadOnlyError(
+                    f"{path}: the adjudication store is read-only ({e}); it can be opened read-only."
+                ) from e
+            raise StoreCorruptError(
+                f"{path}: the adjudication store cannot be read ({e}). The file was left untouched; "
+                f"a new store can be started beside it ({new_store_path_beside(path).name}).",
+                path,
+            ) from e
+        except BaseException:
+            con.close()
+            raise
+        return store
+
+    @classmethod
+    def _open_read_only(cls, path: Path, timeout: float) -> AdjudicationStore:
+        if not path.exists():
+            raise StoreError(f"{path}: no adjudication store there yet.")
+        last: Exception | None = None
+        for extra in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                con = sqlite3.connect(
+                    f"file:{quote(str(path.resolve()))}?{extra}",
+                    uri=True,
+                    timeout=timeout,
+                    isolation_level=None,
+                    check_same_thread=False,
+                )
+                _check_foreign(con, path)
+                version = con.execute("PRAGMA user_version").fetchone()[0]
+                if version < 1:
+                    con.close()
+                    raise StoreError(f"{path}: the adjudication store is empty.")
+                if version > SCHEMA_VERSION:
+                    con.close()
+                    raise StoreError(
+                        f"{path}: the store was written by a newer version of the application (schema {version})."
+                    )
+                con.execute("SELECT count(*) FROM decisions").fetchone()
+                return cls(path, con, read_only=True, token=None)
+            except StoreError:
+                raise
+            except sqlite3.DatabaseError as e:
+                last = e
+                with contextlib.suppress(Exception):
+                    con.close()
+                if "not a database" in str(e).lower() or "malformed" in str(e).lower():
+                    raise StoreCorruptError(
+                        f"{path}: the adjudication store cannot be read ({e}). The file was left untouched; "
+                        f"a new store can be started beside it ({new_store_path_beside(path).name}).",
+                        path,
+                    ) from e
+        raise StoreError(f"{path}: cannot open the adjudication store read-only ({last}).")
+
+    # -- lock -----------------------------------------------------------------------------------
+
+    def _acquire_lock(self) -> None:
+        con = self._con
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            row = con.execute(
+                "SELECT host, pid, token, user, since, heartbeat FROM locks WHERE id = 1"
+            ).fetchone()
+            if row is not None and row[2] != self._token and _lock_is_live(row):
+                holder = {"host": row[0], "pid": row[1], "user": row[3], "since": row[4]}
+                con.execute("ROLLBACK")
+                since = time.strftime("%H:%M:%S", time.localtime(row[4]))
+                raise StoreLockedError(
+                    f"{self.path}: another session holds this adjudication ({row[3]} on {row[0]}, "
+                    f"process {row[1]}, since {since}). You can open it read-only.",
+                    holder,
+                )
+            now = time.time()
+            con.execute(
+                "INSERT OR REPLACE INTO locks (id, host, pid, token, user, since, heartbeat) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                (socket.gethostname(), os.getpid(), self._token, self.user, now, now),
+            )
+            con.execute("COMMIT")
+        except StoreLockedError:
+            raise
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                con.execute("ROLLBACK")
+            raise
+
+    def heartbeat(self) -> None:
+        """Tell other sessions this one is alive (call every few seconds from a timer)."""
+        if self.read_only or self._con is None:
+            return
+        self._con.execute(
+            "UPDATE locks SET heartbeat = ? WHERE id = 1 AND token = ?", (time.time(), self._token)
+        )
+
+    def lock_holder(self) -> dict[str, Any] | None:
+        row = self._con.execute(
+            "SELECT host, pid, token, user, since, heartbeat FROM locks WHERE id = 1"
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "host": row[0],
+            "pid": row[1],
+            "user": row[3],
+            "since": row[4],
+            "heartbeat": row[5],
+            "mine": row[2] == self._token,
+        }
+
+    def close(self) -> None:
+        """Release the lock and close the file (the data is already committed)."""
+        if self._con is None:
+            return
+        try:
+            if not self.read_only:
+                with contextlib.suppress(sqlite3.Error):
+                    self._con.execute(
+                        "DELETE FROM locks WHERE id = 1 AND token = ?", (self._token,)
+                    )
+                    self._con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            self._con.close()
+            self._con = None  # type: ignore[assignment]
+
+    def __enter__(self) -> AdjudicationStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._con is None
+
+    # -- meta -----------------------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self._con.execute("SELECT key, value FROM meta")}
+
+    def get_meta(self, key: str, default: Any = None) -> Any:
+        row = self._con.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def set_meta(self, **values: Any) -> None:
+        self._writable()
+        with self._transaction() as con:
+            for k, v in values.items():
+                con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (k, _json(v)))
+
+    # -- decisions ------------------------------------------------------------------------------
+
+    def decisions(self) -> dict[str, Decision]:
+        """Every current decision, unit key → decision."""
+        rows = self._con.execute("SELECT unit, choice, value, note, time, author FROM decisions")
+        return {r[0]: Decision(r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+    def decision(self, unit: str) -> Decision | None:
+        r = self._con.execute(
+            "SELECT choice, value, note, time, author FROM decisions WHERE unit = ?", (unit,)
+        ).fetchone()
+        return None if r is None else Decision(*r)
+
+    def versions_of(self) -> dict[str, dict[str, Any]]:
+        """The annotators' versions recorded with each decision (for the decision log)."""
+        return {
+            u: json.loads(v) for u, v in self._con.execute("SELECT unit, versions FROM decisions")
+        }
+
+    def apply(self, change: Decide, versions: dict[str, Any] | None = None) -> None:
+        """Apply one change in its own committed transaction.
+
+        Raises :class:`StoreConflictError` (and changes nothing) when the store does not hold
+        ``change.old`` for the unit, so a stale undo can never overwrite a newer decision.
+        """
+        self._writable()
+        with self._transaction() as con:
+            r = con.execute(
+                "SELECT choice, value, note, time, author FROM decisions WHERE unit = ?",
+                (change.unit,),
+            ).fetchone()
+            current = None if r is None else Decision(*r)
+            if current != change.old:
+                raise StoreConflictError(
+                    f"The decision on unit '{change.unit}' changed meanwhile; the change was not applied."
+                )
+            if change.new is None:
+                con.execute("DELETE FROM decisions WHERE unit = ?", (change.unit,))
+            else:
+                n = change.new
+                con.execute(
+                    "INSERT OR REPLACE INTO decisions (unit, choice, value, note, time, author, versions) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        change.unit,
+                        n.choice,
+                        n.value,
+                        n.note,
+                        n.time,
+                        n.author,
+                        _json(versions or {}),
+                    ),
+                )
+            con.execute(
+                "INSERT INTO history (unit, old, new, time) VALUES (?, ?, ?, ?)",
+                (
+                    change.unit,
+                    None if change.old is None else _json(change.old.to_json()),
+                    None if change.new is None else _json(change.new.to_json()),
+                    now_iso(),
+                ),
+            )
+
+    def history(self) -> pd.DataFrame:
+        """Every change ever applied (including undos), oldest first."""
+        df = pd.read_sql_query(
+            "SELECT seq, unit, old, new, time FROM history ORDER BY seq", self._con
+        )
+        return df
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _writable(self) -> None:
+        if self._con is None:
+            raise StoreError(f"{self.path}: the adjudication store is closed.")
+        if self.read_only:
+            raise StoreReadOnlyError(
+                f"{self.path}: the adjudication store is open read-only; decisions cannot be recorded."
+            )
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        con = self._con
+        try:
+            con.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            raise StoreLockedError(
+                f"{self.path}: the adjudication store is busy ({e}); try again."
+            ) from e
+        try:
+            yield con
+            con.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                con.execute("ROLLBACK")
+            raise
+
+    def snapshot(self) -> dict[str, tuple[Any, ...]]:
+        """The decisions table as a plain dict (for tests and comparisons)."""
+        rows = self._con.execute(
+            "SELECT unit, choice, value, note, time, author, versions FROM decisions"
+        )
+        return {r[0]: tuple(r[1:]) for r in rows}
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user database in some containers
+        return os.environ.get("USER", "")
+
+
+def _lock_is_live(row: tuple[Any, ...]) -> bool:
+    host, pid, _token, _user_, _since, heartbeat = row
+    if host == socket.gethostname():
+        return _process_alive(int(pid))
+    return time.time() - float(heartbeat) < STALE_AFTER
+
+
+def _check_header(path: Path) -> None:
+    """Refuse (without touching it) a non-empty file that is not SQLite."""
+    if not path.exists():
+        return
+    if path.is_dir():
+        raise StoreError(f"{path}: is a folder, not an adjudication store.")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except OSError as e:
+        raise StoreError(f"{path}: cannot read the adjudication store ({e.strerror}).") from e
+    if head and head != SQLITE_HEADER:
+        raise StoreCorruptError(
+            f"{path}: this file is not an adjudication store (it is damaged or something else). "
+            f"It was left untouched; a new store can be started beside it ({new_store_path_beside(path).name}).",
+            path,
+        )
+
+
+def _check_foreign(con: sqlite3.Connection, path: Path) -> None:
+    app_id = con.execute("PRAGMA application_id").fetchone()[0]
+    if app_id == APPLICATION_ID:
+        return
+    n_tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    if n_tables:
+        raise StoreCorruptError(
+            f"{path}: this SQLite file is not an adjudication store. It was left untouched; "
+            f"a new store can be started beside it ({new_store_path_beside(path).name}).",
+            path,
+        )
+
+
+def _migrate(con: sqlite3.Connection, path: Path) -> None:
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{path}: the store was written by a newer version of the application (schema {version}, "
+                f"this version knows {SCHEMA_VERSION}); it can be opened read-only."
+            )
+        for k in range(version, SCHEMA_VERSION):
+            MIGRATIONS[k](con)
+        if version < SCHEMA_VERSION:
+            con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        con.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            con.execute("ROLLBACK")
+        raise
