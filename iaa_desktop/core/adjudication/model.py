@@ -158,13 +158,16 @@ class AdjudicationModel:
         order = list(range(len(self.annotators))) if order is None else list(order)
         names = list(self.annotators) if names is None else list(names)
         out: list[Choice] = []
+        row = [v for v in self.versions[i] if v is not None]
         for pos, x in enumerate(order):
             v = self.versions[i, x]
             key = str(pos + 1) if pos < 9 else ""
+            shared = row.count(v) if v is not None else 0
             out.append(
                 Choice(
                     key,
-                    f"{names[pos]}: {self.format_value(v)}",
+                    f"{names[pos]}: {self.format_value(v)}"
+                    + (f"   (×{shared})" if shared > 1 else ""),
                     f"annotator:{self.annotators[x]}",
                     v,
                     (self.annotators[x],),

@@ -279,46 +279,22 @@ class AdjudicationSession:
 
     # -- agreement with the gold -------------------------------------------------------------------
 
-    def agreement(self, decided_only: bool = False) -> pd.DataFrame:
-        """Per annotator: units compared with the gold, agreeing units, percent agreement and Cohen's κ.
-
-        Vectorised over integer codes (a few milliseconds for thousands of units), so it can run
-        after every decision.
-        """
-        from ..metrics import cohen_kappa
-
-        codes = self.model.codes
-        g = self._gold_codes
-        base = g >= 0
+    def agreement_snapshot(
+        self, decided_only: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+        """Read-only inputs of :func:`agreement_with_gold` (safe to hand to a worker thread)."""
+        g = self._gold_codes.copy()
         if decided_only:
-            base &= self._decided
-        q = len(self._code_of)
-        rows = []
-        for x, name in enumerate(self.model.annotators):
-            both = base & (codes[:, x] >= 0)
-            n = int(both.sum())
-            agree = int((codes[both, x] == g[both]).sum())
-            kappa = math.nan
-            if n >= 2:
-                pair = np.stack([codes[both, x], g[both]], axis=1)
-                # compact the codes: κ only needs the categories that occur
-                uniq, inv = np.unique(pair, return_inverse=True)
-                try:
-                    kappa = cohen_kappa(inv.reshape(pair.shape), len(uniq)).value
-                except Exception:  # one category only: κ undefined
-                    kappa = math.nan
-            rows.append(
-                {
-                    "annotator": name,
-                    "n_units": n,
-                    "n_agree": agree,
-                    "percent_agreement": agree / n if n else math.nan,
-                    "cohen_kappa": kappa,
-                    "n_overruled": n - agree,
-                }
-            )
-        del q
-        return pd.DataFrame(rows)
+            g[~self._decided] = -1
+        g.setflags(write=False)
+        return self.model.codes, g, self.model.annotators
+
+    def agreement(self, decided_only: bool = False) -> pd.DataFrame:
+        """Per annotator: units compared with the gold, agreeing units, percent agreement, Cohen's κ.
+
+        ``decided_only`` compares only the units decided by hand (not the automatic merges).
+        """
+        return agreement_with_gold(*self.agreement_snapshot(decided_only))
 
     def feedback(self, annotator: str) -> pd.DataFrame:
         """Units where the gold differs from ``annotator``'s version (for the annotator)."""
@@ -451,6 +427,61 @@ class AdjudicationSession:
             write_csv(self.feedback(a), p)
             files.append(p)
         return files
+
+
+def agreement_with_gold(
+    codes: np.ndarray, gold_codes: np.ndarray, annotators: Sequence[str]
+) -> pd.DataFrame:
+    """Agreement of each annotator with the gold so far.
+
+    Parameters
+    ----------
+    codes : ``n × c`` integer codes of the annotators' versions (``-1`` = none)
+    gold_codes : ``n`` codes of the gold in the same coding (``-1`` = undecided)
+    annotators : the ``c`` names
+
+    Returns one row per annotator: ``n_units`` (units with both a version and a gold value),
+    ``n_agree``, ``percent_agreement`` = n_agree / n_units, ``cohen_kappa`` (Cohen 1960,
+    :func:`iaa_desktop.core.metrics.cohen_kappa` of the annotator against the gold over those
+    units; NaN when undefined) and ``n_overruled``. Vectorised: a few milliseconds for
+    thousands of units.
+    """
+    from ..metrics import cohen_kappa
+
+    base = gold_codes >= 0
+    rows = []
+    for x, name in enumerate(annotators):
+        both = base & (codes[:, x] >= 0)
+        n = int(both.sum())
+        agree = int((codes[both, x] == gold_codes[both]).sum())
+        kappa = math.nan
+        if n >= 2:
+            pair = np.stack([codes[both, x], gold_codes[both]], axis=1)
+            # compact the codes: κ only needs the categories that occur
+            uniq, inv = np.unique(pair, return_inverse=True)
+            if len(uniq) >= 2:
+                kappa = cohen_kappa(inv.reshape(pair.shape), len(uniq)).value
+        rows.append(
+            {
+                "annotator": name,
+                "n_units": n,
+                "n_agree": agree,
+                "percent_agreement": agree / n if n else math.nan,
+                "cohen_kappa": kappa,
+                "n_overruled": n - agree,
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "annotator",
+            "n_units",
+            "n_agree",
+            "percent_agreement",
+            "cohen_kappa",
+            "n_overruled",
+        ],
+    )
 
 
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:

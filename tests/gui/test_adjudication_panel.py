@@ -1,0 +1,236 @@
+"""pytest-qt: adjudicate real data sets by keyboard, export the gold, load it back, full agreement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
+
+from iaa_desktop.cli import compute  # noqa: E402
+from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for  # noqa: E402
+from iaa_desktop.gui.adjudication import AdjudicationPanel, open_adjudication  # noqa: E402
+from tests.conftest import shared_path  # noqa: E402
+
+
+def _panel(qtbot, result, tmp_path: Path, **kw) -> AdjudicationPanel:
+    session = AdjudicationSession(
+        units_for(result), AdjudicationStore.open(tmp_path / "s.adjudication.sqlite"), **kw
+    )
+    panel = AdjudicationPanel(session)
+    qtbot.addWidget(panel)
+    panel.resize(1200, 800)
+    panel.show()
+    return panel
+
+
+def _press(
+    qtbot, panel: AdjudicationPanel, key, times: int = 1, modifier=Qt.KeyboardModifier.NoModifier
+) -> None:
+    for _ in range(times):
+        qtbot.keyClick(panel.queue_view, key, modifier)
+
+
+def _adjudicate_by_keyboard(qtbot, panel: AdjudicationPanel, n: int = 6) -> None:
+    s = panel.session
+    done0, total = s.progress()
+    assert panel.progress_label.text() == f"{done0} / {total} resolved"
+    first = panel.current
+    assert first is not None and not s.is_decided(first)
+    expected = s.model.versions[first, s.annotator_order[0]]
+    _press(qtbot, panel, Qt.Key.Key_1)
+    if expected is not None:
+        assert s.is_decided(first) and s.gold[first] == expected
+        assert panel.current != first  # moved on to the next unresolved unit
+    # undo / redo through the keyboard
+    _press(qtbot, panel, Qt.Key.Key_Z, modifier=Qt.KeyboardModifier.ControlModifier)
+    assert not s.is_decided(first)
+    _press(
+        qtbot,
+        panel,
+        Qt.Key.Key_Z,
+        modifier=Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert s.is_decided(first) == (expected is not None)
+    # keep pressing 1 (an annotator without a version is skipped with 2)
+    for _ in range(n):
+        if panel.current is None or s.progress()[0] == total:
+            break
+        before = s.progress()[0]
+        _press(qtbot, panel, Qt.Key.Key_1)
+        if s.progress()[0] == before:
+            _press(qtbot, panel, Qt.Key.Key_2)
+    done, _ = s.progress()
+    assert done > done0
+    assert panel.progress_label.text() == f"{done} / {total} resolved"
+    # the live agreement table follows the gold
+    agree = s.agreement()
+    first_name = s.model.annotators[s.annotator_order[0]]
+    row = panel.last_agreement.set_index("annotator").loc[first_name]
+    assert row["n_agree"] == agree.set_index("annotator").loc[first_name, "n_agree"]
+
+
+def _check_loaded_back(model, gold, model2) -> None:
+    x = model2.annotators.index("gold")
+    back = dict(zip(model2.keys, model2.versions[:, x]))
+    assert all(back.get(k) == g for k, g in zip(model.keys, gold))
+
+
+def test_table_kind_by_keyboard(qtbot, tmp_path: Path) -> None:
+    j = shared_path("trotr", "(Genesis 1 1)", "judgments.tsv")
+    opts = {"level": "ordinal", "missing": "0,0.0", "item": "identifier1,identifier2"}
+    r = compute("table", [j], opts)
+    panel = _panel(qtbot, r, tmp_path)
+    _adjudicate_by_keyboard(qtbot, panel)
+    # graded: the mean is offered on key "a"
+    i = panel.current
+    mean = [c for c in panel.session.choices(i) if c.choice == "mean"]
+    if mean:
+        _press(qtbot, panel, Qt.Key.Key_A)
+        assert panel.session.gold[i] == mean[0].value
+    files = panel.export_gold(tmp_path / "gold")
+    r2 = compute("table", [j, files[0]], opts)
+    _check_loaded_back(panel.session.model, panel.session.gold, units_for(r2))
+    panel.close_store()
+
+
+def test_durel_by_keyboard(qtbot, tmp_path: Path) -> None:
+    t = shared_path("trotr")
+    r = compute("durel", [t / "(Genesis 1 1)", t / "(John 15 13)"], {})
+    panel = _panel(qtbot, r, tmp_path)
+    _adjudicate_by_keyboard(qtbot, panel)
+    panel.note_edit.setText("discussed")
+    i = panel.current
+    _press(qtbot, panel, Qt.Key.Key_D)  # median
+    assert (
+        panel.session.decision(i).choice == "median"
+        and panel.session.decision(i).note == "discussed"
+    )
+    panel.export_gold(tmp_path / "gold")
+    r2 = compute("durel", [tmp_path / "gold"], {})
+    _check_loaded_back(panel.session.model, panel.session.gold, units_for(r2))
+    panel.close_store()
+
+
+def test_candidates_by_keyboard(qtbot, tmp_path: Path) -> None:
+    d = shared_path("candidates")
+    r = compute("candidates", [d / "pairs.tsv", d / "labels.tsv"], {})
+    panel = _panel(qtbot, r, tmp_path)
+    _adjudicate_by_keyboard(qtbot, panel)
+    i = panel.current
+    _press(qtbot, panel, Qt.Key.Key_M)  # 3 annotators on a binary label: there is always a majority
+    assert panel.session.decision(i).choice == "majority"
+    files = panel.export_gold(tmp_path / "gold")
+    r2 = compute("candidates", [d / "pairs.tsv", files[0]], {})
+    _check_loaded_back(panel.session.model, panel.session.gold, units_for(r2))
+    panel.close_store()
+
+
+def test_multilabel_by_keyboard_with_a_typed_value(qtbot, tmp_path: Path) -> None:
+    d = shared_path("multilabel")
+    r = compute("multilabel", [d / "annotations.tsv"], {})
+    panel = _panel(qtbot, r, tmp_path)
+    _adjudicate_by_keyboard(qtbot, panel)
+    i = panel.current
+    qtbot.keyClicks(panel.value_edit, "Success; Complication")
+    qtbot.keyClick(panel.value_edit, Qt.Key.Key_Return)
+    assert panel.session.gold[i] == "Complication;Success"
+    files = panel.export_gold(tmp_path / "gold")
+    r2 = compute("multilabel", [d / "annotations.tsv", files[0]], {})
+    _check_loaded_back(panel.session.model, panel.session.gold, units_for(r2))
+    panel.close_store()
+
+
+def test_normalization_by_keyboard_blind(qtbot, tmp_path: Path) -> None:
+    d = shared_path("normalization")
+    files_in = sorted(d.glob("annotator_*.tsv"))
+    r = compute("normalization", files_in, {})
+    panel = _panel(qtbot, r, tmp_path, blind=True, seed=5)
+    assert panel.agreement_table.item(0, 0).text() == "Annotator 1"
+    assert all("annotator_" not in b.text() for b in panel._choice_buttons)
+    _adjudicate_by_keyboard(qtbot, panel)
+    # typed value with modernization
+    i = panel.current
+    qtbot.keyClicks(panel.value_edit, "heilig | heilig | SEM")
+    qtbot.keyClick(panel.value_edit, Qt.Key.Key_Return)
+    assert panel.session.gold[i] == "heilig\theilig\tSEM"
+    files = panel.export_gold(tmp_path / "gold")
+    from iaa_desktop.core.adjudication.kinds.normalization import model_from_inputs
+
+    _check_loaded_back(
+        panel.session.model, panel.session.gold, model_from_inputs([*files_in, files[0]])
+    )
+    panel.close_store()
+
+
+def test_next_previous_filter_and_clear(qtbot, tmp_path: Path) -> None:
+    d = shared_path("candidates")
+    r = compute("candidates", [d / "pairs.tsv", d / "labels.tsv"], {})
+    panel = _panel(qtbot, r, tmp_path)
+    s = panel.session
+    q = list(s.queue())
+    assert panel.current == q[0]
+    _press(qtbot, panel, Qt.Key.Key_N)
+    assert panel.current == q[1]
+    _press(qtbot, panel, Qt.Key.Key_P)
+    assert panel.current == q[0]
+    panel.filter_combo.setCurrentIndex(panel.filter_combo.findData("all"))
+    assert panel.queue_model.rowCount() == s.model.n_units
+    panel.search_edit.setText("Psalms")
+    assert 0 < panel.queue_model.rowCount() < s.model.n_units
+    panel.search_edit.clear()
+    panel.filter_combo.setCurrentIndex(panel.filter_combo.findData("unresolved"))
+    i = panel.current
+    _press(qtbot, panel, Qt.Key.Key_1)
+    panel.show_unit(i)
+    assert panel.clear_button.isEnabled() and panel.clear_decision()
+    assert not s.is_decided(i)
+    panel.undo_stack.undo()
+    assert s.is_decided(i)
+    panel.close_store()
+
+
+def test_second_window_is_offered_read_only(qtbot, tmp_path: Path, monkeypatch) -> None:
+    d = shared_path("candidates")
+    r = compute("candidates", [d / "pairs.tsv", d / "labels.tsv"], {})
+    store = tmp_path / "s.adjudication.sqlite"
+    first = open_adjudication(None, r, None, store_path=store, show=False)
+    assert first is not None
+    qtbot.addWidget(first)
+    _press(qtbot, first.panel, Qt.Key.Key_1)
+    asked = []
+
+    def answer(*args, **kw):
+        asked.append(args[2])
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    second = open_adjudication(None, r, None, store_path=store, show=False)
+    qtbot.addWidget(second)
+    assert asked and "another session holds" in asked[0]
+    assert second.panel.session.read_only
+    assert not second.panel.typed_button.isEnabled()
+    assert second.panel.session.progress() == first.panel.session.progress()
+    n = second.panel.session.progress()[0]
+    _press(qtbot, second.panel, Qt.Key.Key_1)  # nothing happens read-only
+    assert second.panel.session.progress()[0] == n
+    second.close()
+    first.close()
+
+
+def test_corrupt_store_offers_a_new_one_beside_it(qtbot, tmp_path: Path, monkeypatch) -> None:
+    d = shared_path("candidates")
+    r = compute("candidates", [d / "pairs.tsv", d / "labels.tsv"], {})
+    study = tmp_path / "study.json"
+    bad = tmp_path / "study.adjudication.sqlite"
+    bad.write_bytes(b"\x00garbage" * 100)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    dlg = open_adjudication(None, r, study, show=False)
+    qtbot.addWidget(dlg)
+    assert dlg.panel.session.store.path.name == "study-2.adjudication.sqlite"
+    assert bad.read_bytes() == b"\x00garbage" * 100
+    dlg.close()
