@@ -242,7 +242,18 @@ class AdjudicationPanel(QWidget):
         cl.addWidget(self.unit_label)
         self.context_view = QTextBrowser()
         self.context_view.setOpenLinks(False)
-        cl.addWidget(self.context_view, 1)
+        vsplit = QSplitter(Qt.Orientation.Vertical)
+        vsplit.addWidget(self.context_view)
+        lower = QWidget()
+        outer = cl
+        cl = QVBoxLayout(lower)
+        cl.setContentsMargins(0, 4, 0, 0)
+        vsplit.addWidget(lower)
+        vsplit.setStretchFactor(0, 1)
+        vsplit.setStretchFactor(1, 0)
+        outer.addWidget(vsplit, 1)
+        vsplit.setSizes([260, 540])
+        self._vsplit = vsplit
         self.choices_box = QGroupBox("Versions — press the key to decide")
         self.choices_layout = QGridLayout(self.choices_box)
         cl.addWidget(self.choices_box)
@@ -294,6 +305,7 @@ class AdjudicationPanel(QWidget):
         ):
             nav.addWidget(b)
         cl.addLayout(nav)
+        cl.addStretch(1)
         split.addWidget(center)
 
         right = QWidget()

@@ -25,7 +25,7 @@ from ._io import write_table
 GOLD = "gold"
 TYPES = ("INFL", "SEM", "EXT")
 STANDARD = ("text_id", "token_id", "orig", "norm", "mod", "mod_type")
-CONTEXT = 8
+CONTEXT = 25
 
 
 def encode(norm: str, mod: str = "", mod_type: str = "") -> str:
