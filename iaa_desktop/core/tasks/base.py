@@ -13,12 +13,13 @@ import argparse
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..errors import OptionError, ReaderError
 from ..progress import Progress
+
+if TYPE_CHECKING:  # pandas is imported by the kinds, not at start-up
+    import pandas as pd
 
 
 @dataclass(frozen=True, slots=True)

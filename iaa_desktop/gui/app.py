@@ -1,0 +1,174 @@
+"""Building the application and the main window; the ``iaa-desktop`` and ``open`` commands.
+
+No module-level application, window or settings: :func:`create_main_window` builds the object
+graph, so the tests build the same one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import __version__
+
+
+def _ensure_platform() -> None:
+    # without a display (CI, SSH), render offscreen instead of failing to start
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def make_app(argv: Sequence[str] | None = None):
+    from PySide6.QtWidgets import QApplication
+
+    _ensure_platform()
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(list(argv or [sys.argv[0]]))
+        app.setApplicationName("iaa_desktop")
+        app.setOrganizationName("iaa_desktop")
+        app.setApplicationVersion(__version__)
+        _set_icon(app)
+    return app
+
+
+def _set_icon(app) -> None:
+    try:
+        from importlib.resources import files
+
+        from PySide6.QtGui import QIcon
+
+        icon_dir = files("iaa_desktop") / "resources" / "icons"
+        for name in ("iaa-desktop.svg", "iaa-desktop.png"):
+            p = icon_dir / name
+            if p.is_file():
+                app.setWindowIcon(QIcon(str(p)))
+                return
+    except Exception:
+        pass
+
+
+def create_main_window(settings=None, inputs: Sequence[Path] = (), kind: str | None = None, options: dict | None = None):
+    """The main window with its session; opens a study on ``inputs`` if any are given."""
+    from .main_window import MainWindow
+
+    window = MainWindow(settings=settings)
+    if inputs:
+        if len(inputs) == 1 and str(inputs[0]).endswith(".iaa-study"):
+            window.open_path(inputs[0])
+        else:
+            window.open_inputs([Path(p) for p in inputs], kind, options)
+    return window
+
+
+def _parse_gui_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="iaa-desktop", description="Open the main window.")
+    p.add_argument("inputs", nargs="*", type=Path, help="annotators' files or folders, or a .iaa-study file")
+    p.add_argument("--kind", default=None, help="kind of study (detected when left out)")
+    return p.parse_args(list(argv))
+
+
+def cmd_gui(argv: Sequence[str]) -> int:
+    ns = _parse_gui_args(argv)
+    t0 = time.perf_counter()
+    app = make_app()
+    from PySide6.QtCore import QTimer
+
+    from .main_window import MainWindow
+
+    window = MainWindow()
+    window.show()
+    if os.environ.get("IAA_STARTUP_TIMING"):
+        print(f"window shown after {time.perf_counter() - t0:.3f} s", file=sys.stderr)
+    if ns.inputs:
+        missing = [p for p in ns.inputs if not p.exists()]
+        if missing:
+            print(f"iaa-desktop: error: {missing[0]}: no such file or folder.", file=sys.stderr)
+        # start the study once the window is on screen
+        QTimer.singleShot(0, lambda: window.open_path(ns.inputs[0]) if len(ns.inputs) == 1 and str(ns.inputs[0]).endswith(".iaa-study")
+                          else window.open_inputs(ns.inputs, ns.kind))
+    return app.exec()
+
+
+def cmd_open(argv: Sequence[str]) -> int:
+    """``iaa-desktop open INPUTS... --screenshot PNG``: show the results, save a screenshot, exit."""
+    from ..core.errors import IaaError
+    from ..core.tasks import detect_kind, get_kind, kind_names
+    from ..core.tasks.base import add_settings_to_parser, resolve_options
+
+    def base_parser(add_help: bool) -> argparse.ArgumentParser:
+        p = argparse.ArgumentParser(prog="iaa-desktop open", add_help=add_help,
+                                    description="Open the window on INPUTS, wait for the results, save a screenshot and exit.")
+        p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path)
+        p.add_argument("--kind", choices=kind_names())
+        p.add_argument("--screenshot", type=Path, help="PNG file to write")
+        p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
+        p.add_argument("--tab", default=None, help="select the results tab with this title before the screenshot")
+        p.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the results")
+        return p
+
+    known, _ = base_parser(False).parse_known_args(list(argv))
+    inputs = [Path(p) for p in known.inputs]
+    is_study = len(inputs) == 1 and str(inputs[0]).endswith(".iaa-study")
+    kind_name = known.kind or (None if is_study or not inputs else detect_kind(inputs))
+    parser = base_parser(True)
+    if kind_name:
+        add_settings_to_parser(parser.add_argument_group(f"options of --kind {kind_name}"), get_kind(kind_name).settings)
+    ns = parser.parse_args(list(argv))
+    for p in ns.inputs:
+        if not Path(p).exists():
+            print(f"iaa-desktop: error: {p}: no such file or folder.", file=sys.stderr)
+            return 2
+    options = {}
+    if kind_name and not is_study:
+        try:
+            options = resolve_options(get_kind(kind_name).settings, {s.name: getattr(ns, s.name, None) for s in get_kind(kind_name).settings})
+        except IaaError as e:
+            print(f"iaa-desktop: error: {e}", file=sys.stderr)
+            return 2
+    try:
+        w, h = (int(x) for x in ns.size.lower().split("x"))
+    except ValueError:
+        print("iaa-desktop: error: --size must look like 1400x900", file=sys.stderr)
+        return 2
+
+    app = make_app()
+    from PySide6.QtCore import QSettings
+
+    settings = QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "iaa_desktop_screenshot.ini"), QSettings.Format.IniFormat)
+    window = create_main_window(settings=settings)
+    window.resize(w, h)
+    window.show()
+    failures: list[str] = []
+    window.session.computation_failed.connect(lambda m, _d: failures.append(m))
+    if is_study:
+        window.open_path(ns.inputs[0])
+    else:
+        window.open_inputs(list(ns.inputs), kind_name if ns.kind else None, options)
+    done = window.session.wait(ns.timeout)
+    app.processEvents()
+    if not done:
+        print(f"iaa-desktop: error: no results after {ns.timeout:.0f} s.", file=sys.stderr)
+        return 2
+    if failures and window.session.result is None:
+        print(f"iaa-desktop: error: {failures[-1]}", file=sys.stderr)
+    if ns.tab and not window.select_tab(ns.tab):
+        titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+        print(f"iaa-desktop: warning: no tab named {ns.tab!r} (tabs: {', '.join(titles)})", file=sys.stderr)
+    for _ in range(5):  # let layouts and canvases settle
+        app.processEvents()
+        time.sleep(0.05)
+    code = 0 if window.session.result is not None else 2
+    if ns.screenshot:
+        ns.screenshot.parent.mkdir(parents=True, exist_ok=True)
+        if not window.grab().save(str(ns.screenshot)):
+            print(f"iaa-desktop: error: cannot write {ns.screenshot}", file=sys.stderr)
+            code = 2
+        else:
+            print(f"screenshot written: {ns.screenshot}")
+    window.close()
+    return code

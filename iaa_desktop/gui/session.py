@@ -1,0 +1,237 @@
+"""StudySession: the state of one open study and its live recomputation.
+
+The session owns the study (kind, inputs, options), the last good result and the errors. Every
+change (a setting, a file on disk) asks for a recompute; requests are debounced, each run gets a
+generation number, and a result that arrives from a superseded run is dropped. Computation runs
+in a worker thread (superqt generator worker): the worker sees only the frozen study, never the
+session or a widget.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+
+from ..core.study_file import Study
+
+
+def _run_study(kind_name: str | None, inputs: tuple[Path, ...], options: dict[str, Any]):
+    """The worker's generator: detect the kind, load and compute (all off the GUI thread)."""
+    from ..core.progress import Progress
+    from ..core.tasks import detect_kind, get_kind
+
+    yield Progress(0, 100, "Reading the inputs")
+    name = kind_name or detect_kind(list(inputs))
+    kind = get_kind(name)
+    result = yield from kind.run(list(inputs), options)
+    return result
+
+
+_IGNORED_SUFFIXES = (".tmp", ".sqlite", ".sqlite-wal", ".sqlite-shm", ".db", ".db-wal", ".db-shm", ".lock", ".iaa-study")
+
+
+def _signature(study: Study) -> tuple:
+    """Size and modification time of every input file (files of input folders included)."""
+    sig = []
+    for p in study.inputs:
+        p = Path(p)
+        files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
+        for f in files:
+            if f.name.startswith(".") or f.name.endswith(_IGNORED_SUFFIXES):
+                continue
+            try:
+                st = f.stat()
+                sig.append((str(f), st.st_mtime_ns, st.st_size))
+            except OSError:
+                sig.append((str(f), None, None))
+    return tuple(sig)
+
+
+class StudySession(QObject):
+    """One open study. Signals are emitted on the GUI thread."""
+
+    computation_started = Signal(int)  # generation
+    progress_changed = Signal(float, str)  # fraction, message
+    results_ready = Signal(object)  # TaskResult
+    computation_failed = Signal(str, str)  # message for the user, details
+    computation_cancelled = Signal()
+    errors_changed = Signal(list)  # list[str]
+    study_changed = Signal(object)  # Study
+
+    def __init__(self, study: Study | None = None, parent: QObject | None = None, debounce_ms: int = 150) -> None:
+        super().__init__(parent)
+        self.study: Study | None = study
+        self.result = None
+        self.kind_name: str | None = study.kind if study else None
+        self.errors: list[str] = []
+        self.generation = 0
+        self.last_duration = 0.0
+        self._worker = None
+        self._started_at = 0.0
+        self._debounce = QTimer(self, singleShot=True, interval=debounce_ms)
+        self._debounce.timeout.connect(self._start_worker)
+        self._signature: tuple = ()
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._on_path_changed)
+        self._watcher.directoryChanged.connect(self._on_path_changed)
+        if study is not None:
+            self._watch(study)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def running(self) -> bool:
+        return self._worker is not None
+
+    def set_study(self, study: Study) -> None:
+        self.study = study
+        self.kind_name = study.kind
+        self.result = None
+        self.errors = []
+        self._watch(study)
+        self.study_changed.emit(study)
+        self.recompute()
+
+    def set_option(self, name: str, value: Any) -> None:
+        if self.study is None:
+            return
+        options = dict(self.study.options)
+        options[name] = value
+        self.study = replace(self.study, options=options)
+        self.study_changed.emit(self.study)
+        self.recompute()
+
+    def set_kind(self, kind: str | None) -> None:
+        if self.study is None:
+            return
+        self.study = replace(self.study, kind=kind, options={})
+        self.kind_name = kind
+        self.study_changed.emit(self.study)
+        self.recompute()
+
+    def add_inputs(self, paths: list[Path]) -> None:
+        if self.study is None:
+            self.set_study(Study(tuple(paths)))
+            return
+        new = tuple(dict.fromkeys(list(self.study.inputs) + [Path(p) for p in paths]))
+        self.set_study(replace(self.study, inputs=new))
+
+    def recompute(self, immediately: bool = False) -> None:
+        """Ask for a fresh computation (debounced, so a burst of changes runs once)."""
+        if self.study is None:
+            return
+        if immediately:
+            self._debounce.stop()
+            self._start_worker()
+        else:
+            self._debounce.start()
+
+    def cancel(self) -> None:
+        """Stop the current run: the generator is simply not resumed any more."""
+        if self._worker is not None:
+            self.generation += 1  # anything it still sends is stale
+            self._worker.quit()
+            self._worker = None
+            self.computation_cancelled.emit()
+
+    def wait(self, timeout_s: float = 60.0) -> bool:
+        """Block until the current run finished (for the CLI screenshot and tests only)."""
+        from PySide6.QtCore import QCoreApplication, QEventLoop
+
+        end = time.monotonic() + timeout_s
+        while (self._worker is not None or self._debounce.isActive()) and time.monotonic() < end:
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            time.sleep(0.005)
+        return self._worker is None
+
+    # ------------------------------------------------------------------ internals
+
+    def _start_worker(self) -> None:
+        from superqt.utils import create_worker
+
+        if self.study is None:
+            return
+        if self._worker is not None:
+            self._worker.quit()  # superseded: stop resuming it; its results will be dropped
+        self.generation += 1
+        gen = self.generation
+        study = self.study
+        worker = create_worker(_run_study, study.kind, tuple(study.inputs), dict(study.options), _start_thread=False)
+        worker.yielded.connect(lambda p, gen=gen: self._on_progress(gen, p))
+        worker.returned.connect(lambda r, gen=gen: self._on_returned(gen, r))
+        worker.errored.connect(lambda e, gen=gen: self._on_errored(gen, e))
+        worker.finished.connect(lambda gen=gen, w=worker: self._on_finished(gen, w))
+        self._worker = worker
+        self._started_at = time.perf_counter()
+        self.computation_started.emit(gen)
+        worker.start()
+
+    def _on_progress(self, gen: int, p: Any) -> None:
+        if gen == self.generation:
+            self.progress_changed.emit(float(getattr(p, "fraction", 0.0)), str(getattr(p, "message", "")))
+
+    def _on_returned(self, gen: int, result: Any) -> None:
+        if gen != self.generation:
+            return  # a superseded run: drop its result
+        self.last_duration = time.perf_counter() - self._started_at
+        self.result = result
+        self.kind_name = result.kind
+        self.errors = [str(e) for e in getattr(result, "errors", [])]
+        self.errors_changed.emit(self.errors + [f"warning: {w}" for w in getattr(result, "warnings", [])[:200]])
+        self.results_ready.emit(result)
+
+    def _on_errored(self, gen: int, exc: BaseException) -> None:
+        if gen != self.generation:
+            return
+        from ..core.errors import IaaError
+
+        if isinstance(exc, IaaError):
+            message, details = str(exc), ""
+        else:
+            message = f"Internal error: {type(exc).__name__}: {exc}"
+            details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        self.errors = [message]
+        self.errors_changed.emit(self.errors)
+        # the last good result stays on screen: nothing else changes
+        self.computation_failed.emit(message, details)
+
+    def _on_finished(self, gen: int, worker: Any) -> None:
+        if self._worker is worker:
+            self._worker = None
+
+    # file watching ---------------------------------------------------------
+
+    def _watch(self, study: Study) -> None:
+        old = self._watcher.files() + self._watcher.directories()
+        if old:
+            self._watcher.removePaths(old)
+        paths: list[str] = []
+        for p in study.inputs:
+            p = Path(p)
+            if p.is_dir():
+                paths.append(str(p))
+                paths.extend(str(f) for f in sorted(p.rglob("*")) if f.is_file() and not f.name.startswith("."))
+            elif p.exists():
+                paths.append(str(p))
+                paths.append(str(p.parent))  # atomic saves replace the file: watch its folder too
+        if paths:
+            self._watcher.addPaths(sorted(set(paths)))
+        self._signature = _signature(study)
+
+    def _on_path_changed(self, path: str) -> None:
+        if self.study is None:
+            return
+        # editors that save by rename drop the watched file: watch the new one again
+        self._watch(self.study)
+        signature = _signature(self.study)
+        if signature != self._signature:  # a change to an input, not to a neighbour in its folder
+            self._signature = signature
+            self.recompute()
+
+    def watched_paths(self) -> list[str]:
+        return self._watcher.files() + self._watcher.directories()
