@@ -234,3 +234,33 @@ def test_corrupt_store_offers_a_new_one_beside_it(qtbot, tmp_path: Path, monkeyp
     assert dlg.panel.session.store.path.name == "study-2.adjudication.sqlite"
     assert bad.read_bytes() == b"\x00garbage" * 100
     dlg.close()
+
+
+def test_coref_by_keyboard(qtbot, tmp_path: Path) -> None:
+    from iaa_desktop.core.adjudication.kinds.coref import load_documents, model_from_inputs
+
+    d = shared_path("psalms-coref")
+    model = model_from_inputs([d / "A", d / "B"])
+    session = AdjudicationSession(model, AdjudicationStore.open(tmp_path / "s.adjudication.sqlite"))
+    panel = AdjudicationPanel(session)
+    qtbot.addWidget(panel)
+    panel.resize(1200, 800)
+    panel.show()
+    _adjudicate_by_keyboard(qtbot, panel, n=10)
+    # a class pair: the union by "u"
+    pair = next(int(i) for i in session.queue() if model.units[int(i)].kind == "pair")
+    panel.show_unit(pair)
+    _press(qtbot, panel, Qt.Key.Key_U)
+    assert session.decision(pair).choice == "union"
+    # a lone mention: drop by "x"
+    lone = next(int(i) for i in session.queue() if model.units[int(i)].kind == "mention")
+    panel.show_unit(lone)
+    _press(qtbot, panel, Qt.Key.Key_X)
+    assert session.gold[lone] == "drop"
+    panel.export_gold(tmp_path / "gold")
+    _names, docs, _fmt, _err = load_documents([tmp_path / "gold" / "gold", d / "A"])
+    for doc, (mentions, chains) in zip(docs, model.gold_chains(session.gold)):
+        assert doc.annotations[0].mentions == mentions and set(doc.annotations[0].classes) == set(
+            chains
+        )
+    panel.close_store()

@@ -113,7 +113,7 @@ class AdjudicationModel:
         """The value as the adjudicator reads it."""
         return "—" if value is None else (value if value != "" else "∅")
 
-    def parse_value(self, text: str) -> str:
+    def parse_value(self, text: str, i: int | None = None) -> str:
         """A typed value in the kind's encoding (raises :class:`OptionError` when invalid)."""
         text = text.strip()
         if text == "":

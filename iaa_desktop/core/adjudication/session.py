@@ -242,7 +242,7 @@ class AdjudicationSession:
         if isinstance(choice, Choice):
             return self.make_change(i, choice.choice, choice.value, note)
         if choice == "typed":
-            return self.make_change(i, "typed", self.model.parse_value(value or ""), note)
+            return self.make_change(i, "typed", self.model.parse_value(value or "", i), note)
         for c in self.choices(i):
             if c.choice == choice:
                 return self.make_change(i, c.choice, c.value, note)

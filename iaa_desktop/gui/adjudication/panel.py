@@ -712,5 +712,5 @@ def _placeholder(kind: str) -> str:
         "normalization": "norm   or   norm | modernized | INFL/SEM/EXT",
         "multilabel": "labels separated by ; (empty = no label)",
         "durel": "a judgment, e.g. 3 or 2.5",
-        "coref": "keep / drop",
+        "coref": "keep / drop (lone mentions and unmatched classes)",
     }.get(kind, "a label")

@@ -50,7 +50,7 @@ class MultiLabelModel(AdjudicationModel):
             return "—"
         return "{" + ", ".join(value.split(SEP)) + "}" if value else "∅ (no label)"
 
-    def parse_value(self, text: str) -> str:
+    def parse_value(self, text: str, i: int | None = None) -> str:
         t = text.strip().strip("{}")
         parts = [p.strip() for p in t.replace(",", SEP).split(SEP) if p.strip()]
         lower = {lab.casefold(): lab for lab in self.labels}

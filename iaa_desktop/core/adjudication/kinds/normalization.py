@@ -61,7 +61,7 @@ class NormalizationModel(AdjudicationModel):
             return f"{norm} → {mod or '∅'} ({typ or '?'})"
         return norm
 
-    def parse_value(self, text: str) -> str:
+    def parse_value(self, text: str, i: int | None = None) -> str:
         """``norm`` or ``norm | mod | TYPE`` (also ``norm → mod (TYPE)`` as shown)."""
         t = text.strip()
         if "→" in t:

@@ -1,0 +1,189 @@
+"""Coreference adjudication: units, consistent gold chains, brat and CoNLL gold round trips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from iaa_desktop.core.adjudication import (
+    AdjudicationSession,
+    AdjudicationStore,
+    Strategy,
+    auto_merge,
+)
+from iaa_desktop.core.adjudication.kinds.coref import (
+    DROP,
+    KEEP,
+    AnnotatedDoc,
+    CorefDocument,
+    build_model,
+    decode_class,
+    load_documents,
+    match_classes,
+    model_from_inputs,
+)
+from tests.conftest import shared_path
+
+
+def _doc() -> CorefDocument:
+    text = "Anna met Bob . She told him that he and Carl left ."
+
+    def m(s, e):
+        return ("Mention", s, e)
+
+    anna, bob, she, him, he, carl = m(0, 4), m(9, 12), m(15, 18), m(24, 27), m(33, 35), m(40, 44)
+    a = AnnotatedDoc(
+        frozenset({anna, bob, she, him, he}), (frozenset({anna, she}), frozenset({bob, him, he}))
+    )
+    b = AnnotatedDoc(
+        frozenset({anna, bob, she, him, carl}),
+        (frozenset({anna, she}), frozenset({bob, him}), frozenset({carl, she})),
+    )
+    return CorefDocument("d1", text, (a, b))
+
+
+def test_units_of_a_small_document() -> None:
+    model = build_model(("A", "B"), [_doc()], "brat")
+    kinds = [u.kind for u in model.units]
+    assert kinds.count("pair") == 2 and kinds.count("mention") == 2 and kinds.count("class") == 1
+    auto = auto_merge(model, Strategy("unanimous"))
+    # only the identical pair {Anna, She} merges automatically
+    assert [model.units[i].kind for i in range(model.n_units) if auto[i] is not None] == ["pair"]
+    choices = {
+        c.choice
+        for c in model.choices(
+            next(i for i, u in enumerate(model.units) if u.kind == "pair" and auto[i] is None)
+        )
+    }
+    assert {"annotator:A", "annotator:B", "union", "intersection"} <= choices
+
+
+def test_gold_chains_follow_the_decisions() -> None:
+    model = build_model(("A", "B"), [_doc()], "brat")
+    gold = auto_merge(model, Strategy("unanimous"))
+    for i, u in enumerate(model.units):
+        if u.kind == "pair" and gold[i] is None:
+            gold[i] = model.versions[i, 0]  # A's {Bob, him, he}
+        elif u.kind == "mention":
+            gold[i] = KEEP if u.mention[1] == 33 else DROP  # keep "he", drop "Carl"
+        elif u.kind == "class":
+            gold[i] = KEEP  # B's {Carl, She}: Carl dropped, She already used → dissolves
+    ((mentions, chains),) = model.gold_chains(gold)
+    texts = sorted(sorted(model.docs[0].surface(m) for m in c) for c in chains)
+    assert texts == [["Anna", "She"], ["Bob", "he", "him"]]
+    assert all(m[1] != 40 for m in mentions)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_gold_chains_are_always_consistent(data) -> None:
+    model = build_model(("A", "B"), [_doc()], "brat")
+    gold = np.empty(model.n_units, dtype=object)
+    for i in range(model.n_units):
+        opts = [None] + [c.value for c in model.choices(i) if c.value is not None]
+        gold[i] = data.draw(st.sampled_from(opts))
+    ((mentions, chains),) = model.gold_chains(gold)
+    seen: set = set()
+    for c in chains:
+        assert len(c) >= 2 and c <= mentions and not (c & seen)
+        seen |= c
+
+
+def test_matching_prefers_larger_overlap_on_ties() -> None:
+    a = [frozenset({1, 2, 3, 4})]
+    b = [frozenset({1, 2}), frozenset({3, 4, 5, 6})]
+    # |a△b0| = 2, |a△b1| = 4: the smaller difference wins
+    assert match_classes(a, b) == [(0, 0)]
+    assert match_classes([frozenset({1})], [frozenset({2})]) == []
+
+
+def _decide_by_keys(s: AdjudicationSession, n: int) -> None:
+    for i in list(s.queue())[:n]:
+        choices = [c for c in s.choices(int(i)) if c.value is not None]
+        pick = next((c for c in choices if c.choice == "union"), choices[0])
+        s.apply(s.choose(int(i), pick))
+
+
+def _chains_as_sets(model, gold):
+    return [(m, {c for c in chains}) for m, chains in model.gold_chains(gold)]
+
+
+def test_brat_gold_round_trip(tmp_path: Path) -> None:
+    d = shared_path("psalms-coref")
+    model = model_from_inputs([d / "A", d / "B"])
+    s = AdjudicationSession(model, AdjudicationStore.open(tmp_path / "s.sqlite"))
+    _decide_by_keys(s, 25)
+    files = s.write_gold(tmp_path / "out")
+    gold_dir = tmp_path / "out" / "gold"
+    assert (gold_dir / "Psalms_011.ann").exists() and (gold_dir / "Psalms_011.txt").read_text() == (
+        d / "A" / "Psalms_011.txt"
+    ).read_text()
+    assert any(f.name == "undecided.csv" for f in files)
+    names, docs, fmt, errors = load_documents([gold_dir, d / "A"])
+    assert fmt == "brat" and not errors and names[0] == "gold"
+    expected = model.gold_chains(s.gold)
+    for doc, (mentions, chains) in zip(docs, expected):
+        got = doc.annotations[0]
+        assert got.mentions == mentions
+        assert set(got.classes) == set(chains)  # full agreement with the gold
+    s.store.close()
+
+
+def test_conll_gold_round_trip(tmp_path: Path) -> None:
+    c = shared_path("coref-scorer-cases", "cases")
+    model = model_from_inputs([c / "TC-M.key", c / "TC-M-3.response"])
+    s = AdjudicationSession(model, AdjudicationStore.open(tmp_path / "s.sqlite"))
+    _decide_by_keys(s, 50)
+    files = s.write_gold(tmp_path / "out")
+    gold_file = files[0]
+    assert gold_file.name == "gold.key"
+    key_lines = (c / "TC-M.key").read_text().splitlines()
+    gold_lines = gold_file.read_text().splitlines()
+    assert len(key_lines) == len(gold_lines)
+    assert [ln.split()[:4] for ln in key_lines if ln and not ln.startswith("#")] == [
+        ln.split()[:4] for ln in gold_lines if ln and not ln.startswith("#")
+    ]
+    names, docs, fmt, _ = load_documents([gold_file, c / "TC-M.key"])
+    expected = model.gold_chains(s.gold)
+    for doc, (mentions, chains) in zip(docs, expected):
+        assert set(doc.annotations[0].classes) == set(chains)
+        # singleton mentions are written as one-mention clusters and read back as mentions
+        assert doc.annotations[0].mentions == mentions
+    s.store.close()
+
+
+def test_gold_cli_on_brat_and_conll(tmp_path: Path) -> None:
+    from iaa_desktop.cli import main
+
+    d = shared_path("psalms-coref")
+    assert main(["gold", str(d / "A"), str(d / "B"), "--out", str(tmp_path / "b"), "-q"]) == 0
+    assert (tmp_path / "b" / "gold" / "Psalms_138.ann").exists()
+    names, docs, _, _ = load_documents([tmp_path / "b" / "gold", d / "A"])
+    model = model_from_inputs([d / "A", d / "B"])
+    chains = model.gold_chains(auto_merge(model, Strategy("unanimous")))
+    assert [set(doc.annotations[0].classes) for doc in docs] == [set(c) for _, c in chains]
+    c = shared_path("coref-scorer-cases", "cases")
+    assert (
+        main(
+            [
+                "gold",
+                "--strategy",
+                "annotator:TC-A",
+                str(c / "TC-A.key"),
+                str(c / "TC-A-1.response"),
+                "--out",
+                str(tmp_path / "c"),
+                "-q",
+            ]
+        )
+        == 0
+    )
+    assert (tmp_path / "c" / "gold.key").exists()
+
+
+def test_decode_encode() -> None:
+    v = "Mention 1 3;Mention 5 9"
+    assert decode_class(v) == {("Mention", 1, 3), ("Mention", 5, 9)}
