@@ -185,6 +185,8 @@ class MainWindow(QMainWindow):
                                           "Every result table as CSV, and the results as JSON")
         self.export_report_action = self._action(file, "Export &report…", self.export_report, "Ctrl+Shift+E",
                                                  "A PDF or HTML report")
+        self.adjudicate_action = self._action(file, "A&djudicate…", self.adjudicate, "Ctrl+J",
+                                              "Walk through the disagreements, decide, and export a gold set")
         self.extra_file_actions_anchor = file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.file_menu = file
@@ -284,6 +286,12 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     # ------------------------------------------------------------------ export
+
+    def adjudicate(self) -> None:
+        """Start or resume the adjudication of the current result (store beside the study file)."""
+        from .adjudication import open_adjudication
+
+        self.adjudication_window = open_adjudication(self, self.session, self.study_path)
 
     def export_tables(self) -> None:
         result = self.session.result
