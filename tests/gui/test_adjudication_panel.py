@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("PySide6")
@@ -263,4 +264,29 @@ def test_coref_by_keyboard(qtbot, tmp_path: Path) -> None:
         assert doc.annotations[0].mentions == mentions and set(doc.annotations[0].classes) == set(
             chains
         )
+    panel.close_store()
+
+
+def test_blind_mode_hides_names_in_coref_titles_and_context(qtbot, tmp_path: Path) -> None:
+    from iaa_desktop.core.adjudication.kinds.coref import model_from_inputs
+
+    d = shared_path("psalms-coref")
+    model = model_from_inputs([d / "A", d / "B"])
+    session = AdjudicationSession(
+        model, AdjudicationStore.open(tmp_path / "s.sqlite"), blind=True, seed=3
+    )
+    panel = AdjudicationPanel(session)
+    qtbot.addWidget(panel)
+    lone = next(i for i, u in enumerate(model.units) if u.kind == "mention")
+    panel.show_unit(lone)
+    assert "Annotator" in panel.unit_label.text() and not panel.unit_label.text().endswith(" A")
+    row = (
+        int(np.flatnonzero(panel.queue_model.indices() == lone)[0])
+        if lone in panel.queue_model.indices()
+        else None
+    )
+    if row is not None:
+        text = panel.queue_model.data(panel.queue_model.index(row))
+        assert "only Annotator" in text
+    assert "Annotator 1" in panel.context_view.toHtml()
     panel.close_store()

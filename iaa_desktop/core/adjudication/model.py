@@ -124,7 +124,11 @@ class AdjudicationModel:
         """Plain text shown above the versions (context of the unit)."""
         return self.titles[i]
 
-    def describe_html(self, i: int) -> str:
+    def title(self, i: int, names: Sequence[str] | None = None) -> str:
+        """Short title of unit ``i``; ``names`` = the names to show per annotator column."""
+        return self.titles[i]
+
+    def describe_html(self, i: int, names: Sequence[str] | None = None) -> str:
         """Rich text shown above the versions; defaults to the escaped plain text."""
         import html
 

@@ -79,6 +79,7 @@ class AdjudicationSession:
             if any(meta.get(k) != v for k, v in updates.items()):
                 store.set_meta(**updates)
         self._auto = auto_merge(model, self.strategy)
+        self._has_auto = np.array([v is not None for v in self._auto], dtype=bool)
         self._decisions: dict[str, Decision] = {}
         self._decided = np.zeros(model.n_units, dtype=bool)
         self._gold = self._auto.copy()
@@ -107,6 +108,7 @@ class AdjudicationSession:
     def set_strategy(self, strategy: Strategy) -> None:
         """Change the automatic merge (decisions are kept; the queue changes)."""
         self._auto = auto_merge(self.model, strategy)
+        self._has_auto = np.array([v is not None for v in self._auto], dtype=bool)
         self.strategy = strategy
         for i in np.flatnonzero(~self._decided):
             self._set_gold(int(i), self._auto[i])
@@ -156,6 +158,24 @@ class AdjudicationSession:
     def auto(self) -> np.ndarray:
         return self._auto.copy()
 
+    def auto_value(self, i: int) -> str | None:
+        """The automatic merge of unit ``i`` (``None`` = none)."""
+        return self._auto[i]
+
+    def names_by_column(self) -> list[str]:
+        """The name to show for each annotator column (``Annotator k`` in blind mode)."""
+        names = list(self.model.annotators)
+        for pos, x in enumerate(self.annotator_order):
+            names[x] = self.display_names()[pos]
+        return names
+
+    def title(self, i: int) -> str:
+        """Short title of unit ``i`` as shown (blind mode hides the names)."""
+        return self.model.title(i, self.names_by_column())
+
+    def describe_html(self, i: int) -> str:
+        return self.model.describe_html(i, self.names_by_column())
+
     def decision(self, i: int) -> Decision | None:
         return self._decisions.get(self.model.keys[i])
 
@@ -163,7 +183,7 @@ class AdjudicationSession:
         return bool(self._decided[i])
 
     def resolved_mask(self) -> np.ndarray:
-        return self._decided | np.array([v is not None for v in self._auto], dtype=bool)
+        return self._decided | self._has_auto
 
     def progress(self) -> tuple[int, int]:
         """(resolved units, all units)."""
@@ -178,7 +198,7 @@ class AdjudicationSession:
         """
         if filter not in FILTERS:
             raise OptionError(f"Unknown filter '{filter}'; use one of {', '.join(FILTERS)}.")
-        has_auto = np.array([v is not None for v in self._auto], dtype=bool)
+        has_auto = self._has_auto
         mask = {
             "unresolved": ~(self._decided | has_auto),
             "all": np.ones(self.model.n_units, dtype=bool),
@@ -326,14 +346,7 @@ class AdjudicationSession:
         who was overruled, note, time."""
         fmt = self.model.format_value
         rows = []
-        idx = np.flatnonzero(
-            self._decided
-            | (
-                np.array([v is not None for v in self._auto], dtype=bool)
-                if include_automatic
-                else False
-            )
-        )
+        idx = np.flatnonzero(self._decided | (self._has_auto if include_automatic else False))
         for i in idx:
             d = self.decision(int(i))
             gold = self._gold[i]

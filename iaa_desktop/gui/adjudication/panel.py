@@ -110,11 +110,10 @@ class QueueModel(QAbstractListModel):
         i = int(self._idx[index.row()])
         if role == Qt.ItemDataRole.DisplayRole:
             s = self._s
-            mark = "✓" if s.is_decided(i) else ("=" if s.auto[i] is not None else "•")
+            mark = "✓" if s.is_decided(i) else ("=" if s.auto_value(i) is not None else "•")
             g = s.model.groups[i]
-            return f"{mark} {s.model.titles[i]}" + (f"   [{g}]" if g else "")
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._s.model.describe(i)[:500]
+            title = s.title(i)
+            return f"{mark} {title}" + (f"   [{g}]" if g and g not in title else "")
         if role == self.UnitRole:
             return i
         return None
@@ -457,8 +456,11 @@ class AdjudicationPanel(QWidget):
             self.decision_label.setText("")
             return
         m = s.model
-        self.unit_label.setText(f"{m.titles[i]}" + (f"   ·   {m.groups[i]}" if m.groups[i] else ""))
-        self.context_view.setHtml(m.describe_html(i))
+        title = s.title(i)
+        self.unit_label.setText(
+            title + (f"   ·   {m.groups[i]}" if m.groups[i] and m.groups[i] not in title else "")
+        )
+        self.context_view.setHtml(s.describe_html(i))
         d = s.decision(i)
         cols = 2
         for k, c in enumerate(s.choices(i)):
@@ -497,8 +499,11 @@ class AdjudicationPanel(QWidget):
             txt = f"Decided: {fmt(d.value)}  ({who}, {d.time[:19].replace('T', ' ')})"
             if d.note:
                 txt += f" — note: {d.note}"
-        elif s.auto[i] is not None:
-            txt = f"Automatic ({s.strategy}): {fmt(s.auto[i])} — press a key to override"
+        elif s.auto_value(i) is not None:
+            strategy = str(s.strategy)
+            if s.blind and s.strategy.name == "annotator":
+                strategy = "one annotator's version"
+            txt = f"Automatic ({strategy}): {fmt(s.auto_value(i))} — press a key to override"
         else:
             txt = "Undecided"
         self.decision_label.setText(txt)
@@ -570,7 +575,7 @@ class AdjudicationPanel(QWidget):
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
         label = choice if isinstance(choice, str) else choice.choice
-        if not self._push(change, f"decide {self.session.model.titles[i]} ({label})"):
+        if not self._push(change, f"decide {self.session.title(i)} ({label})"):
             return False
         nxt = self.session.next_unresolved(i, text=self.search_edit.text())
         if nxt is not None:
@@ -594,13 +599,13 @@ class AdjudicationPanel(QWidget):
             )
             return False
         change = self.session.make_change(i, d.choice, d.value, self.note_edit.text().strip())
-        return self._push(change, f"note on {self.session.model.titles[i]}")
+        return self._push(change, f"note on {self.session.title(i)}")
 
     def clear_decision(self) -> bool:
         i = self.current
         if i is None or self.session.read_only or self.session.decision(i) is None:
             return False
-        return self._push(self.session.make_clear(i), f"clear {self.session.model.titles[i]}")
+        return self._push(self.session.make_clear(i), f"clear {self.session.title(i)}")
 
     def _push(self, change: Decide, text: str) -> bool:
         if not self._apply(change):

@@ -43,6 +43,7 @@ Mention = tuple[
     str, int, int
 ]  # (type, start, end): characters (brat) or tokens (CoNLL), end exclusive
 KEEP, DROP = "keep", "drop"
+NAME = "\x00"  # where a title names an annotator (replaced by the shown name)
 
 
 def mention_text(m: Mention) -> str:
@@ -266,6 +267,9 @@ class CorefUnit:
 class _Built:
     keys: list[str] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
+    owners: list[int] = field(
+        default_factory=list
+    )  # annotator column named in the title, -1 = none
     groups: list[str] = field(default_factory=list)
     versions: list[list[str | None]] = field(default_factory=list)
     disagreement: list[float] = field(default_factory=list)
@@ -355,6 +359,12 @@ class CorefModel(AdjudicationModel):
             return out
         return [Choice("k", "keep", "keep", KEEP), Choice("x", "drop", "drop", DROP)]
 
+    def title(self, i: int, names: Sequence[str] | None = None) -> str:
+        templates, owners = getattr(self, "_templates", (None, None))
+        if names is None or templates is None or owners[i] < 0:
+            return self.titles[i]
+        return templates[i].replace(NAME, names[owners[i]])
+
     def describe(self, i: int) -> str:
         u = self.units[i]
         doc = self.docs[u.doc]
@@ -365,7 +375,7 @@ class CorefModel(AdjudicationModel):
         }[u.kind]
         return f"{doc.name}: {what} — {self.titles[i]}"
 
-    def describe_html(self, i: int) -> str:
+    def describe_html(self, i: int, names: Any = None) -> str:
         """The document lines holding the unit's mentions, A's in blue, B's in orange, shared in green."""
         u = self.units[i]
         doc = self.docs[u.doc]
@@ -413,7 +423,7 @@ class CorefModel(AdjudicationModel):
                 pos = e
             pieces.append(html.escape(text[pos:hi]))
             out.append(f"<p dir='auto' style='margin:2px'>{''.join(pieces)}</p>")
-        names = self.annotators
+        names = list(names) if names is not None else list(self.annotators)
         legend = (
             f"<p><b>{html.escape(doc.name)}</b> — {html.escape(self.describe(i).split(' — ', 1)[0].split(': ', 1)[1])}"
             f" &nbsp; <span style='background:#b9d4f5'>&nbsp;{html.escape(names[0])}&nbsp;</span>"
@@ -552,6 +562,7 @@ def build_model(
             b.titles.append(
                 f"{doc.name}: C{i + 1} ↔ C{j + 1} ({len(a & c)} shared, {len(a ^ c)} differ)"
             )
+            b.owners.append(-1)
             b.groups.append(doc.name)
             b.versions.append([ea, ec])
             b.disagreement.append(len(a ^ c) / len(a | c))
@@ -563,7 +574,8 @@ def build_model(
                 side = "A" if x == 0 else "B"
                 b.keys.append(f"{doc.name}|class|{side}{k + 1}")
                 surf = ", ".join(doc.surface(m) for m in sorted(c, key=lambda m: m[1])[:4])
-                b.titles.append(f"{doc.name}: {names[x]}'s class C{k + 1} only ({len(c)}: {surf}…)")
+                b.titles.append(f"{doc.name}: {NAME}'s class C{k + 1} only ({len(c)}: {surf}…)")
+                b.owners.append(x)
                 b.groups.append(doc.name)
                 b.versions.append([KEEP, DROP] if x == 0 else [DROP, KEEP])
                 b.disagreement.append(1.0)
@@ -571,9 +583,8 @@ def build_model(
         for m in sorted(A.mentions ^ B.mentions, key=lambda m: (m[1], m[2], m[0])):
             has_a = m in A.mentions
             b.keys.append(f"{doc.name}|mention|{mention_text(m)}")
-            b.titles.append(
-                f"{doc.name}: mention '{doc.surface(m)}' @{m[1]} only {names[0 if has_a else 1]}"
-            )
+            b.titles.append(f"{doc.name}: mention '{doc.surface(m)}' @{m[1]} only {NAME}")
+            b.owners.append(0 if has_a else 1)
             b.groups.append(doc.name)
             b.versions.append([KEEP, DROP] if has_a else [DROP, KEEP])
             b.disagreement.append(1.0)
@@ -581,11 +592,12 @@ def build_model(
     versions = np.empty((len(b.keys), 2), dtype=object)
     for k, row in enumerate(b.versions):
         versions[k, 0], versions[k, 1] = row
-    return CorefModel(
+    titles = [t.replace(NAME, names[o]) if o >= 0 else t for t, o in zip(b.titles, b.owners)]
+    model = CorefModel(
         names,
         b.keys,
         versions,
-        titles=b.titles,
+        titles=titles,
         groups=b.groups,
         disagreement=np.array(b.disagreement, dtype=float),
         inputs=inputs,
@@ -594,6 +606,8 @@ def build_model(
         units=b.units,
         fmt=fmt,
     )
+    model._templates = (b.titles, b.owners)
+    return model
 
 
 def model_from_inputs(inputs: Sequence[Path], options: dict[str, Any] | None = None) -> CorefModel:
