@@ -326,3 +326,31 @@ def test_normalization_gold_round_trip(tmp_path: Path) -> None:
         # undecided tokens have an empty normalization: the reader leaves them out (missing)
         assert back.get(k) == g
     s.store.close()
+
+
+def test_decision_log_and_feedback_files(tmp_path: Path) -> None:
+    m = _model([["a", "a", "a"], ["a", "b", "b"], ["=cmd", "b", "c"]])
+    s = _session(tmp_path, m)
+    s.apply(s.choose(1, "annotator:A", note="A knew"))
+    s.apply(s.choose(2, "annotator:C"))
+    log_path = s.write_decision_log(tmp_path / "log.csv")
+    log = pd.read_csv(log_path, dtype=str, keep_default_na=False)
+    assert list(log.columns[:3]) == ["unit", "title", "group"]
+    assert {"A", "B", "C", "choice", "decision", "overruled", "note", "time"} <= set(log.columns)
+    row = log.set_index("unit").loc["i1"]
+    assert row["overruled"] == "B; C" and row["note"] == "A knew" and row["time"]
+    assert log.set_index("unit").loc["i2", "A"] == "'=cmd"  # neutralised against formula injection
+    files = s.write_feedback(tmp_path / "fb")
+    names = sorted(f.name for f in files)
+    assert names == [
+        "agreement_with_gold.csv",
+        "feedback_A.csv",
+        "feedback_B.csv",
+        "feedback_C.csv",
+    ]
+    fb_b = pd.read_csv(tmp_path / "fb" / "feedback_B.csv", dtype=str, keep_default_na=False)
+    assert list(fb_b["unit"]) == ["i1", "i2"]
+    assert list(fb_b["gold"]) == ["a", "c"]
+    ag = pd.read_csv(tmp_path / "fb" / "agreement_with_gold.csv").set_index("annotator")
+    assert ag.loc["A", "n_agree"] == 2 and ag.loc["C", "n_agree"] == 2
+    s.store.close()

@@ -72,6 +72,46 @@ def test_kill_9_mid_burst_keeps_every_acknowledged_decision(tmp_path: Path) -> N
             assert int(got[unit].value.split()[1]) >= k
 
 
+def test_kill_9_of_the_window_keeps_every_acknowledged_decision(tmp_path: Path) -> None:
+    pytest.importorskip("PySide6")
+    path = tmp_path / "study.adjudication.sqlite"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.Popen(
+        [sys.executable, str(CHILD), str(path), "100000", "gui"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=str(REPO),
+        env=env,
+    )
+    acked: dict[str, str] = {}
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        for line in proc.stdout:
+            _, _k, unit, value = line.split()
+            acked[unit] = value
+            if len(acked) == 120:
+                os.kill(proc.pid, signal.SIGKILL)
+                break
+        for line in proc.stdout:
+            if line.startswith("ack "):
+                _, _k, unit, value = line.split()
+                acked[unit] = value
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    assert proc.returncode == -signal.SIGKILL
+    assert len(acked) >= 120
+    with AdjudicationStore.open(path) as store:
+        got = store.decisions()
+        for unit, value in acked.items():
+            assert got[unit].value == value and got[unit].choice == "annotator:A"
+
+
 def _dec(choice: str, value: str | None, note: str = "") -> Decision:
     return Decision(choice, value, note, "2026-01-01T00:00:00.000+00:00", "tester")
 
