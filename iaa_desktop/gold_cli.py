@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("inputs", nargs="+", type=Path, help="files or folders, as for 'report'")
     p.add_argument(
         "--kind",
-        choices=kind_names(),
+        choices=kind_names() + ([] if "coref" in kind_names() else ["coref"]),
         help="kind of study (detected from the inputs when left out)",
     )
     p.add_argument(
@@ -51,9 +51,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def parse_gold_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
     known, _ = _parser().parse_known_args(list(argv))
-    if known.kind == "coref" or (known.kind is None and looks_like_coref(known.inputs)):
-        if "coref" not in kind_names():  # adjudication reads brat/CoNLL itself
-            return _parser().parse_args(list(argv)), "coref", {}
+    coref = known.kind == "coref" or (known.kind is None and looks_like_coref(known.inputs))
+    if coref and "coref" not in kind_names():  # adjudication reads brat/CoNLL itself
+        return _parser().parse_args(list(argv)), "coref", {}
+    if coref and known.kind is None:
+        known.kind = "coref"
     kind_name = known.kind or detect_kind([Path(p) for p in known.inputs])
     kind = get_kind(kind_name)
     full = _parser()
