@@ -290,3 +290,22 @@ def test_blind_mode_hides_names_in_coref_titles_and_context(qtbot, tmp_path: Pat
         assert "only Annotator" in text
     assert "Annotator 1" in panel.context_view.toHtml()
     panel.close_store()
+
+
+def test_decisions_on_units_the_comparison_lacks_are_kept_and_reported(
+    qtbot, tmp_path: Path
+) -> None:
+    from iaa_desktop.core.adjudication import AdjudicationModel, Decide, Decision
+
+    store_path = tmp_path / "s.sqlite"
+    with AdjudicationStore.open(store_path) as st:
+        st.apply(Decide("gone", None, Decision("typed", "x", "", "t")))
+    model = AdjudicationModel(("A", "B"), ["u1"], np.array([["a", "b"]], dtype=object))
+    session = AdjudicationSession(model, AdjudicationStore.open(store_path))
+    panel = AdjudicationPanel(session)
+    qtbot.addWidget(panel)
+    assert session.unknown_units == ["gone"]
+    assert any("1 decision(s)" in w.text() for w in panel.findChildren(type(panel.progress_label)))
+    panel.close_store()
+    with AdjudicationStore.open(store_path, read_only=True) as st:
+        assert st.decision("gone").value == "x"

@@ -146,6 +146,11 @@ class AdjudicationSession:
     # -- state ------------------------------------------------------------------------------------
 
     @property
+    def unknown_units(self) -> list[str]:
+        """Units decided in the store that this comparison does not have (kept, not shown)."""
+        return list(self._unknown_units)
+
+    @property
     def read_only(self) -> bool:
         return self.store.read_only
 

@@ -180,6 +180,14 @@ class AdjudicationPanel(QWidget):
             banner.setStyleSheet("background:#fff3cd; padding:4px; border:1px solid #e0c36c;")
             lay.addWidget(banner)
 
+        if s.unknown_units:
+            stale = QLabel(
+                f"{len(s.unknown_units)} decision(s) in this store are for units this comparison does not "
+                "have (the inputs changed?); they are kept in the store and not shown."
+            )
+            stale.setWordWrap(True)
+            stale.setStyleSheet("background:#fdecea; padding:4px; border:1px solid #e4a3a0;")
+            lay.addWidget(stale)
         top = QHBoxLayout()
         top.addWidget(QLabel("Automatic merge:"))
         self.strategy_combo = QComboBox()
