@@ -354,3 +354,39 @@ def test_decision_log_and_feedback_files(tmp_path: Path) -> None:
     ag = pd.read_csv(tmp_path / "fb" / "agreement_with_gold.csv").set_index("annotator")
     assert ag.loc["A", "n_agree"] == 2 and ag.loc["C", "n_agree"] == 2
     s.store.close()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_session_undo_of_any_sequence_restores_gold_progress_and_agreement(data) -> None:
+    import tempfile
+
+    rows = data.draw(rows_strategy)
+    m = _model(rows, names=("A", "B", "C", "D"))
+    with tempfile.TemporaryDirectory() as d:
+        s = AdjudicationSession(
+            m, AdjudicationStore.open(Path(d) / "s.sqlite"), strategy=Strategy("majority")
+        )
+        gold0, prog0, ag0 = list(s.gold), s.progress(), s.agreement()
+        done = []
+        for _ in range(data.draw(st.integers(1, 8))):
+            i = data.draw(st.integers(0, m.n_units - 1))
+            opts = [c for c in s.choices(i) if c.value is not None]
+            if opts and data.draw(st.booleans()):
+                change = s.choose(
+                    i, data.draw(st.sampled_from(opts)), note=data.draw(st.text(max_size=3))
+                )
+            elif data.draw(st.booleans()):
+                change = s.choose(i, "typed", value=data.draw(st.sampled_from(["x", "a", "zz"])))
+            else:
+                change = s.make_clear(i)
+            if change.is_noop:
+                continue
+            s.apply(change)
+            done.append(change)
+        for c in reversed(done):
+            s.apply(c.inverse())
+        assert list(s.gold) == gold0 and s.progress() == prog0
+        pd.testing.assert_frame_equal(s.agreement(), ag0)
+        assert s.store.snapshot() == {}
+        s.store.close()
