@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
+    QUndoView,
     QVBoxLayout,
     QWidget,
 )
@@ -312,7 +313,12 @@ class AdjudicationPanel(QWidget):
         ):
             nav.addWidget(b)
         cl.addLayout(nav)
-        cl.addStretch(1)
+        # the decisions of this sitting; clicking one undoes/redoes back to it
+        self.history_view = QUndoView(self.undo_stack)
+        self.history_view.setEmptyLabel("(start of this sitting)")
+        self.history_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        cl.addWidget(QLabel("Decisions of this sitting (click to go back):"))
+        cl.addWidget(self.history_view, 1)
         split.addWidget(center)
 
         right = QWidget()
@@ -582,8 +588,13 @@ class AdjudicationPanel(QWidget):
         except IaaError as e:
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
-        label = choice if isinstance(choice, str) else choice.choice
-        if not self._push(change, f"decide {self.session.title(i)} ({label})"):
+        # the choice's label already uses the shown names (blind mode)
+        label = (
+            f"typed {self.session.model.format_value(change.new.value)}"
+            if isinstance(choice, str)
+            else choice.label
+        )
+        if not self._push(change, f"{self.session.title(i)} → {label}"):
             return False
         nxt = self.session.next_unresolved(i, text=self.search_edit.text())
         if nxt is not None:
