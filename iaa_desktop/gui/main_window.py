@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         self.session.study_changed.connect(self._on_study_changed)
         self._restore_geometry()
         self._refresh_recent()
+        self.session.start_warm_up()
 
     # ------------------------------------------------------------------ construction
 
@@ -333,7 +334,7 @@ class MainWindow(QMainWindow):
         from superqt.utils import create_worker
 
         kwargs = {"html_path": path} if path.lower().endswith((".html", ".htm")) else {"pdf_path": path}
-        worker = create_worker(report.write_report, result, _start_thread=False, **kwargs)
+        worker = create_worker(report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs)
         worker.returned.connect(lambda _r: self.status_label.setText(f"Report written: {path}"))
         worker.errored.connect(lambda e: QMessageBox.warning(self, "Report failed", str(e)))
         self.status_label.setText("Writing the report…")
@@ -521,9 +522,13 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray | bytes) and state:
             self.restoreState(QByteArray(state))
+        size = self.settings.value("window/size")
+        if size is not None and hasattr(size, "width"):
+            self.resize(size)
 
     def closeEvent(self, event) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/size", self.size())
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()
         self.session.cancel()

@@ -20,16 +20,38 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from ..core.study_file import Study
 
 
-def _run_study(kind_name: str | None, inputs: tuple[Path, ...], options: dict[str, Any]):
-    """The worker's generator: detect the kind, load and compute (all off the GUI thread)."""
+def _run_study(gen: int, kind_name: str | None, inputs: tuple[Path, ...], options: dict[str, Any]):
+    """The worker's generator: detect the kind, load and compute (all off the GUI thread).
+
+    Everything it sends carries its generation, so the session can drop what is stale.
+    """
     from ..core.progress import Progress
     from ..core.tasks import detect_kind, get_kind
 
-    yield Progress(0, 100, "Reading the inputs")
-    name = kind_name or detect_kind(list(inputs))
-    kind = get_kind(name)
-    result = yield from kind.run(list(inputs), options)
-    return result
+    try:
+        yield gen, Progress(0, 100, "Reading the inputs")
+        name = kind_name or detect_kind(list(inputs))
+        run = get_kind(name).run(list(inputs), options)
+        while True:
+            try:
+                p = next(run)
+            except StopIteration as stop:
+                result = stop.value
+                break
+            yield gen, p
+        # warm up here, not on the GUI thread when the results are shown: the chart modules and
+        # every kind (the settings panel lists their titles)
+        import matplotlib.backends.backend_agg  # noqa: F401
+        import matplotlib.figure  # noqa: F401
+
+        from ..core.tasks import kind_names
+
+        for other in kind_names():
+            get_kind(other)
+    except BaseException as e:
+        e.iaa_generation = gen  # type: ignore[attr-defined]
+        raise
+    return gen, result
 
 
 _IGNORED_SUFFIXES = (".tmp", ".sqlite", ".sqlite-wal", ".sqlite-shm", ".db", ".db-wal", ".db-shm", ".lock", ".iaa-study")
@@ -52,6 +74,22 @@ def _signature(study: Study) -> tuple:
     return tuple(sig)
 
 
+def warm_up() -> None:
+    """Import what every study needs (pandas, the kinds, matplotlib's Agg backend) in a worker.
+
+    Extension modules initialise while holding the GIL; doing it once, early and off the GUI
+    thread keeps the first computation from stalling the window.
+    """
+    import matplotlib.backends.backend_agg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+    import pandas  # noqa: F401
+
+    from ..core.tasks import get_kind, kind_names
+
+    for name in kind_names():
+        get_kind(name)
+
+
 class StudySession(QObject):
     """One open study. Signals are emitted on the GUI thread."""
 
@@ -62,6 +100,7 @@ class StudySession(QObject):
     computation_cancelled = Signal()
     errors_changed = Signal(list)  # list[str]
     study_changed = Signal(object)  # Study
+    warmed_up = Signal()
 
     def __init__(self, study: Study | None = None, parent: QObject | None = None, debounce_ms: int = 150) -> None:
         super().__init__(parent)
@@ -71,6 +110,7 @@ class StudySession(QObject):
         self.errors: list[str] = []
         self.generation = 0
         self.last_duration = 0.0
+        self.is_warm = False
         self._worker = None
         self._started_at = 0.0
         self._debounce = QTimer(self, singleShot=True, interval=debounce_ms)
@@ -83,6 +123,17 @@ class StudySession(QObject):
             self._watch(study)
 
     # ------------------------------------------------------------------ public API
+
+    def start_warm_up(self) -> None:
+        from superqt.utils import create_worker
+
+        self._warm_worker = create_worker(warm_up, _start_thread=False, _ignore_errors=True)
+        self._warm_worker.finished.connect(self._on_warm_up_finished)
+        self._warm_worker.start()
+
+    def _on_warm_up_finished(self) -> None:
+        self.is_warm = True
+        self.warmed_up.emit()
 
     @property
     def running(self) -> bool:
@@ -161,21 +212,24 @@ class StudySession(QObject):
         self.generation += 1
         gen = self.generation
         study = self.study
-        worker = create_worker(_run_study, study.kind, tuple(study.inputs), dict(study.options), _start_thread=False)
-        worker.yielded.connect(lambda p, gen=gen: self._on_progress(gen, p))
-        worker.returned.connect(lambda r, gen=gen: self._on_returned(gen, r))
-        worker.errored.connect(lambda e, gen=gen: self._on_errored(gen, e))
-        worker.finished.connect(lambda gen=gen, w=worker: self._on_finished(gen, w))
+        worker = create_worker(_run_study, gen, study.kind, tuple(study.inputs), dict(study.options), _start_thread=False, _ignore_errors=True)
+        # bound methods, not lambdas: Qt drops the connections if the session is destroyed first
+        worker.yielded.connect(self._on_progress)
+        worker.returned.connect(self._on_returned)
+        worker.errored.connect(self._on_errored)
+        worker.finished.connect(self._on_finished)
         self._worker = worker
         self._started_at = time.perf_counter()
         self.computation_started.emit(gen)
         worker.start()
 
-    def _on_progress(self, gen: int, p: Any) -> None:
+    def _on_progress(self, item: tuple) -> None:
+        gen, p = item
         if gen == self.generation:
             self.progress_changed.emit(float(getattr(p, "fraction", 0.0)), str(getattr(p, "message", "")))
 
-    def _on_returned(self, gen: int, result: Any) -> None:
+    def _on_returned(self, item: tuple) -> None:
+        gen, result = item
         if gen != self.generation:
             return  # a superseded run: drop its result
         self.last_duration = time.perf_counter() - self._started_at
@@ -185,8 +239,8 @@ class StudySession(QObject):
         self.errors_changed.emit(self.errors + [f"warning: {w}" for w in getattr(result, "warnings", [])[:200]])
         self.results_ready.emit(result)
 
-    def _on_errored(self, gen: int, exc: BaseException) -> None:
-        if gen != self.generation:
+    def _on_errored(self, exc: BaseException) -> None:
+        if getattr(exc, "iaa_generation", None) != self.generation:
             return
         from ..core.errors import IaaError
 
@@ -200,8 +254,8 @@ class StudySession(QObject):
         # the last good result stays on screen: nothing else changes
         self.computation_failed.emit(message, details)
 
-    def _on_finished(self, gen: int, worker: Any) -> None:
-        if self._worker is worker:
+    def _on_finished(self) -> None:
+        if self._worker is not None and self.sender() is self._worker.signals:
             self._worker = None
 
     # file watching ---------------------------------------------------------
@@ -226,11 +280,10 @@ class StudySession(QObject):
     def _on_path_changed(self, path: str) -> None:
         if self.study is None:
             return
+        before = self._signature
         # editors that save by rename drop the watched file: watch the new one again
         self._watch(self.study)
-        signature = _signature(self.study)
-        if signature != self._signature:  # a change to an input, not to a neighbour in its folder
-            self._signature = signature
+        if self._signature != before:  # a change to an input, not to a neighbour in its folder
             self.recompute()
 
     def watched_paths(self) -> list[str]:

@@ -42,11 +42,11 @@ from .coefficients import (
 )
 from .correlation import pairwise_spearman, spearman_rho, spearman_vs_others, spearman_weighted
 from .result import AgreementResult
-from .uncertainty import bayes_multi_kappa, bootstrap_interval
+from .uncertainty import bayes_multi_kappa, bootstrap_interval, bootstrap_plan
 
 __all__ = [
     "LEVELS", "MISSING", "AgreementResult", "alpha_from_coincidences", "alpha_strings_from_codes",
-    "annotator_distributions", "bayes_multi_kappa", "bootstrap_interval", "category_counts",
+    "annotator_distributions", "bayes_multi_kappa", "bootstrap_interval", "bootstrap_plan", "category_counts",
     "cohen_kappa", "coincidence_matrix", "confusion_matrix", "distance_matrix", "encode",
     "encode_numeric", "fleiss_kappa", "gwet_ac1", "item_agreement", "item_disagreement",
     "kappa_from_confusion", "krippendorff_alpha", "krippendorff_alpha_strings", "multi_kappa",

@@ -26,6 +26,18 @@ from .coefficients import annotator_distributions
 from .result import AgreementResult
 
 
+def bootstrap_plan(codes: np.ndarray, n_resamples: int = 1000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``codes`` and, per resample, how often each row is drawn.
+
+    Sharing one plan between coefficients gives them the same resamples (and saves the work).
+    """
+    rows, freq = unique_rows(np.asarray(codes))
+    n = int(freq.sum())
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(n, freq / n, size=n_resamples).astype(float) if n else np.zeros((0, len(rows)))
+    return rows, draws
+
+
 def bootstrap_interval(
     codes: np.ndarray,
     statistic: Callable[..., AgreementResult],
@@ -33,6 +45,7 @@ def bootstrap_interval(
     seed: int = 0,
     confidence: float = 0.95,
     n_categories: int | None = None,
+    plan: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of ``statistic(codes, n_categories, weights=...)``.
 
@@ -41,15 +54,12 @@ def bootstrap_interval(
     """
     codes = np.asarray(codes)
     q = n_categories_of(codes, n_categories)
-    rows, freq = unique_rows(codes)
-    n = int(freq.sum())
-    if n < 2:
+    rows, draws = plan if plan is not None else bootstrap_plan(codes, n_resamples, seed)
+    if codes.shape[0] < 2 or len(draws) == 0:
         return math.nan, math.nan
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(n, freq / n, size=n_resamples)
-    stats = np.empty(n_resamples)
-    for b in range(n_resamples):
-        stats[b] = statistic(rows, q, weights=draws[b].astype(float)).value
+    stats = np.empty(len(draws))
+    for b in range(len(draws)):
+        stats[b] = statistic(rows, q, weights=draws[b]).value
     stats = stats[np.isfinite(stats)]
     if len(stats) < 10:
         return math.nan, math.nan

@@ -118,6 +118,13 @@ def _long_from_frame(path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: 
     return long, tuple(meta), "wide"
 
 
+def _strip(col: pd.Series) -> pd.Series:
+    """Strip surrounding spaces, working on the distinct values (few, compared with the cells)."""
+    codes, uniques = pd.factorize(col.astype(str), sort=False)
+    stripped = pd.Index(uniques).str.strip()
+    return pd.Series(stripped.to_numpy()[codes], index=col.index)
+
+
 def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     """Read every input (files or folders of tables) into one long table.
 
@@ -159,8 +166,6 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
             frame[m] = ""
     frame[list(metas)] = frame[list(metas)].fillna("")
     assert item_cols is not None
-    for c in item_cols:
-        frame[c] = frame[c].astype(str).str.strip()
-    frame["annotator"] = frame["annotator"].astype(str).str.strip()
-    frame["label"] = frame["label"].astype(str).str.strip()
+    for c in list(item_cols) + ["annotator", "label"]:
+        frame[c] = _strip(frame[c])
     return Judgments(frame, item_cols, tuple(metas), "+".join(sorted(layouts)), errors)

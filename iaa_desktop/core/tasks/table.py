@@ -22,11 +22,13 @@ from ..metrics import (
     AgreementResult,
     bayes_multi_kappa,
     bootstrap_interval,
+    bootstrap_plan,
     cohen_kappa,
     coincidence_matrix,
     fleiss_kappa,
     gwet_ac1,
     item_agreement,
+    kappa_from_confusion,
     krippendorff_alpha,
     multi_kappa,
     pairwise_spearman,
@@ -198,127 +200,197 @@ def _to_number(s: pd.Series) -> pd.Series:
     return pd.to_numeric(s.str.replace(",", ".", regex=False) if s.str.contains(r"^\s*-?\d+,\d+\s*$", regex=True).all() else s, errors="coerce")
 
 
+def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, list[Any]]:
+    """``pandas.factorize`` in chunks: codes in order of first appearance and the distinct values.
+
+    Hashing a million strings in one call holds the GIL for a few hundred milliseconds, which
+    would freeze the GUI thread; chunks keep every hold short.
+    """
+    arr = np.asarray(values, dtype=object)
+    codes = np.empty(len(arr), dtype=np.int64)
+    index: dict[Any, int] = {}
+    uniques: list[Any] = []
+    for start in range(0, len(arr), chunk):
+        part_codes, part_uniques = pd.factorize(arr[start:start + chunk], sort=False)
+        mapping = np.empty(len(part_uniques), dtype=np.int64)
+        for j, u in enumerate(part_uniques):
+            k = index.get(u)
+            if k is None:
+                k = index[u] = len(uniques)
+                uniques.append(u)
+            mapping[j] = k
+        codes[start:start + chunk] = mapping[part_codes]
+    return codes, uniques
+
+
 def build_reliability(frame: pd.DataFrame, item_cols: Sequence[str], options: Mapping[str, Any],
                       errors: list[ReaderError], warnings: list[ReaderError]) -> ReliabilityData:
     """Validate the long judgments and build the reliability data.
 
     Problems (duplicates with different labels, non-numbers at an interval level) are appended
-    to ``errors`` and the offending judgments left out.
+    to ``errors`` and the offending judgments left out. Everything per row works on integer
+    codes; the text of labels is examined once per distinct label.
     """
     level = options.get("level", "nominal")
     missing = _parse_missing(options.get("missing", ""))
-    df = frame.copy()
-    label = df["label"].astype(str)
-    num = pd.to_numeric(label, errors="coerce")
-    nonempty = label != ""
-    in_missing = label.isin(missing)
+    lab_codes, lab_uniques = factorize_chunked(frame["label"].to_numpy())
+    labs_u = pd.Series([str(v) for v in lab_uniques], dtype=object)
+    num_u = pd.to_numeric(labs_u, errors="coerce").to_numpy(dtype=float)
+    nonempty_u = (labs_u != "").to_numpy()
+    in_missing_u = labs_u.isin(missing).to_numpy()
     # a numeric column: every label that is not empty and not a 'missing' marker is a number
-    numeric_col = bool((nonempty & ~in_missing).any()) and bool(num[nonempty & ~in_missing].notna().all())
-    is_missing = ~nonempty
-    if missing:
+    used = nonempty_u & ~in_missing_u
+    numeric_col = bool(used.any()) and not bool(np.isnan(num_u[used]).any())
+    missing_u = ~nonempty_u | in_missing_u
+    if missing and numeric_col:
         miss_num = pd.to_numeric(pd.Series(missing), errors="coerce").dropna().to_numpy()
-        is_missing |= label.isin(missing)
-        if numeric_col and len(miss_num):
-            is_missing |= num.isin(miss_num)
-    judged_row = nonempty.copy()
+        missing_u |= np.isin(num_u, miss_num)
+
+    def first_row_with(mask_u: np.ndarray) -> int:
+        return int(np.flatnonzero(mask_u[lab_codes])[0])
+
     if level in ("interval", "ratio"):
-        bad = ~is_missing & num.isna()
-        if bad.any():
-            first = df[bad].iloc[0]
-            n_bad = int(bad.sum())
-            errors.append(ReaderError(first[FILE], int(first[LINE]),
-                                      f"the label '{first['label']}' is not a number, but the level of measurement is {level}"
+        bad_u = ~missing_u & np.isnan(num_u)
+        if bad_u.any():
+            n_bad = int(bad_u[lab_codes].sum())
+            r = first_row_with(bad_u)
+            errors.append(ReaderError(frame[FILE].iat[r], int(frame[LINE].iat[r]),
+                                      f"the label '{frame['label'].iat[r]}' is not a number, but the level of measurement is {level}"
                                       + (f" ({n_bad - 1} more such labels left out)." if n_bad > 1 else "; it is left out.")))
-            is_missing |= bad
-        if level == "ratio" and ((num < 0) & ~is_missing).any():
-            first = df[(num < 0) & ~is_missing].iloc[0]
-            errors.append(ReaderError(first[FILE], int(first[LINE]), "a negative value at the ratio level; negative values are left out."))
-            is_missing |= (num < 0)
-    numeric = bool((~is_missing).any()) and not bool((~is_missing & num.isna()).any())
+            missing_u |= bad_u
+        neg_u = ~missing_u & (num_u < 0)
+        if level == "ratio" and neg_u.any():
+            r = first_row_with(neg_u)
+            errors.append(ReaderError(frame[FILE].iat[r], int(frame[LINE].iat[r]), "a negative value at the ratio level; negative values are left out."))
+            missing_u |= neg_u
+    numeric = bool((~missing_u).any()) and not bool((~missing_u & np.isnan(num_u)).any())
+
+    # item and annotator codes
+    if len(item_cols) == 1:
+        item_codes, item_uniques_list = factorize_chunked(frame[item_cols[0]].to_numpy())
+    else:
+        parts = [factorize_chunked(frame[c].to_numpy()) for c in item_cols]
+        combined = np.zeros(len(frame), dtype=np.int64)
+        for codes_c, uniq_c in parts:
+            combined = combined * (len(uniq_c) + 1) + codes_c
+        item_codes, _ = pd.factorize(combined, sort=False)
+        item_codes = item_codes.astype(np.int64)
+    ann_codes, annotators_list = factorize_chunked(frame["annotator"].to_numpy())
+    c = len(annotators_list)
+    keep = np.ones(len(frame), dtype=bool)
 
     # duplicates of (item, annotator)
-    key_cols = list(item_cols) + ["annotator"]
-    dup = df.duplicated(key_cols, keep=False)
-    drop = pd.Series(False, index=df.index)
+    pair_key = pd.Series(item_codes * max(c, 1) + ann_codes)
+    dup = pair_key.duplicated(keep=False).to_numpy()
     if dup.any():
-        d = df[dup]
-        for _, grp in d.groupby(key_cols, sort=False):
-            labels = grp["label"].unique()
-            first, second = grp.iloc[0], grp.iloc[1]
-            if len(labels) > 1:
-                item_desc = ", ".join(str(first[c]) for c in item_cols)
-                errors.append(ReaderError(second[FILE], int(second[LINE]),
-                                          f"annotator '{first['annotator']}' judged item '{item_desc}' twice with different labels "
-                                          f"('{first['label']}' on line {int(first[LINE])}, '{second['label']}' here); both judgments are left out."))
-                drop[grp.index] = True
+        dup_rows = np.flatnonzero(dup)
+        groups: dict[int, list[int]] = {}
+        for r in dup_rows:
+            groups.setdefault(int(pair_key.iat[r]), []).append(int(r))
+        for rows in groups.values():
+            first, second = rows[0], rows[1]
+            if len({int(lab_codes[r]) for r in rows}) > 1:
+                item_desc = ", ".join(str(frame[col].iat[first]) for col in item_cols)
+                errors.append(ReaderError(frame[FILE].iat[second], int(frame[LINE].iat[second]),
+                                          f"annotator '{frame['annotator'].iat[first]}' judged item '{item_desc}' twice with different labels "
+                                          f"('{frame['label'].iat[first]}' on line {int(frame[LINE].iat[first])}, "
+                                          f"'{frame['label'].iat[second]}' here); both judgments are left out."))
+                keep[rows] = False
             else:
-                drop[grp.index[1:]] = True
+                keep[rows[1:]] = False
                 if len(warnings) < 50:
-                    warnings.append(ReaderError(second[FILE], int(second[LINE]), f"repeats line {int(first[LINE])} exactly; counted once."))
-    df = df[~drop]
-    is_missing = is_missing[~drop]
-    judged_row = judged_row[~drop]
-    num = num[~drop]
+                    warnings.append(ReaderError(frame[FILE].iat[second], int(frame[LINE].iat[second]),
+                                                f"repeats line {int(frame[LINE].iat[first])} exactly; counted once."))
 
-    annotators = tuple(pd.unique(df["annotator"]))
-    if len(annotators) < 2:
-        who = f" ('{annotators[0]}')" if annotators else ""
-        files = ", ".join(sorted(set(df[FILE]))) if len(df) else "the inputs"
+    present = np.zeros(c, dtype=bool)
+    present[ann_codes[keep]] = True
+    if present.sum() < 2:
+        names = [str(a) for a, p in zip(annotators_list, present) if p]
+        who = f" ('{names[0]}')" if names else ""
+        files = ", ".join(sorted(set(frame[FILE]))) if len(frame) else "the inputs"
         raise InsufficientDataError(f"{files}: only one annotator{who} was found; agreement needs at least two.")
+    annotators = tuple(str(a) for a in annotators_list)
 
-    item_key = df[list(item_cols)].astype(str).agg("\x1f".join, axis=1) if len(item_cols) > 1 else df[item_cols[0]].astype(str)
-    item_codes, item_uniques = pd.factorize(item_key, sort=False)
-    ann_codes = pd.Index(annotators).get_indexer(df["annotator"])
-    n_items, c = len(item_uniques), len(annotators)
+    # the first row of each item, in order of first appearance (= the order of the item codes)
+    first_pos = np.flatnonzero(~pd.Series(item_codes).duplicated().to_numpy())
+    n_items = len(first_pos)
 
-    valid = ~is_missing.to_numpy()
+    lab_missing = missing_u[lab_codes]
+    valid = keep & ~lab_missing
+    judged_row = keep & nonempty_u[lab_codes]
     if numeric:
-        vals_all = num.to_numpy(dtype=float)
-        cats, inv = np.unique(vals_all[valid], return_inverse=True)
+        order = np.argsort(num_u[~missing_u])
+        cats = num_u[~missing_u][order]
     else:
-        labs = df["label"].to_numpy(dtype=object)
-        cats, inv = np.unique(labs[valid].astype(str), return_inverse=True)
+        cats_idx = np.flatnonzero(~missing_u)
+        order = np.argsort(labs_u.to_numpy()[cats_idx].astype(str))
+        cats = labs_u.to_numpy()[cats_idx][order].astype(str)
+    # category index of each distinct label (-1 for missing ones)
+    cat_of_u = np.full(len(lab_uniques), -1, dtype=np.int64)
+    cat_of_u[np.flatnonzero(~missing_u)[order]] = np.arange(len(order))
+    if numeric:  # different spellings of one number (2, 2.0) are one category
+        cats, inverse = np.unique(cats, return_inverse=True)
+        cat_of_u[cat_of_u >= 0] = inverse[cat_of_u[cat_of_u >= 0]]
     codes = np.full((n_items, c), -1, dtype=np.int32)
-    codes[item_codes[valid], ann_codes[valid]] = inv
+    codes[item_codes[valid], ann_codes[valid]] = cat_of_u[lab_codes[valid]]
     judged = np.zeros((n_items, c), dtype=bool)
-    judged[item_codes[judged_row.to_numpy()], ann_codes[judged_row.to_numpy()]] = True
+    judged[item_codes[judged_row], ann_codes[judged_row]] = True
     values = None
     if numeric:
         values = np.full((n_items, c), np.nan)
-        values[item_codes[valid], ann_codes[valid]] = vals_all[valid]
+        values[item_codes[valid], ann_codes[valid]] = num_u[lab_codes[valid]]
 
-    first_rows = df.drop_duplicates(list(item_cols)).set_index(item_key.loc[df.drop_duplicates(list(item_cols)).index])
-    items = first_rows.loc[item_uniques, list(item_cols)].reset_index(drop=True)
+    items = frame[list(item_cols)].iloc[first_pos].reset_index(drop=True)
     group_by = options.get("group_by") or ""
     if group_by:
         # an item belongs to the group its first judgment names
-        items[group_by] = first_rows.loc[item_uniques, group_by].to_numpy()
-    return ReliabilityData(codes, cats, numeric, values, judged, items, annotators)
+        items[group_by] = frame[group_by].iloc[first_pos].to_numpy()
+    return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
-def _interval(codes: np.ndarray, fn, options: Mapping[str, Any], q: int) -> tuple[float, float]:
+def _interval(codes: np.ndarray, fn, options: Mapping[str, Any], q: int, plan=None) -> tuple[float, float]:
     if options.get("interval") != "bootstrap":
         return math.nan, math.nan
-    return bootstrap_interval(codes, fn, n_resamples=int(options.get("n_resamples", 1000)), seed=int(options.get("seed", 0)), n_categories=q)
+    return bootstrap_interval(codes, fn, n_resamples=int(options.get("n_resamples", 1000)),
+                              seed=int(options.get("seed", 0)), n_categories=q, plan=plan)
 
 
 def _mean_pair(fn):
-    """A statistic 'mean of a pair coefficient over annotator pairs' that accepts weights."""
+    """A statistic 'mean of a pair coefficient over annotator pairs' that accepts weights.
+
+    ``fn`` maps a pair's confusion matrix to an AgreementResult; each pair's confusion matrix is
+    one weighted bincount, so a bootstrap resample costs a few microseconds per pair.
+    """
 
     def stat(codes: np.ndarray, q: int | None = None, weights: np.ndarray | None = None) -> AgreementResult:
-        vals, ns = [], []
-        w = np.ones(codes.shape[0]) if weights is None else weights
+        q = int(q if q is not None else codes.max() + 1)
+        shifted = codes.astype(np.int64) + 1
+        vals = []
         for x, y in combinations(range(codes.shape[1]), 2):
-            both = (codes[:, x] >= 0) & (codes[:, y] >= 0) & (w > 0)
-            if both.any():
-                r = fn(codes[both][:, [x, y]], q, weights=w[both])
-                if math.isfinite(r.value):
-                    vals.append(r.value)
-                    ns.append(r.n_items)
+            key = shifted[:, x] * (q + 1) + shifted[:, y]
+            cm = np.bincount(key, weights=weights, minlength=(q + 1) ** 2).reshape(q + 1, q + 1)[1:, 1:]
+            if cm.sum() > 0:
+                v = fn(cm).value
+                if math.isfinite(v):
+                    vals.append(v)
         v = float(np.mean(vals)) if vals else math.nan
         return AgreementResult("mean", v, n_items=int(((codes >= 0).sum(axis=1) >= 2).sum()), n_annotators=codes.shape[1])
 
     return stat
+
+
+def _weighted_kappa_cm(kind: str):
+    def fn(cm: np.ndarray) -> AgreementResult:
+        q = cm.shape[0]
+        idx = np.arange(q)
+        diff = np.abs(idx[:, None] - idx[None, :]).astype(float)
+        wm = diff if kind == "linear" else diff**2
+        p = cm / cm.sum()
+        d_o = float((wm * p).sum())
+        d_e = float((wm * np.outer(p.sum(axis=1), p.sum(axis=0))).sum())
+        return AgreementResult("weighted_kappa", 1.0 - d_o / d_e if d_e > 0 else math.nan)
+
+    return fn
 
 
 def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_intervals: bool = True) -> dict[str, AgreementResult]:
@@ -330,14 +402,18 @@ def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_inte
     if not ((codes >= 0).sum(axis=1) >= 2).any():
         raise InsufficientDataError("No item was judged by two or more annotators; agreement cannot be computed.")
 
+    plan = None
+    if opts.get("interval") == "bootstrap":
+        plan = bootstrap_plan(codes, int(opts.get("n_resamples", 1000)), int(opts.get("seed", 0)))
+
     def add(name: str, fn, **extra) -> None:
         r = fn(codes, q)
-        lo, hi = _interval(codes, fn, opts, q) if math.isfinite(r.value) else (math.nan, math.nan)
+        lo, hi = _interval(codes, fn, opts, q, plan) if math.isfinite(r.value) else (math.nan, math.nan)
         out[name] = AgreementResult(name, r.value, r.observed, r.expected, r.n_items, r.n_annotators, lo, hi, {**r.extra, **extra})
 
     add("percent_agreement", percent_agreement)
-    add("cohen_kappa_mean", _mean_pair(cohen_kappa))
-    add("scott_pi_mean", _mean_pair(scott_pi))
+    add("cohen_kappa_mean", _mean_pair(kappa_from_confusion))
+    add("scott_pi_mean", _mean_pair(lambda cm: kappa_from_confusion(cm, "scott_pi")))
     add("fleiss_kappa", fleiss_kappa)
     add("multi_kappa", multi_kappa)
     if opts.get("interval") == "bayes" and math.isfinite(out["multi_kappa"].value):
@@ -363,7 +439,7 @@ def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_inte
             def fn_nld(cd, qq=None, weights=None):
                 return krippendorff_alpha(cd, distance=delta, n_categories=q, weights=weights)
 
-            lo, hi = _interval(codes, fn_nld, opts, q)
+            lo, hi = _interval(codes, fn_nld, opts, q, plan)
         out["krippendorff_alpha"] = AgreementResult("krippendorff_alpha", r.value, r.observed, r.expected, r.n_items, r.n_annotators, lo, hi, {"level": "nld"})
     else:
         vals = data.categories.astype(float) if data.numeric else np.arange(q, dtype=float)
@@ -391,8 +467,8 @@ def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_inte
                 lo, hi = (float(x) for x in np.quantile(stats, [0.025, 0.975]))
         out["spearman_weighted"] = AgreementResult("spearman_weighted", r.value, n_items=r.n_items, n_annotators=r.n_annotators, ci_low=lo, ci_high=hi)
     if level in ("ordinal", "interval", "ratio") and q >= 2:
-        add("weighted_kappa_linear_mean", _mean_pair(lambda cd, qq=None, weights=None: weighted_kappa(cd, "linear", qq, weights)))
-        add("weighted_kappa_quadratic_mean", _mean_pair(lambda cd, qq=None, weights=None: weighted_kappa(cd, "quadratic", qq, weights)))
+        add("weighted_kappa_linear_mean", _mean_pair(_weighted_kappa_cm("linear")))
+        add("weighted_kappa_quadratic_mean", _mean_pair(_weighted_kappa_cm("quadratic")))
     return out
 
 
@@ -511,7 +587,7 @@ class TableKind:
         yield Progress(60, 100, "Computing pairwise agreement")
         pairwise = compute_pairwise(data, opts)
         yield Progress(70, 100, "Per-item disagreement")
-        items = items_table(data, opts)
+        items = items_table(data, opts).sort_values("disagreement", ascending=False, kind="stable", na_position="last").reset_index(drop=True)
         coinc = coincidence_matrix(data.codes, len(data.categories))
         per_cat = per_category_table(data) if len(data.categories) <= 200 else pd.DataFrame()
         groups: list[GroupResult] = []

@@ -6,6 +6,7 @@ import math
 from enum import IntEnum
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -27,6 +28,8 @@ class Role(IntEnum):
 def format_value(v: Any, digits: int = 3) -> str:
     if v is None:
         return ""
+    if isinstance(v, np.generic):
+        v = v.item()
     if isinstance(v, float):
         if math.isnan(v):
             return "–"
@@ -56,6 +59,10 @@ class DataFrameModel(QAbstractTableModel):
         self._tint = tint_column
         self._headers = headers or {}
         self._row_tooltips: dict[str, str] = {}
+        self._full = self._frame
+        self._search = None
+        self._needle = ""
+        self._cache_columns()
 
     @property
     def frame(self):
@@ -63,8 +70,34 @@ class DataFrameModel(QAbstractTableModel):
 
     def set_frame(self, frame) -> None:
         self.beginResetModel()
-        self._frame = frame.reset_index(drop=True)
+        self._full = frame.reset_index(drop=True)
+        self._search = None
+        self._frame = self._apply_filter(self._full)
+        self._cache_columns()
         self.endResetModel()
+
+    def set_filter(self, text: str) -> None:
+        """Show only the rows with ``text`` in any cell (case-insensitive), computed in pandas."""
+        self._needle = text.casefold().strip()
+        self.beginResetModel()
+        self._frame = self._apply_filter(self._full)
+        self._cache_columns()
+        self.endResetModel()
+
+    def _apply_filter(self, frame):
+        needle = getattr(self, "_needle", "")
+        if not needle or frame.empty:
+            return frame
+        if self._search is None:  # built on the first filter, then reused
+            self._search = frame.astype(str).agg(" ".join, axis=1).str.casefold()
+        mask = self._search.str.contains(needle, regex=False).to_numpy()
+        return frame[mask].reset_index(drop=True)
+
+    def _cache_columns(self) -> None:
+        # plain per-column arrays: a cell lookup in data() must not go through pandas indexing
+        self._columns = [self._frame[c].to_numpy() for c in self._frame.columns]
+        self._tint_values = (self._frame[self._tint].to_numpy(dtype=float)
+                             if self._tint and self._tint in self._frame.columns else None)
 
     def set_row_tooltips(self, by_first_column: dict[str, str]) -> None:
         self._row_tooltips = by_first_column
@@ -78,7 +111,7 @@ class DataFrameModel(QAbstractTableModel):
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        value = self._frame.iat[index.row(), index.column()]
+        value = self._columns[index.column()][index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             return format_value(value, self._digits)
         if role == Role.SortValue:
@@ -86,18 +119,17 @@ class DataFrameModel(QAbstractTableModel):
         if role == Role.RowKey:
             return index.row()
         if role == Role.FilterText:
-            return " ".join(str(v) for v in self._frame.iloc[index.row()].tolist())
+            return " ".join(str(col[index.row()]) for col in self._columns)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if isinstance(value, int | float) and not isinstance(value, bool):
+            if isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and self._tint and self._tint in self._frame.columns:
-            t = self._frame[self._tint].iat[index.row()]
-            if isinstance(t, float) and not math.isnan(t) and t > 0:
+        if role == Qt.ItemDataRole.BackgroundRole and self._tint_values is not None:
+            t = self._tint_values[index.row()]
+            if not math.isnan(t) and t > 0:
                 return QBrush(QColor(220, 60, 60, int(15 + 55 * min(1.0, t))))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            key = str(self._frame.iat[index.row(), 0])
-            return self._row_tooltips.get(key)
+        if role == Qt.ItemDataRole.ToolTipRole and self._row_tooltips:
+            return self._row_tooltips.get(str(self._columns[0][index.row()]))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -116,9 +148,11 @@ class DataFrameModel(QAbstractTableModel):
             return
         self.layoutAboutToBeChanged.emit()
         name = self._frame.columns[column]
-        self._frame = self._frame.sort_values(
-            name, ascending=order == Qt.SortOrder.AscendingOrder, kind="stable", na_position="last"
-        ).reset_index(drop=True)
+        ascending = order == Qt.SortOrder.AscendingOrder
+        self._full = self._full.sort_values(name, ascending=ascending, kind="stable", na_position="last").reset_index(drop=True)
+        self._search = None
+        self._frame = self._apply_filter(self._full)
+        self._cache_columns()
         self.layoutChanged.emit()
 
 
@@ -132,8 +166,13 @@ class TextFilterProxy(QSortFilterProxyModel):
         self.setFilterRole(Role.FilterText)
 
     def set_needle(self, text: str) -> None:
-        self._needle = text.casefold().strip()
-        self.invalidateFilter()
+        if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.9; invalidateFilter() is deprecated there
+            self.beginFilterChange()
+            self._needle = text.casefold().strip()
+            self.endFilterChange()
+        else:
+            self._needle = text.casefold().strip()
+            self.invalidateFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         if not self._needle:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..models.frame_model import DataFrameModel, TextFilterProxy
+from ..models.frame_model import DataFrameModel
+from .heatmap import MatrixHeatmap
 
 PAIR_METRICS = [
     ("cohen_kappa", "Cohen's κ"), ("percent_agreement", "Percent agreement"), ("scott_pi", "Scott's π"),
@@ -48,29 +49,28 @@ def make_table(model, sortable: bool = True) -> QTableView:
     view.verticalHeader().setVisible(False)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setStretchLastSection(True)
+    # size columns from the first 100 rows, not from every row of a large table
+    view.horizontalHeader().setResizeContentsPrecision(100)
+    view.verticalHeader().setResizeContentsPrecision(100)
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     view.setWordWrap(False)
     return view
 
 
-class HeatmapCanvas(QWidget):
-    """The pairwise heatmap (matplotlib, built by the same function the report uses)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-        from matplotlib.figure import Figure
-
-        self.figure = Figure(figsize=(4.6, 3.8), layout="constrained")
-        self.canvas = FigureCanvasQTAgg(self.figure)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.canvas)
-
-    def show_matrix(self, matrix, title: str) -> None:
-        from ...core.export.charts_table import pairwise_heatmap_figure
-
-        pairwise_heatmap_figure(matrix, title, figure=self.figure)
-        self.canvas.draw_idle()
+def fit_columns(view: QTableView, max_width: int = 320, sample: int = 100) -> None:
+    """Column widths from the header and the first ``sample`` rows (Qt's own resize to contents
+    measures far more and takes hundreds of milliseconds on a large table)."""
+    model = view.model()
+    fm = view.fontMetrics()
+    rows = min(model.rowCount(), sample)
+    for c in range(model.columnCount()):
+        header = str(model.headerData(c, Qt.Orientation.Horizontal) or "")
+        width = fm.horizontalAdvance(header) + 28
+        for r in range(rows):
+            text = model.data(model.index(r, c))
+            if text:
+                width = max(width, fm.horizontalAdvance(str(text)) + 14)
+        view.setColumnWidth(c, min(width, max_width))
 
 
 class OverviewPanel(QWidget):
@@ -99,7 +99,8 @@ class OverviewPanel(QWidget):
         self.metric_combo.activated.connect(lambda _i: self._draw_heatmap())
         row.addWidget(self.metric_combo, 1)
         hl.addLayout(row)
-        self.heatmap = HeatmapCanvas()
+        self.heatmap = MatrixHeatmap()
+        self.heatmap.setObjectName("heatmap")
         hl.addWidget(self.heatmap, 1)
         top.addWidget(heat_box)
         top.setSizes([520, 420])
@@ -115,10 +116,11 @@ class OverviewPanel(QWidget):
         frow.addWidget(self.filter, 1)
         il.addLayout(frow)
         self.items_model = DataFrameModel(tint_column="disagreement")
-        self.items_proxy = TextFilterProxy(self)
-        self.items_proxy.setSourceModel(self.items_model)
-        self.filter.textChanged.connect(self.items_proxy.set_needle)
-        self.items_view = make_table(self.items_proxy)
+        self._filter_timer = QTimer(self, singleShot=True, interval=200)
+        self._filter_timer.timeout.connect(lambda: self.items_model.set_filter(self.filter.text()))
+        self.filter.textChanged.connect(lambda _t: self._filter_timer.start())
+        self.filter.returnPressed.connect(lambda: (self._filter_timer.stop(), self.items_model.set_filter(self.filter.text())))
+        self.items_view = make_table(self.items_model)
         self.items_view.setObjectName("items")
         self.items_view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._show_item(cur))
         il.addWidget(self.items_view)
@@ -146,7 +148,7 @@ class OverviewPanel(QWidget):
         cols = [c for c in ("title", "value", "ci_low", "ci_high", "n_items") if c in table.columns]
         self.metrics_model.set_frame(table[cols])
         self.metrics_model.set_row_tooltips({row.title: _tooltip(row.metric) for row in table.itertuples()})
-        self.metrics_view.resizeColumnsToContents()
+        fit_columns(self.metrics_view, max_width=400)
         current = self.metric_combo.currentData()
         self.metric_combo.clear()
         for key, title in PAIR_METRICS:
@@ -155,14 +157,14 @@ class OverviewPanel(QWidget):
         idx = self.metric_combo.findData(current)
         self.metric_combo.setCurrentIndex(max(0, idx))
         self._draw_heatmap()
-        items = result.items.sort_values("disagreement", ascending=False, kind="stable", na_position="last")
+        items = result.items  # the core sorts by disagreement, worst first, in the worker
         self.items_model.set_frame(items)
         col = list(items.columns).index("disagreement")
-        self.items_view.horizontalHeader().setSortIndicator(col, Qt.SortOrder.DescendingOrder)
-        self.items_view.resizeColumnsToContents()
-        for c in range(self.items_model.columnCount()):
-            if self.items_view.columnWidth(c) > 320:
-                self.items_view.setColumnWidth(c, 320)
+        header = self.items_view.horizontalHeader()
+        header.blockSignals(True)  # show the order the core sorted in without sorting again
+        header.setSortIndicator(col, Qt.SortOrder.DescendingOrder)
+        header.blockSignals(False)
+        fit_columns(self.items_view)
 
     def _draw_heatmap(self) -> None:
         if self.result is None or self.metric_combo.count() == 0:
@@ -170,16 +172,13 @@ class OverviewPanel(QWidget):
         key = self.metric_combo.currentData()
         title = self.metric_combo.currentText()
         lo = 0.0 if key == "percent_agreement" else -1.0
-        from ...core.export.charts_table import pairwise_heatmap_figure
-
-        pairwise_heatmap_figure(self.result.pair_matrix(key), title, vmin=lo, vmax=1.0, figure=self.heatmap.figure)
-        self.heatmap.canvas.draw_idle()
+        m = self.result.pair_matrix(key)
+        self.heatmap.set_matrix(m.to_numpy(dtype=float), m.index, m.columns, title, vmin=lo, vmax=1.0)
 
     def _show_item(self, proxy_index) -> None:
         if not proxy_index.isValid() or self.result is None:
             return
-        row = self.items_proxy.mapToSource(proxy_index).row()
-        rec = self.items_model.frame.iloc[row]
+        rec = self.items_model.frame.iloc[proxy_index.row()]
         import html
 
         parts = [f"<h3 dir='auto'>{html.escape(str(rec['item']))}</h3>"]
@@ -224,7 +223,7 @@ class GroupsPanel(QWidget):
                 row[k] = r.value
             rows.append(row)
         self.model.set_frame(pd.DataFrame(rows))
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
 
 
 class CategoriesPanel(QWidget):
@@ -237,22 +236,15 @@ class CategoriesPanel(QWidget):
         self.view = make_table(self.model)
         left.addWidget(self.view)
         lay.addLayout(left, 1)
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-        from matplotlib.figure import Figure
-
-        self.figure = Figure(figsize=(4.6, 3.8), layout="constrained")
-        self.canvas = FigureCanvasQTAgg(self.figure)
-        lay.addWidget(self.canvas, 1)
+        self.chart = MatrixHeatmap()
+        lay.addWidget(self.chart, 1)
 
     def set_result(self, result) -> None:
-        from ...core.export.charts_table import coincidence_figure
-
         self.model.set_frame(result.per_category)
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
         cats = [str(c if not (isinstance(c, float) and c.is_integer()) else int(c)) for c in result.categories]
         if len(cats) <= 40:
-            coincidence_figure(result.coincidence, cats, figure=self.figure)
-            self.canvas.draw_idle()
+            self.chart.set_matrix(result.coincidence, cats, cats, "Coincidence matrix", vmin=0.0, sequential=True, digits=1)
 
 
 def create_panels(result, context) -> list[tuple[str, QWidget]]:
