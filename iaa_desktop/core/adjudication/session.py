@@ -95,6 +95,9 @@ class AdjudicationSession:
         # codes of the gold in the model's coding (new typed values get new codes)
         self._code_of = {v: k for k, v in enumerate(model.code_values)}
         self._gold_codes = np.array([self._code(v) for v in self._gold], dtype=np.int64)
+        self._haystack: pd.Series | None = None
+        # the queue order never changes with decisions: sort once
+        self._by_disagreement = np.lexsort((np.arange(model.n_units), -model.disagreement))
         rng = np.random.default_rng(self.seed)
         self._shuffle = rng.permutation(model.n_units)
         self._annotator_order = (
@@ -203,28 +206,29 @@ class AdjudicationSession:
         """
         if filter not in FILTERS:
             raise OptionError(f"Unknown filter '{filter}'; use one of {', '.join(FILTERS)}.")
-        has_auto = self._has_auto
-        mask = {
-            "unresolved": ~(self._decided | has_auto),
-            "all": np.ones(self.model.n_units, dtype=bool),
-            "decided": self._decided.copy(),
-            "automatic": has_auto & ~self._decided,
-            "resolved": self._decided | has_auto,
-        }[filter]
-        if text:
-            t = text.casefold()
-            hay = pd.Series(
-                [
-                    f"{k}\x1f{ti}\x1f{g}"
-                    for k, ti, g in zip(self.model.keys, self.model.titles, self.model.groups)
-                ]
-            )
-            mask &= hay.str.casefold().str.contains(t, regex=False).to_numpy()
-        if self.blind:
-            order = self._shuffle
+        has_auto, decided = self._has_auto, self._decided
+        if filter == "unresolved":
+            mask = ~(decided | has_auto)
+        elif filter == "all":
+            mask = np.ones(self.model.n_units, dtype=bool)
+        elif filter == "decided":
+            mask = decided.copy()
+        elif filter == "automatic":
+            mask = has_auto & ~decided
         else:
-            order = np.lexsort((np.arange(self.model.n_units), -self.model.disagreement))
+            mask = decided | has_auto
+        if text:
+            mask &= self._text_mask(text)
+        order = self._shuffle if self.blind else self._by_disagreement
         return order[mask[order]]
+
+    def _text_mask(self, text: str) -> np.ndarray:
+        if self._haystack is None:
+            m = self.model
+            self._haystack = pd.Series(
+                [f"{k}\x1f{ti}\x1f{g}" for k, ti, g in zip(m.keys, m.titles, m.groups)]
+            ).str.casefold()
+        return self._haystack.str.contains(text.casefold(), regex=False).to_numpy()
 
     def next_unresolved(
         self, after: int | None, backwards: bool = False, text: str = ""

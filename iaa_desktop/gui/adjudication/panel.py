@@ -41,11 +41,11 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QListView,
     QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
+    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
@@ -93,8 +93,24 @@ class QueueModel(QAbstractListModel):
         self._idx = np.zeros(0, dtype=np.int64)
 
     def set_indices(self, idx: np.ndarray) -> None:
+        """New queue; one unit leaving (the usual case after a decision) is a row removal, so the
+        view keeps its place without relaying out every row."""
+        new = np.asarray(idx, dtype=np.int64)
+        old = self._idx
+        if len(new) == len(old) - 1 and len(old):
+            diff = np.flatnonzero(old[: len(new)] != new)
+            k = int(diff[0]) if len(diff) else len(new)
+            if np.array_equal(old[k + 1 :], new[k:]):
+                self.beginRemoveRows(QModelIndex(), k, k)
+                self._idx = new
+                self.endRemoveRows()
+                return
+        elif np.array_equal(new, old):
+            if len(new):
+                self.dataChanged.emit(self.index(0), self.index(len(new) - 1))
+            return
         self.beginResetModel()
-        self._idx = np.asarray(idx, dtype=np.int64)
+        self._idx = new
         self.endResetModel()
 
     def indices(self) -> np.ndarray:
@@ -232,9 +248,17 @@ class AdjudicationPanel(QWidget):
 
         split = QSplitter(Qt.Orientation.Horizontal)
         self.queue_model = QueueModel(s, self)
-        self.queue_view = QListView()
+        # a table view: its fixed row height never walks all rows (a list view does, per reset)
+        self.queue_view = QTableView()
         self.queue_view.setModel(self.queue_model)
-        self.queue_view.setUniformItemSizes(True)
+        self.queue_view.horizontalHeader().setVisible(False)
+        self.queue_view.verticalHeader().setVisible(False)
+        self.queue_view.horizontalHeader().setStretchLastSection(True)
+        self.queue_view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.queue_view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
+        self.queue_view.setShowGrid(False)
+        self.queue_view.setWordWrap(False)
+        self.queue_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.queue_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.queue_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         split.addWidget(self.queue_view)
