@@ -58,6 +58,10 @@ OUTPUT_EXTENSIONS: list[Any] = []
 #: writers called after the result is computed: callable(ns, result) -> list of written paths
 OUTPUT_WRITERS: list[Any] = []
 
+from .core.export import report_cli as _report_cli  # noqa: E402  (--pdf/--html/--paper; light import)
+
+_report_cli.register(OUTPUT_EXTENSIONS, OUTPUT_WRITERS)
+
 
 def _add_output_extensions(parser: argparse.ArgumentParser) -> None:
     for ext in OUTPUT_EXTENSIONS:

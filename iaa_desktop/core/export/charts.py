@@ -1,0 +1,159 @@
+"""Generic charts of the report as matplotlib Figures (no Qt, no pyplot state).
+
+* :func:`pairwise_heatmap` — annotators × annotators matrix of a pair measure;
+* :func:`interval_dots` — one value per document / target / text with its interval, worst first;
+* :func:`count_matrix` — confusion or coincidence matrix with counts in the cells;
+* :func:`forest` — estimates with intervals by factor level.
+
+Every builder takes plain arrays/DataFrames and returns a new ``Figure``; the report renders them
+as SVG. matplotlib is imported inside the functions so importing this module is cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+
+def _figure(width: float, height: float):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def _short(s: Any, n: int = 28) -> str:
+    s = str(s)
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def pairwise_heatmap(matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, digits: int = 2):
+    """Heatmap of a square DataFrame (index = columns = annotators), values written in cells."""
+    import numpy as np
+
+    names = [_short(n, 18) for n in matrix.index]
+    values = matrix.to_numpy(dtype=float)
+    n = len(names)
+    size = min(6.5, max(3.2, 0.55 * n + 1.8))
+    fig = _figure(size + 0.8, size)
+    ax = fig.add_subplot(111)
+    im = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlGn", vmin=vmin, vmax=vmax)
+    ax.set_xticks(range(n), labels=names, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(n), labels=names, fontsize=8)
+    if n <= 16:
+        for i in range(n):
+            for j in range(n):
+                v = values[i, j]
+                if math.isfinite(v):
+                    frac = (v - vmin) / (vmax - vmin) if vmax > vmin else 0.5
+                    ax.text(j, i, f"{v:.{digits}f}", ha="center", va="center", fontsize=7 if n > 8 else 8,
+                            color="black" if 0.15 < frac < 0.85 else "white")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig
+
+
+def interval_dots(
+    labels: Sequence[Any],
+    values: Sequence[float],
+    low: Sequence[float] | None = None,
+    high: Sequence[float] | None = None,
+    xlabel: str = "",
+    title: str = "",
+    reference: float | None = None,
+    xlim: tuple[float, float] | None = None,
+    extra: Sequence[float] | None = None,
+    extra_label: str = "",
+    value_label: str = "",
+):
+    """Dot per row with its interval (thin line), rows top to bottom in the order given.
+
+    ``extra`` adds a second series (hollow marker), e.g. the value after a filter.
+    """
+    import numpy as np
+
+    n = len(labels)
+    fig = _figure(6.8, max(1.8, 0.24 * n + 1.0))
+    ax = fig.add_subplot(111)
+    ys = np.arange(n)[::-1]
+    v = np.asarray(values, dtype=float)
+    if low is not None and high is not None:
+        lo, hi = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+        ok = np.isfinite(lo) & np.isfinite(hi)
+        ax.hlines(ys[ok], lo[ok], hi[ok], color="C0", lw=1.4)
+    ax.plot(v, ys, "o", color="C0", ms=4.5, label=value_label or None, zorder=3)
+    if extra is not None:
+        ax.plot(np.asarray(extra, dtype=float), ys, "o", mfc="white", mec="C3", ms=4.5, label=extra_label or None, zorder=3)
+    if reference is not None and math.isfinite(reference):
+        ax.axvline(reference, color="0.5", lw=0.8, ls="--")
+    ax.set_yticks(ys, labels=[_short(s, 34) for s in labels], fontsize=7.5)
+    ax.set_ylim(-0.7, n - 0.3)
+    if xlim is not None:
+        ax.set_xlim(*xlim)
+    ax.set_xlabel(xlabel, fontsize=8.5)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.grid(axis="x", color="0.9", lw=0.6)
+    if title:
+        ax.set_title(title, fontsize=10)
+    if value_label or extra_label:
+        ax.legend(fontsize=7.5, loc="lower right", frameon=False)
+    return fig
+
+
+def count_matrix(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[Any] | None = None,
+                 title: str = "", xlabel: str = "", ylabel: str = "", digits: int = 0):
+    """Confusion or coincidence matrix as a heatmap of counts (the count in each cell)."""
+    import numpy as np
+
+    m = np.asarray(matrix, dtype=float)
+    col_labels = row_labels if col_labels is None else col_labels
+    r, c = m.shape
+    size = min(6.5, max(3.0, 0.5 * max(r, c) + 1.8))
+    fig = _figure(size + 0.7, size)
+    ax = fig.add_subplot(111)
+    im = ax.imshow(m, cmap="Blues")
+    ax.set_xticks(range(c), labels=[_short(x, 16) for x in col_labels], rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(r), labels=[_short(x, 16) for x in row_labels], fontsize=8)
+    if max(r, c) <= 14:
+        top = float(np.nanmax(m)) if m.size else 1.0
+        for i in range(r):
+            for j in range(c):
+                ax.text(j, i, f"{m[i, j]:,.{digits}f}", ha="center", va="center", fontsize=7,
+                        color="white" if m[i, j] > top / 2 else "black")
+    ax.set_xlabel(xlabel, fontsize=8.5)
+    ax.set_ylabel(ylabel, fontsize=8.5)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig
+
+
+def forest(labels: Sequence[Any], values: Sequence[float], low: Sequence[float], high: Sequence[float],
+           groups: Sequence[Any] | None = None, xlabel: str = "", title: str = ""):
+    """Forest plot: estimate and interval per row, colour per group, dashed line at the first row."""
+    import numpy as np
+
+    n = len(labels)
+    fig = _figure(6.8, max(2.0, 0.22 * n + 1.0))
+    ax = fig.add_subplot(111)
+    ys = np.arange(n)[::-1]
+    groups = list(groups) if groups is not None else ["" for _ in labels]
+    colours = {g: f"C{k % 10}" for k, g in enumerate(dict.fromkeys(groups))}
+    v, lo, hi = (np.asarray(x, dtype=float) for x in (values, low, high))
+    for y, g, a, b, c in zip(ys, groups, lo, hi, v):
+        col = colours[g]
+        if math.isfinite(a) and math.isfinite(b):
+            ax.plot([a, b], [y, y], color=col, lw=1.6)
+        if math.isfinite(c):
+            ax.plot([c], [y], "o", color=col, ms=4)
+    if n and math.isfinite(v[0]):
+        ax.axvline(v[0], color="0.5", lw=0.8, ls="--")
+    ax.axvline(0.0, color="0.8", lw=0.8)
+    ax.set_yticks(ys, labels=[_short(s, 40) for s in labels], fontsize=7.5)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlabel(xlabel, fontsize=8.5)
+    ax.tick_params(axis="x", labelsize=8)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return fig

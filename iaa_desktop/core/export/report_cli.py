@@ -1,0 +1,36 @@
+"""Command-line options of the report: ``--pdf FILE``, ``--html FILE``, ``--paper a4|letter``.
+
+Registered in :mod:`iaa_desktop.cli` through ``OUTPUT_EXTENSIONS`` / ``OUTPUT_WRITERS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def add_report_options(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("report")
+    g.add_argument("--pdf", metavar="FILE", type=Path, help="write the agreement report as PDF")
+    g.add_argument("--html", metavar="FILE", type=Path, help="write the agreement report as HTML (for the web and e-mail)")
+    g.add_argument("--paper", choices=("a4", "letter"), help="paper size of the PDF (default: from the locale)")
+    g.add_argument("--title", dest="report_title", metavar="TEXT", help="study name in the report (default: the input's name)")
+
+
+def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
+    pdf, html_out = getattr(ns, "pdf", None), getattr(ns, "html", None)
+    if not pdf and not html_out:
+        return []
+    from .report import write_report
+
+    # the report's own tables (summary with interpretation, tables behind the charts) join --csv
+    return write_report(result, pdf_path=pdf, html_path=html_out, paper=getattr(ns, "paper", None),
+                        title=getattr(ns, "report_title", None) or "", csv_dir=getattr(ns, "csv_dir", None))
+
+
+def register(extensions: list[Any], writers: list[Any]) -> None:
+    if add_report_options not in extensions:
+        extensions.append(add_report_options)
+    if write_report_outputs not in writers:
+        writers.append(write_report_outputs)
