@@ -254,12 +254,20 @@ def methods_normalization(result: Any) -> tuple[list[str], list[str]]:
     return [p1, p2], ["bollmann2016", "fleiss1971", "artstein2008", "krippendorff2011", "needleman1970", "landis1977", "krippendorff2004"]
 
 
+def annotators_of(result: Any) -> list[str]:
+    """The annotators of any kind's result (some keep them on their data object)."""
+    ann = getattr(result, "annotators", None)
+    if ann is None:
+        ann = getattr(getattr(result, "data", None), "annotators", ())
+    return [str(a) for a in ann]
+
+
 def methods_multilabel(result: Any) -> tuple[list[str], list[str]]:
     labels = list(getattr(result, "labels", ()))
     o = result.options
     s1 = o.get("s1") or "000 (no label: “is there any label at all?”)"
     p1 = (
-        f"Each of {len(result.annotators)} annotators gave each item a set of the {len(labels)} labels "
+        f"Each of {len(annotators_of(result))} annotators gave each item a set of the {len(labels)} labels "
         + ", ".join(esc(lab) for lab in labels)
         + " (an item's combination is a bit code, first label = leftmost bit). Per annotator pair and label, "
         "percent agreement and Cohen's κ (Cohen 1960) on “has the label” are reported, with the exact set "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..methods_text import methods_for
+from ..methods_text import annotators_of, methods_for
 from ..report import KindReport, ReportContext, Section, SummaryRow, table_html
 
 
@@ -18,7 +18,7 @@ def _value(text: str) -> float:
 
 def build(result: Any, ctx: ReportContext) -> KindReport:
     paragraphs, refs = methods_for(result)
-    kr = KindReport(methods=paragraphs, references=refs, annotators=[str(a) for a in getattr(result, "annotators", ())])
+    kr = KindReport(methods=paragraphs, references=refs, annotators=annotators_of(result))
     for name, text in result.headline():
         v = _value(text)
         if math.isfinite(v):

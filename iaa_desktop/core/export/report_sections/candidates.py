@@ -1,0 +1,74 @@
+"""Report sections of the ``candidates`` kind (candidate text-reuse pairs, multi-κ)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import charts
+from ..methods_text import methods_for
+from ..report import KindReport, ReportContext, Section, SummaryRow, figure_html, table_html
+from ._pairs import worst_pairs_html
+
+K_HEADERS = {"factor": "Factor", "level": "Level", "a": "A", "b": "B", "n_items": "n", "multi_kappa": "multi-κ",
+             "bayes_median": "median", "low89": "89% low", "high89": "89% high", "low95": "95% low",
+             "high95": "95% high", "observed": "A_o", "expected": "A_e"}
+
+
+def _row(name: str, k: dict[str, Any], n: Any) -> SummaryRow:
+    lo, hi = k.get("bayes_95", (math.nan, math.nan))
+    return SummaryRow(name, k.get("value", math.nan), lo if lo is not None else math.nan, hi if hi is not None else math.nan,
+                      n, "kappa", note=f"posterior median {k.get('bayes_median', math.nan):.3f}; 89% "
+                      f"[{k.get('bayes_89', (math.nan,) * 2)[0]:.3f}, {k.get('bayes_89', (math.nan,) * 2)[1]:.3f}]")
+
+
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    from ..charts_pairs import forest_figure, overlap_curve_figure
+
+    paragraphs, refs = methods_for(result)
+    kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
+    mk = result.overall.get("multi_kappa", {})
+    kr.summary.append(_row("multi-κ (Hubert), all pairs", mk, mk.get("n_items")))
+    for p in result.pairwise:
+        k = p.get("multi_kappa", p)
+        kr.summary.append(_row(f"κ, annotators {p['a']} – {p['b']}", k, p.get("n_items")))
+    kr.summary_caption = f"{len(result.pairs):,} candidate pairs, {len(result.annotators)} annotators; intervals: 95% posterior"
+
+    tables = result.tables()
+    bf = tables.get("by_factor", pd.DataFrame())
+    body = []
+    if ctx.charts:
+        body.append(figure_html(forest_figure(result), "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
+                                "intervals, point estimate (bar); dashed: overall."))
+        if result.by_overlap_bin:
+            body.append(figure_html(overlap_curve_figure(result), "Agreement against lexical overlap (quantile bins)."))
+    if len(bf):
+        worst = bf.sort_values(["factor", "multi_kappa"], na_position="first").reset_index(drop=True)
+        kr.tables["by_factor_worst_first"] = worst
+        cols = [c for c in ("factor", "level", "n_items", "multi_kappa", "bayes_median", "low95", "high95", "observed", "expected") if c in worst.columns]
+        body.append(table_html(worst, cols, K_HEADERS, digits={"n_items": 0}, caption="multi-κ per factor level, lowest first within each factor",
+                               max_rows=max(ctx.max_rows, 70)))
+    kr.sections.append(Section("κ by factor level", "\n".join(body), anchor="factors"))
+
+    pw = tables.get("pairwise", pd.DataFrame())
+    if len(pw):
+        body = [table_html(pw, [c for c in K_HEADERS if c in pw.columns], K_HEADERS, digits={"n_items": 0}, caption="Annotator pairs")]
+        if ctx.charts:
+            names = list(result.annotators)
+            m = pd.DataFrame(np.nan, index=names, columns=names)
+            for r in pw.itertuples(index=False):
+                m.loc[r.a, r.b] = m.loc[r.b, r.a] = r.multi_kappa
+            for a in names:
+                m.loc[a, a] = 1.0
+            kr.tables["pair_matrix_kappa"] = m.rename_axis("annotator").reset_index()
+            body.append(figure_html(charts.pairwise_heatmap(m, "Pairwise κ"), "Cohen's κ per annotator pair."))
+        kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
+
+    pairs = result.pairs
+    if len(pairs) and "disagreement" in pairs.columns:
+        order = np.argsort(-pairs["disagreement"].fillna(-1).to_numpy(), kind="stable")
+        kr.sections.append(Section("Ten disagreeing candidate pairs", worst_pairs_html(result, order, 10), anchor="worst-pairs"))
+    return kr
