@@ -12,6 +12,7 @@ as SVG. matplotlib is imported inside the functions so importing this module is 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,8 +24,18 @@ def _figure(width: float, height: float):
 
 
 def _short(s: Any, n: int = 28) -> str:
+    """A tick label: shortened, and right-to-left text put in visual order (matplotlib draws
+    glyphs left to right without the bidi algorithm)."""
     s = str(s)
-    return s if len(s) <= n else s[: n - 1] + "…"
+    s = s if len(s) <= n else s[: n - 1] + "…"
+    if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in s):
+        try:
+            from bidi.algorithm import get_display
+
+            s = get_display(s)
+        except ImportError:  # python-bidi is optional: the label stays in logical order
+            pass
+    return s
 
 
 def pairwise_heatmap(matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, digits: int = 2):

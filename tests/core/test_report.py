@@ -1,0 +1,179 @@
+"""The agreement report (issue 8): HTML building, PDF text and fonts, CLI options.
+
+The PDF checks use poppler-utils (``pdftotext``, ``pdffonts``) and skip when they or WeasyPrint
+are missing. Figures are checked "to the printed precision": every number of ``headline()`` must
+appear in the PDF's text exactly as printed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from iaa_desktop.core.export import report as R
+from iaa_desktop.core.progress import run_to_end
+from iaa_desktop.core.tasks import get_kind
+from tests.conftest import FIXTURES, shared_path
+
+RTL_FIXTURE = FIXTURES / "report" / "rtl_emoji.tsv"
+
+
+def _need_pdf_tools() -> None:
+    pytest.importorskip("weasyprint")
+    for tool in ("pdftotext", "pdffonts"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} (poppler-utils) is not installed")
+
+
+def pdf_text(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def pdf_fonts(path: Path) -> list[list[str]]:
+    out = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+    return [line.split() for line in out.splitlines()[2:] if line.strip()]
+
+
+def headline_numbers(result) -> list[str]:
+    nums = []
+    for _name, value in result.headline():
+        nums += re.findall(r"-?\d[\d,]*(?:\.\d+)?%?", value)
+    return nums
+
+
+@lru_cache(maxsize=8)
+def _run(kind: str, *inputs: str, **options):
+    return run_to_end(get_kind(kind).run([Path(p) for p in inputs], dict(options)))
+
+
+# --------------------------------------------------------------------------------- unit parts
+
+
+def test_interpretation_bands_are_the_published_conventions():
+    assert R.interpretation(-0.1, "kappa") == "poor (L&K)"
+    assert R.interpretation(0.15, "kappa") == "slight (L&K)"
+    assert R.interpretation(0.40, "kappa") == "fair (L&K)"
+    assert R.interpretation(0.55, "kappa") == "moderate (L&K)"
+    assert R.interpretation(0.70, "kappa") == "substantial (L&K)"
+    assert R.interpretation(0.95, "kappa") == "almost perfect (L&K)"
+    assert R.interpretation(0.80, "alpha").startswith("≥ .800")
+    assert R.interpretation(0.70, "alpha").startswith(".667")
+    assert R.interpretation(0.5, "alpha").startswith("< .667")
+    assert R.interpretation(0.5, None) == "–"
+    assert R.interpretation(math.nan, "kappa") == "–"
+
+
+def test_text_direction_and_paper_from_locale():
+    assert R.text_dir("שלום world") == "rtl"
+    assert R.text_dir("123 مرحبا") == "rtl"
+    assert R.text_dir("hello שלום") == "ltr"
+    assert R.default_paper({"LANG": "en_US.UTF-8"}) == "letter"
+    assert R.default_paper({"LC_PAPER": "de_DE.UTF-8", "LANG": "en_US.UTF-8"}) == "a4"
+    assert R.default_paper({"LANG": "fr_CA.UTF-8"}) == "letter"
+    assert R.default_paper({"LANG": "C.UTF-8"}) == "a4"
+
+
+def test_format_and_tables_escape_html():
+    import pandas as pd
+
+    assert R.fmt(0.12345) == "0.123"
+    assert R.fmt(0.9275, 4, percent=True) == "92.75%"
+    assert R.fmt(float("nan")) == "–"
+    html = R.table_html(pd.DataFrame({"item": ["<b>x</b>", "שלום"], "v": [0.5, float("nan")]}))
+    assert "&lt;b&gt;" in html and 'dir="rtl"' in html and "–" in html
+
+
+def test_html_report_of_the_table_kind_has_every_part(tmp_path):
+    result = _run("table", str(RTL_FIXTURE), interval="none")
+    built = R.build_report(result, R.ReportContext(title="Fixture study"))
+    html = built.html
+    for part in ("Fixture study", "Methods", "Summary", "Annotator pairs", "Items, most disagreeing first",
+                 "Landis &amp; Koch", "Krippendorff, K. (2011)", R.sha256(RTL_FIXTURE), "data:image/svg+xml;base64,"):
+        assert part in html, part
+    # the interpretation column follows the conventions
+    alpha = result.overall["krippendorff_alpha"].value
+    assert R.interpretation(alpha, "alpha") in set(built.summary["interpretation"])
+
+
+def test_adjudication_section_is_optional():
+    result = _run("table", str(RTL_FIXTURE), interval="none")
+    adj = R.AdjudicationSummary(resolved=5, open=3, overruled={"A": 1, "B": 2},
+                                agreement_with_gold={"A": ("Cohen's κ", 0.8), "B": ("Cohen's κ", 0.6)})
+    html = R.build_report(result, R.ReportContext(adjudication=adj)).html
+    assert "Adjudication" in html and "5 of 8 units resolved" in html and "0.800" in html
+    assert "Adjudication" not in R.build_report(result).html.split("<body>")[1].split("Methods")[0]
+
+
+# --------------------------------------------------------------------------------- PDF output
+
+
+def test_rtl_and_emoji_render_with_embedded_fonts(tmp_path):
+    _need_pdf_tools()
+    result = _run("table", str(RTL_FIXTURE), interval="none")
+    pdf = tmp_path / "rtl.pdf"
+    R.write_report(result, pdf_path=pdf, paper="a4")
+    fonts = pdf_fonts(pdf)
+    names = " ".join(f[0] for f in fonts)
+    assert "Hebrew" in names and "Arabic" in names and "Emoji" in names, names
+    for f in fonts:  # every font embedded (no missing glyphs replaced by a viewer's font)
+        assert "yes" in f[-5:-2], f
+    text = pdf_text(pdf)
+    assert "שלום עולם" in text and "مرحبا بالعالم" in text
+    assert "😀" in text and "🙏" in text
+
+
+def test_cli_writes_pdf_html_and_report_tables(tmp_path):
+    _need_pdf_tools()
+    from iaa_desktop.cli import main
+
+    pdf, html, csv = tmp_path / "r.pdf", tmp_path / "r.html", tmp_path / "csv"
+    code = main(["report", "--kind", "table", "--interval", "none", str(RTL_FIXTURE), "--pdf", str(pdf),
+                 "--html", str(html), "--csv", str(csv), "--paper", "letter", "--title", "Psalm study"])
+    assert code == 0
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert "letter" in info
+    assert "Psalm study" in html.read_text(encoding="utf-8")
+    assert (csv / "report_summary.csv").exists() and (csv / "overall.csv").exists()
+    assert "interpretation" in (csv / "report_summary.csv").read_text(encoding="utf-8")
+
+
+SHARED = [
+    ("durel", ("trotr",), {}),
+    ("candidates", ("candidates",), {}),
+    ("normalization", ("normalization",), {}),
+    ("multilabel", ("multilabel", "annotations.tsv"), {}),
+]
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("kind,parts,options", SHARED, ids=[s[0] for s in SHARED])
+def test_shared_study_pdf_contains_the_headline_figures(tmp_path, kind, parts, options):
+    _need_pdf_tools()
+    path = shared_path(*parts)
+    result = _run(kind, str(path), **options)
+    pdf = tmp_path / f"{kind}.pdf"
+    R.write_report(result, pdf_path=pdf, paper="a4")
+    text = pdf_text(pdf)
+    missing = [n for n in headline_numbers(result) if n not in text]
+    assert not missing, missing
+    assert "Page 1 of" in text and "Methods" in text and "Interpretation" in text
+    pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout).group(1))
+    if pages > R.TOC_MIN_PAGES:
+        assert "Contents" in text
+
+
+@pytest.mark.shared
+def test_trotr_pair_with_emoji_is_in_the_pdf(tmp_path):
+    _need_pdf_tools()
+    result = _run("durel", str(shared_path("trotr")))
+    pdf = tmp_path / "trotr.pdf"
+    R.write_report(result, pdf_path=pdf)
+    assert any("Emoji" in f[0] for f in pdf_fonts(pdf))
+    assert "😍" in pdf_text(pdf)
