@@ -583,10 +583,20 @@ def render_html(result: Any, ctx: ReportContext | None = None) -> str:
     return build_report(result, ctx).html
 
 
-def _render_pdf(doc_html: str) -> Any:
+def _render_pdf(doc_html: str, cache: dict[Any, Any] | None = None) -> Any:
     from weasyprint import HTML
 
-    return HTML(string=doc_html, base_url=".").render()
+    return HTML(string=doc_html, base_url=".").render(cache=cache if cache is not None else {})
+
+
+def estimate_pages(doc_html: str) -> float:
+    """A rough page count of the PDF: text volume plus about half a page per chart."""
+    import re
+
+    text = re.sub(r'src="data:[^"]*"', "", doc_html)
+    n_rows = text.count("<tr")
+    n_figs = text.count("<figure")
+    return 1 + len(re.sub(r"<[^>]+>", "", text)) / 5500 + n_rows / 55 + 0.45 * n_figs
 
 
 def write_report(
@@ -610,11 +620,19 @@ def write_report(
     written: list[Path] = []
     built = build_report(result, ctx)
     if pdf_path is not None:
-        document = _render_pdf(built.html)
-        if len(document.pages) > TOC_MIN_PAGES:
-            ctx.with_toc = True
+        # Lay out once with the table of contents when the report looks long, and only redo the
+        # layout when the guess was wrong (the TOC takes a page of its own); the image cache
+        # spares the second pass from parsing the charts again.
+        cache: dict[Any, Any] = {}
+        ctx.with_toc = estimate_pages(built.html) > TOC_MIN_PAGES + 1
+        if ctx.with_toc:
             built = build_report(result, ctx, built.kind_report)
-            document = _render_pdf(built.html)
+        document = _render_pdf(built.html, cache)
+        content_pages = len(document.pages) - (1 if ctx.with_toc else 0)
+        if (content_pages > TOC_MIN_PAGES) != ctx.with_toc:
+            ctx.with_toc = not ctx.with_toc
+            built = build_report(result, ctx, built.kind_report)
+            document = _render_pdf(built.html, cache)
         buf = io.BytesIO()
         document.write_pdf(buf)
         write_bytes_atomic(pdf_path, buf.getvalue())
