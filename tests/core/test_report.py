@@ -177,3 +177,29 @@ def test_trotr_pair_with_emoji_is_in_the_pdf(tmp_path):
     R.write_report(result, pdf_path=pdf)
     assert any("Emoji" in f[0] for f in pdf_fonts(pdf))
     assert "😍" in pdf_text(pdf)
+
+
+def test_coref_sections_follow_the_documented_json_layout():
+    """The coref kind may land later: its sections read only the README's JSON layout."""
+    from dataclasses import dataclass
+
+    from iaa_desktop.core.tasks.base import TaskResult
+
+    @dataclass
+    class FakeCoref(TaskResult):
+        def to_json(self):
+            row = {"class_a": "אדני", "class_b": "יהוה", "L": 1, "M": 3, "R": 0, "D": 1, "d": 0.25}
+            docs = [{"name": f"Psalm {i}", "pairs": [{"a": "A", "b": "B", "rows": [row], "L": 1, "M": 3, "R": i % 3,
+                                                      "D": 1 + i % 3, "d": (1 + i % 3) / (4 + i % 3)}]} for i in range(1, 8)]
+            return {"documents": docs, "total": {"pairs": [{"a": "A", "b": "B", "L": 7, "M": 21, "R": 7, "D": 14, "d": 0.4}]},
+                    "scores": [{"a": "A", "b": "B", "muc": {"recall": 0.8, "precision": 0.7, "f1": 0.7467},
+                                "conll": {"f1": 0.7123}}]}
+
+        def tables(self):
+            return {}
+
+        def headline(self):
+            return [("δ corpus", "0.400")]
+
+    html = R.build_report(FakeCoref(kind="coref", inputs=())).html
+    assert "Psalm 2" in html and "אדני" in html and "0.712" in html and "Classes of Psalm" in html
