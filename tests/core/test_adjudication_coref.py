@@ -187,3 +187,15 @@ def test_gold_cli_on_brat_and_conll(tmp_path: Path) -> None:
 def test_decode_encode() -> None:
     v = "Mention 1 3;Mention 5 9"
     assert decode_class(v) == {("Mention", 1, 3), ("Mention", 5, 9)}
+
+
+def test_unsupported_coref_inputs_give_a_clear_message(tmp_path: Path) -> None:
+    from iaa_desktop.core.errors import IaaError
+
+    a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    for p in (a, b):
+        p.write_text("doc\tstart\tend\tchain\nd\t0\t3\t1\n")
+    with pytest.raises(IaaError, match="neither"):
+        model_from_inputs([a, b])
+    with pytest.raises(IaaError, match="two annotators"):
+        model_from_inputs([a])

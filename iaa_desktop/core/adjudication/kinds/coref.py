@@ -214,6 +214,15 @@ def load_documents(
             docs.append(CorefDocument(d, text, anns, None, tuple(q[d] for q in per)))
         return names, docs, "brat", errors
     names = tuple(p.stem for p in paths)
+    for p in paths:
+        if not p.is_file():
+            raise IaaError(f"{p}: give one brat folder or one CoNLL-2012 file per annotator.")
+        head = p.read_text(encoding="utf-8-sig", errors="replace")[:4000]
+        if "#begin document" not in head:
+            raise OptionError(
+                f"{p}: coreference adjudication reads brat folders (.ann + .txt) and CoNLL-2012 files; "
+                "this file is neither (mention tables are not supported for adjudication yet)."
+            )
     parsed = [_parse_conll(p) for p in paths]
     by_name = [{d["name"]: d for d in ds} for ds in parsed]
     docs = []
