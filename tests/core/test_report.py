@@ -203,3 +203,25 @@ def test_coref_sections_follow_the_documented_json_layout():
 
     html = R.build_report(FakeCoref(kind="coref", inputs=())).html
     assert "Psalm 2" in html and "אדני" in html and "0.712" in html and "Classes of Psalm" in html
+
+
+def test_adjudication_record_from_a_store(tmp_path):
+    from iaa_desktop.cli import main
+    from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for
+    from iaa_desktop.core.adjudication.session import decide_all
+
+    result = _run("table", str(RTL_FIXTURE), interval="none")
+    store_path = tmp_path / "study.adjudication.sqlite"
+    store = AdjudicationStore.open(store_path)
+    session = AdjudicationSession(units_for(result), store, seed=1)
+    decide_all(session, session.queue()[:3])
+    expected = R.adjudication_from_session(session)
+    store.close()
+    assert expected.resolved >= 3 and expected.resolved + expected.open == 8
+    assert sum(expected.overruled.values()) > 0
+
+    html = tmp_path / "r.html"
+    assert main(["report", "--kind", "table", "--interval", "none", str(RTL_FIXTURE), "--html", str(html),
+                 "--adjudication", str(store_path)]) == 0
+    text = html.read_text(encoding="utf-8")
+    assert f"{expected.resolved:,} of 8 units resolved" in text and "Overruled by the gold" in text

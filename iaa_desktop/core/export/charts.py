@@ -45,7 +45,7 @@ def pairwise_heatmap(matrix: Any, title: str = "", vmin: float = -1.0, vmax: flo
     names = [_short(n, 18) for n in matrix.index]
     values = matrix.to_numpy(dtype=float)
     n = len(names)
-    size = min(6.5, max(3.2, 0.55 * n + 1.8))
+    size = min(5.0, max(2.8, 0.45 * n + 1.6))
     fig = _figure(size + 0.8, size)
     ax = fig.add_subplot(111)
     im = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlGn", vmin=vmin, vmax=vmax)
@@ -108,7 +108,7 @@ def interval_dots(
     if title:
         ax.set_title(title, fontsize=10)
     if value_label or extra_label:
-        ax.legend(fontsize=7.5, loc="lower right", frameon=False)
+        fig.legend(fontsize=7.5, loc="outside lower center", ncols=2, frameon=False)
     return fig
 
 
@@ -120,7 +120,7 @@ def count_matrix(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[An
     m = np.asarray(matrix, dtype=float)
     col_labels = row_labels if col_labels is None else col_labels
     r, c = m.shape
-    size = min(6.5, max(3.0, 0.5 * max(r, c) + 1.8))
+    size = min(5.2, max(2.8, 0.45 * max(r, c) + 1.6))
     fig = _figure(size + 0.7, size)
     ax = fig.add_subplot(111)
     im = ax.imshow(m, cmap="Blues")

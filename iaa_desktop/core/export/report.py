@@ -118,6 +118,29 @@ class AdjudicationSummary:
     store: str = ""
 
 
+def adjudication_from_session(session: Any) -> AdjudicationSummary:
+    """The report's adjudication figures from an open
+    :class:`~iaa_desktop.core.adjudication.AdjudicationSession` (resolved = decided by hand or
+    merged automatically; overruled = units where the gold differs from the annotator)."""
+    resolved, total = session.progress()
+    table = session.agreement()
+    overruled = {str(r.annotator): int(r.n_overruled) for r in table.itertuples(index=False)}
+    agree = {str(r.annotator): ("Cohen's κ", float(r.cohen_kappa)) for r in table.itertuples(index=False)}
+    return AdjudicationSummary(resolved=int(resolved), open=int(total - resolved), overruled=overruled,
+                               agreement_with_gold=agree, store=str(getattr(session.store, "path", "")))
+
+
+def adjudication_from_store(result: Any, store_path: str | os.PathLike[str]) -> AdjudicationSummary:
+    """Open an adjudication store read-only for ``result`` and summarise it."""
+    from ..adjudication import AdjudicationSession, AdjudicationStore, units_for
+
+    store = AdjudicationStore.open(store_path, read_only=True)
+    try:
+        return adjudication_from_session(AdjudicationSession(units_for(result), store))
+    finally:
+        store.close()
+
+
 @dataclass
 class ReportContext:
     """Settings of one report rendering."""
@@ -239,19 +262,39 @@ def table_html(
     return "\n".join(out)
 
 
-def figure_html(fig: Any, caption: str = "", width: str = "") -> str:
-    """A matplotlib figure as an inline SVG image (vector in the PDF), with a caption."""
+#: printable area the charts must fit in (inches; A4 and Letter with the report's margins)
+CHART_MAX_WIDTH_IN = 6.9
+CHART_MAX_HEIGHT_IN = 8.8
+
+
+def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) -> str:
+    """A matplotlib figure as an SVG image (vector in the PDF), with a caption.
+
+    The image is shown at its natural size, shrunk to fit the printable width (or
+    ``max_width_in``) and height of a page, keeping its aspect ratio.
+    """
     import matplotlib
 
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "iaa-report"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight")
+        fig.savefig(buf, format="svg", bbox_inches="tight", pad_inches=0.05)
     svg = buf.getvalue()
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    w_in = fig.get_figwidth()
-    style = f' style="width: {width}"' if width else f' style="width: min(100%, {w_in * 0.95:.2f}in)"'
+    w_in, h_in = _svg_size_in(svg) or (fig.get_figwidth(), fig.get_figheight())
+    scale = min(1.0, CHART_MAX_WIDTH_IN / w_in, CHART_MAX_HEIGHT_IN / h_in)
+    if max_width_in is not None:
+        scale = min(scale, max_width_in / w_in)
+    style = f' style="width: {w_in * scale:.2f}in; height: {h_in * scale:.2f}in"'
     cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
     return f'<figure class="chart"><img{style} alt="{esc(caption)}" src="data:image/svg+xml;base64,{data}"/>{cap}</figure>'
+
+
+def _svg_size_in(svg: str) -> tuple[float, float] | None:
+    """Width and height of a matplotlib SVG (given in pt) in inches."""
+    import re
+
+    m = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', svg[:2000])
+    return (float(m.group(1)) / 72, float(m.group(2)) / 72) if m else None
 
 
 # ---------------------------------------------------------------------------------------------

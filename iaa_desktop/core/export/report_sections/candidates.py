@@ -18,6 +18,18 @@ K_HEADERS = {"factor": "Factor", "level": "Level", "a": "A", "b": "B", "n_items"
              "high95": "95% high", "observed": "A_o", "expected": "A_e"}
 
 
+#: factors with at most this many levels share the main forest plot
+FOREST_ROWS_SHARED = 12
+FOREST_CHUNK = 32
+
+
+def _num(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
 def _row(name: str, k: dict[str, Any], n: Any) -> SummaryRow:
     lo, hi = k.get("bayes_95", (math.nan, math.nan))
     return SummaryRow(name, k.get("value", math.nan), lo if lo is not None else math.nan, hi if hi is not None else math.nan,
@@ -41,10 +53,28 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     bf = tables.get("by_factor", pd.DataFrame())
     body = []
     if ctx.charts:
-        body.append(figure_html(forest_figure(result), "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
+        # factors with few levels share one forest plot (as in the GUI); a factor with many
+        # levels (e.g. the source book) gets its own, sorted, in chunks that fit on a page
+        small = [f for f, lv in result.by_factor.items() if f != "overlap" and len(lv) <= FOREST_ROWS_SHARED]
+        body.append(figure_html(forest_figure(result, factors=small),
+                                "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
                                 "intervals, point estimate (bar); dashed: overall."))
         if result.by_overlap_bin:
-            body.append(figure_html(overlap_curve_figure(result), "Agreement against lexical overlap (quantile bins)."))
+            body.append(figure_html(overlap_curve_figure(result), "Agreement against lexical overlap (quantile bins).", max_width_in=5.5))
+        for f, levels in result.by_factor.items():
+            if f == "overlap" or len(levels) <= FOREST_ROWS_SHARED:
+                continue
+            rows = sorted(levels, key=lambda lv: (math.isnan(_num(lv["multi_kappa"].get("bayes_median"))), _num(lv["multi_kappa"].get("bayes_median"))))
+            for start in range(0, len(rows), FOREST_CHUNK):
+                part = rows[start:start + FOREST_CHUNK]
+                lo = [_num((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[0]) for lv in part]
+                hi = [_num((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[1]) for lv in part]
+                body.append(figure_html(
+                    charts.forest([f"{lv['level']} (n={lv['n_items']})" for lv in part],
+                                  [_num(lv["multi_kappa"].get("bayes_median")) for lv in part], lo, hi,
+                                  xlabel="multi-κ (posterior median, 95% interval)"),
+                    f"multi-κ per level of ‘{f}’, lowest first"
+                    + (f" (levels {start + 1}–{start + len(part)} of {len(rows)})" if len(rows) > FOREST_CHUNK else "") + "."))
     if len(bf):
         worst = bf.sort_values(["factor", "multi_kappa"], na_position="first").reset_index(drop=True)
         kr.tables["by_factor_worst_first"] = worst

@@ -58,6 +58,8 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         body.append(figure_html(cm.per_label_kappa_figure(result), "Cohen's κ per label and annotator pair."))
         try:
             m = result.pair_matrix("kappa")
+            if "annotator" in m.columns:
+                m = m.set_index("annotator")
             body.append(figure_html(charts.pairwise_heatmap(m, "Pairwise κ (mean over labels)"),
                                     "Mean per-label κ per annotator pair (blank: the pair shares no items)."))
         except (KeyError, ValueError, AttributeError):
