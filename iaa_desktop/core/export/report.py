@@ -234,9 +234,13 @@ def table_html(
     percent = set(percent)
     total = len(df)
     shown = df if max_rows is None or total <= max_rows else df.iloc[:max_rows]
-    out = [f'<table class="data {cls}">']
+    # short tables stay on one page; long ones break between rows and repeat their header
+    small = " small" if len(shown) <= 15 else ""
+    # the caption is a block before the table (WeasyPrint may leave a <caption> behind at a break)
+    out = [f'<div class="tbl{small}">']
     if caption:
-        out.append(f"<caption>{esc(caption)}</caption>")
+        out.append(f'<p class="caption">{esc(caption)}</p>')
+    out.append(f'<table class="data {cls}">')
     out.append("<thead><tr>" + "".join(f"<th>{esc(headers.get(c, c))}</th>" for c in columns) + "</tr></thead><tbody>")
     cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
     for i in range(len(shown)):
@@ -254,7 +258,7 @@ def table_html(
             else:
                 cells.append(text_cell(v))
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     if max_rows is not None and total > max_rows:
         note = (note + " " if note else "") + f"First {max_rows} of {total:,} rows; the CSV export holds all."
     if note:
@@ -352,9 +356,10 @@ def summary_frame(rows: Sequence[SummaryRow]) -> pd.DataFrame:
 
 
 def summary_table_html(rows: Sequence[SummaryRow], caption: str = "") -> str:
-    out = ['<table class="data summary">']
+    out = ['<div class="tbl small">']
     if caption:
-        out.append(f"<caption>{esc(caption)}</caption>")
+        out.append(f'<p class="caption">{esc(caption)}</p>')
+    out.append('<table class="data summary">')
     out.append("<thead><tr><th>Measure</th><th>Value</th><th>95% interval</th><th>n</th><th>Interpretation</th></tr></thead><tbody>")
     for r in rows:
         note = f'<div class="note">{esc(r.note)}</div>' if r.note else ""
@@ -367,7 +372,7 @@ def summary_table_html(rows: Sequence[SummaryRow], caption: str = "") -> str:
             f"<td>{esc(interpretation(r.value, r.scale))}</td>"
             "</tr>"
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     out.append(f'<p class="note">{esc(INTERPRETATION_NOTE)}</p>')
     return "\n".join(out)
 
