@@ -32,7 +32,9 @@ def _need_pdf_tools() -> None:
 
 
 def pdf_text(path: Path) -> str:
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def pdf_fonts(path: Path) -> list[list[str]]:
@@ -93,8 +95,17 @@ def test_html_report_of_the_table_kind_has_every_part(tmp_path):
     result = _run("table", str(RTL_FIXTURE), interval="none")
     built = R.build_report(result, R.ReportContext(title="Fixture study"))
     html = built.html
-    for part in ("Fixture study", "Methods", "Summary", "Annotator pairs", "Items, most disagreeing first",
-                 "Landis &amp; Koch", "Krippendorff, K. (2011)", R.sha256(RTL_FIXTURE), "data:image/svg+xml;base64,"):
+    for part in (
+        "Fixture study",
+        "Methods",
+        "Summary",
+        "Annotator pairs",
+        "Items, most disagreeing first",
+        "Landis &amp; Koch",
+        "Krippendorff, K. (2011)",
+        R.sha256(RTL_FIXTURE),
+        "data:image/svg+xml;base64,",
+    ):
         assert part in html, part
     # the interpretation column follows the conventions
     alpha = result.overall["krippendorff_alpha"].value
@@ -103,8 +114,12 @@ def test_html_report_of_the_table_kind_has_every_part(tmp_path):
 
 def test_adjudication_section_is_optional():
     result = _run("table", str(RTL_FIXTURE), interval="none")
-    adj = R.AdjudicationSummary(resolved=5, open=3, overruled={"A": 1, "B": 2},
-                                agreement_with_gold={"A": ("Cohen's κ", 0.8), "B": ("Cohen's κ", 0.6)})
+    adj = R.AdjudicationSummary(
+        resolved=5,
+        open=3,
+        overruled={"A": 1, "B": 2},
+        agreement_with_gold={"A": ("Cohen's κ", 0.8), "B": ("Cohen's κ", 0.6)},
+    )
     html = R.build_report(result, R.ReportContext(adjudication=adj)).html
     assert "Adjudication" in html and "5 of 8 units resolved" in html and "0.800" in html
     assert "Adjudication" not in R.build_report(result).html.split("<body>")[1].split("Methods")[0]
@@ -133,8 +148,26 @@ def test_cli_writes_pdf_html_and_report_tables(tmp_path):
     from iaa_desktop.cli import main
 
     pdf, html, csv = tmp_path / "r.pdf", tmp_path / "r.html", tmp_path / "csv"
-    code = main(["report", "--kind", "table", "--interval", "none", str(RTL_FIXTURE), "--pdf", str(pdf),
-                 "--html", str(html), "--csv", str(csv), "--paper", "letter", "--title", "Psalm study"])
+    code = main(
+        [
+            "report",
+            "--kind",
+            "table",
+            "--interval",
+            "none",
+            str(RTL_FIXTURE),
+            "--pdf",
+            str(pdf),
+            "--html",
+            str(html),
+            "--csv",
+            str(csv),
+            "--paper",
+            "letter",
+            "--title",
+            "Psalm study",
+        ]
+    )
     assert code == 0
     assert pdf.read_bytes()[:5] == b"%PDF-"
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
@@ -164,7 +197,12 @@ def test_shared_study_pdf_contains_the_headline_figures(tmp_path, kind, parts, o
     missing = [n for n in headline_numbers(result) if n not in text]
     assert not missing, missing
     assert "Page 1 of" in text and "Methods" in text and "Interpretation" in text
-    pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout).group(1))
+    pages = int(
+        re.search(
+            r"Pages:\s+(\d+)",
+            subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout,
+        ).group(1)
+    )
     if pages > R.TOC_MIN_PAGES:
         assert "Contents" in text
 
@@ -189,11 +227,38 @@ def test_coref_sections_follow_the_documented_json_layout():
     class FakeCoref(TaskResult):
         def to_json(self):
             row = {"class_a": "אדני", "class_b": "יהוה", "L": 1, "M": 3, "R": 0, "D": 1, "d": 0.25}
-            docs = [{"name": f"Psalm {i}", "pairs": [{"a": "A", "b": "B", "rows": [row], "L": 1, "M": 3, "R": i % 3,
-                                                      "D": 1 + i % 3, "d": (1 + i % 3) / (4 + i % 3)}]} for i in range(1, 8)]
-            return {"documents": docs, "total": {"pairs": [{"a": "A", "b": "B", "L": 7, "M": 21, "R": 7, "D": 14, "d": 0.4}]},
-                    "scores": [{"a": "A", "b": "B", "muc": {"recall": 0.8, "precision": 0.7, "f1": 0.7467},
-                                "conll": {"f1": 0.7123}}]}
+            docs = [
+                {
+                    "name": f"Psalm {i}",
+                    "pairs": [
+                        {
+                            "a": "A",
+                            "b": "B",
+                            "rows": [row],
+                            "L": 1,
+                            "M": 3,
+                            "R": i % 3,
+                            "D": 1 + i % 3,
+                            "d": (1 + i % 3) / (4 + i % 3),
+                        }
+                    ],
+                }
+                for i in range(1, 8)
+            ]
+            return {
+                "documents": docs,
+                "total": {
+                    "pairs": [{"a": "A", "b": "B", "L": 7, "M": 21, "R": 7, "D": 14, "d": 0.4}]
+                },
+                "scores": [
+                    {
+                        "a": "A",
+                        "b": "B",
+                        "muc": {"recall": 0.8, "precision": 0.7, "f1": 0.7467},
+                        "conll": {"f1": 0.7123},
+                    }
+                ],
+            }
 
         def tables(self):
             return {}
@@ -221,7 +286,22 @@ def test_adjudication_record_from_a_store(tmp_path):
     assert sum(expected.overruled.values()) > 0
 
     html = tmp_path / "r.html"
-    assert main(["report", "--kind", "table", "--interval", "none", str(RTL_FIXTURE), "--html", str(html),
-                 "--adjudication", str(store_path)]) == 0
+    assert (
+        main(
+            [
+                "report",
+                "--kind",
+                "table",
+                "--interval",
+                "none",
+                str(RTL_FIXTURE),
+                "--html",
+                str(html),
+                "--adjudication",
+                str(store_path),
+            ]
+        )
+        == 0
+    )
     text = html.read_text(encoding="utf-8")
     assert f"{expected.resolved:,} of 8 units resolved" in text and "Overruled by the gold" in text

@@ -38,7 +38,9 @@ def _short(s: Any, n: int = 28) -> str:
     return s
 
 
-def pairwise_heatmap(matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, digits: int = 2):
+def pairwise_heatmap(
+    matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, digits: int = 2
+):
     """Heatmap of a square DataFrame (index = columns = annotators), values written in cells."""
     import numpy as np
 
@@ -57,8 +59,15 @@ def pairwise_heatmap(matrix: Any, title: str = "", vmin: float = -1.0, vmax: flo
                 v = values[i, j]
                 if math.isfinite(v):
                     frac = (v - vmin) / (vmax - vmin) if vmax > vmin else 0.5
-                    ax.text(j, i, f"{v:.{digits}f}", ha="center", va="center", fontsize=7 if n > 8 else 8,
-                            color="black" if 0.15 < frac < 0.85 else "white")
+                    ax.text(
+                        j,
+                        i,
+                        f"{v:.{digits}f}",
+                        ha="center",
+                        va="center",
+                        fontsize=7 if n > 8 else 8,
+                        color="black" if 0.15 < frac < 0.85 else "white",
+                    )
     if title:
         ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, shrink=0.8)
@@ -95,7 +104,16 @@ def interval_dots(
         ax.hlines(ys[ok], lo[ok], hi[ok], color="C0", lw=1.4)
     ax.plot(v, ys, "o", color="C0", ms=4.5, label=value_label or None, zorder=3)
     if extra is not None:
-        ax.plot(np.asarray(extra, dtype=float), ys, "o", mfc="white", mec="C3", ms=4.5, label=extra_label or None, zorder=3)
+        ax.plot(
+            np.asarray(extra, dtype=float),
+            ys,
+            "o",
+            mfc="white",
+            mec="C3",
+            ms=4.5,
+            label=extra_label or None,
+            zorder=3,
+        )
     if reference is not None and math.isfinite(reference):
         ax.axvline(reference, color="0.5", lw=0.8, ls="--")
     ax.set_yticks(ys, labels=[_short(s, 34) for s in labels], fontsize=7.5)
@@ -112,8 +130,15 @@ def interval_dots(
     return fig
 
 
-def count_matrix(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[Any] | None = None,
-                 title: str = "", xlabel: str = "", ylabel: str = "", digits: int = 0):
+def count_matrix(
+    matrix: Any,
+    row_labels: Sequence[Any],
+    col_labels: Sequence[Any] | None = None,
+    title: str = "",
+    xlabel: str = "",
+    ylabel: str = "",
+    digits: int = 0,
+):
     """Confusion or coincidence matrix as a heatmap of counts (the count in each cell)."""
     import numpy as np
 
@@ -124,14 +149,23 @@ def count_matrix(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[An
     fig = _figure(size + 0.7, size)
     ax = fig.add_subplot(111)
     im = ax.imshow(m, cmap="Blues")
-    ax.set_xticks(range(c), labels=[_short(x, 16) for x in col_labels], rotation=45, ha="right", fontsize=8)
+    ax.set_xticks(
+        range(c), labels=[_short(x, 16) for x in col_labels], rotation=45, ha="right", fontsize=8
+    )
     ax.set_yticks(range(r), labels=[_short(x, 16) for x in row_labels], fontsize=8)
     if max(r, c) <= 14:
         top = float(np.nanmax(m)) if m.size else 1.0
         for i in range(r):
             for j in range(c):
-                ax.text(j, i, f"{m[i, j]:,.{digits}f}", ha="center", va="center", fontsize=7,
-                        color="white" if m[i, j] > top / 2 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{m[i, j]:,.{digits}f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if m[i, j] > top / 2 else "black",
+                )
     ax.set_xlabel(xlabel, fontsize=8.5)
     ax.set_ylabel(ylabel, fontsize=8.5)
     if title:
@@ -140,8 +174,15 @@ def count_matrix(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[An
     return fig
 
 
-def forest(labels: Sequence[Any], values: Sequence[float], low: Sequence[float], high: Sequence[float],
-           groups: Sequence[Any] | None = None, xlabel: str = "", title: str = ""):
+def forest(
+    labels: Sequence[Any],
+    values: Sequence[float],
+    low: Sequence[float],
+    high: Sequence[float],
+    groups: Sequence[Any] | None = None,
+    xlabel: str = "",
+    title: str = "",
+):
     """Forest plot: estimate and interval per row, colour per group, dashed line at the first row."""
     import numpy as np
 

@@ -88,7 +88,11 @@ def references_html(keys: Iterable[str]) -> str:
     if not keys:
         return ""
     items = sorted(REFERENCES[k] for k in keys)
-    return '<h3 class="nobreak">References</h3><ol class="refs">' + "".join(f"<li>{esc(t)}</li>" for t in items) + "</ol>"
+    return (
+        '<h3 class="nobreak">References</h3><ol class="refs">'
+        + "".join(f"<li>{esc(t)}</li>" for t in items)
+        + "</ol>"
+    )
 
 
 def _num(v: Any) -> str:
@@ -132,9 +136,13 @@ def methods_table(result: Any) -> tuple[list[str], list[str]]:
     refs = ["artstein2008", "krippendorff2011", "landis1977", "krippendorff2004"]
     coeffs = []
     if "percent_agreement" in names:
-        coeffs.append("percent agreement (the share of agreeing annotator pairs per item, averaged over items)")
+        coeffs.append(
+            "percent agreement (the share of agreeing annotator pairs per item, averaged over items)"
+        )
     if "cohen_kappa_mean" in names:
-        coeffs.append("Cohen's κ (Cohen 1960) and Scott's π (Scott 1955), each averaged over annotator pairs")
+        coeffs.append(
+            "Cohen's κ (Cohen 1960) and Scott's π (Scott 1955), each averaged over annotator pairs"
+        )
         refs += ["cohen1960", "scott1955"]
     if "fleiss_kappa" in names:
         coeffs.append("Fleiss' κ (Fleiss 1971; π* in Artstein &amp; Poesio 2008)")
@@ -146,10 +154,14 @@ def methods_table(result: Any) -> tuple[list[str], list[str]]:
         coeffs.append("Gwet's AC1 (Gwet 2008)")
         refs.append("gwet2008")
     if "weighted_kappa_linear_mean" in names:
-        coeffs.append("weighted κ with linear and quadratic weights (Cohen 1968), averaged over pairs")
+        coeffs.append(
+            "weighted κ with linear and quadratic weights (Cohen 1968), averaged over pairs"
+        )
         refs.append("cohen1968")
     if "spearman_weighted" in names:
-        coeffs.append("Spearman's ρ per annotator pair, averaged with weights equal to the number of items both judged")
+        coeffs.append(
+            "Spearman's ρ per annotator pair, averaged with weights equal to the number of items both judged"
+        )
     distance = o.get("distance", "level")
     dist_text = (
         "the normalized Levenshtein distance between the labels as text"
@@ -159,13 +171,17 @@ def methods_table(result: Any) -> tuple[list[str], list[str]]:
     coeffs.append(f"Krippendorff's α (Krippendorff 2011) with {dist_text}")
     missing = _values(o.get("missing"))
     miss = (
-        "Empty cells, and the values " + ", ".join(f"‘{esc(m)}’" for m in missing) + " (e.g. can't-decide), "
+        "Empty cells, and the values "
+        + ", ".join(f"‘{esc(m)}’" for m in missing)
+        + " (e.g. can't-decide), "
         if missing
         else "Empty cells "
     )
     p1 = (
         f"Agreement among {n_ann} annotators on {getattr(result, 'n_items', 0):,} items was measured at the "
-        f"{esc(level)} level of measurement with " + "; ".join(coeffs) + ". "
+        f"{esc(level)} level of measurement with "
+        + "; ".join(coeffs)
+        + ". "
         + miss
         + "were treated as missing values, not as a category: items judged by fewer than two annotators do not "
         "count, and every coefficient uses the pairable items only."
@@ -173,7 +189,11 @@ def methods_table(result: Any) -> tuple[list[str], list[str]]:
     interval, r = _interval_sentence(o)
     refs += r
     group = o.get("group_by") or ""
-    p2 = interval + (f" Results are also given separately for each value of the column ‘{esc(group)}’." if group else "")
+    p2 = interval + (
+        f" Results are also given separately for each value of the column ‘{esc(group)}’."
+        if group
+        else ""
+    )
     p2 += (
         " The interpretation column names the band of a published convention (Landis &amp; Koch 1977 for "
         "κ-type coefficients; Krippendorff 2004 for α) and is not a verdict on the data."
@@ -208,7 +228,11 @@ def methods_durel(result: Any) -> tuple[list[str], list[str]]:
 
 def methods_candidates(result: Any) -> tuple[list[str], list[str]]:
     o = result.options
-    n = getattr(result, "overall", {}).get("multi_kappa", {}).get("n_items", 0) if isinstance(getattr(result, "overall", None), dict) else 0
+    n = (
+        getattr(result, "overall", {}).get("multi_kappa", {}).get("n_items", 0)
+        if isinstance(getattr(result, "overall", None), dict)
+        else 0
+    )
     factors = list(getattr(result, "by_factor", {}) or {})
     p1 = (
         f"Candidate text-reuse pairs ({n:,}) judged accept/reject by {len(result.annotators)} annotators were compared "
@@ -227,14 +251,29 @@ def methods_candidates(result: Any) -> tuple[list[str], list[str]]:
         + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "
         "not a verdict. The hierarchical regression of the seed study is not part of this report."
     )
-    return [p1, p2], ["seed_candidates", "hubert1977", "fleiss1971", "artstein2008", "landis1977", "smith1981"]
+    return [p1, p2], [
+        "seed_candidates",
+        "hubert1977",
+        "fleiss1971",
+        "artstein2008",
+        "landis1977",
+        "smith1981",
+    ]
 
 
 def methods_normalization(result: Any) -> tuple[list[str], list[str]]:
     o = result.options
     case = "compared in lower case" if o.get("lowercase", True) else "compared with their case"
-    punct = "punctuation tokens left out" if o.get("drop_punctuation", True) else "punctuation tokens kept"
-    raw = "as written" if o.get("raw_compare") else "after simplifying the historical spelling (e.g. long s as s)"
+    punct = (
+        "punctuation tokens left out"
+        if o.get("drop_punctuation", True)
+        else "punctuation tokens kept"
+    )
+    raw = (
+        "as written"
+        if o.get("raw_compare")
+        else "after simplifying the historical spelling (e.g. long s as s)"
+    )
     p1 = (
         f"Normalizations of {result.n_tokens:,} historical tokens by {len(result.annotators)} annotators were "
         "compared as in Bollmann et al. (2016), word-based (the label of a token is its normalized form) and "
@@ -251,7 +290,15 @@ def methods_normalization(result: Any) -> tuple[list[str], list[str]]:
         "matrix, and character-based agreement of the modernized forms per type. No intervals are computed for "
         "this kind; κ bands (Landis &amp; Koch 1977) and the α guideline (Krippendorff 2004) are conventions."
     )
-    return [p1, p2], ["bollmann2016", "fleiss1971", "artstein2008", "krippendorff2011", "needleman1970", "landis1977", "krippendorff2004"]
+    return [p1, p2], [
+        "bollmann2016",
+        "fleiss1971",
+        "artstein2008",
+        "krippendorff2011",
+        "needleman1970",
+        "landis1977",
+        "krippendorff2004",
+    ]
 
 
 def annotators_of(result: Any) -> list[str]:
@@ -303,7 +350,9 @@ def methods_coref(result: Any) -> tuple[list[str], list[str]]:
 
 
 def methods_generic(result: Any) -> tuple[list[str], list[str]]:
-    opts = ", ".join(f"{esc(k)} = {esc(v)}" for k, v in (result.options or {}).items() if v not in ("", None))
+    opts = ", ".join(
+        f"{esc(k)} = {esc(v)}" for k, v in (result.options or {}).items() if v not in ("", None)
+    )
     return [
         f"Results of the kind ‘{esc(result.kind)}’ computed with the options: {opts or 'defaults'}. "
         "See the application's METHODS documentation for the definitions."

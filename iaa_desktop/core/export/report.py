@@ -51,7 +51,23 @@ TOC_MIN_PAGES = 5
 MAX_TABLE_ROWS = 40
 
 # territories whose paper is US Letter (CLDR); everything else gets A4
-_LETTER_TERRITORIES = {"US", "CA", "MX", "PH", "CL", "CO", "VE", "PR", "GT", "SV", "NI", "CR", "PA", "DO", "BZ"}
+_LETTER_TERRITORIES = {
+    "US",
+    "CA",
+    "MX",
+    "PH",
+    "CL",
+    "CO",
+    "VE",
+    "PR",
+    "GT",
+    "SV",
+    "NI",
+    "CR",
+    "PA",
+    "DO",
+    "BZ",
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,9 +141,16 @@ def adjudication_from_session(session: Any) -> AdjudicationSummary:
     resolved, total = session.progress()
     table = session.agreement()
     overruled = {str(r.annotator): int(r.n_overruled) for r in table.itertuples(index=False)}
-    agree = {str(r.annotator): ("Cohen's κ", float(r.cohen_kappa)) for r in table.itertuples(index=False)}
-    return AdjudicationSummary(resolved=int(resolved), open=int(total - resolved), overruled=overruled,
-                               agreement_with_gold=agree, store=str(getattr(session.store, "path", "")))
+    agree = {
+        str(r.annotator): ("Cohen's κ", float(r.cohen_kappa)) for r in table.itertuples(index=False)
+    }
+    return AdjudicationSummary(
+        resolved=int(resolved),
+        open=int(total - resolved),
+        overruled=overruled,
+        agreement_with_gold=agree,
+        store=str(getattr(session.store, "path", "")),
+    )
 
 
 def adjudication_from_store(result: Any, store_path: str | os.PathLike[str]) -> AdjudicationSummary:
@@ -206,7 +229,13 @@ def fmt(v: Any, digits: int = 3, percent: bool = False) -> str:
         return "–"
     if percent:
         return f"{100 * f:.{max(digits - 2, 1)}f}%"
-    if f.is_integer() and abs(f) >= 1 and digits >= 0 and abs(f) < 1e15 and not isinstance(v, float):
+    if (
+        f.is_integer()
+        and abs(f) >= 1
+        and digits >= 0
+        and abs(f) < 1e15
+        and not isinstance(v, float)
+    ):
         return str(int(f))
     return f"{f:.{digits}f}"
 
@@ -241,15 +270,23 @@ def table_html(
     if caption:
         out.append(f'<p class="caption">{esc(caption)}</p>')
     out.append(f'<table class="data {cls}">')
-    out.append("<thead><tr>" + "".join(f"<th>{esc(headers.get(c, c))}</th>" for c in columns) + "</tr></thead><tbody>")
+    out.append(
+        "<thead><tr>"
+        + "".join(f"<th>{esc(headers.get(c, c))}</th>" for c in columns)
+        + "</tr></thead><tbody>"
+    )
     cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
     for i in range(len(shown)):
         cells = []
         for c, arr in zip(columns, cols):
             v = arr[i]
-            if isinstance(v, bool) or (hasattr(v, "dtype") and getattr(v, "dtype", None) is not None and v.dtype == bool):
+            if isinstance(v, bool) or (
+                hasattr(v, "dtype") and getattr(v, "dtype", None) is not None and v.dtype == bool
+            ):
                 cells.append(f'<td class="c">{"yes" if bool(v) else "no"}</td>')
-            elif isinstance(v, int | float) or (hasattr(v, "dtype") and getattr(v.dtype, "kind", "") in "iuf"):
+            elif isinstance(v, int | float) or (
+                hasattr(v, "dtype") and getattr(v.dtype, "kind", "") in "iuf"
+            ):
                 d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
                 fv = v.item() if hasattr(v, "item") else v
                 if isinstance(fv, float) and fv.is_integer() and d == 0:
@@ -260,7 +297,9 @@ def table_html(
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     if max_rows is not None and total > max_rows:
-        note = (note + " " if note else "") + f"First {max_rows} of {total:,} rows; the CSV export holds all."
+        note = (
+            note + " " if note else ""
+        ) + f"First {max_rows} of {total:,} rows; the CSV export holds all."
     if note:
         out.append(f'<p class="note">{esc(note)}</p>')
     return "\n".join(out)
@@ -305,7 +344,14 @@ def _svg_size_in(svg: str) -> tuple[float, float] | None:
 # interpretation conventions
 
 
-LANDIS_KOCH = ((0.0, "poor"), (0.20, "slight"), (0.40, "fair"), (0.60, "moderate"), (0.80, "substantial"), (1.0, "almost perfect"))
+LANDIS_KOCH = (
+    (0.0, "poor"),
+    (0.20, "slight"),
+    (0.40, "fair"),
+    (0.60, "moderate"),
+    (0.80, "substantial"),
+    (1.0, "almost perfect"),
+)
 
 
 def interpretation(value: float, scale: str | None) -> str:
@@ -360,7 +406,9 @@ def summary_table_html(rows: Sequence[SummaryRow], caption: str = "") -> str:
     if caption:
         out.append(f'<p class="caption">{esc(caption)}</p>')
     out.append('<table class="data summary">')
-    out.append("<thead><tr><th>Measure</th><th>Value</th><th>95% interval</th><th>n</th><th>Interpretation</th></tr></thead><tbody>")
+    out.append(
+        "<thead><tr><th>Measure</th><th>Value</th><th>95% interval</th><th>n</th><th>Interpretation</th></tr></thead><tbody>"
+    )
     for r in rows:
         note = f'<div class="note">{esc(r.note)}</div>' if r.note else ""
         out.append(
@@ -384,14 +432,20 @@ def summary_table_html(rows: Sequence[SummaryRow], caption: str = "") -> str:
 _SKIP_SUFFIXES = {".md", ".py", ".pyc", ".gz", ".zip", ".png", ".jpg", ".pdf"}
 
 
-def input_files(inputs: Sequence[str | os.PathLike[str]], limit: int = 200) -> tuple[list[Path], int]:
+def input_files(
+    inputs: Sequence[str | os.PathLike[str]], limit: int = 200
+) -> tuple[list[Path], int]:
     """The files of the inputs (folders walked in sorted order; READMEs, scripts and archives
     beside the data left out); returns at most ``limit`` files and the total count."""
     files: list[Path] = []
     for p in map(Path, inputs):
         if p.is_dir():
             for f in sorted(p.rglob("*")):
-                if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts) and f.suffix.lower() not in _SKIP_SUFFIXES:
+                if (
+                    f.is_file()
+                    and not any(part.startswith(".") for part in f.relative_to(p).parts)
+                    and f.suffix.lower() not in _SKIP_SUFFIXES
+                ):
                     files.append(f)
         elif p.is_file():
             files.append(p)
@@ -477,7 +531,9 @@ def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
     rows = []
     for f in files:
         try:
-            shown = str(f.resolve().relative_to(root)) if root is not None and root.is_dir() else f.name
+            shown = (
+                str(f.resolve().relative_to(root)) if root is not None and root.is_dir() else f.name
+            )
         except ValueError:
             shown = str(f)
         try:
@@ -516,7 +572,9 @@ def _problems_html(result: Any) -> str:
     items = []
     for label, lst in (("error", errs), ("warning", warns)):
         for e in lst[:20]:
-            items.append(f'<li class="{label}" dir="{text_dir(str(e))}"><b>{label}:</b> {esc(e)}</li>')
+            items.append(
+                f'<li class="{label}" dir="{text_dir(str(e))}"><b>{label}:</b> {esc(e)}</li>'
+            )
         if len(lst) > 20:
             items.append(f"<li>… and {len(lst) - 20} more {label}s (see the JSON export).</li>")
     return "<ul class='problems'>" + "".join(items) + "</ul>"
@@ -535,7 +593,9 @@ def adjudication_html(adj: AdjudicationSummary) -> str:
         rows = []
         for n in names:
             over = adj.overruled.get(n)
-            share = f" ({100 * over / adj.resolved:.1f}%)" if over is not None and adj.resolved else ""
+            share = (
+                f" ({100 * over / adj.resolved:.1f}%)" if over is not None and adj.resolved else ""
+            )
             measure, value = adj.agreement_with_gold.get(n, ("", math.nan))
             rows.append(
                 f"<tr>{text_cell(n)}<td class='n'>{'–' if over is None else f'{over:,}'}{share}</td>"
@@ -562,7 +622,16 @@ def adjudication_frame(adj: AdjudicationSummary) -> pd.DataFrame:
             }
             for n in names
         ]
-        or [{"annotator": "", "overruled": None, "agreement_measure": "", "agreement_with_gold": math.nan, "resolved": adj.resolved, "open": adj.open}]
+        or [
+            {
+                "annotator": "",
+                "overruled": None,
+                "agreement_measure": "",
+                "agreement_with_gold": math.nan,
+                "resolved": adj.resolved,
+                "open": adj.open,
+            }
+        ]
     )
 
 
@@ -582,7 +651,9 @@ class BuiltReport:
     summary: pd.DataFrame
 
 
-def build_report(result: Any, ctx: ReportContext | None = None, kind_report: KindReport | None = None) -> BuiltReport:
+def build_report(
+    result: Any, ctx: ReportContext | None = None, kind_report: KindReport | None = None
+) -> BuiltReport:
     """Assemble the report's HTML (without rendering it); ``kind_report`` reuses the kind's
     sections of an earlier build (the second pass that adds the table of contents)."""
     from .methods_text import references_html
@@ -595,24 +666,33 @@ def build_report(result: Any, ctx: ReportContext | None = None, kind_report: Kin
     methods = "".join(f"<p>{p}</p>" for p in kr.methods)
     sections.append(Section("Methods", methods + references_html(kr.references), anchor="methods"))
     sections.append(
-        Section("Summary", summary_table_html(kr.summary, kr.summary_caption) + _problems_html(result), anchor="summary")
+        Section(
+            "Summary",
+            summary_table_html(kr.summary, kr.summary_caption) + _problems_html(result),
+            anchor="summary",
+        )
     )
     sections.extend(kr.sections)
     if ctx.adjudication is not None:
-        sections.append(Section("Adjudication", adjudication_html(ctx.adjudication), anchor="adjudication"))
+        sections.append(
+            Section("Adjudication", adjudication_html(ctx.adjudication), anchor="adjudication")
+        )
     for i, s in enumerate(sections):
         if not s.anchor:
             s.anchor = f"s{i}"
     toc = ""
     if ctx.with_toc:
         entries = "".join(
-            f'<li class="l{s.level}"><a href="#{esc(s.anchor)}">{esc(s.title)}</a></li>' for s in sections
+            f'<li class="l{s.level}"><a href="#{esc(s.anchor)}">{esc(s.title)}</a></li>'
+            for s in sections
         )
         toc = f'<nav class="toc"><h2 class="toc-title">Contents</h2><ul>{entries}</ul></nav>'
     body = []
     for s in sections:
         h = "h2" if s.level <= 2 else "h3"
-        body.append(f'<section class="l{s.level}"><{h} id="{esc(s.anchor)}">{esc(s.title)}</{h}>{s.html}</section>')
+        body.append(
+            f'<section class="l{s.level}"><{h} id="{esc(s.anchor)}">{esc(s.title)}</{h}>{s.html}</section>'
+        )
     doc = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"/>
 <title>{esc(ctx.title)} – agreement report</title>
@@ -632,19 +712,9 @@ def render_html(result: Any, ctx: ReportContext | None = None) -> str:
 
 
 def _render_pdf(doc_html: str, cache: dict[Any, Any] | None = None) -> Any:
-    from weasyprint import HTML
+    from .pdf import render
 
-    return HTML(string=doc_html, base_url=".").render(cache=cache if cache is not None else {})
-
-
-def estimate_pages(doc_html: str) -> float:
-    """A rough page count of the PDF: text volume plus about half a page per chart."""
-    import re
-
-    text = re.sub(r'src="data:[^"]*"', "", doc_html)
-    n_rows = text.count("<tr")
-    n_figs = text.count("<figure")
-    return 1 + len(re.sub(r"<[^>]+>", "", text)) / 5500 + n_rows / 55 + 0.45 * n_figs
+    return render(doc_html, cache)
 
 
 def write_report(
@@ -662,9 +732,12 @@ def write_report(
     receives the report's own tables (summary with interpretation, tables behind the charts)
     next to what ``result.tables()`` gives.
     """
+    from . import pdf
     from .csvio import write_bytes_atomic, write_csv_tables, write_text_atomic
 
-    ctx = ReportContext(title=title, paper=(paper or default_paper()).lower(), adjudication=adjudication)
+    ctx = ReportContext(
+        title=title, paper=(paper or default_paper()).lower(), adjudication=adjudication
+    )
     written: list[Path] = []
     built = build_report(result, ctx)
     if pdf_path is not None:
@@ -672,7 +745,7 @@ def write_report(
         # layout when the guess was wrong (the TOC takes a page of its own); the image cache
         # spares the second pass from parsing the charts again.
         cache: dict[Any, Any] = {}
-        ctx.with_toc = estimate_pages(built.html) > TOC_MIN_PAGES + 1
+        ctx.with_toc = pdf.estimate_pages(built.html) > TOC_MIN_PAGES + 1
         if ctx.with_toc:
             built = build_report(result, ctx, built.kind_report)
         document = _render_pdf(built.html, cache)
@@ -681,15 +754,16 @@ def write_report(
             ctx.with_toc = not ctx.with_toc
             built = build_report(result, ctx, built.kind_report)
             document = _render_pdf(built.html, cache)
-        buf = io.BytesIO()
-        document.write_pdf(buf)
-        write_bytes_atomic(pdf_path, buf.getvalue())
+        write_bytes_atomic(pdf_path, pdf.pdf_bytes(document))
         written.append(Path(pdf_path))
     if html_path is not None:
         write_text_atomic(html_path, built.html)
         written.append(Path(html_path))
     if csv_dir is not None:
-        tables = {"report_summary": built.summary, **{f"report_{k}": v for k, v in built.kind_report.tables.items()}}
+        tables = {
+            "report_summary": built.summary,
+            **{f"report_{k}": v for k, v in built.kind_report.tables.items()},
+        }
         if adjudication is not None:
             tables["report_adjudication"] = adjudication_frame(adjudication)
         written.extend(write_csv_tables(tables, csv_dir))

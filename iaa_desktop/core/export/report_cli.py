@@ -13,11 +13,28 @@ from typing import Any
 def add_report_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("report")
     g.add_argument("--pdf", metavar="FILE", type=Path, help="write the agreement report as PDF")
-    g.add_argument("--html", metavar="FILE", type=Path, help="write the agreement report as HTML (for the web and e-mail)")
-    g.add_argument("--paper", choices=("a4", "letter"), help="paper size of the PDF (default: from the locale)")
-    g.add_argument("--adjudication", dest="adjudication_store", metavar="STORE", type=Path,
-                   help="adjudication store (.adjudication.sqlite) whose record the report includes")
-    g.add_argument("--title", dest="report_title", metavar="TEXT", help="study name in the report (default: the input's name)")
+    g.add_argument(
+        "--html",
+        metavar="FILE",
+        type=Path,
+        help="write the agreement report as HTML (for the web and e-mail)",
+    )
+    g.add_argument(
+        "--paper", choices=("a4", "letter"), help="paper size of the PDF (default: from the locale)"
+    )
+    g.add_argument(
+        "--adjudication",
+        dest="adjudication_store",
+        metavar="STORE",
+        type=Path,
+        help="adjudication store (.adjudication.sqlite) whose record the report includes",
+    )
+    g.add_argument(
+        "--title",
+        dest="report_title",
+        metavar="TEXT",
+        help="study name in the report (default: the input's name)",
+    )
 
 
 def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
@@ -29,8 +46,15 @@ def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
     store = getattr(ns, "adjudication_store", None)
     adjudication = adjudication_from_store(result, store) if store else None
     # the report's own tables (summary with interpretation, tables behind the charts) join --csv
-    return write_report(result, pdf_path=pdf, html_path=html_out, paper=getattr(ns, "paper", None),
-                        title=getattr(ns, "report_title", None) or "", adjudication=adjudication, csv_dir=getattr(ns, "csv_dir", None))
+    return write_report(
+        result,
+        pdf_path=pdf,
+        html_path=html_out,
+        paper=getattr(ns, "paper", None),
+        title=getattr(ns, "report_title", None) or "",
+        adjudication=adjudication,
+        csv_dir=getattr(ns, "csv_dir", None),
+    )
 
 
 def register(extensions: list[Any], writers: list[Any]) -> None:

@@ -19,7 +19,9 @@ def _use_html(label: str, text: str, span: tuple[int, int] | None) -> str:
 
 def pair_html(detail: Any) -> str:
     """One pair as a box: title, both texts (target span highlighted), judgments, summary."""
-    judg = "; ".join(f"{esc(a)}: {esc(v)}" + (f" ({esc(c)})" if c else "") for a, v, c in detail.judgments)
+    judg = "; ".join(
+        f"{esc(a)}: {esc(v)}" + (f" ({esc(c)})" if c else "") for a, v, c in detail.judgments
+    )
     summ = "; ".join(f"{esc(k)} {esc(v)}" for k, v in detail.summary)
     warn = "".join(f'<div class="note">{esc(w)}</div>' for w in detail.span_warnings)
     return (

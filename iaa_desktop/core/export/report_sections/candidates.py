@@ -13,9 +13,21 @@ from ..methods_text import methods_for
 from ..report import KindReport, ReportContext, Section, SummaryRow, figure_html, table_html
 from ._pairs import worst_pairs_html
 
-K_HEADERS = {"factor": "Factor", "level": "Level", "a": "A", "b": "B", "n_items": "n", "multi_kappa": "multi-κ",
-             "bayes_median": "median", "low89": "89% low", "high89": "89% high", "low95": "95% low",
-             "high95": "95% high", "observed": "A_o", "expected": "A_e"}
+K_HEADERS = {
+    "factor": "Factor",
+    "level": "Level",
+    "a": "A",
+    "b": "B",
+    "n_items": "n",
+    "multi_kappa": "multi-κ",
+    "bayes_median": "median",
+    "low89": "89% low",
+    "high89": "89% high",
+    "low95": "95% low",
+    "high95": "95% high",
+    "observed": "A_o",
+    "expected": "A_e",
+}
 
 
 #: factors with at most this many levels share the main forest plot
@@ -32,9 +44,16 @@ def _num(v: Any) -> float:
 
 def _row(name: str, k: dict[str, Any], n: Any) -> SummaryRow:
     lo, hi = k.get("bayes_95", (math.nan, math.nan))
-    return SummaryRow(name, k.get("value", math.nan), lo if lo is not None else math.nan, hi if hi is not None else math.nan,
-                      n, "kappa", note=f"posterior median {k.get('bayes_median', math.nan):.3f}; 89% "
-                      f"[{k.get('bayes_89', (math.nan,) * 2)[0]:.3f}, {k.get('bayes_89', (math.nan,) * 2)[1]:.3f}]")
+    return SummaryRow(
+        name,
+        k.get("value", math.nan),
+        lo if lo is not None else math.nan,
+        hi if hi is not None else math.nan,
+        n,
+        "kappa",
+        note=f"posterior median {k.get('bayes_median', math.nan):.3f}; 89% "
+        f"[{k.get('bayes_89', (math.nan,) * 2)[0]:.3f}, {k.get('bayes_89', (math.nan,) * 2)[1]:.3f}]",
+    )
 
 
 def build(result: Any, ctx: ReportContext) -> KindReport:
@@ -55,37 +74,107 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     if ctx.charts:
         # factors with few levels share one forest plot (as in the GUI); a factor with many
         # levels (e.g. the source book) gets its own, sorted, in chunks that fit on a page
-        small = [f for f, lv in result.by_factor.items() if f != "overlap" and len(lv) <= FOREST_ROWS_SHARED]
-        body.append(figure_html(forest_figure(result, factors=small),
-                                "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
-                                "intervals, point estimate (bar); dashed: overall."))
+        small = [
+            f
+            for f, lv in result.by_factor.items()
+            if f != "overlap" and len(lv) <= FOREST_ROWS_SHARED
+        ]
+        body.append(
+            figure_html(
+                forest_figure(result, factors=small),
+                "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
+                "intervals, point estimate (bar); dashed: overall.",
+            )
+        )
         if result.by_overlap_bin:
-            body.append(figure_html(overlap_curve_figure(result), "Agreement against lexical overlap (quantile bins).", max_width_in=5.5))
+            body.append(
+                figure_html(
+                    overlap_curve_figure(result),
+                    "Agreement against lexical overlap (quantile bins).",
+                    max_width_in=5.5,
+                )
+            )
         for f, levels in result.by_factor.items():
             if f == "overlap" or len(levels) <= FOREST_ROWS_SHARED:
                 continue
-            rows = sorted(levels, key=lambda lv: (math.isnan(_num(lv["multi_kappa"].get("bayes_median"))), _num(lv["multi_kappa"].get("bayes_median"))))
+            rows = sorted(
+                levels,
+                key=lambda lv: (
+                    math.isnan(_num(lv["multi_kappa"].get("bayes_median"))),
+                    _num(lv["multi_kappa"].get("bayes_median")),
+                ),
+            )
             for start in range(0, len(rows), FOREST_CHUNK):
-                part = rows[start:start + FOREST_CHUNK]
-                lo = [_num((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[0]) for lv in part]
-                hi = [_num((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[1]) for lv in part]
-                body.append(figure_html(
-                    charts.forest([f"{lv['level']} (n={lv['n_items']})" for lv in part],
-                                  [_num(lv["multi_kappa"].get("bayes_median")) for lv in part], lo, hi,
-                                  xlabel="multi-κ (posterior median, 95% interval)"),
-                    f"multi-κ per level of ‘{f}’, lowest first"
-                    + (f" (levels {start + 1}–{start + len(part)} of {len(rows)})" if len(rows) > FOREST_CHUNK else "") + "."))
+                part = rows[start : start + FOREST_CHUNK]
+                lo = [
+                    _num((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[0])
+                    for lv in part
+                ]
+                hi = [
+                    _num((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[1])
+                    for lv in part
+                ]
+                body.append(
+                    figure_html(
+                        charts.forest(
+                            [f"{lv['level']} (n={lv['n_items']})" for lv in part],
+                            [_num(lv["multi_kappa"].get("bayes_median")) for lv in part],
+                            lo,
+                            hi,
+                            xlabel="multi-κ (posterior median, 95% interval)",
+                        ),
+                        f"multi-κ per level of ‘{f}’, lowest first"
+                        + (
+                            f" (levels {start + 1}–{start + len(part)} of {len(rows)})"
+                            if len(rows) > FOREST_CHUNK
+                            else ""
+                        )
+                        + ".",
+                    )
+                )
     if len(bf):
-        worst = bf.sort_values(["factor", "multi_kappa"], na_position="first").reset_index(drop=True)
+        worst = bf.sort_values(["factor", "multi_kappa"], na_position="first").reset_index(
+            drop=True
+        )
         kr.tables["by_factor_worst_first"] = worst
-        cols = [c for c in ("factor", "level", "n_items", "multi_kappa", "bayes_median", "low95", "high95", "observed", "expected") if c in worst.columns]
-        body.append(table_html(worst, cols, K_HEADERS, digits={"n_items": 0}, caption="multi-κ per factor level, lowest first within each factor",
-                               max_rows=max(ctx.max_rows, 70)))
+        cols = [
+            c
+            for c in (
+                "factor",
+                "level",
+                "n_items",
+                "multi_kappa",
+                "bayes_median",
+                "low95",
+                "high95",
+                "observed",
+                "expected",
+            )
+            if c in worst.columns
+        ]
+        body.append(
+            table_html(
+                worst,
+                cols,
+                K_HEADERS,
+                digits={"n_items": 0},
+                caption="multi-κ per factor level, lowest first within each factor",
+                max_rows=max(ctx.max_rows, 70),
+            )
+        )
     kr.sections.append(Section("κ by factor level", "\n".join(body), anchor="factors"))
 
     pw = tables.get("pairwise", pd.DataFrame())
     if len(pw):
-        body = [table_html(pw, [c for c in K_HEADERS if c in pw.columns], K_HEADERS, digits={"n_items": 0}, caption="Annotator pairs")]
+        body = [
+            table_html(
+                pw,
+                [c for c in K_HEADERS if c in pw.columns],
+                K_HEADERS,
+                digits={"n_items": 0},
+                caption="Annotator pairs",
+            )
+        ]
         if ctx.charts:
             names = list(result.annotators)
             m = pd.DataFrame(np.nan, index=names, columns=names)
@@ -94,11 +183,21 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             for a in names:
                 m.loc[a, a] = 1.0
             kr.tables["pair_matrix_kappa"] = m.rename_axis("annotator").reset_index()
-            body.append(figure_html(charts.pairwise_heatmap(m, "Pairwise κ"), "Cohen's κ per annotator pair."))
+            body.append(
+                figure_html(
+                    charts.pairwise_heatmap(m, "Pairwise κ"), "Cohen's κ per annotator pair."
+                )
+            )
         kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
 
     pairs = result.pairs
     if len(pairs) and "disagreement" in pairs.columns:
         order = np.argsort(-pairs["disagreement"].fillna(-1).to_numpy(), kind="stable")
-        kr.sections.append(Section("Ten disagreeing candidate pairs", worst_pairs_html(result, order, 10), anchor="worst-pairs"))
+        kr.sections.append(
+            Section(
+                "Ten disagreeing candidate pairs",
+                worst_pairs_html(result, order, 10),
+                anchor="worst-pairs",
+            )
+        )
     return kr

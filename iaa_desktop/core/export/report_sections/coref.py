@@ -15,8 +15,16 @@ from ..report import KindReport, ReportContext, Section, SummaryRow, figure_html
 #: documents whose class tables are printed
 N_WORST_DOCUMENTS = 5
 SCORES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions", "conll")
-SCORE_TITLES = {"muc": "MUC", "bcub": "B³", "ceafm": "CEAF-m", "ceafe": "CEAF-e", "blanc": "BLANC", "lea": "LEA",
-                "mentions": "mentions", "conll": "CoNLL avg."}
+SCORE_TITLES = {
+    "muc": "MUC",
+    "bcub": "B³",
+    "ceafm": "CEAF-m",
+    "ceafe": "CEAF-e",
+    "blanc": "BLANC",
+    "lea": "LEA",
+    "mentions": "mentions",
+    "conll": "CoNLL avg.",
+}
 
 
 def _f(v: Any) -> float:
@@ -29,11 +37,28 @@ def _f(v: Any) -> float:
 def build(result: Any, ctx: ReportContext) -> KindReport:
     data = result.to_json()
     paragraphs, refs = methods_for(result)
-    kr = KindReport(methods=paragraphs, references=refs, annotators=annotators_of(result) or
-                    sorted({p.get(k) for d in data.get("documents", []) for p in d.get("pairs", []) for k in ("a", "b")} - {None}))
+    kr = KindReport(
+        methods=paragraphs,
+        references=refs,
+        annotators=annotators_of(result)
+        or sorted(
+            {
+                p.get(k)
+                for d in data.get("documents", [])
+                for p in d.get("pairs", [])
+                for k in ("a", "b")
+            }
+            - {None}
+        ),
+    )
     for p in data.get("total", {}).get("pairs", []):
-        kr.summary.append(SummaryRow(f"δ (class disagreement), corpus, {p.get('a')} – {p.get('b')}", _f(p.get("d")),
-                                     note=f"L {p.get('L')}, M {p.get('M')}, R {p.get('R')}, D {p.get('D')}"))
+        kr.summary.append(
+            SummaryRow(
+                f"δ (class disagreement), corpus, {p.get('a')} – {p.get('b')}",
+                _f(p.get("d")),
+                note=f"L {p.get('L')}, M {p.get('M')}, R {p.get('R')}, D {p.get('D')}",
+            )
+        )
     score_rows = []
     for s in data.get("scores", []):
         row: dict[str, Any] = {"a": s.get("a"), "b": s.get("b")}
@@ -43,32 +68,82 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                 row[SCORE_TITLES[k]] = _f(v.get("f1"))
         score_rows.append(row)
         if "CoNLL avg." in row:
-            kr.summary.append(SummaryRow(f"CoNLL F1, {s.get('a')} – {s.get('b')}", row["CoNLL avg."]))
+            kr.summary.append(
+                SummaryRow(f"CoNLL F1, {s.get('a')} – {s.get('b')}", row["CoNLL avg."])
+            )
     kr.summary_caption = "δ: lower is better (0 = identical classes); F1 in 0–1"
     if score_rows:
         st = pd.DataFrame(score_rows)
         kr.tables["scores_f1"] = st
-        kr.sections.append(Section("Coreference scores (F1)", table_html(st, caption="F1 per annotator pair (first annotator as key)"), anchor="scores"))
+        kr.sections.append(
+            Section(
+                "Coreference scores (F1)",
+                table_html(st, caption="F1 per annotator pair (first annotator as key)"),
+                anchor="scores",
+            )
+        )
 
     docs = []
     for d in data.get("documents", []):
         for p in d.get("pairs", []):
-            docs.append({"document": d.get("name"), "a": p.get("a"), "b": p.get("b"), "L": p.get("L"), "M": p.get("M"),
-                         "R": p.get("R"), "D": p.get("D"), "d": _f(p.get("d")), "class_rows": p.get("rows", [])})
+            docs.append(
+                {
+                    "document": d.get("name"),
+                    "a": p.get("a"),
+                    "b": p.get("b"),
+                    "L": p.get("L"),
+                    "M": p.get("M"),
+                    "R": p.get("R"),
+                    "D": p.get("D"),
+                    "d": _f(p.get("d")),
+                    "class_rows": p.get("rows", []),
+                }
+            )
     if docs:
-        dt = pd.DataFrame(docs).sort_values("d", ascending=False, na_position="first", kind="stable").reset_index(drop=True)
+        dt = (
+            pd.DataFrame(docs)
+            .sort_values("d", ascending=False, na_position="first", kind="stable")
+            .reset_index(drop=True)
+        )
         kr.tables["documents_worst_first"] = dt.drop(columns="class_rows")
-        body = [table_html(dt, ["document", "a", "b", "L", "M", "R", "D", "d"], {"d": "δ"},
-                           digits={"L": 0, "M": 0, "R": 0, "D": 0}, max_rows=ctx.max_rows, caption="Per document, most disagreeing first")]
+        body = [
+            table_html(
+                dt,
+                ["document", "a", "b", "L", "M", "R", "D", "d"],
+                {"d": "δ"},
+                digits={"L": 0, "M": 0, "R": 0, "D": 0},
+                max_rows=ctx.max_rows,
+                caption="Per document, most disagreeing first",
+            )
+        ]
         if ctx.charts:
             top = dt.head(ctx.max_rows)
-            body.append(figure_html(charts.interval_dots(top["document"] + " (" + top["a"].astype(str) + "–" + top["b"].astype(str) + ")",
-                                                         top["d"], xlabel="δ = D / (L + M + R)", xlim=(0, 1)),
-                                    "Class disagreement δ per document, worst first (no intervals for this kind)."))
+            body.append(
+                figure_html(
+                    charts.interval_dots(
+                        top["document"]
+                        + " ("
+                        + top["a"].astype(str)
+                        + "–"
+                        + top["b"].astype(str)
+                        + ")",
+                        top["d"],
+                        xlabel="δ = D / (L + M + R)",
+                        xlim=(0, 1),
+                    ),
+                    "Class disagreement δ per document, worst first (no intervals for this kind).",
+                )
+            )
         for r in dt.head(N_WORST_DOCUMENTS).itertuples(index=False):
             rows = pd.DataFrame(r.class_rows)
             if len(rows):
-                body.append(table_html(rows, digits={"L": 0, "M": 0, "R": 0, "D": 0},
-                                       caption=f"Classes of {r.document} ({r.a} – {r.b}), δ = {r.d:.3f}", max_rows=ctx.max_rows))
+                body.append(
+                    table_html(
+                        rows,
+                        digits={"L": 0, "M": 0, "R": 0, "D": 0},
+                        caption=f"Classes of {r.document} ({r.a} – {r.b}), δ = {r.d:.3f}",
+                        max_rows=ctx.max_rows,
+                    )
+                )
         kr.sections.append(Section("Documents", "\n".join(body), anchor="documents"))
     return kr

@@ -22,11 +22,18 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     for name, text in result.headline():
         v = _value(text)
         if math.isfinite(v):
-            kr.summary.append(SummaryRow(name, v, digits=3 if abs(v) <= 1 else 2, note=f"as printed: {text}"))
+            kr.summary.append(
+                SummaryRow(name, v, digits=3 if abs(v) <= 1 else 2, note=f"as printed: {text}")
+            )
     try:
         tables = result.tables()
     except NotImplementedError:
         tables = {}
     for name, df in tables.items():
-        kr.sections.append(Section(name.replace("_", " ").capitalize(), table_html(df, max_rows=ctx.max_rows, cls="wide" if df.shape[1] > 8 else "")))
+        kr.sections.append(
+            Section(
+                name.replace("_", " ").capitalize(),
+                table_html(df, max_rows=ctx.max_rows, cls="wide" if df.shape[1] > 8 else ""),
+            )
+        )
     return kr

@@ -31,37 +31,96 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     n_items = int(result.data.codes.shape[0]) if getattr(result, "data", None) is not None else None
     if a is not None:
         for lab in result.labels:
-            kr.summary.append(SummaryRow(f"Cohen's κ, {lab} (mean over pairs)", _num(a.get(f"κ {lab}")), scale="kappa"))
+            kr.summary.append(
+                SummaryRow(
+                    f"Cohen's κ, {lab} (mean over pairs)", _num(a.get(f"κ {lab}")), scale="kappa"
+                )
+            )
         for lab in result.labels:
-            kr.summary.append(SummaryRow(f"Percent agreement, {lab} (mean over pairs)", _num(a.get(f"PA {lab}")), digits=3, percent=True))
-        kr.summary.append(SummaryRow("Exact set agreement (mean over pairs)", _num(a.get("exact_set_agreement")), percent=True, digits=3))
+            kr.summary.append(
+                SummaryRow(
+                    f"Percent agreement, {lab} (mean over pairs)",
+                    _num(a.get(f"PA {lab}")),
+                    digits=3,
+                    percent=True,
+                )
+            )
+        kr.summary.append(
+            SummaryRow(
+                "Exact set agreement (mean over pairs)",
+                _num(a.get("exact_set_agreement")),
+                percent=True,
+                digits=3,
+            )
+        )
     dec = tables.get("decomposition", pd.DataFrame())
     d_avg = dec[dec["pair"] == "average"] if "pair" in dec.columns else pd.DataFrame()
     if len(d_avg):
         d = d_avg.iloc[0]
-        kr.summary.append(SummaryRow(f"First level κ (S1 = {d['s1']})", _num(d["first_level"]), n=int(d["n_items"]) if "n_items" in d else None, scale="kappa"))
-        kr.summary.append(SummaryRow("Second level κ, average over labels", _num(d["second_average"]),
-                                     n=int(d["n_agree_first_level"]) if "n_agree_first_level" in d else None, scale="kappa"))
-    kr.summary_caption = f"{n_items:,} items, {len(kr.annotators)} annotators, labels {', '.join(result.labels)}; no intervals for this kind" if n_items else ""
+        kr.summary.append(
+            SummaryRow(
+                f"First level κ (S1 = {d['s1']})",
+                _num(d["first_level"]),
+                n=int(d["n_items"]) if "n_items" in d else None,
+                scale="kappa",
+            )
+        )
+        kr.summary.append(
+            SummaryRow(
+                "Second level κ, average over labels",
+                _num(d["second_average"]),
+                n=int(d["n_agree_first_level"]) if "n_agree_first_level" in d else None,
+                scale="kappa",
+            )
+        )
+    kr.summary_caption = (
+        f"{n_items:,} items, {len(kr.annotators)} annotators, labels {', '.join(result.labels)}; no intervals for this kind"
+        if n_items
+        else ""
+    )
 
     # per label and pair
     body = []
     pl = tables.get("per_label", pd.DataFrame())
     if len(pl):
         worst = pl.sort_values("kappa", na_position="first").reset_index(drop=True)
-        body.append(table_html(worst, digits={"n_items": 0}, percent=["percent_agreement"], caption="Per label and annotator pair, lowest κ first",
-                               max_rows=ctx.max_rows))
+        body.append(
+            table_html(
+                worst,
+                digits={"n_items": 0},
+                percent=["percent_agreement"],
+                caption="Per label and annotator pair, lowest κ first",
+                max_rows=ctx.max_rows,
+            )
+        )
     if len(pairs):
-        body.append(table_html(pairs, digits={"n_items": 0}, cls="wide", caption="Per annotator pair",
-                               percent=[c for c in pairs.columns if c.startswith("PA ") or c == "exact_set_agreement"]))
+        body.append(
+            table_html(
+                pairs,
+                digits={"n_items": 0},
+                cls="wide",
+                caption="Per annotator pair",
+                percent=[
+                    c for c in pairs.columns if c.startswith("PA ") or c == "exact_set_agreement"
+                ],
+            )
+        )
     if ctx.charts:
-        body.append(figure_html(cm.per_label_kappa_figure(result), "Cohen's κ per label and annotator pair."))
+        body.append(
+            figure_html(
+                cm.per_label_kappa_figure(result), "Cohen's κ per label and annotator pair."
+            )
+        )
         try:
             m = result.pair_matrix("kappa")
             if "annotator" in m.columns:
                 m = m.set_index("annotator")
-            body.append(figure_html(charts.pairwise_heatmap(m, "Pairwise κ (mean over labels)"),
-                                    "Mean per-label κ per annotator pair (blank: the pair shares no items)."))
+            body.append(
+                figure_html(
+                    charts.pairwise_heatmap(m, "Pairwise κ (mean over labels)"),
+                    "Mean per-label κ per annotator pair (blank: the pair shares no items).",
+                )
+            )
         except (KeyError, ValueError, AttributeError):
             pass
     kr.sections.append(Section("Labels and annotator pairs", "\n".join(body), anchor="labels"))
@@ -69,27 +128,84 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     # decomposition
     body = []
     if len(dec):
-        body.append(table_html(dec, digits={"n_items": 0, "n_agree_first_level": 0}, cls="wide", caption="The chosen decomposition per pair"))
+        body.append(
+            table_html(
+                dec,
+                digits={"n_items": 0, "n_agree_first_level": 0},
+                cls="wide",
+                caption="The chosen decomposition per pair",
+            )
+        )
     if ctx.charts:
-        body.append(figure_html(cm.decomposition_scatter_figure(result),
-                                "Every partition: first-level against second-level agreement (the chosen one marked)."))
+        body.append(
+            figure_html(
+                cm.decomposition_scatter_figure(result),
+                "Every partition: first-level against second-level agreement (the chosen one marked).",
+            )
+        )
     ex = tables.get("exploration", pd.DataFrame())
     if len(ex):
-        cols = [c for c in ("s1", "s1_names", "size", "first_level", "second_average", "rank_first_level", "rank_second_level") if c in ex.columns]
-        heads = {"s1": "S1", "s1_names": "S1 labels", "size": "|S1|", "first_level": "first level", "second_average": "second level",
-                 "rank_first_level": "rank 1st", "rank_second_level": "rank 2nd"}
+        cols = [
+            c
+            for c in (
+                "s1",
+                "s1_names",
+                "size",
+                "first_level",
+                "second_average",
+                "rank_first_level",
+                "rank_second_level",
+            )
+            if c in ex.columns
+        ]
+        heads = {
+            "s1": "S1",
+            "s1_names": "S1 labels",
+            "size": "|S1|",
+            "first_level": "first level",
+            "second_average": "second level",
+            "rank_first_level": "rank 1st",
+            "rank_second_level": "rank 2nd",
+        }
         low = ex.sort_values("first_level", na_position="last", kind="stable").head(10)
-        high = ex.sort_values("second_average", ascending=False, na_position="last", kind="stable").head(10)
+        high = ex.sort_values(
+            "second_average", ascending=False, na_position="last", kind="stable"
+        ).head(10)
         kr.tables["exploration_lowest_first_level"] = low
         kr.tables["exploration_highest_second_level"] = high
         dig = {"size": 0, "rank_first_level": 0, "rank_second_level": 0}
-        body.append(table_html(low, cols, heads, digits=dig, caption="The ten lowest first-level decompositions (where annotators disagree most on “whether”)"))
-        body.append(table_html(high, cols, heads, digits=dig, caption="The ten highest second-level decompositions (best agreement on “which”)"))
-    kr.sections.append(Section("Decomposition (whether / which)", "\n".join(body), anchor="decomposition"))
+        body.append(
+            table_html(
+                low,
+                cols,
+                heads,
+                digits=dig,
+                caption="The ten lowest first-level decompositions (where annotators disagree most on “whether”)",
+            )
+        )
+        body.append(
+            table_html(
+                high,
+                cols,
+                heads,
+                digits=dig,
+                caption="The ten highest second-level decompositions (best agreement on “which”)",
+            )
+        )
+    kr.sections.append(
+        Section("Decomposition (whether / which)", "\n".join(body), anchor="decomposition")
+    )
 
     combos = tables.get("combinations", pd.DataFrame())
     if len(combos):
-        body = [table_html(combos, percent=["share"], digits={c: 0 for c in combos.columns if c not in ("share",)}, caption="Label combinations per annotator")]
+        body = [
+            table_html(
+                combos,
+                percent=["share"],
+                digits={c: 0 for c in combos.columns if c not in ("share",)},
+                caption="Label combinations per annotator",
+            )
+        ]
         if ctx.charts:
             body.append(figure_html(cm.combinations_figure(result), "Label combinations."))
         kr.sections.append(Section("Label combinations", "\n".join(body), anchor="combinations"))

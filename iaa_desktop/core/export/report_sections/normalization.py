@@ -29,11 +29,21 @@ def _rows(prefix: str, agreement: Any, with_alpha: bool = True) -> list[SummaryR
     if agreement is None:
         return []
     n = getattr(agreement, "n_tokens", None)
-    rows = [SummaryRow(f"{prefix}: percent agreement", agreement.percent_agreement, n=n, digits=DIGITS, percent=True),
-            SummaryRow(f"{prefix}: Fleiss' κ (π*)", agreement.pi, n=n, scale="kappa", digits=DIGITS)]
+    rows = [
+        SummaryRow(
+            f"{prefix}: percent agreement",
+            agreement.percent_agreement,
+            n=n,
+            digits=DIGITS,
+            percent=True,
+        ),
+        SummaryRow(f"{prefix}: Fleiss' κ (π*)", agreement.pi, n=n, scale="kappa", digits=DIGITS),
+    ]
     a = getattr(agreement, "alpha_nld", None)
     if with_alpha and a is not None and math.isfinite(a):
-        rows.append(SummaryRow(f"{prefix}: Krippendorff's α (NLD)", a, n=n, scale="alpha", digits=DIGITS))
+        rows.append(
+            SummaryRow(f"{prefix}: Krippendorff's α (NLD)", a, n=n, scale="alpha", digits=DIGITS)
+        )
     return rows
 
 
@@ -50,12 +60,17 @@ def grid_html(units: dict[str, Any]) -> str:
     rows = []
     for name, a in ann.items():
         cells = "".join(
-            f'<td class="{"same" if d == majority[u] else "diff"}">{esc(d)}</td>' for u, d in enumerate(a["diff"][: len(cols)])
+            f'<td class="{"same" if d == majority[u] else "diff"}">{esc(d)}</td>'
+            for u, d in enumerate(a["diff"][: len(cols)])
         )
-        rows.append(f"<tr><th>{esc(name)}</th>{cells}<td dir='{text_dir(a['norm'])}'>{esc(a['norm'])}</td><td>{esc(a['type'])}</td></tr>")
+        rows.append(
+            f"<tr><th>{esc(name)}</th>{cells}<td dir='{text_dir(a['norm'])}'>{esc(a['norm'])}</td><td>{esc(a['type'])}</td></tr>"
+        )
     title = f"{esc(units['text'])} / token {esc(units['token_id'])}: <b dir='{text_dir(units['orig'])}'>{esc(units['orig'])}</b>"
-    return (f'<div class="pair"><div class="head">{title}</div><table class="grid"><thead><tr><th>annotator</th>{head}'
-            f"<th>normalization</th><th>type</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+    return (
+        f'<div class="pair"><div class="head">{title}</div><table class="grid"><thead><tr><th>annotator</th>{head}'
+        f"<th>normalization</th><th>type</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 def build(result: Any, ctx: ReportContext) -> KindReport:
@@ -65,7 +80,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         kr.summary += _rows(f"Word, {subset}", result.word.get(subset))
     for subset in ("ALL", "MEDIUM", "STRICT"):
         kr.summary += _rows(f"Character, {subset}", result.character.get(subset))
-    kr.summary += _rows("Modernization type, ALL", result.modernization.get("ALL"), with_alpha=False)
+    kr.summary += _rows(
+        "Modernization type, ALL", result.modernization.get("ALL"), with_alpha=False
+    )
     kr.summary_caption = f"{result.n_tokens:,} tokens × {len(result.annotators)} annotators; no intervals for this kind"
 
     tables = result.tables()
@@ -84,27 +101,73 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             wide.append(row)
         wt = pd.DataFrame(wide).sort_values("w_ALL_pi", na_position="first").reset_index(drop=True)
         kr.tables["per_text_worst_first"] = wt
-        cols = ["text", "w_ALL_n", "w_ALL_pa", "w_ALL_pi", "w_ALL_alpha", "w_MEDIUM_pi", "w_STRICT_pi", "c_ALL_pa", "c_ALL_pi", "c_ALL_alpha"]
-        heads = {"text": "Text", "w_ALL_n": "tokens", "w_ALL_pa": "word %", "w_ALL_pi": "word π*", "w_ALL_alpha": "word α",
-                 "w_MEDIUM_pi": "word π* MED.", "w_STRICT_pi": "word π* STR.", "c_ALL_pa": "char %", "c_ALL_pi": "char π*",
-                 "c_ALL_alpha": "char α"}
-        body.append(table_html(wt, [c for c in cols if c in wt.columns], heads, digits={c: (0 if c.endswith("_n") else DIGITS) for c in cols},
-                               percent=[c for c in cols if c.endswith("_pa")], caption="Per text, lowest word π* first (ALL tokens unless stated)"))
+        cols = [
+            "text",
+            "w_ALL_n",
+            "w_ALL_pa",
+            "w_ALL_pi",
+            "w_ALL_alpha",
+            "w_MEDIUM_pi",
+            "w_STRICT_pi",
+            "c_ALL_pa",
+            "c_ALL_pi",
+            "c_ALL_alpha",
+        ]
+        heads = {
+            "text": "Text",
+            "w_ALL_n": "tokens",
+            "w_ALL_pa": "word %",
+            "w_ALL_pi": "word π*",
+            "w_ALL_alpha": "word α",
+            "w_MEDIUM_pi": "word π* MED.",
+            "w_STRICT_pi": "word π* STR.",
+            "c_ALL_pa": "char %",
+            "c_ALL_pi": "char π*",
+            "c_ALL_alpha": "char α",
+        }
+        body.append(
+            table_html(
+                wt,
+                [c for c in cols if c in wt.columns],
+                heads,
+                digits={c: (0 if c.endswith("_n") else DIGITS) for c in cols},
+                percent=[c for c in cols if c.endswith("_pa")],
+                caption="Per text, lowest word π* first (ALL tokens unless stated)",
+            )
+        )
         if ctx.charts:
-            body.append(figure_html(charts.interval_dots(
-                wt["text"], wt["w_ALL_pi"], extra=wt.get("c_ALL_pi"), value_label="word π*", extra_label="character π*",
-                xlabel="Fleiss' κ (π*), ALL tokens", reference=result.word["ALL"].pi if "ALL" in result.word else None),
-                "π* per text, worst first (filled: word-based; hollow: character-based); dashed: overall word π*."))
+            body.append(
+                figure_html(
+                    charts.interval_dots(
+                        wt["text"],
+                        wt["w_ALL_pi"],
+                        extra=wt.get("c_ALL_pi"),
+                        value_label="word π*",
+                        extra_label="character π*",
+                        xlabel="Fleiss' κ (π*), ALL tokens",
+                        reference=result.word["ALL"].pi if "ALL" in result.word else None,
+                    ),
+                    "π* per text, worst first (filled: word-based; hollow: character-based); dashed: overall word π*.",
+                )
+            )
         kr.sections.append(Section("Per text", "\n".join(body), anchor="texts"))
 
     if ctx.charts:
         body = []
-        for key, title in (("pairwise_word_pi", "Pairwise word π*"), ("pairwise_character_pi", "Pairwise character π*")):
+        for key, title in (
+            ("pairwise_word_pi", "Pairwise word π*"),
+            ("pairwise_character_pi", "Pairwise character π*"),
+        ):
             m = tables.get(key)
             if m is not None and len(m):
                 mm = m.set_index(m.columns[0])
                 lo = float(pd.to_numeric(mm.stack(), errors="coerce").min())
-                body.append(figure_html(charts.pairwise_heatmap(mm, title, vmin=min(0.0, lo), vmax=1.0, digits=3), title + " per annotator pair."))
+                body.append(
+                    figure_html(
+                        charts.pairwise_heatmap(mm, title, vmin=min(0.0, lo), vmax=1.0, digits=3),
+                        title + " per annotator pair.",
+                    )
+                )
         if body:
             kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
 
@@ -112,33 +175,88 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     conf = tables.get("modernization_confusion")
     if conf is not None and len(conf):
         cm = conf.set_index(conf.columns[0])
-        body.append(table_html(conf, caption="Modernization types: confusion matrix (counts over annotator pairs)", digits=0))
+        body.append(
+            table_html(
+                conf,
+                caption="Modernization types: confusion matrix (counts over annotator pairs)",
+                digits=0,
+            )
+        )
         if ctx.charts:
-            body.append(figure_html(charts.count_matrix(cm.to_numpy(), list(cm.index), list(cm.columns), title="Modernization type confusion"),
-                                    "Confusion of the modernization types over all annotator pairs."))
-    for key, cap in (("modernization", "Modernization type agreement per subset"), ("modernization_by_type", "Character agreement of the modernized forms per type")):
+            body.append(
+                figure_html(
+                    charts.count_matrix(
+                        cm.to_numpy(),
+                        list(cm.index),
+                        list(cm.columns),
+                        title="Modernization type confusion",
+                    ),
+                    "Confusion of the modernization types over all annotator pairs.",
+                )
+            )
+    for key, cap in (
+        ("modernization", "Modernization type agreement per subset"),
+        ("modernization_by_type", "Character agreement of the modernized forms per type"),
+    ):
         t = tables.get(key)
         if t is not None and len(t):
-            body.append(table_html(t, caption=cap, digits={"n_tokens": 0, "n_units": 0, "percent_agreement": DIGITS, "pi": DIGITS, "alpha_nld": DIGITS},
-                                   percent=["percent_agreement"]))
+            body.append(
+                table_html(
+                    t,
+                    caption=cap,
+                    digits={
+                        "n_tokens": 0,
+                        "n_units": 0,
+                        "percent_agreement": DIGITS,
+                        "pi": DIGITS,
+                        "alpha_nld": DIGITS,
+                    },
+                    percent=["percent_agreement"],
+                )
+            )
     if body:
         kr.sections.append(Section("Modernization", "\n".join(body), anchor="modernization"))
 
     dis = tables.get("disagreements")
     if dis is not None and len(dis):
-        order = dis.sort_values(["disagreeing_pairs", "character_disagreement"], ascending=False, kind="stable")
+        order = dis.sort_values(
+            ["disagreeing_pairs", "character_disagreement"], ascending=False, kind="stable"
+        )
         ann_cols = [a for a in result.annotators if a in order.columns]
-        body = [table_html(order, ["text", "token_id", "orig", "kind", "subset", "disagreeing_pairs", "character_disagreement", *ann_cols],
-                           {"disagreeing_pairs": "disagr. pairs", "character_disagreement": "char. disagr.", "token_id": "token"},
-                           max_rows=ctx.max_rows, cls="wide", caption="Tokens, most disagreeing first")]
+        body = [
+            table_html(
+                order,
+                [
+                    "text",
+                    "token_id",
+                    "orig",
+                    "kind",
+                    "subset",
+                    "disagreeing_pairs",
+                    "character_disagreement",
+                    *ann_cols,
+                ],
+                {
+                    "disagreeing_pairs": "disagr. pairs",
+                    "character_disagreement": "char. disagr.",
+                    "token_id": "token",
+                },
+                max_rows=ctx.max_rows,
+                cls="wide",
+                caption="Tokens, most disagreeing first",
+            )
+        ]
         grids = []
         for i in order["index"].head(10):
             try:
                 grids.append(grid_html(result.token_units(int(i))))
             except (IndexError, KeyError, ValueError):
                 continue
-        body.append("<h3>Character grids of the ten most disagreeing tokens</h3>"
-                    "<p class='note'>Each cell is the Diff label of one character of the historical token "
-                    "(_ = kept, ∅ = deleted, otherwise the replacement); shaded cells differ from the majority.</p>" + "\n".join(grids))
+        body.append(
+            "<h3>Character grids of the ten most disagreeing tokens</h3>"
+            "<p class='note'>Each cell is the Diff label of one character of the historical token "
+            "(_ = kept, ∅ = deleted, otherwise the replacement); shaded cells differ from the majority.</p>"
+            + "\n".join(grids)
+        )
         kr.sections.append(Section("Normalization tokens", "\n".join(body), anchor="tokens"))
     return kr

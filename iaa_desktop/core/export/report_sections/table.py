@@ -18,9 +18,16 @@ _SCALES = {
 }
 
 PAIR_HEADERS = {
-    "a": "A", "b": "B", "n_items": "n", "percent_agreement": "% agr.", "cohen_kappa": "Cohen κ",
-    "scott_pi": "Scott π", "krippendorff_alpha": "α", "weighted_kappa_linear": "κ lin.",
-    "weighted_kappa_quadratic": "κ quad.", "spearman": "ρ",
+    "a": "A",
+    "b": "B",
+    "n_items": "n",
+    "percent_agreement": "% agr.",
+    "cohen_kappa": "Cohen κ",
+    "scott_pi": "Scott π",
+    "krippendorff_alpha": "α",
+    "weighted_kappa_linear": "κ lin.",
+    "weighted_kappa_quadratic": "κ quad.",
+    "spearman": "ρ",
 }
 
 
@@ -30,8 +37,17 @@ def summary_rows(overall: dict[str, Any], titles: dict[str, str]) -> list[Summar
         note = ""
         if "bayes_median" in r.extra:
             note = f"posterior median {r.extra['bayes_median']:.3f}"
-        rows.append(SummaryRow(titles.get(key, key), r.value, r.ci_low, r.ci_high, r.n_items,
-                               _SCALES.get(key, "kappa"), note=note))
+        rows.append(
+            SummaryRow(
+                titles.get(key, key),
+                r.value,
+                r.ci_low,
+                r.ci_high,
+                r.n_items,
+                _SCALES.get(key, "kappa"),
+                note=note,
+            )
+        )
     return rows
 
 
@@ -41,7 +57,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     paragraphs, refs = methods_for(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
     kr.summary = summary_rows(result.overall, METRIC_TITLES)
-    kr.summary_caption = f"{result.n_items:,} items, {len(result.annotators)} annotators, {result.level} level"
+    kr.summary_caption = (
+        f"{result.n_items:,} items, {len(result.annotators)} annotators, {result.level} level"
+    )
 
     # annotator pairs
     pw = result.pairwise
@@ -50,39 +68,92 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     if len(pw):
         ordered = pw.sort_values(measure, na_position="last").reset_index(drop=True)
         cols = [c for c in PAIR_HEADERS if c in ordered.columns]
-        html.append(table_html(ordered, cols, PAIR_HEADERS, digits={"n_items": 0}, caption="Annotator pairs, least agreeing first",
-                               max_rows=ctx.max_rows))
+        html.append(
+            table_html(
+                ordered,
+                cols,
+                PAIR_HEADERS,
+                digits={"n_items": 0},
+                caption="Annotator pairs, least agreeing first",
+                max_rows=ctx.max_rows,
+            )
+        )
         if ctx.charts:
             m = result.pair_matrix(measure)
-            html.append(figure_html(charts.pairwise_heatmap(m, f"Pairwise {PAIR_HEADERS[measure]}"),
-                                    f"Pairwise {'Krippendorff’s α' if measure == 'krippendorff_alpha' else 'Cohen’s κ'} per annotator pair."))
+            html.append(
+                figure_html(
+                    charts.pairwise_heatmap(m, f"Pairwise {PAIR_HEADERS[measure]}"),
+                    f"Pairwise {'Krippendorff’s α' if measure == 'krippendorff_alpha' else 'Cohen’s κ'} per annotator pair.",
+                )
+            )
             kr.tables["pair_matrix"] = m.rename_axis("annotator").reset_index()
     kr.sections.append(Section("Annotator pairs", "\n".join(html), anchor="pairs"))
 
     # groups (per document / per value of a column), worst first, with intervals
     if result.groups:
-        key = "krippendorff_alpha"
+        # the coefficient whose intervals were computed: α with the bootstrap, multi-κ with bayes
+        key = "multi_kappa" if result.options.get("interval") == "bayes" else "krippendorff_alpha"
+        name = "multi-κ" if key == "multi_kappa" else "α"
+        long_name = "multi-κ" if key == "multi_kappa" else "Krippendorff's α"
         rows = []
         for g in result.groups:
             r = g.overall.get(key)
             k = g.overall.get("fleiss_kappa")
             p = g.overall.get("percent_agreement")
-            rows.append({"group": g.group, "n_items": g.n_items,
-                         "alpha": r.value if r else math.nan, "alpha_low": r.ci_low if r else math.nan,
-                         "alpha_high": r.ci_high if r else math.nan,
-                         "fleiss_kappa": k.value if k else math.nan, "percent_agreement": p.value if p else math.nan})
-        gdf = pd.DataFrame(rows).sort_values("alpha", na_position="first").reset_index(drop=True)
+            a = g.overall.get("krippendorff_alpha")
+            rows.append(
+                {
+                    "group": g.group,
+                    "n_items": g.n_items,
+                    "value": r.value if r else math.nan,
+                    "low": r.ci_low if r else math.nan,
+                    "high": r.ci_high if r else math.nan,
+                    "krippendorff_alpha": a.value if a else math.nan,
+                    "fleiss_kappa": k.value if k else math.nan,
+                    "percent_agreement": p.value if p else math.nan,
+                }
+            )
+        gdf = pd.DataFrame(rows).sort_values("value", na_position="first").reset_index(drop=True)
         kr.tables["groups_worst_first"] = gdf
-        body = [table_html(gdf, ["group", "n_items", "alpha", "alpha_low", "alpha_high", "fleiss_kappa", "percent_agreement"],
-                           {"n_items": "n", "alpha": "α", "alpha_low": "α low", "alpha_high": "α high", "fleiss_kappa": "Fleiss κ",
-                            "percent_agreement": "% agr."}, digits={"n_items": 0}, max_rows=ctx.max_rows,
-                           caption=f"Per {result.options.get('group_by')}, worst first")]
+        cols = ["group", "n_items", "value", "low", "high", "fleiss_kappa", "percent_agreement"]
+        if key != "krippendorff_alpha":
+            cols.insert(5, "krippendorff_alpha")
+        by = esc(result.options.get("group_by"))
+        body = [
+            table_html(
+                gdf,
+                cols,
+                {
+                    "n_items": "n",
+                    "value": name,
+                    "low": f"{name} low",
+                    "high": f"{name} high",
+                    "krippendorff_alpha": "α",
+                    "fleiss_kappa": "Fleiss κ",
+                    "percent_agreement": "% agr.",
+                },
+                digits={"n_items": 0},
+                max_rows=ctx.max_rows,
+                caption=f"Per {by}, worst first",
+            )
+        ]
         if ctx.charts:
             top = gdf.head(ctx.max_rows)
-            body.append(figure_html(charts.interval_dots(top["group"], top["alpha"], top["alpha_low"], top["alpha_high"],
-                                                         xlabel="Krippendorff's α", reference=result.overall[key].value if key in result.overall else None),
-                                    f"Krippendorff's α per {result.options.get('group_by')} with its interval, worst first; dashed: overall."))
-        kr.sections.append(Section(f"Per {esc(result.options.get('group_by'))}", "\n".join(body), anchor="groups"))
+            overall = result.overall.get(key)
+            body.append(
+                figure_html(
+                    charts.interval_dots(
+                        top["group"],
+                        top["value"],
+                        top["low"],
+                        top["high"],
+                        xlabel=long_name,
+                        reference=overall.value if overall else None,
+                    ),
+                    f"{long_name} per {by} with its 95% interval, worst first; dashed: overall.",
+                )
+            )
+        kr.sections.append(Section(f"Per {by}", "\n".join(body), anchor="groups"))
 
     # items, most disagreeing first
     items = result.items
@@ -90,8 +161,18 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         sort_cols = [c for c in ("disagreement", "range") if c in items.columns]
         worst = items.sort_values(sort_cols, ascending=False, kind="stable") if sort_cols else items
         many = len(result.annotators) > 6
-        kr.sections.append(Section("Items, most disagreeing first", table_html(
-            worst, digits={"n_labels": 0}, max_rows=ctx.max_rows, cls="wide" if many or worst.shape[1] > 9 else ""), anchor="items"))
+        kr.sections.append(
+            Section(
+                "Items, most disagreeing first",
+                table_html(
+                    worst,
+                    digits={"n_labels": 0},
+                    max_rows=ctx.max_rows,
+                    cls="wide" if many or worst.shape[1] > 9 else "",
+                ),
+                anchor="items",
+            )
+        )
 
     # categories and coincidences
     body = []
@@ -99,8 +180,12 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         body.append(table_html(result.per_category, caption="Per category", digits={"n_labels": 0}))
     if result.coincidence.size and ctx.charts:
         cats = [str(c) for c in result.categories]
-        body.append(figure_html(charts.count_matrix(result.coincidence, cats, title="Coincidence matrix", digits=1),
-                                "Krippendorff's coincidence matrix (pairable values counted 1/(m−1) per pair)."))
+        body.append(
+            figure_html(
+                charts.count_matrix(result.coincidence, cats, title="Coincidence matrix", digits=1),
+                "Krippendorff's coincidence matrix (pairable values counted 1/(m−1) per pair).",
+            )
+        )
     if body:
         kr.sections.append(Section("Categories", "\n".join(body), anchor="categories"))
     return kr
