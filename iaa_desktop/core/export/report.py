@@ -481,7 +481,9 @@ def study_title(result: Any) -> str:
     if not names:
         return "Agreement study"
     if len(names) == 1:
-        return names[0]
+        # a lone file is often generically named (judgments.tsv): its folder tells the study
+        p = Path(result.inputs[0])
+        return f"{p.parent.name}/{p.name}" if p.is_file() and p.parent.name else names[0]
     root = _common_root([Path(p) for p in result.inputs])
     return root.name if root is not None and root.name else ", ".join(names[:3])
 
