@@ -213,6 +213,7 @@ class AdjudicationPanel(QWidget):
         for a in s.model.annotators:
             self.strategy_combo.addItem(f"annotator {a}", f"annotator:{a}")
         self.strategy_combo.setCurrentIndex(max(0, self.strategy_combo.findData(str(s.strategy))))
+        self._label_strategy_items()
         top.addWidget(self.strategy_combo)
         top.addWidget(QLabel("min share"))
         self.share_spin = QDoubleSpinBox()
@@ -703,8 +704,17 @@ class AdjudicationPanel(QWidget):
             self.show_unit(self.current)
         self._update_agreement()
 
+    def _label_strategy_items(self) -> None:
+        """'annotator NAME' items, with the shown names in blind mode."""
+        names = self.session.names_by_column()
+        for x, a in enumerate(self.session.model.annotators):
+            k = self.strategy_combo.findData(f"annotator:{a}")
+            if k >= 0:
+                self.strategy_combo.setItemText(k, f"version of {names[x]}")
+
     def _on_blind_toggled(self, on: bool) -> None:
         self.session.set_blind(on)
+        self._label_strategy_items()
         self.refresh_queue()
         if self.current is not None:
             self.show_unit(self.current)
