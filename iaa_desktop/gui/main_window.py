@@ -188,9 +188,6 @@ class MainWindow(QMainWindow):
                                                  "A PDF or HTML report")
         self.adjudicate_action = self._action(file, "A&djudicate…", self.adjudicate, "Ctrl+J",
                                               "Walk through the disagreements, decide, and export a gold set")
-        file.addSeparator()
-        self.adjudicate_action = self._action(file, "A&djudicate…", self.adjudicate, "Ctrl+J",
-                                              "Resolve the disagreements into a gold set")
         self.extra_file_actions_anchor = file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.file_menu = file
@@ -343,11 +340,6 @@ class MainWindow(QMainWindow):
         self.status_label.setText("Writing the report…")
         self._report_worker = worker
         worker.start()
-
-    def adjudicate(self) -> None:
-        from .adjudication import open_adjudication
-
-        self._adjudication = open_adjudication(self, self.session, self.study_path)
 
     # ------------------------------------------------------------------ help
 
