@@ -305,3 +305,19 @@ def test_adjudication_record_from_a_store(tmp_path):
     )
     text = html.read_text(encoding="utf-8")
     assert f"{expected.resolved:,} of 8 units resolved" in text and "Overruled by the gold" in text
+
+
+def test_groups_worst_first_with_bayes_intervals():
+    result = _run(
+        "table",
+        str(FIXTURES / "report" / "grouped.tsv"),
+        group_by="doc",
+        interval="bayes",
+        metadata="doc",
+    )
+    built = R.build_report(result)
+    groups = built.kind_report.tables["groups_worst_first"]
+    assert list(groups["group"])[0] == "Psalm 2"  # the noisy document comes first
+    assert groups["value"].is_monotonic_increasing
+    assert groups[["low", "high"]].notna().all().all()
+    assert "Per doc" in built.html and "multi-κ per doc" in built.html
