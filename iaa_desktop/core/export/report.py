@@ -355,7 +355,15 @@ LANDIS_KOCH = (
 
 
 def interpretation(value: float, scale: str | None) -> str:
-    """The band a value falls in under a published convention (not a verdict on the data)."""
+    """The band a value falls in under a published convention (not a verdict on the data).
+
+    κ-type coefficients: Landis & Koch (1977); α: Krippendorff (2004), 0.667 and 0.800.
+
+    >>> interpretation(0.447, "alpha")
+    '< .667: unreliable (K)'
+    >>> interpretation(0.46, "kappa")
+    'moderate (L&K)'
+    """
     if scale is None or not finite(value):
         return "–"
     v = float(value)
