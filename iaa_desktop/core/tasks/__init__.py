@@ -17,6 +17,7 @@ __all__ = ["KIND_MODULES", "Setting", "TaskKind", "TaskResult", "detect_kind", "
 #: kind name → module defining ``KIND``
 KIND_MODULES: dict[str, str] = {
     "table": "iaa_desktop.core.tasks.table",
+    "coref": "iaa_desktop.core.tasks.coref",
     "durel": "iaa_desktop.core.tasks.durel",
     "candidates": "iaa_desktop.core.tasks.candidates",
     "normalization": "iaa_desktop.core.tasks.normalization",
