@@ -334,7 +334,11 @@ def methods_multilabel(result: Any) -> tuple[list[str], list[str]]:
 
 def methods_coref(result: Any) -> tuple[list[str], list[str]]:
     o = getattr(result, "options", {}) or {}
-    cost = o.get("cost", "symmetric difference")
+    cost = {
+        "symdiff": "symmetric difference |a △ b| (the seed's method; ties broken by the largest total overlap)",
+        "jaccard": "Jaccard distance 1 − |a ∩ b| / |a ∪ b|",
+        "opt": "symmetric difference, where leaving a class unmatched costs its size",
+    }.get(str(o.get("cost", "symdiff")), str(o.get("cost", "symdiff")))
     p1 = (
         "Coreference annotations of two annotators were compared class by class as in the Psalms study (seed "
         "document 001): the classes (sets of mentions) of the two annotators are matched by a minimum-cost "

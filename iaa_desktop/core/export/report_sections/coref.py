@@ -10,7 +10,7 @@ import pandas as pd
 
 from .. import charts
 from ..methods_text import annotators_of, methods_for
-from ..report import KindReport, ReportContext, Section, SummaryRow, figure_html, table_html
+from ..report import KindReport, ReportContext, Section, SummaryRow, figure_html, finite, table_html
 
 #: documents whose class tables are printed
 N_WORST_DOCUMENTS = 5
@@ -56,6 +56,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             SummaryRow(
                 f"δ (class disagreement), corpus, {p.get('a')} – {p.get('b')}",
                 _f(p.get("d")),
+                digits=4,
                 note=f"L {p.get('L')}, M {p.get('M')}, R {p.get('R')}, D {p.get('D')}",
             )
         )
@@ -67,11 +68,18 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             if isinstance(v, dict):
                 row[SCORE_TITLES[k]] = _f(v.get("f1"))
         score_rows.append(row)
-        if "CoNLL avg." in row:
-            kr.summary.append(
-                SummaryRow(f"CoNLL F1, {s.get('a')} – {s.get('b')}", row["CoNLL avg."])
-            )
-    kr.summary_caption = "δ: lower is better (0 = identical classes); F1 in 0–1"
+        for k in SCORES:
+            title = SCORE_TITLES[k]
+            if title in row:
+                kr.summary.append(
+                    SummaryRow(f"{title} F1, {s.get('a')} – {s.get('b')}", row[title])
+                )
+    threshold = (getattr(result, "options", {}) or {}).get("study_threshold")
+    kr.summary_caption = "δ: lower is better (0 = identical classes); F1 in 0–1" + (
+        f"; documents with δ ≥ {float(threshold):.3g} are flagged for study"
+        if finite(threshold)
+        else ""
+    )
     if score_rows:
         st = pd.DataFrame(score_rows)
         kr.tables["scores_f1"] = st
@@ -96,6 +104,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                     "R": p.get("R"),
                     "D": p.get("D"),
                     "d": _f(p.get("d")),
+                    "study": p.get("study"),
                     "class_rows": p.get("rows", []),
                 }
             )
@@ -109,8 +118,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         body = [
             table_html(
                 dt,
-                ["document", "a", "b", "L", "M", "R", "D", "d"],
-                {"d": "δ"},
+                ["document", "a", "b", "L", "M", "R", "D", "d"]
+                + (["study"] if dt["study"].notna().any() else []),
+                {"d": "δ", "study": "flag for study"},
                 digits={"L": 0, "M": 0, "R": 0, "D": 0},
                 max_rows=ctx.max_rows,
                 caption="Per document, most disagreeing first",
