@@ -14,6 +14,7 @@ from __future__ import annotations
 #: kind name → module with ``create_panels``
 VIEW_MODULES: dict[str, str] = {
     "table": "iaa_desktop.gui.views.table_view",
+    "coref": "iaa_desktop.gui.views.coref_view",
     "durel": "iaa_desktop.gui.views.pairs_view",
     "candidates": "iaa_desktop.gui.views.pairs_view",
     "multilabel": "iaa_desktop.gui.views.multilabel_view",
