@@ -27,6 +27,24 @@ SCORE_TITLES = {
 }
 
 
+def class_mentions(doc: Any, name: Any, limit: int = 12) -> str:
+    """The covered texts of class ``name`` (C1.., S) of one annotator's document, in text order."""
+    name = str(name)
+    try:
+        if name == "S":
+            ms = list(doc.singletons)
+        elif name.startswith("C"):
+            ms = list(doc.classes[int(name[1:]) - 1])
+        else:
+            return ""
+    except (ValueError, IndexError, AttributeError):
+        return ""
+    ms.sort(key=lambda k: (k[1], k[2]))
+    texts = [(doc.mentions.get(m) or f"{m[1]}–{m[2]}").strip() for m in ms[:limit]]
+    more = f" … (+{len(ms) - limit})" if len(ms) > limit else ""
+    return " · ".join(texts) + more
+
+
 def _f(v: Any) -> float:
     try:
         return float(v)
@@ -144,16 +162,27 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                     "Class disagreement δ per document, worst first (no intervals for this kind).",
                 )
             )
+        documents = {getattr(d, "name", None): d for d in getattr(result, "documents", [])}
         for r in dt.head(N_WORST_DOCUMENTS).itertuples(index=False):
             rows = pd.DataFrame(r.class_rows)
-            if len(rows):
-                body.append(
-                    table_html(
-                        rows,
-                        digits={"L": 0, "M": 0, "R": 0, "D": 0},
-                        caption=f"Classes of {r.document} ({r.a} – {r.b}), δ = {r.d:.3f}",
-                        max_rows=ctx.max_rows,
-                    )
+            if not len(rows):
+                continue
+            cols = [c for c in ("class_a", "class_b", "L", "M", "R", "D", "d") if c in rows.columns]
+            docs = getattr(documents.get(r.document), "docs", {}) or {}
+            for who, col in ((r.a, "class_a"), (r.b, "class_b")):
+                if who in docs and col in rows.columns:
+                    rows[f"mentions {who}"] = [class_mentions(docs[who], c) for c in rows[col]]
+                    cols.append(f"mentions {who}")
+            body.append(
+                table_html(
+                    rows,
+                    cols,
+                    {"class_a": r.a, "class_b": r.b, "d": "δ"},
+                    digits={"L": 0, "M": 0, "R": 0, "D": 0, "d": 4},
+                    caption=f"Classes of {r.document} ({r.a} – {r.b}), δ = {r.d:.4g}",
+                    max_rows=ctx.max_rows,
+                    cls="classes",
                 )
+            )
         kr.sections.append(Section("Documents", "\n".join(body), anchor="documents"))
     return kr
