@@ -78,21 +78,27 @@ def match_sets(sets_a: Sequence[Sequence[Any]], sets_b: Sequence[Sequence[Any]],
     n_a, n_b = len(sets_a), len(sets_b)
     size_a = np.array([len(s) for s in sets_a], dtype=np.int64)
     size_b = np.array([len(s) for s in sets_b], dtype=np.int64)
-    if mentions:
-        inter = (_incidence(sets_a, mentions) @ _incidence(sets_b, mentions).T).toarray()
+    from scipy.sparse import csr_matrix
+
+    if mentions and n_a and n_b:
+        inter_sparse = (_incidence(sets_a, mentions) @ _incidence(sets_b, mentions).T).tocoo()
     else:
-        inter = np.zeros((n_a, n_b), dtype=np.int64)
-    L = size_a[:, None] - inter
-    R = size_b[None, :] - inter
-    big = len(mentions) + 1  # Σ M ≤ N: cost × (N + 1) − M orders by cost, then by intersection
+        inter_sparse = csr_matrix((n_a, n_b), dtype=np.int64).tocoo()
+    ri, ci, mi = inter_sparse.row, inter_sparse.col, inter_sparse.data.astype(np.float64)
+    big = float(len(mentions) + 1)  # Σ M ≤ N: cost × (N + 1) − M orders by cost, then by intersection
+    # dense weights start from the cost of two disjoint sets; only overlapping pairs (sparse) differ
     if cost == "jaccard":
-        tot = L + inter + R
-        with np.errstate(invalid="ignore", divide="ignore"):
-            d = np.where(tot > 0, (L + R) / np.maximum(tot, 1), 0.0)
+        weight = np.ones((n_a, n_b))
+        tot = size_a[ri] + size_b[ci] - mi
+        d = np.where(tot > 0, (size_a[ri] + size_b[ci] - 2 * mi) / np.maximum(tot, 1), 0.0)
         # lexicographic on floats: intersections only decide between (numerically) equal costs
-        weight = d - inter * (1e-9 / big)
+        weight[ri, ci] = d - mi * (1e-9 / big)
+        if n_a and n_b:
+            both_empty = (size_a[:, None] == 0) & (size_b[None, :] == 0)
+            weight[both_empty] = 0.0
     else:
-        weight = ((L + R) * big - inter).astype(float)
+        weight = np.add.outer(size_a * big, size_b * big)
+        weight[ri, ci] -= mi * (2 * big + 1)  # (|a| + |b| − 2M)·big − M
     if cost == "opt":
         size = max(n_a, n_b)
         full = np.zeros((size, size))
@@ -102,6 +108,22 @@ def match_sets(sets_a: Sequence[Sequence[Any]], sets_b: Sequence[Sequence[Any]],
         r_idx, c_idx = linear_sum_assignment(full)
     else:
         r_idx, c_idx = linear_sum_assignment(weight)
+    lookup = {(int(r), int(c)): int(m) for r, c, m in zip(ri, ci, mi)}
+
+    class _Inter:
+        def __getitem__(self, rc: tuple[int, int]) -> int:
+            return lookup.get((int(rc[0]), int(rc[1])), 0)
+
+    inter = _Inter()
+
+    class _Diff:
+        def __init__(self, sizes: np.ndarray, axis: int) -> None:
+            self.sizes, self.axis = sizes, axis
+
+        def __getitem__(self, rc: tuple[int, int]) -> int:
+            return int(self.sizes[rc[self.axis]]) - inter[rc]
+
+    L, R = _Diff(size_a, 0), _Diff(size_b, 1)
     pairs = {int(r): int(c) for r, c in zip(r_idx, c_idx) if r < n_a and c < n_b}
     rows: list[MatchRow] = []
     if cost == "opt":
