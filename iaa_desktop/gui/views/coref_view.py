@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
 from ..models.frame_model import DataFrameModel
 from .table_view import fit_columns, make_table
 
-PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-           "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6", "#e5c494"]
-ONLY_ONE = "#ff4d4d"  # a mention only this annotator has
-OTHER_CLASS = "#ffa500"  # a mention the other annotator put in a class matched to a different one
+# light backgrounds only, so the marks (text colour, underline) stay readable on every class colour
+PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fbb4ae", "#b3cde3", "#fed9a6", "#b3de69", "#fccde5",
+           "#decbe4", "#ccebc5", "#ffed6f", "#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6", "#e5c494"]
+ONLY_ONE = "#c00000"  # a mention only this annotator has: red, italic, underlined
+OTHER_CLASS = "#1f3fbf"  # in a class matched to a different one: blue, underlined
 
 
 def _is_rtl(text: str) -> bool:
@@ -34,9 +35,11 @@ def _is_rtl(text: str) -> bool:
     return rtl > len(strong) / 2
 
 
-def render_document(doc, class_of: dict, colour_of: dict, marks: dict, selected: set, side: str) -> str:
+def render_document(doc, class_of: dict, colour_of: dict, marks: dict, selected: set, side: str,
+                    other_side: dict | None = None) -> str:
     """HTML of a document with every mention as a coloured span (offsets are code points)."""
     text = doc.text or ""
+    other_side = other_side or {}
     mentions = sorted(doc.mentions, key=lambda k: (k[1], -k[2]))
     out, pos = [], 0
     direction = "rtl" if _is_rtl(text) else "ltr"
@@ -49,13 +52,15 @@ def render_document(doc, class_of: dict, colour_of: dict, marks: dict, selected:
         colour = colour_of.get(cls, "#e0e0e0")
         style = f"background-color:{colour};"
         mark = marks.get(m)
+        # Qt's rich text has no borders: colour and underline carry the marks
         if mark == "only":
-            style += f"border-bottom:3px solid {ONLY_ONE}; color:#a00000;"
+            style += f"color:{ONLY_ONE}; text-decoration:underline; font-style:italic;"
         elif mark == "other":
-            style += f"border-bottom:3px dotted {OTHER_CLASS};"
+            style += f"color:{OTHER_CLASS}; text-decoration:underline;"
         if m in selected:
             style += "font-weight:bold; text-decoration:underline;"
-        tip = html.escape(f"{side}: {cls}" + (" (only this annotator)" if mark == "only" else ""))
+        tip = html.escape(f"{side}: {cls}; other annotator: {other_side.get(m, '— (no such mention)')}"
+                          + (" — only this annotator has it" if mark == "only" else ""))
         out.append(f"<a name='m{s}_{e}'></a><span style='{style}' title='{tip}'>{html.escape(text[s:e])}</span>")
         pos = e
     out.append(html.escape(text[pos:]))
@@ -76,10 +81,11 @@ class CorefPanel(QWidget):
         top.addWidget(self.pair_combo)
         legend = QLabel(
             "Same colour = matched class pair · "
-            f"<span style='border-bottom:3px solid {ONLY_ONE}; color:#a00000'>mention only one annotator has</span> · "
-            f"<span style='border-bottom:3px dotted {OTHER_CLASS}'>mention in a class matched to a different one</span> · "
-            "grey = S (in no class)")
+            f"<u><i><span style='color:{ONLY_ONE}'>mention only one annotator has</span></i></u> · "
+            f"<u><span style='color:{OTHER_CLASS}'>mention in a class matched to a different one</span></u> · "
+            "grey = S (in no class) · hover a mention for its class on each side")
         legend.setTextFormat(Qt.TextFormat.RichText)
+        legend.setWordWrap(True)
         top.addWidget(legend, 1)
         outer.addLayout(top)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -104,6 +110,8 @@ class CorefPanel(QWidget):
         self.text_b = QTextBrowser()
         for t in (self.text_a, self.text_b):
             t.setOpenLinks(False)
+            t.viewport().setMouseTracking(True)
+            t.viewport().installEventFilter(self)
         self.label_a = QLabel()
         self.label_b = QLabel()
         for label, view in ((self.label_a, self.text_a), (self.label_b, self.text_b)):
@@ -120,6 +128,21 @@ class CorefPanel(QWidget):
         split.addWidget(texts)
         split.setSizes([420, 980])
         outer.addWidget(split, 1)
+
+    def eventFilter(self, obj, event) -> bool:
+        from PySide6.QtCore import QEvent
+        from PySide6.QtWidgets import QToolTip
+
+        if event.type() == QEvent.Type.ToolTip:
+            for view in (self.text_a, self.text_b):
+                if obj is view.viewport():
+                    tip = view.cursorForPosition(event.pos()).charFormat().toolTip()
+                    if tip:
+                        QToolTip.showText(event.globalPos(), tip, view)
+                    else:
+                        QToolTip.hideText()
+                    return True
+        return super().eventFilter(obj, event)
 
     def _sync(self, src: QTextBrowser, dst: QTextBrowser) -> None:
         if self._syncing:
@@ -208,8 +231,10 @@ class CorefPanel(QWidget):
         self.label_a.setText(f"<b>{html.escape(pair.a)}</b> — {html.escape(doc.name)}")
         self.label_b.setText(f"<b>{html.escape(pair.b)}</b> — {html.escape(doc.name)}")
         bar_a, bar_b = self.text_a.verticalScrollBar().value(), self.text_b.verticalScrollBar().value()
-        self.text_a.setHtml(render_document(da, class_a, colour_a, marks_a, sel_a, pair.a))
-        self.text_b.setHtml(render_document(db, class_b, colour_b, marks_b, sel_b, pair.b))
+        other_a = {m: f"{pair.b} {class_b.get(m, 'S')}" for m in da.mentions if m in db.mentions}
+        other_b = {m: f"{pair.a} {class_a.get(m, 'S')}" for m in db.mentions if m in da.mentions}
+        self.text_a.setHtml(render_document(da, class_a, colour_a, marks_a, sel_a, pair.a, other_a))
+        self.text_b.setHtml(render_document(db, class_b, colour_b, marks_b, sel_b, pair.b, other_b))
         if selected_row is None:
             rows = [r.to_json() for r in pair.rows]
             frame = pd.DataFrame(rows).sort_values(["d", "D"], ascending=False, kind="stable")
