@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 DATA = ROOT.parent / "shared" / "data"
 
 STUDIES = [
+    ("coref", [DATA / "psalms-coref" / "A", DATA / "psalms-coref" / "B"], {}),
     ("durel", [DATA / "trotr"], {}),
     ("candidates", [DATA / "candidates"], {}),
     ("normalization", [DATA / "normalization"], {}),

@@ -108,7 +108,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     if ctx.charts:
         body.append(
             figure_html(
-                cm.per_label_kappa_figure(result), "Cohen's κ per label and annotator pair."
+                cm.per_label_kappa_figure(result),
+                "Cohen's κ per label and annotator pair.",
+                max_width_in=5.0,
             )
         )
         try:
@@ -141,6 +143,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             figure_html(
                 cm.decomposition_scatter_figure(result),
                 "Every partition: first-level against second-level agreement (the chosen one marked).",
+                max_width_in=5.5,
             )
         )
     ex = tables.get("exploration", pd.DataFrame())
@@ -207,6 +210,8 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             )
         ]
         if ctx.charts:
-            body.append(figure_html(cm.combinations_figure(result), "Label combinations."))
+            body.append(
+                figure_html(cm.combinations_figure(result), "Label combinations.", max_width_in=5.0)
+            )
         kr.sections.append(Section("Label combinations", "\n".join(body), anchor="combinations"))
     return kr
