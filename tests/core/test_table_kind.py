@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -116,8 +117,22 @@ def test_kind_is_detected_for_tables():
 
 
 def _report_err(args, capsys) -> tuple[int, str]:
-    code = cli_main(["report", "--kind", "table", "--interval", "none", *map(str, args), "--json", str(Path("/dev/null"))])
+    code = cli_main(["report", "--kind", "table", "--interval", "none", *map(str, args), "--json", "-"])
     return code, capsys.readouterr().err
+
+
+def test_json_to_a_device_does_not_replace_it(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    import threading
+
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    assert cli_main(["report", "--kind", "table", "--interval", "none", str(TABLE / "k2011_wide.csv"), "--json", str(fifo)]) == 0
+    reader.join(10)
+    assert fifo.exists() and not fifo.is_file()  # still a pipe, not replaced by a file
+    assert json.loads(got[0])["kind"] == "table"
 
 
 def test_empty_file(tmp_path, capsys):

@@ -45,6 +45,11 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
     A crash or an exception leaves the old file untouched and no partial file behind.
     """
     path = Path(path)
+    if path.exists() and not path.is_file():
+        # a device or a pipe (/dev/null, /dev/stdout, a FIFO): renaming over it would replace it
+        with open(path, mode, encoding=encoding, newline=newline) if "b" not in mode else open(path, mode) as f:
+            yield f
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
