@@ -333,7 +333,9 @@ class MainWindow(QMainWindow):
             return
         from superqt.utils import create_worker
 
-        kwargs = {"html_path": path} if path.lower().endswith((".html", ".htm")) else {"pdf_path": path}
+        kwargs: dict[str, Any] = {"html_path": path} if path.lower().endswith((".html", ".htm")) else {"pdf_path": path}
+        if self.session.study is not None:
+            kwargs["title"] = self.session.study.title
         worker = create_worker(report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs)
         worker.returned.connect(lambda _r: self.status_label.setText(f"Report written: {path}"))
         worker.errored.connect(lambda e: QMessageBox.warning(self, "Report failed", str(e)))

@@ -49,7 +49,8 @@ class Setting:
 def add_settings_to_parser(parser: argparse.ArgumentParser, settings: Sequence[Setting]) -> None:
     """Add one CLI option per setting (defaults stay ``None`` so unset options are known)."""
     for s in settings:
-        kwargs: dict[str, Any] = {"dest": s.name, "default": None, "help": s.help or s.label}
+        # argparse formats help with %: a literal "95%" must be escaped
+        kwargs: dict[str, Any] = {"dest": s.name, "default": None, "help": (s.help or s.label).replace("%", "%%")}
         if s.type is bool:
             kwargs["action"] = argparse.BooleanOptionalAction
         else:
