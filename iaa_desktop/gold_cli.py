@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("inputs", nargs="+", type=Path, help="files or folders, as for 'report'")
     p.add_argument(
         "--kind",
-        choices=kind_names() + ([] if "coref" in kind_names() else ["coref"]),
+        choices=kind_names(),
         help="kind of study (detected from the inputs when left out)",
     )
     p.add_argument(
@@ -51,11 +51,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def parse_gold_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
     known, _ = _parser().parse_known_args(list(argv))
-    coref = known.kind == "coref" or (known.kind is None and looks_like_coref(known.inputs))
-    if coref and "coref" not in kind_names():  # adjudication reads brat/CoNLL itself
-        return _parser().parse_args(list(argv)), "coref", {}
-    if coref and known.kind is None:
-        known.kind = "coref"
     kind_name = known.kind or detect_kind([Path(p) for p in known.inputs])
     kind = get_kind(kind_name)
     full = _parser()
@@ -63,25 +58,6 @@ def parse_gold_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[
     ns = full.parse_args(list(argv))
     given = {s.name: getattr(ns, s.name, None) for s in kind.settings}
     return ns, kind_name, resolve_options(kind.settings, given)
-
-
-def looks_like_coref(inputs: Sequence[Path]) -> bool:
-    """Brat folders (``.ann`` files) or CoNLL-2012 files (``#begin document``)."""
-    paths = [Path(p) for p in inputs]
-    if len(paths) < 2:
-        return False
-    if all(p.is_dir() and any(p.glob("*.ann")) for p in paths):
-        return True
-    try:
-        return all(
-            p.is_file()
-            and p.read_text(encoding="utf-8", errors="replace")[:2000]
-            .lstrip()
-            .startswith("#begin document")
-            for p in paths
-        )
-    except OSError:
-        return False
 
 
 def build_model(
@@ -97,13 +73,6 @@ def build_model(
 
         data = read_normalization([Path(p) for p in inputs])
         return model_from_data(data, tuple(str(p) for p in inputs), options), list(data.errors)
-    if kind_name == "coref":
-        # the units come from the documents themselves (class matching is done here)
-        from .core.adjudication.kinds.coref import build_model as coref_model
-        from .core.adjudication.kinds.coref import load_documents
-
-        names, docs, fmt, errors = load_documents([Path(p) for p in inputs])
-        return coref_model(names, docs, fmt, tuple(str(p) for p in inputs), options), errors
     result = compute(kind_name, inputs, options, quiet=quiet)
     return units_for(result), list(result.errors)
 

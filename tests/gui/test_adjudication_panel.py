@@ -309,3 +309,22 @@ def test_decisions_on_units_the_comparison_lacks_are_kept_and_reported(
     panel.close_store()
     with AdjudicationStore.open(store_path, read_only=True) as st:
         assert st.decision("gone").value == "x"
+
+
+def test_open_adjudication_of_a_coref_result(qtbot, tmp_path: Path) -> None:
+    d = shared_path("psalms-coref")
+    r = compute("coref", [d / "A", d / "B"], {})
+    dlg = open_adjudication(None, r, None, store_path=tmp_path / "c.sqlite", show=False)
+    qtbot.addWidget(dlg)
+    model = dlg.panel.session.model
+    assert model.kind == "coref" and model.annotators == ("A", "B")
+    # the class pairs are the comparison's own matched rows
+    n_rows = sum(
+        1
+        for doc in r.documents
+        for p in doc.pairs
+        for row in p.rows
+        if row.class_a.startswith("C") and row.class_b.startswith("C") and row.M > 0
+    )
+    assert sum(u.kind == "pair" for u in model.units) == n_rows
+    dlg.close()

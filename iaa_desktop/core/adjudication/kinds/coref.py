@@ -18,11 +18,13 @@ gold mentions; a mention already in an earlier chain is not repeated; a chain le
 than two mentions dissolves into singletons. Undecided units contribute nothing (no chain, lone
 mention left out).
 
-Gold export in the inputs' format: brat standoff (``<doc>.ann`` with the ``.txt``) or CoNLL-2012
-(the first annotator's file with the coreference column replaced).
+Gold export in the inputs' format: brat standoff (``gold/<doc>.ann`` with the ``.txt``),
+CoNLL-2012 (the first annotator's file with the coreference column replaced; singletons as
+one-mention entities) or a mention table (``begin, end, entityNum, surface``).
 
-Documents are read with :func:`load_documents` (brat folders: one per annotator, documents
-matched by file name; CoNLL files: one per annotator, documents by ``#begin document`` line).
+The documents, mentions, classes and the class matching come from the ``coref`` kind's result
+(:class:`~iaa_desktop.core.tasks.coref.CorefResult`): the pairs the comparison view shows are the
+pairs adjudicated. :func:`model_from_inputs` runs that kind on the inputs.
 """
 
 from __future__ import annotations
@@ -84,161 +86,115 @@ class CorefDocument:
     annotations: tuple[AnnotatedDoc, ...]
     token_spans: list[tuple[int, int]] | None = None
     source: tuple[Path, ...] = ()
+    covered: dict[Mention, str] = field(default_factory=dict)  # the files' covered text per mention
 
     def char_span(self, m: Mention) -> tuple[int, int]:
         if self.token_spans is None:
             return m[1], m[2]
+        if m[2] - 1 >= len(self.token_spans):
+            return 0, 0
         return self.token_spans[m[1]][0], self.token_spans[m[2] - 1][1]
 
     def surface(self, m: Mention) -> str:
         s, e = self.char_span(m)
-        return self.text[s:e]
+        return self.text[s:e] if self.text else self.covered.get(m, "")
 
 
 # ---------------------------------------------------------------------------------------------
 # reading
 
 
-def _read_brat(ann: Path, errors: list[ReaderError]) -> AnnotatedDoc:
-    ids: dict[str, Mention] = {}
-    chains: list[list[str]] = []
-    for n, line in enumerate(ann.read_text(encoding="utf-8-sig").splitlines(), 1):
-        if not line.strip():
-            continue
-        parts = line.split("\t")
-        if parts[0].startswith("T") and len(parts) >= 2:
-            head = parts[1].split(" ")
-            try:
-                if ";" in parts[1]:  # discontinuous span: first to last offset
-                    nums = re.findall(r"\d+", parts[1][len(head[0]) :])
-                    ids[parts[0]] = (head[0], int(nums[0]), int(nums[-1]))
-                else:
-                    ids[parts[0]] = (head[0], int(head[1]), int(head[2]))
-            except (IndexError, ValueError):
-                errors.append(
-                    ReaderError(ann, n, f"cannot read the mention '{parts[1]}'; it is left out.")
-                )
-        elif parts[0].startswith("*") and len(parts) >= 2:
-            words = parts[1].split()
-            chains.append(words[1:])
-    classes = []
-    for chain in chains:
-        c = frozenset(ids[t] for t in chain if t in ids)
-        if len(c) >= 1:
-            classes.append(c)
-    return AnnotatedDoc(frozenset(ids.values()), tuple(classes))
+_CONLL_BEGIN = "#begin document"
 
 
-def _brat_docs(folder: Path) -> dict[str, Path]:
-    return {p.stem: p for p in sorted(folder.glob("*.ann"))}
-
-
-_CONLL_BEGIN = re.compile(r"^#begin document \((.*)\);?\s*(?:part\s+(\d+))?")
-
-
-def _parse_conll(path: Path) -> list[dict[str, Any]]:
-    """Documents of a CoNLL file: name, tokens, per token its line number, mentions, classes."""
-    docs: list[dict[str, Any]] = []
-    cur: dict[str, Any] | None = None
-    lines = path.read_text(encoding="utf-8-sig").splitlines()
-    for n, line in enumerate(lines, 1):
-        m = _CONLL_BEGIN.match(line)
-        if m:
-            name = m.group(1) + (f" part {int(m.group(2))}" if m.group(2) else "")
-            cur = {
-                "name": name,
-                "tokens": [],
-                "lines": [],
-                "open": {},
-                "clusters": {},
-                "mentions": set(),
-            }
-            docs.append(cur)
+def _conll_token_lines(path: Path) -> tuple[list[str], dict[str, list[int]]]:
+    """The lines of a CoNLL file and, per document (named as the coref reader names it), the
+    line index of each token."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out: dict[str, list[int]] = {}
+    cur: list[int] | None = None
+    for n, line in enumerate(lines):
+        if line.startswith(_CONLL_BEGIN):
+            name = line[len(_CONLL_BEGIN) :].strip() or f"{path.stem}:{len(out) + 1}"
+            cur = out.setdefault(name, [])
             continue
         if line.startswith("#end document"):
             cur = None
             continue
         if cur is None or not line.strip() or line.startswith("#"):
             continue
-        cols = line.split()
-        k = len(cur["tokens"])
-        cur["tokens"].append(cols[3] if len(cols) > 4 else cols[0])
-        cur["lines"].append(n - 1)
-        last = cols[-1]
-        if last in ("-", "_"):
+        cur.append(n)
+    return lines, out
+
+
+def _source_format(path: str) -> str:
+    from ...readers.coref_inputs import is_conll
+
+    p = Path(path)
+    if p.suffix == ".ann":
+        return "brat"
+    if p.suffix.lower() in (".csv", ".tsv", ".xlsx"):
+        return "table"
+    return "conll" if is_conll(p) else "brat"
+
+
+def documents_from_result(
+    result: Any,
+) -> tuple[tuple[str, ...], list[CorefDocument], str, list[list[tuple[int, int]]]]:
+    """Annotators (the first two), documents both have, format, and the matched class pairs
+    (indices into each side's classes) of the result's class matching."""
+    if len(result.annotators) < 2:
+        raise IaaError("Coreference adjudication needs two annotators.")
+    a, b = result.annotators[0], result.annotators[1]
+    docs: list[CorefDocument] = []
+    matched: list[list[tuple[int, int]]] = []
+    fmt = "brat"
+    for dc in result.documents:
+        if a not in dc.docs or b not in dc.docs:
             continue
-        for part in last.split("|"):
-            mm = re.fullmatch(r"(\()?(\d+)(\))?", part.strip())
-            if not mm:
-                raise ReaderError(path, n, f"cannot read the coreference column '{last}'.")
-            cid = int(mm.group(2))
-            if mm.group(1) and mm.group(3):
-                mention = ("", k, k + 1)
-                cur["mentions"].add(mention)
-                cur["clusters"].setdefault(cid, set()).add(mention)
-            elif mm.group(1):
-                cur["open"].setdefault(cid, []).append(k)
-            elif mm.group(3):
-                stack = cur["open"].get(cid)
-                if not stack:
-                    raise ReaderError(path, n, f"mention of cluster {cid} closed but never opened.")
-                start = stack.pop()
-                mention = ("", start, k + 1)
-                cur["mentions"].add(mention)
-                cur["clusters"].setdefault(cid, set()).add(mention)
-    for d in docs:
-        d["classes"] = tuple(frozenset(c) for _, c in sorted(d["clusters"].items()) if len(c) >= 2)
-        d["lines_text"] = lines
-    return docs
+        da, db = dc.docs[a], dc.docs[b]
+        fmt = _source_format(da.path)
+        text = da.text or db.text or ""
+        spans = None
+        if fmt == "conll":
+            spans, pos = [], 0
+            for tok in text.split(" "):
+                spans.append((pos, pos + len(tok)))
+                pos += len(tok) + 1
+        anns = tuple(
+            AnnotatedDoc(frozenset(d.mentions), tuple(frozenset(c) for c in d.classes))
+            for d in (da, db)
+        )
+        covered = {**db.mentions, **da.mentions}
+        docs.append(
+            CorefDocument(dc.name, text, anns, spans, (Path(da.path), Path(db.path)), covered)
+        )
+        pairs: list[tuple[int, int]] = []
+        comparison = next((p for p in dc.pairs if (p.a, p.b) == (a, b)), None)
+        if comparison is not None:
+            for r in comparison.rows:
+                if r.class_a.startswith("C") and r.class_b.startswith("C") and r.M > 0:
+                    pairs.append((int(r.class_a[1:]) - 1, int(r.class_b[1:]) - 1))
+        else:
+            pairs = match_classes(anns[0].classes, anns[1].classes)
+        matched.append(pairs)
+    return (a, b), docs, fmt, matched
 
 
 def load_documents(
-    inputs: Sequence[Path],
+    inputs: Sequence[Path], options: dict[str, Any] | None = None
 ) -> tuple[tuple[str, ...], list[CorefDocument], str, list[ReaderError]]:
-    """Annotators, documents (only those every annotator has), format (``brat``/``conll``), problems."""
-    paths = [Path(p) for p in inputs]
-    errors: list[ReaderError] = []
-    if len(paths) < 2:
-        raise IaaError(
-            "Coreference adjudication needs two annotators (two folders or two CoNLL files)."
-        )
-    if all(p.is_dir() for p in paths):
-        names = tuple(p.name for p in paths)
-        per = [_brat_docs(p) for p in paths]
-        common = [d for d in per[0] if all(d in q for q in per[1:])]
-        docs = []
-        for d in common:
-            txt_path = per[0][d].with_suffix(".txt")
-            text = txt_path.read_text(encoding="utf-8") if txt_path.exists() else ""
-            anns = tuple(_read_brat(q[d], errors) for q in per)
-            docs.append(CorefDocument(d, text, anns, None, tuple(q[d] for q in per)))
-        return names, docs, "brat", errors
-    names = tuple(p.stem for p in paths)
-    for p in paths:
-        if not p.is_file():
-            raise IaaError(f"{p}: give one brat folder or one CoNLL-2012 file per annotator.")
-        head = p.read_text(encoding="utf-8-sig", errors="replace")[:4000]
-        if "#begin document" not in head:
-            raise OptionError(
-                f"{p}: coreference adjudication reads brat folders (.ann + .txt) and CoNLL-2012 files; "
-                "this file is neither (mention tables are not supported for adjudication yet)."
-            )
-    parsed = [_parse_conll(p) for p in paths]
-    by_name = [{d["name"]: d for d in ds} for ds in parsed]
-    docs = []
-    for d0 in parsed[0]:
-        if not all(d0["name"] in b for b in by_name[1:]):
-            continue
-        spans, pos = [], 0
-        for tok in d0["tokens"]:
-            spans.append((pos, pos + len(tok)))
-            pos += len(tok) + 1
-        anns = tuple(
-            AnnotatedDoc(frozenset(b[d0["name"]]["mentions"]), b[d0["name"]]["classes"])
-            for b in by_name
-        )
-        docs.append(CorefDocument(d0["name"], " ".join(d0["tokens"]), anns, spans, tuple(paths)))
-    return names, docs, "conll", errors
+    """Run the ``coref`` kind's readers on the inputs: annotators, documents, format, problems."""
+    result = _run_coref(inputs, options)
+    names, docs, fmt, _pairs = documents_from_result(result)
+    return names, docs, fmt, list(result.errors)
+
+
+def _run_coref(inputs: Sequence[Path], options: dict[str, Any] | None = None) -> Any:
+    from ...progress import run_to_end
+    from ...tasks import get_kind
+
+    return run_to_end(get_kind("coref").run([Path(p) for p in inputs], dict(options or {})))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -486,9 +442,11 @@ class CorefModel(AdjudicationModel):
 
     def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
         chains = self.gold_chains(gold)
-        if self.fmt == "brat":
-            return self._write_brat(chains, out_dir)
-        return self._write_conll(chains, out_dir)
+        if self.fmt == "conll":
+            return self._write_conll(chains, out_dir)
+        if self.fmt == "table":
+            return self._write_table(chains, out_dir)
+        return self._write_brat(chains, out_dir)
 
     def _write_brat(self, chains, out_dir: Path) -> list[Path]:
         folder = out_dir / "gold"
@@ -499,7 +457,7 @@ class CorefModel(AdjudicationModel):
             lines = []
             for k, m in enumerate(sorted(mentions, key=lambda m: (m[1], m[2], m[0])), 1):
                 ids[m] = f"T{k}"
-                lines.append(f"T{k}\t{m[0]} {m[1]} {m[2]}\t{doc.text[m[1] : m[2]]}")
+                lines.append(f"T{k}\t{m[0] or 'Mention'} {m[1]} {m[2]}\t{doc.surface(m)}")
             for c in doc_chains:
                 lines.append(
                     "*\tCoreference "
@@ -507,44 +465,89 @@ class CorefModel(AdjudicationModel):
                 )
             ann = folder / f"{doc.name}.ann"
             ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            txt = folder / f"{doc.name}.txt"
-            txt.write_text(doc.text, encoding="utf-8")
-            written += [ann, txt]
+            written.append(ann)
+            if doc.text:
+                txt = folder / f"{doc.name}.txt"
+                txt.write_text(doc.text, encoding="utf-8")
+                written.append(txt)
         return written
 
     def _write_conll(self, chains, out_dir: Path) -> list[Path]:
-        src = self.docs[0].source[0] if self.docs else None
-        if src is None:
-            return []
-        parsed = {d["name"]: d for d in _parse_conll(src)}
-        lines = src.read_text(encoding="utf-8-sig").splitlines()
+        by_source: dict[Path, list[int]] = {}
+        for d, doc in enumerate(self.docs):
+            by_source.setdefault(doc.source[0], []).append(d)
+        written = []
+        single = len(by_source) == 1
+        for src, ds in by_source.items():
+            lines, token_lines = _conll_token_lines(src)
+            for d in ds:
+                doc, (mentions, doc_chains) = self.docs[d], chains[d]
+                rows = token_lines.get(doc.name)
+                if (
+                    rows is None
+                ):  # the comparison paired documents of different names (key/response)
+                    rows = next(iter(token_lines.values())) if len(token_lines) == 1 else []
+                marks: dict[int, list[str]] = {}
+                cluster_of = {m: cid for cid, c in enumerate(doc_chains) for m in c}
+                next_id = len(doc_chains)
+                for m in sorted(mentions, key=lambda m: (m[1], -m[2])):
+                    cid = cluster_of.get(m)
+                    if cid is None:  # a mention in no chain: its own entity, as CoNLL writes them
+                        cid = next_id
+                        next_id += 1
+                    first, last = m[1], m[2] - 1
+                    if first == last:
+                        marks.setdefault(first, []).append(f"({cid})")
+                    else:
+                        marks.setdefault(first, []).append(f"({cid}")
+                        marks.setdefault(last, []).append(f"{cid})")
+                for k, ln in enumerate(rows):
+                    col = "|".join(marks.get(k, [])) or "-"
+                    lines[ln] = re.sub(
+                        r"\S+(\s*)$", lambda mm, col=col: col + mm.group(1), lines[ln], count=1
+                    )
+            if single:
+                path = out_dir / f"gold{src.suffix or '.conll'}"
+            else:
+                (out_dir / "gold").mkdir(parents=True, exist_ok=True)
+                path = out_dir / "gold" / src.name
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            written.append(path)
+        return written
+
+    def _write_table(self, chains, out_dir: Path) -> list[Path]:
+        """Mention tables (``begin, end, entityNum, surface``), one per document in ``gold/``."""
+        import pandas as pd
+
+        from ._io import write_table
+
+        folder = out_dir / "gold"
+        folder.mkdir(parents=True, exist_ok=True)
+        o = self.options
+        begin, end = o.get("begin_column") or "begin", o.get("end_column") or "end"
+        entity, doc_col = o.get("entity_column") or "entityNum", o.get("doc_column") or ""
+        frames = []
         for doc, (mentions, doc_chains) in zip(self.docs, chains):
-            p = parsed[doc.name]
-            marks: dict[int, list[str]] = {}
-            cluster_of: dict[Mention, int] = {}
-            for cid, c in enumerate(doc_chains):
-                for m in c:
-                    cluster_of[m] = cid
-            next_id = len(doc_chains)
-            for m in sorted(mentions, key=lambda m: (m[1], -m[2])):
-                cid = cluster_of.get(m)
-                if cid is None:  # a singleton mention: its own cluster, as CoNLL writes them
-                    cid = next_id
-                    next_id += 1
-                s, e = m[1], m[2] - 1
-                if s == e:
-                    marks.setdefault(s, []).append(f"({cid})")
-                else:
-                    marks.setdefault(s, []).append(f"({cid}")
-                    marks.setdefault(e, []).append(f"{cid})")
-            for k, ln in enumerate(p["lines"]):
-                col = "|".join(marks.get(k, [])) or "-"
-                lines[ln] = re.sub(
-                    r"\S+(\s*)$", lambda mm, col=col: col + mm.group(1), lines[ln], count=1
+            cluster_of = {m: str(cid + 1) for cid, c in enumerate(doc_chains) for m in c}
+            ms = sorted(mentions, key=lambda m: (m[1], m[2]))
+            df = pd.DataFrame(
+                {
+                    begin: [m[1] for m in ms],
+                    end: [m[2] for m in ms],
+                    entity: [cluster_of.get(m, "") for m in ms],
+                    "surface": [doc.surface(m) for m in ms],
+                }
+            )
+            if doc_col:
+                df.insert(0, doc_col, doc.name)
+            frames.append((doc.name, df))
+        if doc_col:
+            return [
+                write_table(
+                    pd.concat([f for _, f in frames], ignore_index=True), folder / "gold.tsv", "\t"
                 )
-        path = out_dir / f"gold{src.suffix or '.conll'}"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return [path]
+            ]
+        return [write_table(f, folder / f"{name}.tsv", "\t") for name, f in frames]
 
 
 def build_model(
@@ -553,15 +556,17 @@ def build_model(
     fmt: str,
     inputs: Sequence[str] = (),
     options: dict[str, Any] | None = None,
+    matched: Sequence[Sequence[tuple[int, int]]] | None = None,
 ) -> CorefModel:
-    """Units of the documents (the first two annotators are compared)."""
+    """Units of the documents (the first two annotators are compared); ``matched`` = the class
+    pairs per document (default: :func:`match_classes`)."""
     if len(annotators) < 2:
         raise IaaError("Coreference adjudication needs two annotators.")
     names = tuple(annotators[:2])
     b = _Built()
     for d, doc in enumerate(docs):
         A, B = doc.annotations[0], doc.annotations[1]
-        pairs = match_classes(A.classes, B.classes)
+        pairs = list(matched[d]) if matched is not None else match_classes(A.classes, B.classes)
         matched_a = {i for i, _ in pairs}
         matched_b = {j for _, j in pairs}
         for i, j in pairs:
@@ -576,9 +581,9 @@ def build_model(
             b.versions.append([ea, ec])
             b.disagreement.append(len(a ^ c) / len(a | c))
             b.units.append(CorefUnit(d, "pair", (a, c)))
-        for x, (ann, matched) in enumerate(((A, matched_a), (B, matched_b))):
+        for x, (ann, taken) in enumerate(((A, matched_a), (B, matched_b))):
             for k, c in enumerate(ann.classes):
-                if k in matched:
+                if k in taken:
                     continue
                 side = "A" if x == 0 else "B"
                 b.keys.append(f"{doc.name}|class|{side}{k + 1}")
@@ -620,10 +625,11 @@ def build_model(
 
 
 def model_from_inputs(inputs: Sequence[Path], options: dict[str, Any] | None = None) -> CorefModel:
-    names, docs, fmt, _errors = load_documents(inputs)
-    return build_model(names, docs, fmt, tuple(str(p) for p in inputs), options)
+    """Run the ``coref`` kind on the inputs and build the units from its result."""
+    return units_for_coref(_run_coref(inputs, options))
 
 
 def units_for_coref(result: Any) -> CorefModel:
-    """Units of a coreference result: the documents of its inputs, read again."""
-    return model_from_inputs([Path(p) for p in result.inputs], dict(result.options))
+    """Units of a :class:`~iaa_desktop.core.tasks.coref.CorefResult` (its first two annotators)."""
+    names, docs, fmt, matched = documents_from_result(result)
+    return build_model(names, docs, fmt, result.inputs, dict(result.options), matched)
