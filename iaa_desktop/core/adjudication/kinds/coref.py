@@ -2,12 +2,13 @@
 
 For two annotators A and B and each document:
 
-* every **matched class pair** (a, b) — minimum-cost assignment of A's classes to B's with cost
-  |a △ b| and, among optimal assignments, the largest total overlap (ties as in the Psalms study;
-  pairs sharing no mention are not matched) — is a unit whose versions are A's class and B's
-  class; the adjudicator may also take their **union** (``u``) or **intersection** (``i``);
+* every **matched class pair** (a, b) — a row ``Ci ↔ Cj`` of the comparison's class matching
+  (the kind's cost option; rows sharing no mention are not pairs) — is a unit whose versions are
+  A's class and B's class; the adjudicator may also take their **union** (``u``) or
+  **intersection** (``i``);
 * every **mention only one annotator has** is a unit: ``keep`` or ``drop``;
-* every **unmatched class** is a unit: ``keep`` or ``drop``.
+* every **unmatched class** (matched to nothing, to the other side's singletons ``S`` or to a
+  class it shares no mention with) is a unit: ``keep`` or ``drop``.
 
 Values: a class is its mentions as ``type start end`` joined by ``;`` (sorted); lone mentions and
 unmatched classes are ``keep`` / ``drop``. The gold of a document (:meth:`CorefModel.gold_chains`)
