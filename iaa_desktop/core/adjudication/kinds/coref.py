@@ -49,6 +49,11 @@ KEEP, DROP = "keep", "drop"
 NAME = "\x00"  # where a title names an annotator (replaced by the shown name)
 
 
+def _iso(text: str) -> str:
+    """Unicode first-strong isolate: a right-to-left surface does not reorder the text around it."""
+    return f"\u2068{text}\u2069"
+
+
 def mention_text(m: Mention) -> str:
     return f"{m[0]} {m[1]} {m[2]}"
 
@@ -281,7 +286,8 @@ class CorefModel(AdjudicationModel):
         )
         if doc is None:
             return mention_text(m)
-        return f"{doc.surface(m)}@{m[1]}"
+        # isolate the (possibly right-to-left) surface so "@offset" stays beside it
+        return f"\u2068{doc.surface(m)}\u2069@{m[1]}"
 
     def parse_value(self, text: str, i: int | None = None) -> str:
         t = text.strip().lower()
@@ -588,7 +594,7 @@ def build_model(
                     continue
                 side = "A" if x == 0 else "B"
                 b.keys.append(f"{doc.name}|class|{side}{k + 1}")
-                surf = ", ".join(doc.surface(m) for m in sorted(c, key=lambda m: m[1])[:4])
+                surf = ", ".join(_iso(doc.surface(m)) for m in sorted(c, key=lambda m: m[1])[:4])
                 b.titles.append(f"{doc.name}: {NAME}'s class C{k + 1} only ({len(c)}: {surf}…)")
                 b.owners.append(x)
                 b.groups.append(doc.name)
@@ -598,7 +604,7 @@ def build_model(
         for m in sorted(A.mentions ^ B.mentions, key=lambda m: (m[1], m[2], m[0])):
             has_a = m in A.mentions
             b.keys.append(f"{doc.name}|mention|{mention_text(m)}")
-            b.titles.append(f"{doc.name}: mention '{doc.surface(m)}' @{m[1]} only {NAME}")
+            b.titles.append(f"{doc.name}: mention '{_iso(doc.surface(m))}' @{m[1]} only {NAME}")
             b.owners.append(0 if has_a else 1)
             b.groups.append(doc.name)
             b.versions.append([KEEP, DROP] if has_a else [DROP, KEEP])
