@@ -225,9 +225,11 @@ class AdjudicationSession:
     def _text_mask(self, text: str) -> np.ndarray:
         if self._haystack is None:
             m = self.model
-            self._haystack = pd.Series(
-                [f"{k}\x1f{ti}\x1f{g}" for k, ti, g in zip(m.keys, m.titles, m.groups)]
-            ).str.casefold()
+            self._haystack = (
+                pd.Series([f"{k}\x1f{ti}\x1f{g}" for k, ti, g in zip(m.keys, m.titles, m.groups)])
+                .str.replace("[\u2066-\u2069]", "", regex=True)
+                .str.casefold()
+            )  # bidi isolates
         return self._haystack.str.contains(text.casefold(), regex=False).to_numpy()
 
     def next_unresolved(
