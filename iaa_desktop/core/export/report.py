@@ -204,6 +204,9 @@ def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
     s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
     d = text_dir(s)
     attrs = f' dir="{d}"' if d == "rtl" else ""
+    # short single words (codes such as MEDIUM, labels) must not be split inside the word
+    if s and len(s) <= 18 and not any(ch.isspace() for ch in s):
+        cls = f"{cls} nw".strip()
     c = f' class="{cls}"' if cls else ""
     return f"<{tag}{attrs}{c}>{esc(s)}</{tag}>"
 
@@ -272,7 +275,12 @@ def table_html(
     out.append(f'<table class="data {cls}">')
     out.append(
         "<thead><tr>"
-        + "".join(f"<th>{esc(headers.get(c, c))}</th>" for c in columns)
+        + "".join(
+            f'<th class="nw">{esc(h)}</th>'
+            if len(h) <= 6 and " " not in h
+            else f"<th>{esc(h)}</th>"
+            for h in (str(headers.get(c, c)) for c in columns)
+        )
         + "</tr></thead><tbody>"
     )
     cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
