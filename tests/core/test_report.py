@@ -81,6 +81,20 @@ def test_text_direction_and_paper_from_locale():
     assert R.default_paper({"LANG": "C.UTF-8"}) == "a4"
 
 
+def test_chart_labels_are_not_reordered_twice():
+    """matplotlib ≥ 3.11 lays text out with libraqm (bidi included): the label must then stay in
+    logical order, or the right-to-left text would come out reversed (a bug seen in the PDF)."""
+    pytest.importorskip("matplotlib")
+    from iaa_desktop.core.export import charts
+
+    s = "חיובי"
+    if charts._mpl_does_bidi():
+        assert charts._short(s) == s
+    else:
+        assert charts._short(s) in (s[::-1], s)  # visual order (python-bidi) or left as is
+    assert charts._short("plain text") == "plain text"
+
+
 def test_format_and_tables_escape_html():
     import pandas as pd
 

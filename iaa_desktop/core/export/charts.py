@@ -23,12 +23,22 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
+def _mpl_does_bidi() -> bool:
+    """True when matplotlib lays text out with libraqm (bidi and shaping, matplotlib ≥ 3.11)."""
+    try:
+        from matplotlib import ft2font
+    except ImportError:
+        return False
+    return bool(getattr(ft2font, "__libraqm_version__", None))
+
+
 def _short(s: Any, n: int = 28) -> str:
-    """A tick label: shortened, and right-to-left text put in visual order (matplotlib draws
-    glyphs left to right without the bidi algorithm)."""
+    """A tick label: shortened, and right-to-left text put in visual order when matplotlib
+    cannot do it (before 3.11 it drew glyphs left to right without the bidi algorithm; with
+    libraqm it applies bidi itself, and reordering here would reverse the text again)."""
     s = str(s)
     s = s if len(s) <= n else s[: n - 1] + "…"
-    if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in s):
+    if not _mpl_does_bidi() and any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in s):
         try:
             from bidi.algorithm import get_display
 
