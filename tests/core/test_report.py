@@ -191,6 +191,20 @@ def test_cli_writes_pdf_html_and_report_tables(tmp_path):
     assert "interpretation" in (csv / "report_summary.csv").read_text(encoding="utf-8")
 
 
+def test_csv_alone_holds_the_report_tables(tmp_path):
+    """``--csv DIR`` without --pdf/--html still writes the tables behind the report."""
+    from iaa_desktop.cli import main
+
+    csv = tmp_path / "csv"
+    code = main(
+        ["report", "--kind", "table", "--interval", "none", str(RTL_FIXTURE), "--csv", str(csv)]
+    )
+    assert code == 0
+    names = {p.name for p in csv.iterdir()}
+    assert {"overall.csv", "report_summary.csv"} <= names, names
+    assert "interpretation" in (csv / "report_summary.csv").read_text(encoding="utf-8")
+
+
 SHARED = [
     ("durel", [("trotr",)], {}),
     ("candidates", [("candidates",)], {}),

@@ -778,11 +778,31 @@ def write_report(
         write_text_atomic(html_path, built.html)
         written.append(Path(html_path))
     if csv_dir is not None:
-        tables = {
-            "report_summary": built.summary,
-            **{f"report_{k}": v for k, v in built.kind_report.tables.items()},
-        }
-        if adjudication is not None:
-            tables["report_adjudication"] = adjudication_frame(adjudication)
-        written.extend(write_csv_tables(tables, csv_dir))
+        written.extend(write_csv_tables(_report_tables(built, adjudication), csv_dir))
     return written
+
+
+def _report_tables(built: BuiltReport, adjudication: AdjudicationSummary | None) -> dict[str, Any]:
+    tables = {
+        "report_summary": built.summary,
+        **{f"report_{k}": v for k, v in built.kind_report.tables.items()},
+    }
+    if adjudication is not None:
+        tables["report_adjudication"] = adjudication_frame(adjudication)
+    return tables
+
+
+def write_report_tables(
+    result: Any,
+    csv_dir: str | os.PathLike[str],
+    adjudication: AdjudicationSummary | None = None,
+) -> list[Path]:
+    """Write only the report's own tables as CSV (``report_*.csv``), without charts or layout.
+
+    Used by ``--csv DIR`` when no PDF/HTML is asked for, so that the CSV export always holds the
+    tables behind the report next to ``result.tables()``.
+    """
+    from .csvio import write_csv_tables
+
+    built = build_report(result, ReportContext(charts=False, adjudication=adjudication))
+    return write_csv_tables(_report_tables(built, adjudication), csv_dir)

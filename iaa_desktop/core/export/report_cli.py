@@ -39,12 +39,17 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
 
 def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
     pdf, html_out = getattr(ns, "pdf", None), getattr(ns, "html", None)
-    if not pdf and not html_out:
+    csv_dir = getattr(ns, "csv_dir", None)
+    if not pdf and not html_out and not csv_dir:
         return []
-    from .report import adjudication_from_store, write_report
+    from .report import adjudication_from_store, write_report, write_report_tables
 
     store = getattr(ns, "adjudication_store", None)
     adjudication = adjudication_from_store(result, store) if store else None
+    if not pdf and not html_out:
+        # --csv alone still holds the report's tables (summary with interpretation, worst-first
+        # tables, tables behind the charts): built without charts or layout, a few milliseconds
+        return write_report_tables(result, csv_dir, adjudication=adjudication)
     # the report's own tables (summary with interpretation, tables behind the charts) join --csv
     return write_report(
         result,
@@ -53,7 +58,7 @@ def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
         paper=getattr(ns, "paper", None),
         title=getattr(ns, "report_title", None) or "",
         adjudication=adjudication,
-        csv_dir=getattr(ns, "csv_dir", None),
+        csv_dir=csv_dir,
     )
 
 

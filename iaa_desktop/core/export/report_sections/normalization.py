@@ -73,6 +73,27 @@ def grid_html(units: dict[str, Any]) -> str:
     )
 
 
+def _grid_rows(units: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per (annotator, unit) of a token's character grid."""
+    out = []
+    for name, a in units["annotators"].items():
+        for u, (unit, diff) in enumerate(zip(units["units"], a["diff"])):
+            out.append(
+                {
+                    "text": units["text"],
+                    "token_id": units["token_id"],
+                    "orig": units["orig"],
+                    "annotator": name,
+                    "position": u,
+                    "unit": unit,
+                    "diff": diff,
+                    "normalization": a["norm"],
+                    "type": a["type"],
+                }
+            )
+    return out
+
+
 def build(result: Any, ctx: ReportContext) -> KindReport:
     paragraphs, refs = methods_for(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
@@ -247,11 +268,16 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             )
         ]
         grids = []
+        grid_rows: list[dict[str, Any]] = []
         for i in order["index"].head(10):
             try:
-                grids.append(grid_html(result.token_units(int(i))))
+                units = result.token_units(int(i))
+                grids.append(grid_html(units))
             except (IndexError, KeyError, ValueError):
                 continue
+            grid_rows += _grid_rows(units)
+        if grid_rows:  # the grids in long form, for --csv
+            kr.tables["character_grids"] = pd.DataFrame(grid_rows)
         body.append(
             "<h3>Character grids of the ten most disagreeing tokens</h3>"
             "<p class='note'>Each cell is the Diff label of one character of the historical token "
