@@ -318,6 +318,31 @@ CHART_MAX_WIDTH_IN = 6.9
 CHART_MAX_HEIGHT_IN = 8.8
 
 
+def legend_outside(fig: Any) -> Any:
+    """Move each axes' legend to the right of its plot, so it never hides the data (the GUI's
+    charts place legends inside, where an interactive user can still read behind them)."""
+    moved = False
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None:
+            continue
+        handles, labels = ax.get_legend_handles_labels()
+        if handles:
+            ax.legend(
+                handles,
+                labels,
+                loc="upper left",
+                bbox_to_anchor=(1.02, 1.0),
+                borderaxespad=0.0,
+                frameon=False,
+                fontsize="small",
+            )
+            moved = True
+    if moved:  # room for the legend beside the plot, which keeps its own width
+        fig.set_figwidth(fig.get_figwidth() * 1.3)
+    return fig
+
+
 def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) -> str:
     """A matplotlib figure as an SVG image (vector in the PDF), with a caption.
 

@@ -10,7 +10,15 @@ import pandas as pd
 
 from .. import charts
 from ..methods_text import methods_for
-from ..report import KindReport, ReportContext, Section, SummaryRow, figure_html, table_html
+from ..report import (
+    KindReport,
+    ReportContext,
+    Section,
+    SummaryRow,
+    figure_html,
+    legend_outside,
+    table_html,
+)
 from ._pairs import worst_pairs_html
 
 K_HEADERS = {
@@ -89,9 +97,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         if result.by_overlap_bin:
             body.append(
                 figure_html(
-                    overlap_curve_figure(result),
+                    legend_outside(overlap_curve_figure(result)),
                     "Agreement against lexical overlap (quantile bins).",
-                    max_width_in=5.5,
+                    max_width_in=6.9,
                 )
             )
         for f, levels in result.by_factor.items():

@@ -9,7 +9,15 @@ import pandas as pd
 
 from .. import charts
 from ..methods_text import annotators_of, methods_for
-from ..report import KindReport, ReportContext, Section, SummaryRow, figure_html, table_html
+from ..report import (
+    KindReport,
+    ReportContext,
+    Section,
+    SummaryRow,
+    figure_html,
+    legend_outside,
+    table_html,
+)
 
 
 def _num(v: Any) -> float:
@@ -108,9 +116,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     if ctx.charts:
         body.append(
             figure_html(
-                cm.per_label_kappa_figure(result),
+                legend_outside(cm.per_label_kappa_figure(result)),
                 "Cohen's κ per label and annotator pair.",
-                max_width_in=5.0,
+                max_width_in=5.8,
             )
         )
         try:
