@@ -420,8 +420,8 @@ INTERPRETATION_NOTE = (
     "Interpretation is a convention, not a verdict: κ-type coefficients use the bands of Landis & Koch "
     "(1977) (L&K: < 0 poor, 0–.20 slight, .21–.40 fair, .41–.60 moderate, .61–.80 substantial, "
     ".81–1 almost perfect); Krippendorff's α uses Krippendorff's (2004) guideline (K: rely on data "
-    "with α ≥ .800, draw tentative conclusions from .667 ≤ α < .800). Percent agreement and "
-    "correlations have no such convention. Intervals are 95% unless stated otherwise."
+    "with α ≥ .800, draw tentative conclusions from .667 ≤ α < .800). Percent agreement, "
+    "correlations and other scores (e.g. coreference F1 and δ) have no such convention. Intervals are 95% unless stated otherwise."
 )
 
 
