@@ -1,0 +1,64 @@
+"""Help → Measures and Help → About."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+
+from iaa_desktop import __version__
+from iaa_desktop.core.measures import MEASURES
+from iaa_desktop.gui.app import create_main_window
+from iaa_desktop.gui.help_dialogs import BUNDLED_LIBRARIES, AboutDialog, MeasuresDialog, about_html
+
+
+def test_measures_dialog_lists_every_measure_and_jumps(qtbot):
+    d = MeasuresDialog(measure="ceafe")
+    qtbot.addWidget(d)
+    keys = [d.list.item(i).data(256) for i in range(d.list.count())]
+    assert [k for k in keys if k] == [m.key for m in MEASURES]
+    assert d.list.currentItem().data(256) == "ceafe"
+    text = d.browser.toPlainText()
+    for m in MEASURES:
+        assert m.title in text
+    assert d.show_measure("cohen_kappa_mean") and not d.show_measure("n_items")
+    d.search.setText("Levenshtein")
+    visible = [
+        d.list.item(i).data(256) for i in range(d.list.count()) if not d.list.item(i).isHidden()
+    ]
+    assert "alpha_nld" in visible and "muc" not in visible
+
+
+def test_about_names_version_licences_and_sources(qtbot):
+    d = AboutDialog()
+    qtbot.addWidget(d)
+    text = d.browser.toPlainText()
+    assert __version__ in text
+    for _dist, _shown, lic in BUNDLED_LIBRARIES:
+        assert lic.split(" ")[0] in text
+    for needle in (
+        "LGPL-3.0",
+        "Bernard of Clairvaux",
+        "Psalms",
+        "TRoTR",
+        "spelling normalization",
+        "decomposition-based",
+    ):
+        assert needle in text
+    assert "GPL-3.0-or-later" in about_html()
+
+
+def test_help_menu_opens_both_dialogs(qtbot, tmp_path):
+    w = create_main_window(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    seen = []
+
+    def close_modal():
+        dlg = QApplication.activeModalWidget()
+        seen.append(type(dlg).__name__)
+        dlg.reject()
+
+    for slot in (w.show_measures, w.show_about):
+        QTimer.singleShot(200, close_modal)
+        slot()
+    assert seen == ["MeasuresDialog", "AboutDialog"]
+    w.session.cancel()
