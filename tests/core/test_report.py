@@ -354,3 +354,16 @@ def test_groups_worst_first_with_bayes_intervals():
     assert groups["value"].is_monotonic_increasing
     assert groups[["low", "high"]].notna().all().all()
     assert "Per doc" in built.html and "multi-κ per doc" in built.html
+
+
+def test_numeric_categories_print_as_integers():
+    from iaa_desktop.core.export.report_sections.table import category_label
+
+    assert [category_label(c) for c in (1.0, "2.0", "-1.0", 2.5, "b", "1.05")] == [
+        "1",
+        "2",
+        "-1",
+        "2.5",
+        "b",
+        "1.05",
+    ]

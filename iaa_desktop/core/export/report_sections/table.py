@@ -51,6 +51,16 @@ def summary_rows(overall: dict[str, Any], titles: dict[str, str]) -> list[Summar
     return rows
 
 
+def category_label(c: Any) -> str:
+    """A category as text: numeric judgments read as floats print as the integers they are."""
+    if isinstance(c, float) and math.isfinite(c) and c.is_integer():
+        return str(int(c))
+    s = str(c)
+    if s.endswith(".0") and s[:-2].lstrip("-").isdigit():  # the same, already as text
+        return s[:-2]
+    return s
+
+
 def build(result: Any, ctx: ReportContext) -> KindReport:
     from ...tasks.table import METRIC_TITLES
 
@@ -177,9 +187,12 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     # categories and coincidences
     body = []
     if len(result.per_category):
-        body.append(table_html(result.per_category, caption="Per category", digits={"n_labels": 0}))
+        pc = result.per_category.copy()
+        if "category" in pc.columns:
+            pc["category"] = [category_label(c) for c in pc["category"]]
+        body.append(table_html(pc, caption="Per category", digits={"n_labels": 0}))
     if result.coincidence.size and ctx.charts:
-        cats = [str(c) for c in result.categories]
+        cats = [category_label(c) for c in result.categories]
         body.append(
             figure_html(
                 charts.count_matrix(result.coincidence, cats, title="Coincidence matrix", digits=1),
