@@ -1,0 +1,90 @@
+"""Fast checks of the packaging files (the real build runs in packaging/build.py, not here)."""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGING = ROOT / "packaging"
+
+
+def test_spec_and_build_script_parse():
+    spec = (PACKAGING / "iaa_desktop.spec").read_text(encoding="utf-8")
+    tree = ast.parse(spec)
+    called = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    assert {"Analysis", "PYZ", "EXE", "COLLECT"} <= called
+    for needle in (
+        'collect_submodules("iaa_desktop")',
+        'collect_data_files("lingpy")',
+        "mpl-data",
+        '"scipy.stats"',
+        "entry.py",
+    ):
+        assert needle in spec
+    ast.parse((PACKAGING / "build.py").read_text(encoding="utf-8"))
+    ast.parse((PACKAGING / "entry.py").read_text(encoding="utf-8"))
+
+
+def test_build_checks_the_pieces_the_issue_names():
+    text = (PACKAGING / "build.py").read_text(encoding="utf-8")
+    for needle in (
+        "qoffscreen",
+        "qxcb",
+        "qsvg",
+        "DejaVuSans.ttf",
+        "LingPy",
+        "examples",
+        "clean_env",
+    ):
+        assert needle in text
+
+
+def test_desktop_file_has_the_required_keys():
+    cp = configparser.ConfigParser(interpolation=None)
+    cp.optionxform = str  # keys are case-sensitive
+    cp.read(ROOT / "resources" / "iaa-desktop.desktop", encoding="utf-8")
+    entry = cp["Desktop Entry"]
+    assert entry["Type"] == "Application"
+    for key in ("Name", "Comment", "Exec", "Icon", "Categories", "Terminal"):
+        assert entry.get(key), key
+    assert entry["Exec"].split()[0] == "iaa-desktop"
+    assert entry["Icon"] == "iaa-desktop"
+    assert entry["Categories"].endswith(";")
+    for size in (16, 32, 48, 64, 128, 256):
+        assert (
+            ROOT / "resources" / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "iaa-desktop.png"
+        ).is_file()
+
+
+def test_appstream_metadata_is_well_formed():
+    files = list((ROOT / "resources").glob("*.metainfo.xml"))
+    assert len(files) == 1
+    root = ET.parse(files[0]).getroot()
+    assert root.tag == "component" and root.get("type") == "desktop-application"
+    assert root.findtext("id") == files[0].name.removesuffix(".metainfo.xml")
+    for tag in ("name", "summary", "metadata_license", "project_license", "description"):
+        assert root.find(tag) is not None, tag
+    assert root.find("launchable").text == "iaa-desktop.desktop"
+
+
+def test_app_icon_is_package_data():
+    icons = ROOT / "iaa_desktop" / "resources" / "icons"
+    svg = ET.parse(icons / "iaa-desktop.svg").getroot()
+    assert svg.tag.endswith("svg")
+    assert (icons / "iaa-desktop.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_packaging_extra_names_pyinstaller():
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert any(
+        "pyinstaller" in d.lower() for d in data["project"]["optional-dependencies"]["packaging"]
+    )
