@@ -34,6 +34,7 @@ def make_app(argv: Sequence[str] | None = None):
         app.setApplicationName("iaa_desktop")
         app.setOrganizationName("iaa_desktop")
         app.setApplicationVersion(__version__)
+        app.setDesktopFileName("iaa-desktop")  # Wayland: window ↔ resources/iaa-desktop.desktop (its icon)
         _set_icon(app)
     return app
 

@@ -154,6 +154,7 @@ class OverviewPanel(QWidget):
         for key, title in PAIR_METRICS:
             if key in result.pairwise.columns:
                 self.metric_combo.addItem(title, key)
+                self.metric_combo.setItemData(self.metric_combo.count() - 1, _tooltip(key), Qt.ItemDataRole.ToolTipRole)
         idx = self.metric_combo.findData(current)
         self.metric_combo.setCurrentIndex(max(0, idx))
         self._draw_heatmap()
