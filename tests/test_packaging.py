@@ -88,3 +88,22 @@ def test_packaging_extra_names_pyinstaller():
     assert any(
         "pyinstaller" in d.lower() for d in data["project"]["optional-dependencies"]["packaging"]
     )
+
+
+def test_every_example_study_loads_and_computes_headless():
+    """The examples the start page offers (and the bundle ships) compute without the GUI."""
+    import json
+
+    from iaa_desktop.cli import compute, result_json
+    from iaa_desktop.core.study_file import load_study
+
+    studies = sorted((ROOT / "iaa_desktop" / "resources" / "examples").glob("*/*.iaa-study"))
+    assert len(studies) >= 6
+    for path in studies:
+        study = load_study(path)
+        assert study.kind and study.name, path
+        assert all(Path(p).exists() for p in study.inputs), path
+        result = compute(study.kind, study.inputs, dict(study.options))
+        assert not result.errors, (path, [str(e) for e in result.errors])
+        assert result.headline(), path
+        json.dumps(result_json(result))  # JSON-able, as `report --json` writes it
