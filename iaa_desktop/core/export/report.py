@@ -788,7 +788,9 @@ def write_report(
         # layout when the guess was wrong (the TOC takes a page of its own); the image cache
         # spares the second pass from parsing the charts again.
         cache: dict[Any, Any] = {}
-        ctx.with_toc = pdf.estimate_pages(built.html) > TOC_MIN_PAGES + 1
+        # (the estimate runs about half a page high on the example studies; Letter is shorter)
+        estimate = pdf.estimate_pages(built.html) * (297 / 279 if ctx.paper == "letter" else 1.0)
+        ctx.with_toc = estimate > TOC_MIN_PAGES + 1.5
         if ctx.with_toc:
             built = build_report(result, ctx, built.kind_report)
         document = _render_pdf(built.html, cache)
