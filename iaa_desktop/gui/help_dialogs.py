@@ -153,7 +153,7 @@ class MeasuresDialog(QDialog):
         self.browser.setOpenExternalLinks(True)
         self.browser.setHtml(measures_html())
         split.addWidget(self.browser)
-        split.setSizes([260, 720])
+        split.setSizes([310, 670])
         lay.addWidget(split, 1)
         box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         box.rejected.connect(self.reject)
