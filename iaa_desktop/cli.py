@@ -30,7 +30,7 @@ def _base_report_parser(prog: str = "iaa-desktop report", add_help: bool = True)
         description="Compute agreement headless and write the results.",
         add_help=add_help,
     )
-    p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path, help="files or folders: one per annotator, or one table holding all")
+    p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path, help="files or folders: one per annotator, or one table holding all; or one .iaa-study file")
     p.add_argument("--kind", choices=kind_names(), help="kind of study (detected from the inputs when left out)")
     p.add_argument("--json", dest="json_out", metavar="PATH|-", help="write the results as JSON ('-' = standard output)")
     p.add_argument("--csv", dest="csv_dir", metavar="DIR", type=Path, help="write every result table as CSV into DIR")
@@ -38,18 +38,33 @@ def _base_report_parser(prog: str = "iaa-desktop report", add_help: bool = True)
     return p
 
 
+def _study_input(inputs: Sequence[str]) -> Any:
+    """The loaded study when the only input is a ``.iaa-study`` file, else None."""
+    if len(inputs) != 1 or not str(inputs[0]).endswith(".iaa-study"):
+        return None
+    from .core.study_file import load_study
+
+    return load_study(inputs[0])
+
+
 def parse_report_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
     """Parse in two steps: find the kind, then add that kind's own options."""
     # first pass without --help, so that `report --kind K --help` lists K's own options
     base = _base_report_parser(add_help=False)
     known, _rest = base.parse_known_args(list(argv))
-    kind_name = known.kind or (detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table")
+    study = _study_input(known.inputs)
+    kind_name = known.kind or (study.kind if study else None)
+    kind_name = kind_name or (detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table")
     kind = get_kind(kind_name)
     full = _base_report_parser()
     add_settings_to_parser(full.add_argument_group(f"options of --kind {kind_name}"), kind.settings)
     _add_output_extensions(full)
     ns = full.parse_args(list(argv))
     given = {s.name: getattr(ns, s.name, None) for s in kind.settings}
+    if study is not None:
+        # a study file: its inputs and saved options; flags given on the command line win
+        ns.inputs = list(study.inputs)
+        given = {k: study.options.get(k) if v is None else v for k, v in given.items()}
     return ns, kind_name, resolve_options(kind.settings, given)
 
 

@@ -107,3 +107,19 @@ def test_every_example_study_loads_and_computes_headless():
         assert not result.errors, (path, [str(e) for e in result.errors])
         assert result.headline(), path
         json.dumps(result_json(result))  # JSON-able, as `report --json` writes it
+
+
+def test_report_reads_a_study_file_and_command_line_flags_win(tmp_path, capsys):
+    import json
+
+    from iaa_desktop.cli import main
+
+    study = ROOT / "iaa_desktop" / "resources" / "examples" / "judgments" / "ratings.iaa-study"
+    assert main(["report", str(study), "--json", str(tmp_path / "a.json")]) == 0
+    saved = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    assert saved["level"] == "ordinal"  # from the study file
+    assert (
+        main(["report", str(study), "--level", "nominal", "--json", str(tmp_path / "b.json")]) == 0
+    )
+    flagged = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    assert flagged["level"] == "nominal"
