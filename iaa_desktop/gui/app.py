@@ -68,6 +68,14 @@ def create_main_window(settings=None, inputs: Sequence[Path] = (), kind: str | N
     return window
 
 
+def _wait_for_workers(timeout_ms: int = 15000) -> None:
+    """Let background workers (the start-up warm-up, a figure) finish before the window goes, so
+    none of them emits into a deleted object on the way out."""
+    from PySide6.QtCore import QThreadPool
+
+    QThreadPool.globalInstance().waitForDone(timeout_ms)
+
+
 def _parse_gui_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="iaa-desktop", description="Open the main window.")
     p.add_argument("inputs", nargs="*", type=Path, help="annotators' files or folders, or a .iaa-study file")
@@ -88,6 +96,7 @@ def cmd_gui(argv: Sequence[str]) -> int:
         app.processEvents()  # the first paint
         print(f"window shown after {time.perf_counter() - _T0:.3f} s", file=sys.stderr)
         if os.environ.get("IAA_QUIT_AFTER_SHOW"):
+            _wait_for_workers()
             return 0
     if ns.inputs:
         missing = [p for p in ns.inputs if not p.exists()]
@@ -96,7 +105,9 @@ def cmd_gui(argv: Sequence[str]) -> int:
         # start the study once the window is on screen
         QTimer.singleShot(0, lambda: window.open_path(ns.inputs[0]) if len(ns.inputs) == 1 and str(ns.inputs[0]).endswith(".iaa-study")
                           else window.open_inputs(ns.inputs, ns.kind))
-    return app.exec()
+    code = app.exec()
+    _wait_for_workers()
+    return code
 
 
 def cmd_open(argv: Sequence[str]) -> int:
@@ -167,6 +178,7 @@ def cmd_open(argv: Sequence[str]) -> int:
     for _ in range(5):  # let layouts and canvases settle
         app.processEvents()
         time.sleep(0.05)
+    _wait_for_workers()
     code = 0 if window.session.result is not None else 2
     if ns.screenshot:
         ns.screenshot.parent.mkdir(parents=True, exist_ok=True)
