@@ -126,7 +126,7 @@ class CorefPanel(QWidget):
         self.text_a.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.text_a, self.text_b))
         self.text_b.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.text_b, self.text_a))
         split.addWidget(texts)
-        split.setSizes([420, 980])
+        split.setSizes([470, 930])  # wide enough for every column of both tables
         outer.addWidget(split, 1)
 
     def eventFilter(self, obj, event) -> bool:
