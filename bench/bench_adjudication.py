@@ -28,8 +28,8 @@ from iaa_desktop.core.adjudication import (
     Strategy,
     auto_merge,
 )
-from iaa_desktop.core.adjudication.kinds.normalization import model_from_inputs
 from iaa_desktop.core.adjudication.session import agreement_with_gold
+from iaa_desktop.core.kinds.normalization.adjudication import model_from_inputs
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "normalization"
 

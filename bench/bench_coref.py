@@ -21,9 +21,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from iaa_desktop.core.align.class_matching import match_sets  # noqa: E402
+from iaa_desktop.core.kinds.coref.compare import DocumentScores, document_scores, entities_of  # noqa: E402
+from iaa_desktop.core.kinds.coref.readers import read_conll  # noqa: E402
 from iaa_desktop.core.metrics.coreference import score_corpus  # noqa: E402
-from iaa_desktop.core.readers.coref_inputs import read_conll  # noqa: E402
-from iaa_desktop.core.tasks.coref import DocumentScores, document_scores, entities_of  # noqa: E402
 
 
 def partitions(n_mentions: int, n_classes: int, agree: float, seed: int = 0):

@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from iaa_desktop.core.metrics import (  # noqa: E402
+from iaa_desktop.core.metrics import (
     cohen_kappa,
     fleiss_kappa,
     krippendorff_alpha,

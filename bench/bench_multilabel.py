@@ -131,8 +131,8 @@ def bench_kind() -> None:
     if not (data / "annotations.tsv").exists():
         print("(../shared/data/multilabel not available: skipping the whole-kind timing)")
         return
+    from iaa_desktop.core.kinds.multilabel.compare import KIND
     from iaa_desktop.core.progress import run_to_end
-    from iaa_desktop.core.tasks.multilabel import KIND
 
     t, r = timed(
         lambda: run_to_end(

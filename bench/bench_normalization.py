@@ -71,9 +71,9 @@ def main() -> int:
         return 2
     folder = generate(args.scale, args.out)
 
+    from iaa_desktop.core.kinds.normalization.compare import analyse
+    from iaa_desktop.core.kinds.normalization.reader import read_normalization
     from iaa_desktop.core.progress import run_to_end
-    from iaa_desktop.core.readers.normalization import read_normalization
-    from iaa_desktop.core.tasks.normalization import analyse
 
     # -- ours ------------------------------------------------------------------------------------
     t0 = time.perf_counter()

@@ -28,8 +28,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from iaa_desktop.core.kinds.durel import compare as durel_task  # noqa: E402
 from iaa_desktop.core.progress import run_to_end  # noqa: E402
-from iaa_desktop.core.tasks import durel as durel_task  # noqa: E402
 
 N_TARGETS, PER_TARGET = 667, 150
 ANNOTATORS = ("a1", "a2", "a3", "a4")
@@ -197,7 +197,7 @@ def main() -> None:
     cand = ROOT.parent / "shared" / "data" / "candidates"
     if cand.exists():
         from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
-        from iaa_desktop.core.tasks.candidates import KIND as CANDIDATES
+        from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES
 
         t0 = time.perf_counter()
         r = run_to_end(CANDIDATES.run([cand], {}))

@@ -36,8 +36,8 @@ STUDIES = [
 
 def main() -> int:
     from iaa_desktop.core.export import report as R
+    from iaa_desktop.core.kinds import get_kind
     from iaa_desktop.core.progress import run_to_end
-    from iaa_desktop.core.tasks import get_kind
 
     t0 = time.perf_counter()
     import matplotlib.figure  # noqa: F401

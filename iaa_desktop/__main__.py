@@ -1,12 +1,51 @@
-"""``python -m iaa_desktop`` and the ``iaa-desktop`` entry point."""
+"""``python -m iaa_desktop`` and the ``iaa-desktop`` entry point: the command dispatcher.
+
+The headless commands (``report``, ``gold``) run from :mod:`iaa_desktop.cli`, which imports the
+core only; the window commands (``open`` and the plain GUI) import :mod:`iaa_desktop.gui`.
+"""
+
+from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+
+#: window sub-command name → "module:function"
+WINDOW_COMMANDS: dict[str, str] = {"open": "iaa_desktop.gui.app:cmd_open"}
 
 
-def main() -> int:
-    from .cli import main as cli_main
+def usage() -> str:
+    return (
+        "usage: iaa-desktop [INPUTS...]                 open the main window\n"
+        "       iaa-desktop report [--kind KIND] INPUTS... [--json PATH|-] [--csv DIR]\n"
+        "       iaa-desktop gold --strategy unanimous|majority|annotator:NAME INPUTS... --out DIR\n"
+        "       iaa-desktop open INPUTS... --screenshot PNG\n"
+        "       iaa-desktop SUBCOMMAND --help           options of a sub-command\n"
+    )
 
-    return cli_main()
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import importlib
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(usage())
+        return 0
+    if args and args[0] == "--version":
+        from iaa_desktop import __version__
+
+        print(f"iaa-desktop {__version__}")
+        return 0
+    from iaa_desktop.cli import COMMANDS
+    from iaa_desktop.cli import main as cli_main
+
+    if args and args[0] in COMMANDS:
+        return cli_main(args)
+    if args and args[0] in WINDOW_COMMANDS:
+        module, func = WINDOW_COMMANDS[args[0]].split(":")
+        return int(getattr(importlib.import_module(module), func)(args[1:]) or 0)
+    from iaa_desktop.gui.app import cmd_gui
+
+    return int(cmd_gui(args) or 0)
 
 
 if __name__ == "__main__":

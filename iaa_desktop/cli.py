@@ -1,7 +1,7 @@
-"""Headless commands: ``iaa-desktop report ...`` (and the dispatch for the GUI commands).
+"""Headless commands: ``iaa-desktop report ...`` and ``iaa-desktop gold ...``.
 
-This module imports only :mod:`iaa_desktop.core`; the GUI is imported lazily by
-:func:`main` when a window is asked for.
+This module imports only :mod:`iaa_desktop.core`; the window commands are dispatched by
+:mod:`iaa_desktop.__main__`, which hands every other command to :func:`main` here.
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .core.errors import IaaError
-from .core.progress import Progress, run_to_end
-from .core.tasks import detect_kind, get_kind, kind_names
-from .core.tasks.base import TaskResult, add_settings_to_parser, resolve_options
+from iaa_desktop.core.errors import IaaError
+from iaa_desktop.core.kinds import detect_kind, get_kind, kind_names
+from iaa_desktop.core.kinds.spec import (
+    TaskResult,
+    add_settings_to_parser,
+    resolve_options,
+    result_json,
+)
+from iaa_desktop.core.progress import Progress, run_to_end
 
 EXIT_OK = 0
 EXIT_INPUT_ERRORS = 1  # results written, but some input had problems
@@ -42,30 +46,73 @@ def _study_input(inputs: Sequence[str]) -> Any:
     """The loaded study when the only input is a ``.iaa-study`` file, else None."""
     if len(inputs) != 1 or not str(inputs[0]).endswith(".iaa-study"):
         return None
-    from .core.study_file import load_study
+    from iaa_desktop.core.study_file import load_study
 
     return load_study(inputs[0])
 
 
-def parse_report_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
-    """Parse in two steps: find the kind, then add that kind's own options."""
-    # first pass without --help, so that `report --kind K --help` lists K's own options
-    base = _base_report_parser(add_help=False)
-    known, _rest = base.parse_known_args(list(argv))
-    study = _study_input(known.inputs)
+def parse_kind_args(
+    make_parser: Any, argv: Sequence[str], study_file: bool = False
+) -> tuple[argparse.Namespace, str, dict[str, Any]]:
+    """Parse in two steps: find the kind, then add that kind's own options.
+
+    ``make_parser(add_help)`` builds the command's parser; with ``study_file`` a single
+    ``.iaa-study`` input stands for its kind, inputs and saved options (flags given win).
+    """
+    # first pass without --help, so that `CMD --kind K --help` lists K's own options
+    known, _rest = make_parser(False).parse_known_args(list(argv))
+    study = _study_input(known.inputs) if study_file else None
     kind_name = known.kind or (study.kind if study else None)
     kind_name = kind_name or (detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table")
     kind = get_kind(kind_name)
-    full = _base_report_parser()
+    full = make_parser(True)
     add_settings_to_parser(full.add_argument_group(f"options of --kind {kind_name}"), kind.settings)
-    _add_output_extensions(full)
     ns = full.parse_args(list(argv))
     given = {s.name: getattr(ns, s.name, None) for s in kind.settings}
     if study is not None:
-        # a study file: its inputs and saved options; flags given on the command line win
         ns.inputs = list(study.inputs)
         given = {k: study.options.get(k) if v is None else v for k, v in given.items()}
     return ns, kind_name, resolve_options(kind.settings, given)
+
+
+def _report_parser(add_help: bool) -> argparse.ArgumentParser:
+    p = _base_report_parser(add_help=add_help)
+    if add_help:
+        _add_output_extensions(p)
+    return p
+
+
+def parse_report_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
+    return parse_kind_args(_report_parser, argv, study_file=True)
+
+
+def check_inputs(inputs: Sequence[Path]) -> None:
+    for p in inputs:
+        if not Path(p).exists():
+            raise IaaError(f"{p}: no such file or folder.")
+
+
+def run_guarded(body: Any, what: str = "output") -> int | None:
+    """Run ``body()``; bad input and write failures become one line on stderr and exit 2.
+
+    Returns ``None`` when ``body`` finished, else the exit status. A bug prints one line (the
+    traceback only with ``IAA_DEBUG=1``).
+    """
+    try:
+        body()
+    except IaaError as e:
+        print(f"iaa-desktop: error: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    except OSError as e:
+        print(f"iaa-desktop: error: cannot write the {what}: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    except Exception as e:  # noqa: BLE001  a bug, not bad input: one line, details on request
+        if os.environ.get("IAA_DEBUG"):
+            raise
+        print(f"iaa-desktop: internal error ({type(e).__name__}: {e}); rerun with IAA_DEBUG=1 for details "
+              "and please report it.", file=sys.stderr)
+        return EXIT_FAILED
+    return None
 
 
 #: extra output options other modules add (e.g. the PDF report); name → callable(parser)
@@ -73,7 +120,7 @@ OUTPUT_EXTENSIONS: list[Any] = []
 #: writers called after the result is computed: callable(ns, result) -> list of written paths
 OUTPUT_WRITERS: list[Any] = []
 
-from .core.export import report_cli as _report_cli  # noqa: E402  (--pdf/--html/--paper; light import)
+from iaa_desktop.core.export import report_cli as _report_cli  # noqa: E402  (--pdf/--html/--paper; light import)
 
 _report_cli.register(OUTPUT_EXTENSIONS, OUTPUT_WRITERS)
 
@@ -101,38 +148,27 @@ def compute(kind_name: str, inputs: Sequence[Path], options: dict[str, Any], qui
     return result
 
 
-def result_json(result: TaskResult) -> dict[str, Any]:
-    data = result.to_json()
-    data.setdefault("kind", result.kind)
-    data["errors"] = result.errors_json()
-    data["warnings"] = result.warnings_json()
-    data["app_version"] = __version__
-    return data
-
-
 def cmd_report(argv: Sequence[str]) -> int:
-    from .core.export.csvio import to_json_text, write_csv_tables, write_json
+    from iaa_desktop.core.io import to_json_text, write_csv_tables, write_json
 
-    try:
+    state: dict[str, Any] = {}
+
+    def compute_step() -> None:
         ns, kind_name, options = parse_report_args(argv)
-        for p in ns.inputs:
-            if not Path(p).exists():
-                raise IaaError(f"{p}: no such file or folder.")
-        result = compute(kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty())
-    except IaaError as e:
-        print(f"iaa-desktop: error: {e}", file=sys.stderr)
-        return EXIT_FAILED
-    except Exception as e:  # a bug, not bad input: say so in one line, details only on request
-        if os.environ.get("IAA_DEBUG"):
-            raise
-        print(f"iaa-desktop: internal error ({type(e).__name__}: {e}); rerun with IAA_DEBUG=1 for details "
-              "and please report it.", file=sys.stderr)
-        return EXIT_FAILED
+        check_inputs(ns.inputs)
+        state["ns"] = ns
+        state["result"] = compute(kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty())
+
+    failed = run_guarded(compute_step)
+    if failed is not None:
+        return failed
+    ns, result = state["ns"], state["result"]
     for err in result.errors:
         print(f"iaa-desktop: error: {err}", file=sys.stderr)
     for w in result.warnings:
         print(f"iaa-desktop: warning: {w}", file=sys.stderr)
-    try:
+
+    def write_step() -> None:
         if ns.json_out == "-":
             sys.stdout.write(to_json_text(result_json(result)))
         elif ns.json_out:
@@ -141,49 +177,31 @@ def cmd_report(argv: Sequence[str]) -> int:
             write_csv_tables(result.tables(), ns.csv_dir)
         for writer in OUTPUT_WRITERS:
             writer(ns, result)
-    except OSError as e:
-        print(f"iaa-desktop: error: cannot write output: {e}", file=sys.stderr)
-        return EXIT_FAILED
-    except IaaError as e:
-        print(f"iaa-desktop: error: {e}", file=sys.stderr)
-        return EXIT_FAILED
+
+    failed = run_guarded(write_step)
+    if failed is not None:
+        return failed
     if not (ns.json_out or ns.csv_dir or any(getattr(ns, a, None) for a in ("pdf", "html"))):
         for name, value in result.headline():
             print(f"{name}: {value}")
     return EXIT_INPUT_ERRORS if result.errors else EXIT_OK
 
 
-#: sub-command name → module with ``main(argv) -> int`` (lazy imports keep start-up fast)
+#: headless sub-command name → "module:function" with ``main(argv) -> int``
 COMMANDS: dict[str, str] = {
     "report": "iaa_desktop.cli:cmd_report",
-    "open": "iaa_desktop.gui.app:cmd_open",
     "gold": "iaa_desktop.gold_cli:cmd_gold",
 }
 
 
-def usage() -> str:
-    return (
-        "usage: iaa-desktop [INPUTS...]                 open the main window\n"
-        "       iaa-desktop report [--kind KIND] INPUTS... [--json PATH|-] [--csv DIR]\n"
-        "       iaa-desktop open INPUTS... --screenshot PNG\n"
-        + "".join(f"       iaa-desktop {c} ...\n" for c in COMMANDS if c not in ("report", "open"))
-        + "       iaa-desktop SUBCOMMAND --help           options of a sub-command\n"
-    )
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one headless sub-command (``report``, ``gold``); the window commands are in
+    :mod:`iaa_desktop.__main__`."""
     import importlib
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("-h", "--help"):
-        print(usage())
-        return EXIT_OK
-    if argv and argv[0] == "--version":
-        print(f"iaa-desktop {__version__}")
-        return EXIT_OK
-    if argv and argv[0] in COMMANDS:
-        module, func = COMMANDS[argv[0]].split(":")
-        return int(getattr(importlib.import_module(module), func)(argv[1:]) or 0)
-    from .gui.app import cmd_gui
-
-    return int(cmd_gui(argv) or 0)
+    if not argv or argv[0] not in COMMANDS:
+        print(f"iaa-desktop: error: unknown command; choose one of: {', '.join(COMMANDS)}", file=sys.stderr)
+        return EXIT_FAILED
+    module, func = COMMANDS[argv[0]].split(":")
+    return int(getattr(importlib.import_module(module), func)(argv[1:]) or 0)

@@ -9,24 +9,29 @@ than half of the annotators of the unit (``--min-share`` raises the bar).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .cli import EXIT_FAILED, EXIT_INPUT_ERRORS, EXIT_OK, compute
-from .core.errors import IaaError
-from .core.tasks import detect_kind, get_kind, kind_names
-from .core.tasks.base import add_settings_to_parser, resolve_options
+from iaa_desktop.cli import (
+    EXIT_INPUT_ERRORS,
+    EXIT_OK,
+    check_inputs,
+    compute,
+    parse_kind_args,
+    run_guarded,
+)
+from iaa_desktop.core.kinds import get_kind, kind_names
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(add_help: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="iaa-desktop gold",
         description="Write the automatically merged gold and the list of units still to decide.",
+        add_help=add_help,
     )
-    p.add_argument("inputs", nargs="+", type=Path, help="files or folders, as for 'report'")
+    p.add_argument("inputs", nargs="+" if add_help else "*", type=Path, help="files or folders, as for 'report'")
     p.add_argument(
         "--kind",
         choices=kind_names(),
@@ -44,35 +49,25 @@ def _parser() -> argparse.ArgumentParser:
         dest="min_share",
         help="majority: the share of the unit's annotators the value needs (default: more than half)",
     )
-    p.add_argument("--out", required=True, type=Path, help="folder to write the gold into")
+    p.add_argument("--out", required=add_help, type=Path, help="folder to write the gold into")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     return p
 
 
 def parse_gold_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
-    known, _ = _parser().parse_known_args(list(argv))
-    kind_name = known.kind or detect_kind([Path(p) for p in known.inputs])
-    kind = get_kind(kind_name)
-    full = _parser()
-    add_settings_to_parser(full.add_argument_group(f"options of --kind {kind_name}"), kind.settings)
-    ns = full.parse_args(list(argv))
-    given = {s.name: getattr(ns, s.name, None) for s in kind.settings}
-    return ns, kind_name, resolve_options(kind.settings, given)
+    return parse_kind_args(_parser, argv)
 
 
 def build_model(
     kind_name: str, inputs: Sequence[Path], options: dict[str, Any], quiet: bool = True
-):
+) -> tuple[Any, list[Any]]:
     """The adjudication units of the inputs, and the reader problems (list of ReaderError)."""
-    from .core.adjudication import units_for
+    from iaa_desktop.core.adjudication import units_for
+    from iaa_desktop.core.kinds.spec import resolve_ref
 
-    if kind_name == "normalization":
-        # the units are the tokens of the files: no need for the (slower) comparison
-        from .core.adjudication.kinds.normalization import model_from_data
-        from .core.readers.normalization import read_normalization
-
-        data = read_normalization([Path(p) for p in inputs])
-        return model_from_data(data, tuple(str(p) for p in inputs), options), list(data.errors)
+    spec = get_kind(kind_name)
+    if spec.gold_units is not None:  # units that need no comparison (faster)
+        return resolve_ref(spec.gold_units)([Path(p) for p in inputs], options)  # type: ignore[no-any-return]
     result = compute(kind_name, inputs, options, quiet=quiet)
     return units_for(result), list(result.errors)
 
@@ -83,14 +78,14 @@ def cmd_gold(argv: Sequence[str]) -> int:
 
     import numpy as np
 
-    from .core.adjudication.model import Strategy, auto_merge
-    from .core.export.csvio import write_csv, write_text_atomic
+    from iaa_desktop.core.adjudication.model import Strategy, auto_merge
+    from iaa_desktop.core.io import write_csv, write_text_atomic
 
-    try:
+    state: dict[str, Any] = {}
+
+    def body() -> None:
         ns, kind_name, options = parse_gold_args(argv)
-        for p in ns.inputs:
-            if not Path(p).exists():
-                raise IaaError(f"{p}: no such file or folder.")
+        check_inputs(ns.inputs)
         strategy = Strategy.parse(ns.strategy, ns.min_share)
         model, errors = build_model(
             kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty()
@@ -126,21 +121,14 @@ def cmd_gold(argv: Sequence[str]) -> int:
         write_text_atomic(
             out / "gold_summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n"
         )
-    except IaaError as e:
-        print(f"iaa-desktop: error: {e}", file=sys.stderr)
-        return EXIT_FAILED
-    except OSError as e:
-        print(f"iaa-desktop: error: cannot write the gold: {e}", file=sys.stderr)
-        return EXIT_FAILED
-    except Exception as e:  # a bug, not bad input
-        if os.environ.get("IAA_DEBUG"):
-            raise
-        print(
-            f"iaa-desktop: internal error ({type(e).__name__}: {e}); rerun with IAA_DEBUG=1 for details "
-            "and please report it.",
-            file=sys.stderr,
-        )
-        return EXIT_FAILED
+        state.update(ns=ns, errors=errors, summary=summary, strategy=strategy, out=out)
+
+    failed = run_guarded(body, what="gold")
+    if failed is not None:
+        return failed
+    ns, errors, summary, strategy, out = (
+        state["ns"], state["errors"], state["summary"], state["strategy"], state["out"]
+    )
     for err in errors:
         print(f"iaa-desktop: error: {err}", file=sys.stderr)
     if not ns.quiet:

@@ -94,7 +94,8 @@ def test_every_example_study_loads_and_computes_headless():
     """The examples the start page offers (and the bundle ships) compute without the GUI."""
     import json
 
-    from iaa_desktop.cli import compute, result_json
+    from iaa_desktop.cli import compute
+    from iaa_desktop.core.kinds.spec import result_json
     from iaa_desktop.core.study_file import load_study
 
     studies = sorted((ROOT / "iaa_desktop" / "resources" / "examples").glob("*/*.iaa-study"))

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ReaderError
-from .export.csvio import write_text_atomic
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.io import write_text_atomic
 
 FORMAT = "iaa-study"
 VERSION = 1

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import __version__
+from iaa_desktop import __version__
 
 _T0 = time.perf_counter()  # when this module was imported: the start of the GUI command
 
@@ -57,7 +57,7 @@ def _set_icon(app) -> None:
 
 def create_main_window(settings=None, inputs: Sequence[Path] = (), kind: str | None = None, options: dict | None = None):
     """The main window with its session; opens a study on ``inputs`` if any are given."""
-    from .main_window import MainWindow
+    from iaa_desktop.gui.main_window import MainWindow
 
     window = MainWindow(settings=settings)
     if inputs:
@@ -88,7 +88,7 @@ def cmd_gui(argv: Sequence[str]) -> int:
     app = make_app()
     from PySide6.QtCore import QTimer
 
-    from .main_window import MainWindow
+    from iaa_desktop.gui.main_window import MainWindow
 
     window = MainWindow()
     window.show()
@@ -112,9 +112,9 @@ def cmd_gui(argv: Sequence[str]) -> int:
 
 def cmd_open(argv: Sequence[str]) -> int:
     """``iaa-desktop open INPUTS... --screenshot PNG``: show the results, save a screenshot, exit."""
-    from ..core.errors import IaaError
-    from ..core.tasks import detect_kind, get_kind, kind_names
-    from ..core.tasks.base import add_settings_to_parser, resolve_options
+    from iaa_desktop.core.errors import IaaError
+    from iaa_desktop.core.kinds import detect_kind, get_kind, kind_names
+    from iaa_desktop.core.kinds.spec import add_settings_to_parser, resolve_options
 
     def base_parser(add_help: bool) -> argparse.ArgumentParser:
         p = argparse.ArgumentParser(prog="iaa-desktop open", add_help=add_help,

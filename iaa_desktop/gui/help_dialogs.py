@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import __version__
-from ..core.measures import MEASURES, find, measures_html
+from iaa_desktop import __version__
+from iaa_desktop.core.measures import MEASURES, find, measures_html
 
 #: (distribution name, shown name, licence) of the libraries the application bundles
 BUNDLED_LIBRARIES: tuple[tuple[str, str, str], ...] = (

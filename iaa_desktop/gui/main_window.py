@@ -25,11 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import __version__
-from ..core.study_file import SUFFIX, Study, is_study_file, load_study, save_study
-from .session import StudySession
-from .views.settings_panel import SettingsPanel
-from .views.study_panel import StudyPanel
+from iaa_desktop import __version__
+from iaa_desktop.core.study_file import SUFFIX, Study, is_study_file, load_study, save_study
+from iaa_desktop.gui.session import StudySession
+from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
+from iaa_desktop.gui.widgets.study_panel import StudyPanel
 
 MAX_RECENT = 10
 
@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
 
     def _make_start_page(self) -> QWidget:
         try:  # the richer first-run page with example studies, when present
-            from .start_page import StartPage
+            from iaa_desktop.gui.start_page import StartPage
 
             page = StartPage(self)
         except ImportError:
@@ -290,7 +290,7 @@ class MainWindow(QMainWindow):
 
     def adjudicate(self) -> None:
         """Start or resume the adjudication of the current result (store beside the study file)."""
-        from .adjudication import open_adjudication
+        from iaa_desktop.gui.adjudication import open_adjudication
 
         self.adjudication_window = open_adjudication(self, self.session, self.study_path)
 
@@ -304,8 +304,8 @@ class MainWindow(QMainWindow):
             self.export_tables_to(Path(directory))
 
     def export_tables_to(self, directory: Path) -> list[Path]:
-        from ..cli import result_json
-        from ..core.export.csvio import write_csv_tables, write_json
+        from iaa_desktop.core.io import write_csv_tables, write_json
+        from iaa_desktop.core.kinds.spec import result_json
 
         result = self.session.result
         try:
@@ -347,7 +347,7 @@ class MainWindow(QMainWindow):
 
     def show_measures(self) -> None:
         try:
-            from .help_dialogs import MeasuresDialog
+            from iaa_desktop.gui.help_dialogs import MeasuresDialog
 
             MeasuresDialog(self).exec()
         except ImportError:
@@ -355,7 +355,7 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> None:
         try:
-            from .help_dialogs import AboutDialog
+            from iaa_desktop.gui.help_dialogs import AboutDialog
 
             AboutDialog(self).exec()
         except ImportError:
@@ -370,7 +370,7 @@ class MainWindow(QMainWindow):
         self._refresh_settings()
 
     def _refresh_settings(self) -> None:
-        from ..core.tasks import get_kind, kind_names
+        from iaa_desktop.core.kinds import get_kind, kind_names
 
         study = self.session.study
         if study is None:
@@ -379,7 +379,7 @@ class MainWindow(QMainWindow):
         self.settings_panel.set_kinds(names, study.kind)
         kind = study.kind or self.session.kind_name
         if kind:
-            from ..core.tasks.base import resolve_options
+            from iaa_desktop.core.kinds.spec import resolve_options
 
             k = get_kind(kind)
             try:
@@ -433,7 +433,7 @@ class MainWindow(QMainWindow):
         self.status_label.setText("Cancelled")
 
     def _show_panels(self, result) -> None:
-        from .views import VIEW_MODULES
+        from iaa_desktop.gui.kinds import VIEW_MODULES
 
         module_name = VIEW_MODULES.get(result.kind)
         panels: list[tuple[str, QWidget]] = []

@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from ..core.study_file import Study
+from iaa_desktop.core.study_file import Study
 
 
 def _run_study(gen: int, kind_name: str | None, inputs: tuple[Path, ...], options: dict[str, Any]):
@@ -25,8 +25,8 @@ def _run_study(gen: int, kind_name: str | None, inputs: tuple[Path, ...], option
 
     Everything it sends carries its generation, so the session can drop what is stale.
     """
-    from ..core.progress import Progress
-    from ..core.tasks import detect_kind, get_kind
+    from iaa_desktop.core.kinds import detect_kind, get_kind
+    from iaa_desktop.core.progress import Progress
 
     try:
         yield gen, Progress(0, 100, "Reading the inputs")
@@ -44,7 +44,7 @@ def _run_study(gen: int, kind_name: str | None, inputs: tuple[Path, ...], option
         import matplotlib.backends.backend_agg  # noqa: F401
         import matplotlib.figure  # noqa: F401
 
-        from ..core.tasks import kind_names
+        from iaa_desktop.core.kinds import kind_names
 
         for other in kind_names():
             get_kind(other)
@@ -84,7 +84,7 @@ def warm_up() -> None:
     import matplotlib.figure  # noqa: F401
     import pandas  # noqa: F401
 
-    from ..core.tasks import get_kind, kind_names
+    from iaa_desktop.core.kinds import get_kind, kind_names
 
     for name in kind_names():
         get_kind(name)
@@ -242,7 +242,7 @@ class StudySession(QObject):
     def _on_errored(self, exc: BaseException) -> None:
         if getattr(exc, "iaa_generation", None) != self.generation:
             return
-        from ..core.errors import IaaError
+        from iaa_desktop.core.errors import IaaError
 
         if isinstance(exc, IaaError):
             message, details = str(exc), ""

@@ -83,7 +83,7 @@ def examples_dir() -> Path:
 
 def find_examples(root: Path | None = None) -> list[Example]:
     """Every ``<kind>/*.iaa-study`` under ``root``, in the order of :data:`KIND_BLURBS`."""
-    from ..core.study_file import load_study
+    from iaa_desktop.core.study_file import load_study
 
     root = examples_dir() if root is None else Path(root)
     found: list[Example] = []

@@ -307,7 +307,7 @@ def test_multilabel_gold_round_trip(tmp_path: Path, name: str) -> None:
 def test_normalization_gold_round_trip(tmp_path: Path) -> None:
     d = shared_path("normalization")
     inputs = sorted(d.glob("annotator_*.tsv"))[:3]
-    from iaa_desktop.core.adjudication.kinds.normalization import model_from_inputs
+    from iaa_desktop.core.kinds.normalization.adjudication import model_from_inputs
 
     m = model_from_inputs(inputs)
     s = _session(tmp_path, m)

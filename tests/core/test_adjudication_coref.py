@@ -15,7 +15,7 @@ from iaa_desktop.core.adjudication import (
     Strategy,
     auto_merge,
 )
-from iaa_desktop.core.adjudication.kinds.coref import (
+from iaa_desktop.core.kinds.coref.adjudication import (
     DROP,
     KEEP,
     AnnotatedDoc,

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from iaa_desktop.cli import main
-from iaa_desktop.core.readers.normalization import read_normalization
+from iaa_desktop.core.kinds.normalization.reader import read_normalization
 from tests.conftest import shared_path
 
 

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from iaa_desktop.core.kinds import detect_kind
+from iaa_desktop.core.kinds.candidates.compare import KIND, overlap_bins
 from iaa_desktop.core.metrics import bayes_multi_kappa, multi_kappa
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.tasks import detect_kind
-from iaa_desktop.core.tasks.candidates import KIND, overlap_bins
 from tests.conftest import FIXTURES, shared_path
 
 CAND = FIXTURES / "candidates"

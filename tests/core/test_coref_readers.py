@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from iaa_desktop.core.kinds.coref.compare import KIND
+from iaa_desktop.core.kinds.coref.readers import read_brat, read_mention_table
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.readers.coref_inputs import read_brat, read_mention_table
-from iaa_desktop.core.tasks.coref import KIND
 
 TEXT = "Anna saw Ben. She told him that he and Anna were late.\n"
 #       0123456789012345678901234567890123456789012345678901234

@@ -55,8 +55,8 @@ def test_blanc_key_with_one_entity_reports_the_coreference_half():
 
 def test_reference_scorer_cases():
     base = shared_path("coref-scorer-cases")
-    from iaa_desktop.core.readers.coref_inputs import read_conll
-    from iaa_desktop.core.tasks.coref import entities_of
+    from iaa_desktop.core.kinds.coref.compare import entities_of
+    from iaa_desktop.core.kinds.coref.readers import read_conll
 
     checked = 0
     for entry in json.loads((base / "expected.json").read_text()):

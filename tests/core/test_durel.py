@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
-from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.tasks import detect_kind, get_kind
-from iaa_desktop.core.tasks.durel import (
+from iaa_desktop.core.kinds import detect_kind, get_kind
+from iaa_desktop.core.kinds.durel.compare import (
     KIND,
     grouped_alpha,
     grouped_spearman_weighted,
     item_statistics,
 )
+from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
+from iaa_desktop.core.progress import run_to_end
 from tests.conftest import FIXTURES, shared_path
 
 DUREL = FIXTURES / "durel"
@@ -184,7 +184,7 @@ def test_bad_input_is_reported_and_the_rest_computed():
 
 def test_detected_and_registered():
     assert detect_kind([DUREL / "study"]) == "durel"
-    assert get_kind("durel") is KIND
+    assert get_kind("durel").kind is KIND
     assert KIND.sniff([FIXTURES / "candidates"]) == 0.0
 
 

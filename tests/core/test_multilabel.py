@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 from iaa_desktop.core.errors import InsufficientDataError, OptionError
+from iaa_desktop.core.kinds import detect_kind, get_kind
+from iaa_desktop.core.kinds.multilabel.compare import KIND, code_name, parse_s1
+from iaa_desktop.core.kinds.multilabel.reader import infer_label_order
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.readers.multilabel import infer_label_order
-from iaa_desktop.core.tasks import detect_kind, get_kind
-from iaa_desktop.core.tasks.multilabel import KIND, code_name, parse_s1
 from tests.conftest import FIXTURES, REPO, shared_path
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
@@ -282,7 +282,7 @@ def test_no_shared_items(tmp_path) -> None:
 
 
 def test_sniff_and_registry() -> None:
-    assert get_kind("multilabel") is KIND
+    assert get_kind("multilabel").kind is KIND
     assert KIND.sniff([FIX / "long.tsv"]) >= 0.9
     assert KIND.sniff([FIX / "wide.csv"]) >= 0.9
     assert KIND.sniff([FIX / "texts.tsv"]) == 0.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iaa_desktop.core.export import charts_multilabel as charts
+from iaa_desktop.core.kinds.multilabel import charts
+from iaa_desktop.core.kinds.multilabel.compare import KIND
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.tasks.multilabel import KIND
 from tests.conftest import FIXTURES
 
 FIX = FIXTURES / "multilabel"

@@ -21,17 +21,17 @@ from iaa_desktop.core.align.characters import (
     nw_align,
 )
 from iaa_desktop.core.errors import IaaError
-from iaa_desktop.core.metrics import fleiss_kappa, percent_agreement
-from iaa_desktop.core.metrics.alpha import alpha_strings_from_codes
-from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.readers.normalization import read_normalization
-from iaa_desktop.core.tasks import detect_kind, get_kind
-from iaa_desktop.core.tasks.normalization import (
+from iaa_desktop.core.kinds import detect_kind, get_kind
+from iaa_desktop.core.kinds.normalization.compare import (
     KIND,
     SubsetReliability,
     is_unchanged,
     simplify,
 )
+from iaa_desktop.core.kinds.normalization.reader import read_normalization
+from iaa_desktop.core.metrics import fleiss_kappa, percent_agreement
+from iaa_desktop.core.metrics.alpha import alpha_strings_from_codes
+from iaa_desktop.core.progress import run_to_end
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "normalization"
 
@@ -183,7 +183,7 @@ def test_sniff_and_detect():
     assert KIND.sniff([FIX / "tiny"]) > 0.5
     assert KIND.sniff([FIX / "wide" / "table.csv"]) > 0.5
     assert detect_kind([FIX / "tiny"]) == "normalization"
-    assert get_kind("normalization") is KIND
+    assert get_kind("normalization").kind is KIND
 
 
 def test_generic_wide_table_is_not_claimed(tmp_path):

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from iaa_desktop.core.align.characters import graphemes, lingpy_nw_align, nw_align
+from iaa_desktop.core.kinds.normalization.compare import KIND, build_character_data
 from iaa_desktop.core.metrics import fleiss_kappa, percent_agreement
 from iaa_desktop.core.metrics.alpha import alpha_strings_from_codes
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.tasks.normalization import KIND, build_character_data
 from tests.conftest import shared_path
 
 pytestmark = pytest.mark.shared
@@ -151,7 +151,7 @@ def _nltk_task(labels: np.ndarray) -> _Nltk:
 def test_word_and_character_against_nltk_on_a_subset(subset):
     """NLTK's AnnotationTask (avg_Ao, multi-π, α with the same NLD) on the first 400 tokens."""
     from iaa_desktop.core.align.characters import CharacterAligner
-    from iaa_desktop.core.tasks.normalization import SubsetReliability
+    from iaa_desktop.core.kinds.normalization.compare import SubsetReliability
 
     res = _result()
     n = 400

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from iaa_desktop.core.export import report as R
+from iaa_desktop.core.kinds import get_kind
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.tasks import get_kind
 from tests.conftest import FIXTURES, shared_path
 
 RTL_FIXTURE = FIXTURES / "report" / "rtl_emoji.tsv"
@@ -218,7 +218,7 @@ SHARED = [
 @pytest.mark.parametrize("kind,parts,options", SHARED, ids=[s[0] for s in SHARED])
 def test_shared_study_pdf_contains_the_headline_figures(tmp_path, kind, parts, options):
     _need_pdf_tools()
-    from iaa_desktop.core.tasks import KIND_MODULES
+    from iaa_desktop.core.kinds import KIND_MODULES
 
     if kind not in KIND_MODULES:
         pytest.skip(f"the {kind} kind is not registered")
@@ -254,7 +254,7 @@ def test_coref_sections_follow_the_documented_json_layout():
     """The coref kind may land later: its sections read only the README's JSON layout."""
     from dataclasses import dataclass
 
-    from iaa_desktop.core.tasks.base import TaskResult
+    from iaa_desktop.core.kinds.spec import TaskResult
 
     @dataclass
     class FakeCoref(TaskResult):
@@ -357,7 +357,7 @@ def test_groups_worst_first_with_bayes_intervals():
 
 
 def test_numeric_categories_print_as_integers():
-    from iaa_desktop.core.export.report_sections.table import category_label
+    from iaa_desktop.core.kinds.table.report import category_label
 
     assert [category_label(c) for c in (1.0, "2.0", "-1.0", 2.5, "b", "1.05")] == [
         "1",

@@ -15,8 +15,8 @@ import pytest
 
 from iaa_desktop.cli import main as cli_main
 from iaa_desktop.core.errors import IaaError, InsufficientDataError
+from iaa_desktop.core.kinds import detect_kind, get_kind
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.tasks import detect_kind, get_kind
 from tests.conftest import FIXTURES, shared_path
 
 TABLE = FIXTURES / "table"

@@ -160,7 +160,7 @@ def test_normalization_by_keyboard_blind(qtbot, tmp_path: Path) -> None:
     qtbot.keyClick(panel.value_edit, Qt.Key.Key_Return)
     assert panel.session.gold[i] == "heilig\theilig\tSEM"
     files = panel.export_gold(tmp_path / "gold")
-    from iaa_desktop.core.adjudication.kinds.normalization import model_from_inputs
+    from iaa_desktop.core.kinds.normalization.adjudication import model_from_inputs
 
     _check_loaded_back(
         panel.session.model, panel.session.gold, model_from_inputs([*files_in, files[0]])
@@ -238,7 +238,7 @@ def test_corrupt_store_offers_a_new_one_beside_it(qtbot, tmp_path: Path, monkeyp
 
 
 def test_coref_by_keyboard(qtbot, tmp_path: Path) -> None:
-    from iaa_desktop.core.adjudication.kinds.coref import load_documents, model_from_inputs
+    from iaa_desktop.core.kinds.coref.adjudication import load_documents, model_from_inputs
 
     d = shared_path("psalms-coref")
     model = model_from_inputs([d / "A", d / "B"])
@@ -268,7 +268,7 @@ def test_coref_by_keyboard(qtbot, tmp_path: Path) -> None:
 
 
 def test_blind_mode_hides_names_in_coref_titles_and_context(qtbot, tmp_path: Path) -> None:
-    from iaa_desktop.core.adjudication.kinds.coref import model_from_inputs
+    from iaa_desktop.core.kinds.coref.adjudication import model_from_inputs
 
     d = shared_path("psalms-coref")
     model = model_from_inputs([d / "A", d / "B"])

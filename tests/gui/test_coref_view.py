@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from iaa_desktop.core.kinds.coref.compare import KIND
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.core.tasks.coref import KIND
+from iaa_desktop.gui.kinds.coref import create_panels
 from iaa_desktop.gui.main_window import ViewContext
-from iaa_desktop.gui.views.coref_view import create_panels
 from tests.conftest import FIXTURES, shared_path
 
 

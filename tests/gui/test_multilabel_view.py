@@ -11,10 +11,10 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
+from iaa_desktop.core.kinds.multilabel.compare import KIND  # noqa: E402
 from iaa_desktop.core.progress import run_to_end  # noqa: E402
-from iaa_desktop.core.tasks.multilabel import KIND  # noqa: E402
-from iaa_desktop.gui.views import VIEW_MODULES  # noqa: E402
-from iaa_desktop.gui.views.multilabel_view import FrameModel, create_panels  # noqa: E402
+from iaa_desktop.gui.kinds import VIEW_MODULES  # noqa: E402
+from iaa_desktop.gui.kinds.multilabel import FrameModel, create_panels  # noqa: E402
 from tests.conftest import FIXTURES, shared_path  # noqa: E402
 
 FIX = FIXTURES / "multilabel"
@@ -31,7 +31,7 @@ def _panels(result, cache=None):
 
 
 def test_registered() -> None:
-    assert VIEW_MODULES["multilabel"] == "iaa_desktop.gui.views.multilabel_view"
+    assert VIEW_MODULES["multilabel"] == "iaa_desktop.gui.kinds.multilabel"
 
 
 def test_models_pass_the_model_tester(qtbot, qtmodeltester, fixture_result) -> None:

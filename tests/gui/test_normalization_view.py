@@ -12,9 +12,9 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
+from iaa_desktop.core.kinds.normalization.compare import KIND  # noqa: E402
 from iaa_desktop.core.progress import run_to_end  # noqa: E402
-from iaa_desktop.core.tasks.normalization import KIND  # noqa: E402
-from iaa_desktop.gui.views.normalization_view import (  # noqa: E402
+from iaa_desktop.gui.kinds.normalization import (
     CharacterGridModel,
     FrameModel,
     NormalizationPanel,

@@ -11,11 +11,11 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
+from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES  # noqa: E402
+from iaa_desktop.core.kinds.durel.compare import KIND as DUREL  # noqa: E402
 from iaa_desktop.core.progress import run_to_end  # noqa: E402
-from iaa_desktop.core.tasks.candidates import KIND as CANDIDATES  # noqa: E402
-from iaa_desktop.core.tasks.durel import KIND as DUREL  # noqa: E402
-from iaa_desktop.gui.views import VIEW_MODULES  # noqa: E402
-from iaa_desktop.gui.views.pairs_view import create_panels  # noqa: E402
+from iaa_desktop.gui.kinds import VIEW_MODULES  # noqa: E402
+from iaa_desktop.gui.kinds.pairs import create_panels  # noqa: E402
 from tests.conftest import FIXTURES, shared_path  # noqa: E402
 
 
@@ -45,7 +45,7 @@ def _panels(qtbot, result, cache=None):
 
 
 def test_registered():
-    assert VIEW_MODULES["durel"] == VIEW_MODULES["candidates"] == "iaa_desktop.gui.views.pairs_view"
+    assert VIEW_MODULES["durel"] == VIEW_MODULES["candidates"] == "iaa_desktop.gui.kinds.pairs"
 
 
 def test_models_pass_the_model_tester(qtbot, qtmodeltester, durel_result):

@@ -9,14 +9,12 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from ..errors import OptionError
-from .changes import Decide, Decision
-from .model import AdjudicationModel, Choice, Strategy, auto_merge
-from .session import AdjudicationSession
-from .store import (
+from iaa_desktop.core.adjudication.changes import Decide, Decision
+from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice, Strategy, auto_merge
+from iaa_desktop.core.adjudication.session import AdjudicationSession
+from iaa_desktop.core.adjudication.store import (
     AdjudicationStore,
     StoreConflictError,
     StoreCorruptError,
@@ -40,34 +38,14 @@ __all__ = [
     "StoreLockedError",
     "StoreReadOnlyError",
     "Strategy",
-    "UNIT_BUILDERS",
     "auto_merge",
     "new_store_path_beside",
     "store_path_for",
     "units_for",
 ]
 
-#: kind name → "module:function" building an :class:`AdjudicationModel` from a result
-UNIT_BUILDERS: dict[str, str] = {
-    "table": "iaa_desktop.core.adjudication.kinds.table:units_for_table",
-    "durel": "iaa_desktop.core.adjudication.kinds.durel:units_for_durel",
-    "candidates": "iaa_desktop.core.adjudication.kinds.candidates:units_for_candidates",
-    "multilabel": "iaa_desktop.core.adjudication.kinds.multilabel:units_for_multilabel",
-    "normalization": "iaa_desktop.core.adjudication.kinds.normalization:units_for_normalization",
-    "coref": "iaa_desktop.core.adjudication.kinds.coref:units_for_coref",
-}
-
-
 def units_for(result: Any) -> AdjudicationModel:
-    """The adjudication units of a comparison result (dispatch on ``result.kind``)."""
-    target = UNIT_BUILDERS.get(result.kind)
-    if target is None:
-        raise OptionError(f"Adjudication is not available for '{result.kind}' studies yet.")
-    module, func = target.split(":")
-    try:
-        builder = getattr(importlib.import_module(module), func)
-    except (ImportError, AttributeError) as e:
-        raise OptionError(
-            f"Adjudication is not available for '{result.kind}' studies yet ({e})."
-        ) from e
-    return builder(result)
+    """The adjudication units of a comparison result (its kind's spec builds them)."""
+    from iaa_desktop.core.kinds import get_kind
+
+    return get_kind(result.kind).units_for(result)  # type: ignore[no-any-return]

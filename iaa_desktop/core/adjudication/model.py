@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import OptionError
+from iaa_desktop.core.errors import OptionError
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import OptionError
-from .changes import Decide, Decision, now_iso
-from .model import AdjudicationModel, Choice, Strategy, auto_merge
-from .store import AdjudicationStore, StoreError
+from iaa_desktop.core.adjudication.changes import Decide, Decision, now_iso
+from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice, Strategy, auto_merge
+from iaa_desktop.core.adjudication.store import AdjudicationStore, StoreError
+from iaa_desktop.core.errors import OptionError
 
 FILTERS = ("unresolved", "all", "decided", "automatic", "resolved")
 
@@ -404,7 +404,7 @@ class AdjudicationSession:
 
     def write_gold(self, out_dir: str | Path) -> list[Path]:
         """The gold in the kind's own format, plus ``undecided.csv`` (units still to decide)."""
-        from ..export.csvio import write_csv
+        from iaa_desktop.core.io import write_csv
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -431,14 +431,14 @@ class AdjudicationSession:
         return pd.DataFrame(data)
 
     def write_decision_log(self, path: str | Path) -> Path:
-        from ..export.csvio import write_csv
+        from iaa_desktop.core.io import write_csv
 
         write_csv(self.decision_log(), path)
         return Path(path)
 
     def write_feedback(self, out_dir: str | Path) -> list[Path]:
         """One CSV per annotator (units where the gold differs from them) and ``agreement_with_gold.csv``."""
-        from ..export.csvio import safe_filename, write_csv
+        from iaa_desktop.core.io import safe_filename, write_csv
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -470,7 +470,7 @@ def agreement_with_gold(
     units; NaN when undefined) and ``n_overruled``. Vectorised: a few milliseconds for
     thousands of units.
     """
-    from ..metrics import cohen_kappa
+    from iaa_desktop.core.metrics import cohen_kappa
 
     base = gold_codes >= 0
     rows = []

@@ -30,8 +30,8 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from ..errors import IaaError
-from .changes import Decide, Decision, now_iso
+from iaa_desktop.core.adjudication.changes import Decide, Decision, now_iso
+from iaa_desktop.core.errors import IaaError
 
 #: ``PRAGMA application_id`` of an adjudication store ("IAAD")
 APPLICATION_ID = 0x49414144

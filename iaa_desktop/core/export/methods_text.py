@@ -60,25 +60,6 @@ REFERENCES: dict[str, str] = {
     "Logistics Quarterly, 2(1–2), 83–97.",
 }
 
-_KIND_TITLES = {
-    "table": "Judgments of items (generic table)",
-    "durel": "Graded use pairs (DURel / TRoTR)",
-    "candidates": "Candidate text-reuse pairs",
-    "normalization": "Historical spelling normalization",
-    "multilabel": "Multi-label annotation",
-    "coref": "Coreference",
-}
-
-
-def kind_title(kind: str) -> str:
-    try:
-        from ..tasks import get_kind
-
-        return str(get_kind(kind).title)
-    except Exception:  # an unregistered kind still gets a report
-        return _KIND_TITLES.get(kind, kind)
-
-
 def esc(v: Any) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
@@ -95,7 +76,7 @@ def references_html(keys: Iterable[str]) -> str:
     )
 
 
-def _num(v: Any) -> str:
+def fmt_num(v: Any) -> str:
     try:
         f = float(v)
     except (TypeError, ValueError):
@@ -103,11 +84,11 @@ def _num(v: Any) -> str:
     return str(int(f)) if f.is_integer() else f"{f:g}"
 
 
-def _values(spec: Any) -> list[str]:
+def values_of(spec: Any) -> list[str]:
     return [s.strip() for s in str(spec or "").split(",") if s.strip()]
 
 
-def _interval_sentence(options: Mapping[str, Any]) -> tuple[str, list[str]]:
+def interval_sentence(options: Mapping[str, Any]) -> tuple[str, list[str]]:
     method = options.get("interval", "bootstrap")
     if method == "bootstrap":
         return (
@@ -128,177 +109,12 @@ def _interval_sentence(options: Mapping[str, Any]) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------------------
 
 
-def methods_table(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    level = getattr(result, "level", o.get("level", "nominal"))
-    n_ann = len(getattr(result, "annotators", ()))
-    names = [m for m in getattr(result, "overall", {})]
-    refs = ["artstein2008", "krippendorff2011", "landis1977", "krippendorff2004"]
-    coeffs = []
-    if "percent_agreement" in names:
-        coeffs.append(
-            "percent agreement (the share of agreeing annotator pairs per item, averaged over items)"
-        )
-    if "cohen_kappa_mean" in names:
-        coeffs.append(
-            "Cohen's κ (Cohen 1960) and Scott's π (Scott 1955), each averaged over annotator pairs"
-        )
-        refs += ["cohen1960", "scott1955"]
-    if "fleiss_kappa" in names:
-        coeffs.append("Fleiss' κ (Fleiss 1971; π* in Artstein &amp; Poesio 2008)")
-        refs.append("fleiss1971")
-    if "multi_kappa" in names:
-        coeffs.append("Hubert's multi-κ (Hubert 1977)")
-        refs.append("hubert1977")
-    if "gwet_ac1" in names:
-        coeffs.append("Gwet's AC1 (Gwet 2008)")
-        refs.append("gwet2008")
-    if "weighted_kappa_linear_mean" in names:
-        coeffs.append(
-            "weighted κ with linear and quadratic weights (Cohen 1968), averaged over pairs"
-        )
-        refs.append("cohen1968")
-    if "spearman_weighted" in names:
-        coeffs.append(
-            "Spearman's ρ per annotator pair, averaged with weights equal to the number of items both judged"
-        )
-    distance = o.get("distance", "level")
-    dist_text = (
-        "the normalized Levenshtein distance between the labels as text"
-        if distance == "nld"
-        else f"the {esc(level)} distance metric"
-    )
-    coeffs.append(f"Krippendorff's α (Krippendorff 2011) with {dist_text}")
-    missing = _values(o.get("missing"))
-    miss = (
-        "Empty cells, and the values "
-        + ", ".join(f"‘{esc(m)}’" for m in missing)
-        + " (e.g. can't-decide), "
-        if missing
-        else "Empty cells "
-    )
-    p1 = (
-        f"Agreement among {n_ann} annotators on {getattr(result, 'n_items', 0):,} items was measured at the "
-        f"{esc(level)} level of measurement with "
-        + "; ".join(coeffs)
-        + ". "
-        + miss
-        + "were treated as missing values, not as a category: items judged by fewer than two annotators do not "
-        "count, and every coefficient uses the pairable items only."
-    )
-    interval, r = _interval_sentence(o)
-    refs += r
-    group = o.get("group_by") or ""
-    p2 = interval + (
-        f" Results are also given separately for each value of the column ‘{esc(group)}’."
-        if group
-        else ""
-    )
-    p2 += (
-        " The interpretation column names the band of a published convention (Landis &amp; Koch 1977 for "
-        "κ-type coefficients; Krippendorff 2004 for α) and is not a verdict on the data."
-    )
-    return [p1, p2], refs
 
 
-def methods_durel(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    cd = _values(o.get("cant_decide", "0,-"))
-    p1 = (
-        f"Graded judgments of use pairs on a scale from {_num(o.get('scale_low', 1))} to {_num(o.get('scale_high', 4))} "
-        f"({len(result.annotators)} annotators, {result.overall.get('all', {}).get('n_items', 0):,} pairs, "
-        f"{len(result.targets)} targets) were compared as in TRoTR (Periti et al. 2024): Krippendorff's α "
-        f"(Krippendorff 2011) with the {esc(result.level)} distance, and Spearman's ρ per annotator pair averaged "
-        "with weights equal to the number of pairs both annotators judged. Can't-decide judgments ("
-        + ", ".join(f"‘{esc(v)}’" for v in cd)
-        + ") are missing values for α and ρ but count in the weights."
-    )
-    p2 = (
-        f"Filter (the TRiC gold set): a pair is kept when the range (max − min) of its valid judgments is below "
-        f"{_num(o.get('filter_range', 2))} and then dropped when its mean lies strictly between "
-        f"{_num(o.get('filter_mean_low', 2))} and {_num(o.get('filter_mean_high', 3))}; kept pairs get the binary "
-        f"label 1 when their mean is at least {_num(o.get('label_threshold', 2.5))}. All figures are given for all "
-        "pairs and for the filtered pairs, pooled over targets (not averaged) and per target. Per target, the mean "
-        f"judgment ranks topic variation (TRaC: lower mean = more variation; targets with ρ below "
-        f"{_num(o.get('trac_min_spearman', 0.15))} are marked). No intervals are computed for this kind. "
-        "α is interpreted with Krippendorff's (2004) guideline, a convention rather than a verdict."
-    )
-    return [p1, p2], ["periti2024", "krippendorff2011", "krippendorff2004", "artstein2008"]
 
 
-def methods_candidates(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    n = (
-        getattr(result, "overall", {}).get("multi_kappa", {}).get("n_items", 0)
-        if isinstance(getattr(result, "overall", None), dict)
-        else 0
-    )
-    factors = list(getattr(result, "by_factor", {}) or {})
-    p1 = (
-        f"Candidate text-reuse pairs ({n:,}) judged accept/reject by {len(result.annotators)} annotators were compared "
-        "with Hubert's multi-κ (Hubert 1977; the multi-annotator κ of the seed study): observed agreement as in "
-        "Fleiss' κ, expected agreement the mean over annotator pairs of the chance agreement from each annotator's "
-        "own label distribution. Uncertainty comes from the conjugate Bayesian model: per annotator pair, the "
-        "pairwise outcomes follow a Dirichlet(1 + counts) posterior; each of "
-        f"{int(o.get('bayes_draws', 4000)):,} draws (seed {o.get('seed', 0)}) gives an observed agreement, with the "
-        "expected agreement fixed from the data; the median and the central 89% and 95% intervals are reported."
-    )
-    p2 = (
-        "Lexical overlap of each pair is the weighted Jaccard index over word types (lemmas where given, else "
-        f"lower-cased tokens); pairs are grouped into {int(o.get('bins', 5))} quantile bins of overlap. Agreement is "
-        "given overall, per annotator pair, per level of each factor"
-        + (" (" + ", ".join(esc(f) for f in factors if f != "overlap") + ")" if factors else "")
-        + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "
-        "not a verdict. The hierarchical regression of the seed study is not part of this report."
-    )
-    return [p1, p2], [
-        "seed_candidates",
-        "hubert1977",
-        "fleiss1971",
-        "artstein2008",
-        "landis1977",
-        "smith1981",
-    ]
 
 
-def methods_normalization(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    case = "compared in lower case" if o.get("lowercase", True) else "compared with their case"
-    punct = (
-        "punctuation tokens left out"
-        if o.get("drop_punctuation", True)
-        else "punctuation tokens kept"
-    )
-    raw = (
-        "as written"
-        if o.get("raw_compare")
-        else "after simplifying the historical spelling (e.g. long s as s)"
-    )
-    p1 = (
-        f"Normalizations of {result.n_tokens:,} historical tokens by {len(result.annotators)} annotators were "
-        "compared as in Bollmann et al. (2016), word-based (the label of a token is its normalized form) and "
-        "character-based (every character of the historical token gets the edit label of a Needleman–Wunsch "
-        "alignment (Needleman &amp; Wunsch 1970) of the token with the normalization, insertions merged into the "
-        "neighbouring character). Each is reported as percent agreement, Fleiss' κ (π*) (Fleiss 1971; "
-        "Artstein &amp; Poesio 2008) and Krippendorff's α with the normalized Levenshtein distance "
-        f"(Krippendorff 2011). Forms were {case}, with {punct}; a token counts as unchanged when its normalization "
-        f"equals the historical form {raw}."
-    )
-    p2 = (
-        "Subsets: ALL tokens; MEDIUM, the tokens at least one annotator changed; STRICT, the tokens all annotators "
-        "changed. Agreement on the modernization type (ORIG, NORM, INFL, SEM, EXT) is given with its confusion "
-        "matrix, and character-based agreement of the modernized forms per type. No intervals are computed for "
-        "this kind; κ bands (Landis &amp; Koch 1977) and the α guideline (Krippendorff 2004) are conventions."
-    )
-    return [p1, p2], [
-        "bollmann2016",
-        "fleiss1971",
-        "artstein2008",
-        "krippendorff2011",
-        "needleman1970",
-        "landis1977",
-        "krippendorff2004",
-    ]
 
 
 def annotators_of(result: Any) -> list[str]:
@@ -309,48 +125,8 @@ def annotators_of(result: Any) -> list[str]:
     return [str(a) for a in ann]
 
 
-def methods_multilabel(result: Any) -> tuple[list[str], list[str]]:
-    labels = list(getattr(result, "labels", ()))
-    o = result.options
-    s1 = o.get("s1") or "000 (no label: “is there any label at all?”)"
-    p1 = (
-        f"Each of {len(annotators_of(result))} annotators gave each item a set of the {len(labels)} labels "
-        + ", ".join(esc(lab) for lab in labels)
-        + " (an item's combination is a bit code, first label = leftmost bit). Per annotator pair and label, "
-        "percent agreement and Cohen's κ (Cohen 1960) on “has the label” are reported, with the exact set "
-        "agreement."
-    )
-    p2 = (
-        "Disagreement is decomposed as in Levi &amp; Shenhav (2022): a partition of the codes into S1 and S2 "
-        "defines a binary label; the first level is Cohen's κ on that label per pair, the second level the "
-        "per-label κ on the items where the pair agrees on the first level, averaged over labels; both are then "
-        f"averaged over pairs (unrounded). The theory-driven partition is S1 = {esc(s1)}; every partition was "
-        "explored and ranked by first level (ascending) and second level (descending). κ undefined for a pair "
-        "(expected agreement 1) makes its average undefined. κ bands follow Landis &amp; Koch (1977), a "
-        "convention, not a verdict."
-    )
-    return [p1, p2], ["levi2022", "cohen1960", "landis1977", "artstein2008"]
 
 
-def methods_coref(result: Any) -> tuple[list[str], list[str]]:
-    o = getattr(result, "options", {}) or {}
-    cost = {
-        "symdiff": "symmetric difference |a △ b| (the seed's method; ties broken by the largest total overlap)",
-        "jaccard": "Jaccard distance 1 − |a ∩ b| / |a ∪ b|",
-        "opt": "symmetric difference, where leaving a class unmatched costs its size",
-    }.get(str(o.get("cost", "symdiff")), str(o.get("cost", "symdiff")))
-    p1 = (
-        "Coreference annotations of two annotators were compared class by class as in the Psalms study (seed "
-        "document 001): the classes (sets of mentions) of the two annotators are matched by a minimum-cost "
-        f"assignment (Kuhn 1955) with the cost ‘{esc(cost)}’; each matched pair of classes gives L (mentions only "
-        "in A's class), M (in both), R (only in B's), D = L + R and the disagreement δ = D / (L + M + R); totals "
-        "per text and for the corpus are recomputed from the summed counts."
-    )
-    p2 = (
-        "Standard coreference scores with the first annotator as key: MUC, B³, CEAF-m, CEAF-e, BLANC "
-        "(Pradhan et al. 2014) and LEA (Moosavi &amp; Strube 2016), mention F1 and the CoNLL average."
-    )
-    return [p1, p2], ["seed_coref", "kuhn1955", "pradhan2014", "moosavi2016"]
 
 
 def methods_generic(result: Any) -> tuple[list[str], list[str]]:
@@ -363,15 +139,11 @@ def methods_generic(result: Any) -> tuple[list[str], list[str]]:
     ], ["artstein2008"]
 
 
-METHODS = {
-    "table": methods_table,
-    "durel": methods_durel,
-    "candidates": methods_candidates,
-    "normalization": methods_normalization,
-    "multilabel": methods_multilabel,
-    "coref": methods_coref,
-}
-
-
 def methods_for(result: Any) -> tuple[list[str], list[str]]:
-    return METHODS.get(result.kind, methods_generic)(result)
+    """The methods paragraphs and reference keys of a result, from its kind's spec."""
+    from iaa_desktop.core.kinds import KINDS
+
+    spec = KINDS.get(result.kind)
+    if spec is None or spec.methods is None:
+        return methods_generic(result)
+    return spec.methods_text(result)

@@ -11,7 +11,7 @@ import io
 import re
 from typing import Any
 
-from ..errors import IaaError
+from iaa_desktop.core.errors import IaaError
 
 
 class PdfEngineError(IaaError):

@@ -6,8 +6,8 @@ interpretation column, per-kind sections (tables worst first, charts as vector S
 tables), an optional adjudication section, running header and page numbers; a table of contents
 when the PDF is longer than five pages.
 
-The per-kind parts live in :mod:`iaa_desktop.core.export.report_sections` (one module per kind, a
-generic fallback for the others). A kind's result may also provide ``report_sections(ctx)``
+The per-kind parts live in each kind's ``report`` module (named by its spec in
+:data:`iaa_desktop.core.kinds.KINDS`; a generic fallback for the others). A kind's result may also provide ``report_sections(ctx)``
 returning extra :class:`Section` objects; they are appended after the built-in ones.
 
 Nothing here imports Qt; matplotlib and WeasyPrint are imported lazily.
@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-from ... import __version__
+from iaa_desktop import __version__
 
 __all__ = [
     "AdjudicationSummary",
@@ -155,7 +155,7 @@ def adjudication_from_session(session: Any) -> AdjudicationSummary:
 
 def adjudication_from_store(result: Any, store_path: str | os.PathLike[str]) -> AdjudicationSummary:
     """Open an adjudication store read-only for ``result`` and summarise it."""
-    from ..adjudication import AdjudicationSession, AdjudicationStore, units_for
+    from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for
 
     store = AdjudicationStore.open(store_path, read_only=True)
     try:
@@ -552,9 +552,15 @@ def default_paper(env: Mapping[str, str] | None = None) -> str:
 
 
 def _kind_report(result: Any, ctx: ReportContext) -> KindReport:
-    from .report_sections import builder_for
+    from iaa_desktop.core.kinds import KINDS
 
-    kr = builder_for(result.kind)(result, ctx)
+    spec = KINDS.get(result.kind)
+    if spec is None:
+        from iaa_desktop.core.export.report_generic import build as build_generic
+
+        kr = build_generic(result, ctx)
+    else:
+        kr = spec.build_report(result, ctx)
     hook = getattr(result, "report_sections", None)
     if callable(hook):
         try:
@@ -567,7 +573,9 @@ def _kind_report(result: Any, ctx: ReportContext) -> KindReport:
 
 
 def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
-    from .methods_text import kind_title
+    from iaa_desktop.core.kinds import KINDS
+
+    kind_title = KINDS[result.kind].title if result.kind in KINDS else result.kind
 
     files, total = input_files(result.inputs)
     root = _common_root([Path(p) for p in result.inputs]) if result.inputs else None
@@ -594,7 +602,7 @@ def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
   <p class="kicker">Inter-annotator agreement report</p>
   <h1 class="study" dir="{text_dir(ctx.title)}">{esc(ctx.title)}</h1>
   <table class="meta">
-    <tr><th>Kind of study</th><td>{esc(kind_title(result.kind))} (<code>{esc(result.kind)}</code>)</td></tr>
+    <tr><th>Kind of study</th><td>{esc(kind_title)} (<code>{esc(result.kind)}</code>)</td></tr>
     <tr><th>Annotators</th><td>{annotators} ({len(kr.annotators)})</td></tr>
     <tr><th>Inputs</th><td class="path">{inputs}</td></tr>
     <tr><th>Date</th><td>{esc(when)}</td></tr>
@@ -699,7 +707,7 @@ def build_report(
 ) -> BuiltReport:
     """Assemble the report's HTML (without rendering it); ``kind_report`` reuses the kind's
     sections of an earlier build (the second pass that adds the table of contents)."""
-    from .methods_text import references_html
+    from iaa_desktop.core.export.methods_text import references_html
 
     ctx = ctx or ReportContext()
     if not ctx.title:
@@ -755,7 +763,7 @@ def render_html(result: Any, ctx: ReportContext | None = None) -> str:
 
 
 def _render_pdf(doc_html: str, cache: dict[Any, Any] | None = None) -> Any:
-    from .pdf import render
+    from iaa_desktop.core.export.pdf import render
 
     return render(doc_html, cache)
 
@@ -775,8 +783,8 @@ def write_report(
     receives the report's own tables (summary with interpretation, tables behind the charts)
     next to what ``result.tables()`` gives.
     """
-    from . import pdf
-    from .csvio import write_bytes_atomic, write_csv_tables, write_text_atomic
+    from iaa_desktop.core.export import pdf
+    from iaa_desktop.core.io import write_bytes_atomic, write_csv_tables, write_text_atomic
 
     ctx = ReportContext(
         title=title, paper=(paper or default_paper()).lower(), adjudication=adjudication
@@ -829,7 +837,7 @@ def write_report_tables(
     Used by ``--csv DIR`` when no PDF/HTML is asked for, so that the CSV export always holds the
     tables behind the report next to ``result.tables()``.
     """
-    from .csvio import write_csv_tables
+    from iaa_desktop.core.io import write_csv_tables
 
     built = build_report(result, ReportContext(charts=False, adjudication=adjudication))
     return write_csv_tables(_report_tables(built, adjudication), csv_dir)

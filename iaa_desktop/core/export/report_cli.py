@@ -42,7 +42,11 @@ def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
     csv_dir = getattr(ns, "csv_dir", None)
     if not pdf and not html_out and not csv_dir:
         return []
-    from .report import adjudication_from_store, write_report, write_report_tables
+    from iaa_desktop.core.export.report import (
+        adjudication_from_store,
+        write_report,
+        write_report_tables,
+    )
 
     store = getattr(ns, "adjudication_store", None)
     adjudication = adjudication_from_store(result, store) if store else None

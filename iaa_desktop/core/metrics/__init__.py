@@ -5,7 +5,7 @@ vectorised function whose docstring gives its formula and reference and a doctes
 published value.
 """
 
-from .alpha import (
+from iaa_desktop.core.metrics.alpha import (
     LEVELS,
     alpha_from_coincidences,
     alpha_strings_from_codes,
@@ -13,7 +13,7 @@ from .alpha import (
     krippendorff_alpha,
     krippendorff_alpha_strings,
 )
-from .coding import (
+from iaa_desktop.core.metrics.coding import (
     MISSING,
     category_counts,
     coincidence_matrix,
@@ -24,7 +24,7 @@ from .coding import (
     pairwise_confusions,
     unique_rows,
 )
-from .coefficients import (
+from iaa_desktop.core.metrics.coefficients import (
     annotator_distributions,
     cohen_kappa,
     fleiss_kappa,
@@ -40,9 +40,18 @@ from .coefficients import (
     scott_pi,
     weighted_kappa,
 )
-from .correlation import pairwise_spearman, spearman_rho, spearman_vs_others, spearman_weighted
-from .result import AgreementResult
-from .uncertainty import bayes_multi_kappa, bootstrap_interval, bootstrap_plan
+from iaa_desktop.core.metrics.correlation import (
+    pairwise_spearman,
+    spearman_rho,
+    spearman_vs_others,
+    spearman_weighted,
+)
+from iaa_desktop.core.metrics.result import AgreementResult
+from iaa_desktop.core.metrics.uncertainty import (
+    bayes_multi_kappa,
+    bootstrap_interval,
+    bootstrap_plan,
+)
 
 __all__ = [
     "LEVELS", "MISSING", "AgreementResult", "alpha_from_coincidences", "alpha_strings_from_codes",

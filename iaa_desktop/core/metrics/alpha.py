@@ -24,14 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from .coding import (
+from iaa_desktop.core.metrics.coding import (
     MISSING,
     annotators_on,
     category_counts,
     coincidences_from_counts,
     n_categories_of,
 )
-from .result import AgreementResult
+from iaa_desktop.core.metrics.result import AgreementResult
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 

@@ -31,7 +31,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .coding import (
+from iaa_desktop.core.metrics.coding import (
     annotators_on,
     category_counts,
     coincidence_matrix,
@@ -40,7 +40,7 @@ from .coding import (
     n_categories_of,
     pairwise_confusions,
 )
-from .result import AgreementResult
+from iaa_desktop.core.metrics.result import AgreementResult
 
 __all__ = [
     "percent_agreement",

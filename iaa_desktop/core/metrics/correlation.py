@@ -18,7 +18,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .result import AgreementResult
+from iaa_desktop.core.metrics.result import AgreementResult
 
 
 def _rank(x: np.ndarray) -> np.ndarray:

@@ -21,9 +21,9 @@ from itertools import combinations
 
 import numpy as np
 
-from .coding import confusion_matrix, n_categories_of, unique_rows
-from .coefficients import annotator_distributions
-from .result import AgreementResult
+from iaa_desktop.core.metrics.coding import confusion_matrix, n_categories_of, unique_rows
+from iaa_desktop.core.metrics.coefficients import annotator_distributions
+from iaa_desktop.core.metrics.result import AgreementResult
 
 
 def bootstrap_plan(codes: np.ndarray, n_resamples: int = 1000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

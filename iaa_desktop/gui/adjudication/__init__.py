@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from .dialog import AdjudicationDialog, open_adjudication, open_store_interactive
-from .panel import AdjudicationPanel, DecisionCommand
+from iaa_desktop.gui.adjudication.dialog import (
+    AdjudicationDialog,
+    open_adjudication,
+    open_store_interactive,
+)
+from iaa_desktop.gui.adjudication.panel import AdjudicationPanel, DecisionCommand
 
 __all__ = [
     "AdjudicationDialog",

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QVBoxLayout, QWidget
 
-from ...core.adjudication import (
+from iaa_desktop.core.adjudication import (
     AdjudicationSession,
     AdjudicationStore,
     StoreCorruptError,
@@ -23,8 +23,8 @@ from ...core.adjudication import (
     store_path_for,
     units_for,
 )
-from ...core.errors import IaaError
-from .panel import AdjudicationPanel
+from iaa_desktop.core.errors import IaaError
+from iaa_desktop.gui.adjudication.panel import AdjudicationPanel
 
 ADJUDICATE_SHORTCUT = QKeySequence("Ctrl+J")
 

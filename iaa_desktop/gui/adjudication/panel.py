@@ -54,9 +54,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.adjudication import AdjudicationSession, Decide, StoreError, Strategy
-from ...core.adjudication.session import agreement_with_gold
-from ...core.errors import IaaError
+from iaa_desktop.core.adjudication import AdjudicationSession, Decide, StoreError, Strategy
+from iaa_desktop.core.adjudication.session import agreement_with_gold
+from iaa_desktop.core.errors import IaaError
 
 #: above this many cells (units × annotators) the live agreement is computed in a worker thread
 SYNC_AGREEMENT_CELLS = 200_000

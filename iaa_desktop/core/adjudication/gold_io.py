@@ -1,0 +1,50 @@
+"""Small writers shared by the gold exports (same delimiter as the input, atomic writes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from iaa_desktop.core.io import atomic_open
+
+
+def delimiter_for(path: str | Path) -> str:
+    """The delimiter of a table file as the readers sniff it (tab for .tsv/.tab)."""
+    from iaa_desktop.core.tabular import _read_text, sniff_delimiter
+
+    p = Path(path)
+    if p.suffix.lower() in (".tsv", ".tab"):
+        return "\t"
+    if p.suffix.lower() in (".xlsx", ".xlsm", ".xls"):
+        return "\t"
+    try:
+        return sniff_delimiter(p, _read_text(p))
+    except Exception:
+        return ","
+
+
+def table_suffix(path: str | Path) -> str:
+    """Suffix for a gold table written after ``path`` (spreadsheets become TSV)."""
+    s = Path(path).suffix.lower()
+    return s if s in (".csv", ".tsv", ".txt", ".tab") else ".tsv"
+
+
+def write_table(df: pd.DataFrame, path: Path, sep: str) -> Path:
+    """Write without quoting where possible (the annotation formats use none), atomically."""
+    import csv
+
+    quoting = csv.QUOTE_MINIMAL
+    with atomic_open(path, "w", encoding="utf-8", newline="") as fh:
+        df.to_csv(fh, sep=sep, index=False, quoting=quoting, lineterminator="\n")
+    return path
+
+
+def free_name(name: str, taken: tuple[str, ...] | list[str]) -> str:
+    """``name``, or ``name_2``… when an annotator is already called that."""
+    if name not in taken:
+        return name
+    k = 2
+    while f"{name}_{k}" in taken:
+        k += 1
+    return f"{name}_{k}"

@@ -1,1 +1,0 @@
-"""Adjudication units per kind of study (one module per kind, registered in :data:`UNIT_BUILDERS`)."""

@@ -1,0 +1,67 @@
+"""The registry of study kinds: ``KINDS`` maps a kind's name to its :class:`KindSpec`.
+
+Each kind is one package below this one (its readers, comparison, result, report section, methods
+paragraph, adjudication units and gold writers) whose ``__init__`` defines ``SPEC``. Adding a kind
+is one package and one line in ``KINDS``; the GUI adds one view module and one line in
+:mod:`iaa_desktop.gui.kinds`. The specs name their heavy modules lazily, so importing this
+registry is cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds import candidates, coref, durel, multilabel, normalization, table
+from iaa_desktop.core.kinds.spec import KindSpec, Setting, TaskKind, TaskResult
+
+__all__ = [
+    "KINDS",
+    "KindSpec",
+    "Setting",
+    "TaskKind",
+    "TaskResult",
+    "detect_kind",
+    "get_kind",
+    "kind_names",
+]
+
+#: kind name → spec; the only registry of kinds in the application
+KINDS: dict[str, KindSpec] = {
+    spec.name: spec
+    for spec in (
+        table.SPEC,
+        coref.SPEC,
+        durel.SPEC,
+        candidates.SPEC,
+        normalization.SPEC,
+        multilabel.SPEC,
+    )
+}
+
+
+def kind_names() -> list[str]:
+    return list(KINDS)
+
+
+def get_kind(name: str) -> KindSpec:
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise OptionError(
+            f"Unknown kind of study '{name}'; choose one of: {', '.join(KINDS)}."
+        ) from None
+
+
+def detect_kind(inputs: Sequence[Path]) -> str:
+    """The kind whose ``sniff`` is most confident; ``table`` when nothing else claims the inputs."""
+    best, best_score = "table", 0.0
+    for name, spec in KINDS.items():
+        try:
+            score = spec.sniff(inputs)
+        except Exception:  # noqa: BLE001  a sniffer must never stop detection
+            score = 0.0
+        if score > best_score:
+            best, best_score = name, score
+    return best

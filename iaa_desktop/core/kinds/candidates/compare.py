@@ -1,0 +1,445 @@
+"""Candidate text-reuse pairs judged accept/reject by several annotators (seed 000; METHODS.md §5).
+
+* Lexical overlap per pair: weighted Jaccard over token keys (lemmas when given, else
+  lower-cased forms), see :mod:`iaa_desktop.core.align.tokens`.
+* multi-κ (Hubert) overall, per annotator pair, per level of each factor and per overlap bin
+  (quantile bins by ``numpy.quantile``; a value on a boundary goes to the upper bin), each with
+  the conjugate Bayesian posterior of METHODS.md §1: per annotator pair θ ~ Dirichlet(1 + counts)
+  over the k² outcomes, A_o per draw = mean over pairs of Σ_k θ_kk, A_e fixed from the data;
+  reported as the median and the central 89% and 95% intervals. ``ci_low``/``ci_high`` are the
+  95% posterior interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
+from iaa_desktop.core.errors import InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.candidates import SPEC
+from iaa_desktop.core.kinds.candidates.reader import (
+    CandidateColumns,
+    encode_labels,
+    looks_like_candidates,
+    read_candidates,
+)
+from iaa_desktop.core.kinds.durel.compare import PairDetail, _clean, make_detail
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
+from iaa_desktop.core.progress import Progress
+
+SETTINGS = [
+    Setting(
+        "pair_id",
+        "Pair id column",
+        "",
+        str,
+        (),
+        "pair id column (recognised from the header when empty)",
+    ),
+    Setting("target_text", "Target text column", "", str, (), "column of the target passage"),
+    Setting("source_text", "Source text column", "", str, (), "column of the source passage"),
+    Setting(
+        "target_lemma",
+        "Target lemma column",
+        "",
+        str,
+        (),
+        "space-separated lemmas of the target (optional)",
+    ),
+    Setting(
+        "source_lemma",
+        "Source lemma column",
+        "",
+        str,
+        (),
+        "space-separated lemmas of the source (optional)",
+    ),
+    Setting(
+        "factors",
+        "Factor columns",
+        "",
+        str,
+        (),
+        "comma-separated factor columns (recognised when empty: e.g. method, book, known)",
+    ),
+    Setting("annotator", "Annotator column", "", str, (), "annotator column of long labels"),
+    Setting("label", "Label column", "", str, (), "label column of long labels"),
+    Setting("bins", "Overlap bins", 5, int, (), "number of quantile bins of overlap"),
+    Setting("bayes_draws", "Posterior draws", 4000, int, (), "draws from the Dirichlet posterior"),
+    Setting("seed", "Random seed", 0, int, (), "seed of the posterior draws"),
+    Setting(
+        "max_aligned",
+        "Align texts up to N pairs",
+        20000,
+        int,
+        (),
+        "passages of larger studies are aligned when a pair is shown",
+    ),
+]
+
+
+def kappa_summary(codes: np.ndarray, q: int, draws: int, seed: int) -> dict[str, Any]:
+    """multi-κ with its Bayesian median and 89% / 95% intervals (JSON-ready)."""
+    r = multi_kappa(codes, q)
+    out: dict[str, Any] = {
+        "value": r.value,
+        "ci_low": math.nan,
+        "ci_high": math.nan,
+        "bayes_median": math.nan,
+        "bayes_89": [math.nan, math.nan],
+        "bayes_95": [math.nan, math.nan],
+        "observed": r.observed,
+        "expected": r.expected,
+        "n_items": r.n_items,
+    }
+    if r.n_items >= 1 and math.isfinite(r.expected):
+        b = bayes_multi_kappa(codes, n_draws=draws, seed=seed, n_categories=q)
+        out.update(
+            ci_low=b["low95"],
+            ci_high=b["high95"],
+            bayes_median=b["median"],
+            bayes_89=[b["low89"], b["high89"]],
+            bayes_95=[b["low95"], b["high95"]],
+        )
+    return out
+
+
+def overlap_bins(overlap: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Quantile bin (0-based) of each value and the inner edges; a value on an edge goes up.
+
+    >>> b, e = overlap_bins(np.array([0.0, 0.1, 0.2, 0.3, 0.4]), 5)
+    >>> b.tolist()
+    [0, 1, 2, 3, 4]
+    """
+    ok = np.isfinite(overlap)
+    if not ok.any() or n_bins < 1:
+        return np.full(len(overlap), -1), np.zeros(0)
+    edges = np.quantile(overlap[ok], np.linspace(0, 1, n_bins + 1)[1:-1])
+    bins = np.where(ok, np.searchsorted(edges, overlap, side="right"), -1)
+    return bins, edges
+
+
+@dataclass
+class CandidatesResult(TaskResult):
+    annotators: tuple[str, ...] = ()
+    categories: list[str] = field(default_factory=list)
+    overall: dict[str, Any] = field(default_factory=dict)
+    pairwise: list[dict[str, Any]] = field(default_factory=list)
+    by_factor: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    by_overlap_bin: list[dict[str, Any]] = field(default_factory=list)
+    overlap_edges: list[float] = field(default_factory=list)
+    factors: list[str] = field(default_factory=list)
+    #: one row per pair: id, texts, factors, labels, overlap, overlap bin, disagreement
+    pairs: pd.DataFrame = field(default_factory=pd.DataFrame)
+    _details: dict[int, PairDetail] = field(default_factory=dict, repr=False)
+
+    # -- view support -------------------------------------------------------------------------
+    def pair_table(self) -> pd.DataFrame:
+        p = self.pairs
+        out = pd.DataFrame({"pair": p["pair_id"]})
+        for f in self.factors:
+            out[f] = p[f]
+        for a in self.annotators:
+            out[a] = p[a]
+        out["overlap"] = p["overlap"]
+        out["overlap_bin"] = p["overlap_bin"]
+        out["disagreement"] = p["disagreement"]
+        return out
+
+    def filter_columns(self) -> list[str]:
+        return list(self.factors) + ["overlap_bin"]
+
+    def pair_detail(self, i: int) -> PairDetail:
+        if i in self._details:
+            return self._details[i]
+        row = self.pairs.iloc[i]
+        judgments = tuple((a, str(row[a]) or "–", "") for a in self.annotators)
+        labs = [str(row[a]) for a in self.annotators if str(row[a]) != ""]
+        counts = pd.Series(labs).value_counts() if labs else pd.Series(dtype=int)
+        summary = [
+            ("labels", ", ".join(f"{k}: {v}" for k, v in counts.items()) or "–"),
+            (
+                "agreement",
+                f"{1 - row['disagreement']:.2f}" if math.isfinite(row["disagreement"]) else "–",
+            ),
+        ]
+        summary += [(f, str(row[f])) for f in self.factors]
+        d = make_detail(
+            str(row["pair_id"]),
+            str(row["target_text"]),
+            str(row["source_text"]),
+            row.get("target_lemma") if "target_lemma" in row else None,
+            row.get("source_lemma") if "source_lemma" in row else None,
+            judgments=judgments,
+            summary=tuple(summary),
+            label_a="target",
+            label_b="source",
+        )
+        self._details[i] = d
+        return d
+
+    # -- output --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        keep = ["pair_id", *self.factors, "overlap", "overlap_bin", "disagreement"]
+        return _clean(
+            {
+                "kind": self.kind,
+                "annotators": list(self.annotators),
+                "categories": self.categories,
+                "n_pairs": len(self.pairs),
+                "overall": self.overall,
+                "pairwise": self.pairwise,
+                "by_factor": self.by_factor,
+                "by_overlap_bin": self.by_overlap_bin,
+                "overlap_bin_edges": self.overlap_edges,
+                "pairs": self.pairs[keep].to_dict("records"),
+            }
+        )
+
+    @staticmethod
+    def _flat(k: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "multi_kappa": k["value"],
+            "bayes_median": k["bayes_median"],
+            "low89": k["bayes_89"][0],
+            "high89": k["bayes_89"][1],
+            "low95": k["bayes_95"][0],
+            "high95": k["bayes_95"][1],
+            "observed": k["observed"],
+            "expected": k["expected"],
+        }
+
+    def factor_table(self) -> pd.DataFrame:
+        rows = []
+        for f, levels in list(self.by_factor.items()) + [("overlap_bin", self.by_overlap_bin)]:
+            for lv in levels:
+                rows.append(
+                    {
+                        "factor": f,
+                        "level": lv["level"],
+                        "n_items": lv["n_items"],
+                        **self._flat(lv["multi_kappa"]),
+                    }
+                )
+        return pd.DataFrame(rows)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        overall = pd.DataFrame(
+            [
+                {
+                    "subset": "all",
+                    "n_items": self.overall["multi_kappa"]["n_items"],
+                    **self._flat(self.overall["multi_kappa"]),
+                }
+            ]
+        )
+        pw = pd.DataFrame(
+            [
+                {"a": p["a"], "b": p["b"], "n_items": p["n_items"], **self._flat(p["multi_kappa"])}
+                for p in self.pairwise
+            ]
+        )
+        cols = [
+            c
+            for c in self.pairs.columns
+            if c not in ("target_text", "source_text", "target_lemma", "source_lemma")
+        ]
+        return {
+            "overall": overall,
+            "pairwise": pw,
+            "by_factor": self.factor_table(),
+            "pairs": self.pairs[cols].copy(),
+        }
+
+    def headline(self) -> list[tuple[str, str]]:
+        k = self.overall.get("multi_kappa", {})
+        v = k.get("value", math.nan)
+        b = k.get("bayes_95", [math.nan, math.nan])
+        txt = f"{v:.3f} [{b[0]:.3f}, {b[1]:.3f}]" if math.isfinite(v) else "–"
+        return [
+            ("pairs", str(len(self.pairs))),
+            ("annotators", str(len(self.annotators))),
+            ("multi-κ (95% posterior)", txt),
+        ]
+
+
+class CandidatesKind:
+    name = "candidates"
+    title = SPEC.title
+    settings = SETTINGS
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        return looks_like_candidates([Path(p) for p in inputs])
+
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, CandidatesResult]:
+        opts = resolve_options(self.settings, options)
+        yield Progress(0, 100, "Reading pairs and labels")
+        spec = CandidateColumns(
+            *(
+                str(opts[k] or "")
+                for k in (
+                    "pair_id",
+                    "target_text",
+                    "source_text",
+                    "target_lemma",
+                    "source_lemma",
+                    "annotator",
+                    "label",
+                )
+            )
+        )
+        data = read_candidates([Path(p) for p in inputs], spec)
+        errors: list[ReaderError] = list(data.errors)
+        warnings: list[ReaderError] = list(data.warnings)
+        if len(data.annotators) < 2:
+            raise InsufficientDataError("Agreement needs labels of at least two annotators.")
+        pairs = data.pairs.drop(columns=["__line__"], errors="ignore").copy()
+        # factors: the ones asked for, else the recognised ones
+        asked = [f.strip() for f in str(opts["factors"] or "").split(",") if f.strip()]
+        factors: list[str] = []
+        for f in asked or data.factor_candidates:
+            if f not in pairs.columns:
+                errors.append(
+                    ReaderError(
+                        data.pairs_path, 1, f"the factor column '{f}' is not in the pairs table."
+                    )
+                )
+                continue
+            n_levels = pairs[f].nunique()
+            if n_levels < 2:
+                msg = f"the factor '{f}' has only one level ('{pairs[f].iloc[0]}'); agreement per level is not computed for it."
+                (errors if asked else warnings).append(ReaderError(data.pairs_path, None, msg))
+                continue
+            factors.append(f)
+        yield Progress(10, 100, "Lexical overlap")
+        has_tl, has_sl = "target_lemma" in pairs.columns, "source_lemma" in pairs.columns
+        overlap = np.empty(len(pairs))
+        for i, (t, s, tl, sl) in enumerate(
+            zip(
+                pairs["target_text"],
+                pairs["source_text"],
+                pairs["target_lemma"] if has_tl else [None] * len(pairs),
+                pairs["source_lemma"] if has_sl else [None] * len(pairs),
+            )
+        ):
+            overlap[i] = weighted_jaccard(tokenize(t, tl).keys, tokenize(s, sl).keys)
+        pairs["overlap_given"] = (
+            pd.to_numeric(pairs["overlap"], errors="coerce")
+            if "overlap" in pairs.columns
+            else np.nan
+        )
+        pairs["overlap"] = overlap
+        codes, cats = encode_labels(data.labels)
+        q = len(cats)
+        for a in data.annotators:
+            pairs[a] = data.labels[a].to_numpy()
+        agr = item_agreement(codes, q) if q else np.full(len(pairs), np.nan)
+        pairs["disagreement"] = 1.0 - agr
+        bins, edges = overlap_bins(overlap, int(opts["bins"]))
+        bounds = (
+            np.concatenate([[np.nanmin(overlap)], edges, [np.nanmax(overlap)]])
+            if len(overlap)
+            else np.zeros(0)
+        )
+        bin_names = [
+            f"Q{k + 1} [{bounds[k]:.3f}, {bounds[k + 1]:.3f}{']' if k == len(bounds) - 2 else ')'}"
+            for k in range(len(bounds) - 1)
+        ]
+        pairs["overlap_bin"] = [bin_names[b] if b >= 0 else "" for b in bins]
+        draws, seed = int(opts["bayes_draws"]), int(opts["seed"])
+        yield Progress(25, 100, "multi-κ overall and per annotator pair")
+        overall = {"multi_kappa": kappa_summary(codes, q, draws, seed)}
+        if (
+            not math.isfinite(overall["multi_kappa"]["value"])
+            and overall["multi_kappa"]["n_items"] == 0
+        ):
+            raise InsufficientDataError(
+                "No pair was labelled by two or more annotators; agreement cannot be computed."
+            )
+        pairwise = []
+        for x, y in combinations(range(len(data.annotators)), 2):
+            sub = codes[:, [x, y]]
+            both = (sub >= 0).all(axis=1)
+            pairwise.append(
+                {
+                    "a": data.annotators[x],
+                    "b": data.annotators[y],
+                    "n_items": int(both.sum()),
+                    "multi_kappa": kappa_summary(sub[both], q, draws, seed),
+                }
+            )
+        by_factor: dict[str, list[dict[str, Any]]] = {}
+        for k, f in enumerate(factors):
+            yield Progress(35 + 50 * k / max(1, len(factors)), 100, f"multi-κ per level of {f}")
+            col = pairs[f].astype(str).to_numpy()
+            levels = sorted(pd.unique(col), key=lambda s: (_num(s), s))
+            rows = []
+            for lv in levels:
+                m = col == lv
+                rows.append(
+                    {
+                        "level": lv,
+                        "n_items": int(m.sum()),
+                        "multi_kappa": kappa_summary(codes[m], q, draws, seed),
+                    }
+                )
+            by_factor[f] = rows
+        yield Progress(88, 100, "multi-κ per overlap bin")
+        by_bin = []
+        for b, name in enumerate(bin_names):
+            m = bins == b
+            k = kappa_summary(codes[m], q, draws, seed)
+            by_bin.append(
+                {
+                    "level": name,
+                    "n_items": int(m.sum()),
+                    "overlap_median": float(np.median(overlap[m])) if m.any() else math.nan,
+                    "percent_agreement": float(np.nanmean(agr[m])) if m.any() else math.nan,
+                    "multi_kappa": k,
+                }
+            )
+        result = CandidatesResult(
+            kind=self.name,
+            inputs=tuple(str(p) for p in inputs),
+            options=dict(opts),
+            errors=errors,
+            warnings=warnings,
+            annotators=data.annotators,
+            categories=list(cats),
+            overall=overall,
+            pairwise=pairwise,
+            by_factor=by_factor,
+            by_overlap_bin=by_bin,
+            overlap_edges=[float(e) for e in edges],
+            factors=factors,
+            pairs=pairs,
+        )
+        # the view's tokens and alignments, computed here so showing a pair is a lookup
+        if len(pairs) <= int(opts["max_aligned"]):
+            for i in range(len(pairs)):
+                if i % 200 == 0:
+                    yield Progress(92 + 8 * i / len(pairs), 100, "Aligning the passages")
+                result.pair_detail(i)
+        yield Progress(100, 100, "Done")
+        return result
+
+
+def _num(s: str) -> float:
+    try:
+        return float(s)
+    except ValueError:
+        return math.inf
+
+
+KIND = CandidatesKind()

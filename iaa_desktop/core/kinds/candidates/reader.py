@@ -1,0 +1,314 @@
+"""Candidate text-reuse pairs: a pairs table plus the annotators' labels (seed 000; METHODS.md §5).
+
+Inputs (files, or a folder holding them):
+
+* the **pairs table**: one row per candidate pair with a pair id, the target and source texts,
+  optional lemma columns (space-separated, one lemma per token) and factor columns (retrieval
+  method, source book, whether the reference was known, ...). Recognised as the table that has
+  the text columns.
+* the **labels**, long (``pair_id, annotator, label``) or wide (``pair_id`` and one column per
+  annotator). In a folder, ``labels.*`` is preferred over ``labels_wide.*``; other tables in the
+  folder (e.g. ``truth.tsv``) are ignored.
+
+Problems are collected: labels of pairs missing from the pairs table (left out), pairs nobody
+labelled (kept without labels), an annotator labelling a pair twice (identical: counted once;
+different: both left out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.kinds.durel.reader import header_line
+from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, read_table
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateColumns:
+    """Column names; empty = recognise from the header."""
+
+    pair_id: str = ""
+    target_text: str = ""
+    source_text: str = ""
+    target_lemma: str = ""
+    source_lemma: str = ""
+    annotator: str = ""
+    label: str = ""
+
+
+@dataclass
+class CandidateData:
+    """Pairs (one row each, in file order) and the labels as an items × annotators table."""
+
+    pairs: (
+        pd.DataFrame
+    )  # columns: pair_id, target_text, source_text, [target_lemma, source_lemma], factors...
+    labels: pd.DataFrame  # pair_id × annotator, "" = no label
+    annotators: tuple[str, ...]
+    factor_candidates: list[str]
+    pairs_path: Path | None = None
+    labels_path: Path | None = None
+    errors: list[ReaderError] = field(default_factory=list)
+    warnings: list[ReaderError] = field(default_factory=list)
+
+
+def _pick(
+    cols: Sequence[str], given: str, names: Sequence[str], contains: Sequence[str] = ()
+) -> str | None:
+    if given:
+        return given if given in cols else None
+    lower = {c.lower(): c for c in cols}
+    for n in names:
+        if n in lower:
+            return lower[n]
+    for c in cols:
+        if all(s in c.lower() for s in contains) and contains:
+            return c
+    return None
+
+
+def _text_columns(cols: Sequence[str], spec: CandidateColumns) -> tuple[str | None, str | None]:
+    t = _pick(
+        cols, spec.target_text, ("target_text", "target", "text_a", "text1"), ("target", "text")
+    )
+    s = _pick(
+        cols, spec.source_text, ("source_text", "source", "text_b", "text2"), ("source", "text")
+    )
+    return t, s
+
+
+def expand(inputs: Sequence[Path]) -> list[Path]:
+    """Files as given; a folder gives its ``pairs*`` and ``labels*`` tables."""
+    out: list[Path] = []
+    for p in inputs:
+        p = Path(p)
+        if p.is_dir():
+            tables = sorted(
+                f for f in p.iterdir() if f.is_file() and f.suffix.lower() in TABLE_SUFFIXES
+            )
+            pairs = [f for f in tables if f.stem.lower().startswith("pairs")]
+            labels = [f for f in tables if f.stem.lower().startswith("labels")]
+            labels.sort(key=lambda f: ("wide" in f.stem.lower(), f.name))  # long first
+            out.extend(pairs[:1] + labels[:1])
+        else:
+            out.append(p)
+    return out
+
+
+def looks_like_candidates(inputs: Sequence[Path]) -> float:
+    """Confidence that the inputs are a pairs table with labels (for auto-detection)."""
+    files = expand(inputs)
+    has_pairs = has_labels = False
+    for f in files:
+        if f.suffix.lower() in (".xlsx", ".xlsm"):
+            continue
+        head = header_line(f)
+        if ("target" in head and "source" in head) and ("text" in head):
+            has_pairs = True
+        elif "pair" in head:
+            has_labels = True
+    return 0.9 if has_pairs and has_labels else (0.4 if has_pairs else 0.0)
+
+
+def _factor_candidates(pairs: pd.DataFrame, exclude: set[str]) -> list[str]:
+    """Columns that look like factors: few levels, not free text, not continuous numbers."""
+    n = len(pairs)
+    out = []
+    for c in pairs.columns:
+        if c in exclude or c == LINE:
+            continue
+        col = pairs[c]
+        levels = col.nunique()
+        numeric = pd.to_numeric(col, errors="coerce").notna().all()
+        if numeric and levels > 10:
+            continue
+        if 1 <= levels <= max(2, min(100, n // 5)):
+            out.append(c)
+    return out
+
+
+def read_candidates(inputs: Sequence[Path], spec: CandidateColumns | None = None) -> CandidateData:
+    """Read the pairs table and the labels (see the module docstring)."""
+    spec = spec or CandidateColumns()
+    errors: list[ReaderError] = []
+    warnings: list[ReaderError] = []
+    files = expand(inputs)
+    pairs_df = labels_df = None
+    pairs_path = labels_path = None
+    for f in files:
+        df = read_table(f)
+        cols = [c for c in df.columns if c != LINE]
+        t, s = _text_columns(cols, spec)
+        if t and s and pairs_df is None:
+            pairs_df, pairs_path = df, f
+        elif labels_df is None:
+            labels_df, labels_path = df, f
+        else:
+            warnings.append(
+                ReaderError(f, None, "more than one labels table was given; this one is ignored.")
+            )
+    if pairs_df is None:
+        raise ReaderError(
+            ", ".join(map(str, files)) or None,
+            None,
+            "no pairs table was found (a table with target and source text columns).",
+        )
+    cols = [c for c in pairs_df.columns if c != LINE]
+    c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
+    c_t, c_s = _text_columns(cols, spec)
+    if c_id is None:
+        raise ReaderError(pairs_path, 1, "the pairs table has no pair id column (e.g. 'pair_id').")
+    c_tl = _pick(cols, spec.target_lemma, ("target_lemma", "target_lemmas"), ("target", "lemma"))
+    c_sl = _pick(cols, spec.source_lemma, ("source_lemma", "source_lemmas"), ("source", "lemma"))
+    dup = pairs_df[c_id].duplicated(keep="first")
+    if dup.any():
+        r = pairs_df[dup].iloc[0]
+        errors.append(
+            ReaderError(
+                pairs_path,
+                int(r[LINE]),
+                f"the pair id '{r[c_id]}' appears twice in the pairs table; "
+                f"only its first row is used ({int(dup.sum())} repeated ids).",
+            )
+        )
+        pairs_df = pairs_df[~dup]
+    pairs = pairs_df.rename(columns={c_id: "pair_id", c_t: "target_text", c_s: "source_text"})
+    if c_tl:
+        pairs = pairs.rename(columns={c_tl: "target_lemma"})
+    if c_sl:
+        pairs = pairs.rename(columns={c_sl: "source_lemma"})
+    pairs = pairs.reset_index(drop=True)
+    exclude = {"pair_id", "target_text", "source_text", "target_lemma", "source_lemma", "overlap"}
+    factors = _factor_candidates(pairs, exclude)
+
+    if labels_df is None:
+        raise ReaderError(
+            pairs_path,
+            None,
+            "no labels were given (a long pair_id/annotator/label table or a wide one).",
+        )
+    labels, annotators = _labels_table(labels_df, labels_path, spec, errors, warnings)
+    known = labels.index.isin(pairs["pair_id"])
+    if not known.all():
+        missing = list(labels.index[~known])
+        errors.append(
+            ReaderError(
+                labels_path,
+                None,
+                f"{len(missing)} labelled pair(s) are not in the pairs table and are left out: "
+                + ", ".join(map(str, missing[:10]))
+                + (" …" if len(missing) > 10 else ""),
+            )
+        )
+        labels = labels[known]
+    labels = labels.reindex(pairs["pair_id"]).fillna("")
+    unlabelled = (labels == "").all(axis=1)
+    if unlabelled.any():
+        warnings.append(
+            ReaderError(
+                labels_path,
+                None,
+                f"{int(unlabelled.sum())} pair(s) have no labels: "
+                + ", ".join(map(str, list(labels.index[unlabelled])[:10])),
+            )
+        )
+    return CandidateData(
+        pairs, labels, annotators, factors, pairs_path, labels_path, errors, warnings
+    )
+
+
+def _labels_table(
+    df: pd.DataFrame,
+    path: Path | None,
+    spec: CandidateColumns,
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    cols = [c for c in df.columns if c != LINE]
+    c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
+    if c_id is None:
+        raise ReaderError(path, 1, "the labels table has no pair id column (e.g. 'pair_id').")
+    c_ann = _pick(cols, spec.annotator, ("annotator", "coder", "rater", "user"))
+    c_lab = _pick(cols, spec.label, ("label", "judgment", "decision", "value"))
+    if c_ann and c_lab:
+        long = df[[c_id, c_ann, c_lab, LINE]].rename(
+            columns={c_id: "pair_id", c_ann: "annotator", c_lab: "label"}
+        )
+        long = long[long["label"].str.strip() != ""]
+        key = ["pair_id", "annotator"]
+        dup = long.duplicated(key, keep=False)
+        if dup.any():
+            d = long[dup]
+            same = d.groupby(key, sort=False)["label"].transform("nunique") == 1
+            conflicts = d[~same].drop_duplicates(key, keep="last")
+            for r in conflicts.head(20).to_dict("records"):
+                errors.append(
+                    ReaderError(
+                        path,
+                        int(r[LINE]),
+                        f"annotator '{r['annotator']}' labelled pair '{r['pair_id']}' twice "
+                        "with different labels; both labels are left out.",
+                    )
+                )
+            drop = list(d.index[~same]) + list(d[same].index[d[same].duplicated(key, keep="first")])
+            if same.any():
+                warnings.append(
+                    ReaderError(
+                        path,
+                        None,
+                        f"{int(d[same].duplicated(key).sum())} repeated identical label(s) counted once.",
+                    )
+                )
+            long = long.drop(index=drop)
+        wide = long.pivot(index="pair_id", columns="annotator", values="label")
+        annotators = tuple(str(a) for a in pd.unique(long["annotator"]))
+        wide = wide[list(annotators)]
+    else:
+        ann_cols = [c for c in cols if c != c_id]
+        if not ann_cols:
+            raise ReaderError(
+                path,
+                1,
+                "the labels table needs 'annotator' and 'label' columns (long) or one column per annotator (wide).",
+            )
+        dup = df[c_id].duplicated(keep="first")
+        if dup.any():
+            r = df[dup].iloc[0]
+            errors.append(
+                ReaderError(
+                    path,
+                    int(r[LINE]),
+                    f"pair '{r[c_id]}' has two rows in the wide labels table; only the first is used.",
+                )
+            )
+            df = df[~dup]
+        wide = df.set_index(c_id)[ann_cols]
+        annotators = tuple(ann_cols)
+    wide.index = wide.index.astype(str)
+    wide.index.name = "pair_id"
+    wide = wide.fillna("").astype(str).apply(lambda s: s.str.strip())
+    return wide, annotators
+
+
+def encode_labels(labels: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+    """``(codes, categories)``: integer codes (-1 = no label) of an items × annotators label table."""
+    arr = labels.to_numpy(dtype=object).astype(str)
+    valid = arr != ""
+    cats = sorted(set(arr[valid].tolist()), key=lambda s: (_num(s), s))
+    index = {c: k for k, c in enumerate(cats)}
+    codes = np.full(arr.shape, -1, dtype=np.int32)
+    codes[valid] = [index[v] for v in arr[valid]]
+    return codes, cats
+
+
+def _num(s: str) -> float:
+    try:
+        return float(s)
+    except ValueError:
+        return float("inf")

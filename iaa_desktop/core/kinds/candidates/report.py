@@ -1,0 +1,246 @@
+"""Report sections of the ``candidates`` kind (candidate text-reuse pairs, multi-κ)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.methods_text import esc
+from iaa_desktop.core.export.report import (
+    KindReport,
+    ReportContext,
+    Section,
+    SummaryRow,
+    figure_html,
+    legend_outside,
+    table_html,
+)
+from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_html
+
+K_HEADERS = {
+    "factor": "Factor",
+    "level": "Level",
+    "a": "A",
+    "b": "B",
+    "n_items": "n",
+    "multi_kappa": "multi-κ",
+    "bayes_median": "median",
+    "low89": "89% low",
+    "high89": "89% high",
+    "low95": "95% low",
+    "high95": "95% high",
+    "observed": "A_o",
+    "expected": "A_e",
+}
+
+
+#: factors with at most this many levels share the main forest plot
+FOREST_ROWS_SHARED = 12
+FOREST_CHUNK = 32
+
+
+def _float(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _row(name: str, k: dict[str, Any], n: Any) -> SummaryRow:
+    lo, hi = k.get("bayes_95", (math.nan, math.nan))
+    return SummaryRow(
+        name,
+        k.get("value", math.nan),
+        lo if lo is not None else math.nan,
+        hi if hi is not None else math.nan,
+        n,
+        "kappa",
+        note=f"posterior median {k.get('bayes_median', math.nan):.3f}; 89% "
+        f"[{k.get('bayes_89', (math.nan,) * 2)[0]:.3f}, {k.get('bayes_89', (math.nan,) * 2)[1]:.3f}]",
+    )
+
+
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    from iaa_desktop.core.kinds.durel.charts import forest_figure, overlap_curve_figure
+
+    paragraphs, refs = methods(result)
+    kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
+    mk = result.overall.get("multi_kappa", {})
+    kr.summary.append(_row("multi-κ (Hubert), all pairs", mk, mk.get("n_items")))
+    for p in result.pairwise:
+        k = p.get("multi_kappa", p)
+        kr.summary.append(_row(f"κ, annotators {p['a']} – {p['b']}", k, p.get("n_items")))
+    kr.summary_caption = f"{len(result.pairs):,} candidate pairs, {len(result.annotators)} annotators; intervals: 95% posterior"
+
+    tables = result.tables()
+    bf = tables.get("by_factor", pd.DataFrame())
+    body = []
+    if ctx.charts:
+        # factors with few levels share one forest plot (as in the GUI); a factor with many
+        # levels (e.g. the source book) gets its own, sorted, in chunks that fit on a page
+        small = [
+            f
+            for f, lv in result.by_factor.items()
+            if f != "overlap" and len(lv) <= FOREST_ROWS_SHARED
+        ]
+        body.append(
+            figure_html(
+                forest_figure(result, factors=small),
+                "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
+                "intervals, point estimate (bar); dashed: overall.",
+            )
+        )
+        if result.by_overlap_bin:
+            body.append(
+                figure_html(
+                    legend_outside(overlap_curve_figure(result)),
+                    "Agreement against lexical overlap (quantile bins).",
+                    max_width_in=6.9,
+                )
+            )
+        for f, levels in result.by_factor.items():
+            if f == "overlap" or len(levels) <= FOREST_ROWS_SHARED:
+                continue
+            rows = sorted(
+                levels,
+                key=lambda lv: (
+                    math.isnan(_float(lv["multi_kappa"].get("bayes_median"))),
+                    _float(lv["multi_kappa"].get("bayes_median")),
+                ),
+            )
+            for start in range(0, len(rows), FOREST_CHUNK):
+                part = rows[start : start + FOREST_CHUNK]
+                lo = [
+                    _float((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[0])
+                    for lv in part
+                ]
+                hi = [
+                    _float((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[1])
+                    for lv in part
+                ]
+                body.append(
+                    figure_html(
+                        charts.forest(
+                            [f"{lv['level']} (n={lv['n_items']})" for lv in part],
+                            [_float(lv["multi_kappa"].get("bayes_median")) for lv in part],
+                            lo,
+                            hi,
+                            xlabel="multi-κ (posterior median, 95% interval)",
+                        ),
+                        f"multi-κ per level of ‘{f}’, lowest first"
+                        + (
+                            f" (levels {start + 1}–{start + len(part)} of {len(rows)})"
+                            if len(rows) > FOREST_CHUNK
+                            else ""
+                        )
+                        + ".",
+                    )
+                )
+    if len(bf):
+        worst = bf.sort_values(["factor", "multi_kappa"], na_position="first").reset_index(
+            drop=True
+        )
+        kr.tables["by_factor_worst_first"] = worst
+        cols = [
+            c
+            for c in (
+                "factor",
+                "level",
+                "n_items",
+                "multi_kappa",
+                "bayes_median",
+                "low95",
+                "high95",
+                "observed",
+                "expected",
+            )
+            if c in worst.columns
+        ]
+        body.append(
+            table_html(
+                worst,
+                cols,
+                K_HEADERS,
+                digits={"n_items": 0},
+                caption="multi-κ per factor level, lowest first within each factor",
+                max_rows=max(ctx.max_rows, 70),
+            )
+        )
+    kr.sections.append(Section("κ by factor level", "\n".join(body), anchor="factors"))
+
+    pw = tables.get("pairwise", pd.DataFrame())
+    if len(pw):
+        body = [
+            table_html(
+                pw,
+                [c for c in K_HEADERS if c in pw.columns],
+                K_HEADERS,
+                digits={"n_items": 0},
+                caption="Annotator pairs",
+            )
+        ]
+        if ctx.charts:
+            names = list(result.annotators)
+            m = pd.DataFrame(np.nan, index=names, columns=names)
+            for r in pw.itertuples(index=False):
+                m.loc[r.a, r.b] = m.loc[r.b, r.a] = r.multi_kappa
+            for a in names:
+                m.loc[a, a] = 1.0
+            kr.tables["pair_matrix_kappa"] = m.rename_axis("annotator").reset_index()
+            body.append(
+                figure_html(
+                    charts.pairwise_heatmap(m, "Pairwise κ"), "Cohen's κ per annotator pair."
+                )
+            )
+        kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
+
+    pairs = result.pairs
+    if len(pairs) and "disagreement" in pairs.columns:
+        order = np.argsort(-pairs["disagreement"].fillna(-1).to_numpy(), kind="stable")
+        kr.sections.append(
+            Section(
+                "Ten disagreeing candidate pairs",
+                worst_pairs_html(result, order, 10),
+                anchor="worst-pairs",
+            )
+        )
+    return kr
+
+
+def methods(result: Any) -> tuple[list[str], list[str]]:
+    o = result.options
+    n = (
+        getattr(result, "overall", {}).get("multi_kappa", {}).get("n_items", 0)
+        if isinstance(getattr(result, "overall", None), dict)
+        else 0
+    )
+    factors = list(getattr(result, "by_factor", {}) or {})
+    p1 = (
+        f"Candidate text-reuse pairs ({n:,}) judged accept/reject by {len(result.annotators)} annotators were compared "
+        "with Hubert's multi-κ (Hubert 1977; the multi-annotator κ of the seed study): observed agreement as in "
+        "Fleiss' κ, expected agreement the mean over annotator pairs of the chance agreement from each annotator's "
+        "own label distribution. Uncertainty comes from the conjugate Bayesian model: per annotator pair, the "
+        "pairwise outcomes follow a Dirichlet(1 + counts) posterior; each of "
+        f"{int(o.get('bayes_draws', 4000)):,} draws (seed {o.get('seed', 0)}) gives an observed agreement, with the "
+        "expected agreement fixed from the data; the median and the central 89% and 95% intervals are reported."
+    )
+    p2 = (
+        "Lexical overlap of each pair is the weighted Jaccard index over word types (lemmas where given, else "
+        f"lower-cased tokens); pairs are grouped into {int(o.get('bins', 5))} quantile bins of overlap. Agreement is "
+        "given overall, per annotator pair, per level of each factor"
+        + (" (" + ", ".join(esc(f) for f in factors if f != "overlap") + ")" if factors else "")
+        + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "
+        "not a verdict. The hierarchical regression of the seed study is not part of this report."
+    )
+    return [p1, p2], [
+        "seed_candidates",
+        "hubert1977",
+        "fleiss1971",
+        "artstein2008",
+        "landis1977",
+        "smith1981",
+    ]

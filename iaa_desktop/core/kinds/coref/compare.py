@@ -1,0 +1,279 @@
+"""Coreference comparison (seed 001, METHODS.md §3): matched classes and standard scores.
+
+Inputs: one folder (or file) per annotator — brat ``.ann`` + ``.txt``, CoNLL-2012 files, or a
+mention table. Documents are paired by name; every pair of annotators is compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
+from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.kinds.coref import SPEC
+from iaa_desktop.core.kinds.coref.readers import (
+    CorefDocument,
+    MentionKey,
+    is_conll,
+    read_brat,
+    read_conll,
+    read_mention_table,
+)
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.metrics.coreference import BlancCounts, Counts, DocumentScores
+from iaa_desktop.core.progress import Progress
+
+SETTINGS = [
+    Setting("cost", "Matching cost", "symdiff", str, COSTS,
+            "symdiff: |a △ b| (the seed's); jaccard: d; opt: square assignment where an unmatched set costs its size"),
+    Setting("study_threshold", "Flag texts with d ≥", 1 / 3, float, (), "texts whose d reaches this are flagged for study"),
+    Setting("relation_types", "Relation types", "Coreference", str, (), "brat relation (and * line) types that link coreferent mentions, comma-separated"),
+    Setting("doc_column", "Mention table: document column", "", str, (), "column naming the document (empty: one document per file)"),
+    Setting("begin_column", "Mention table: begin column", "begin", str),
+    Setting("end_column", "Mention table: end column", "end", str),
+    Setting("entity_column", "Mention table: entity column", "entityNum", str),
+    Setting("iaa_dir", "Write .iaa files into", "", str, (), "write the seed's per-document .iaa files and a totals file", gui=False),
+]
+
+
+@dataclass
+class PairComparison:
+    a: str
+    b: str
+    rows: list[MatchRow]
+
+    @property
+    def total(self) -> MatchRow:
+        return totals(self.rows)
+
+
+@dataclass
+class DocumentComparison:
+    name: str
+    docs: dict[str, CorefDocument]  # annotator → document
+    pairs: list[PairComparison]
+    scores: dict[tuple[str, str], DocumentScores]
+
+
+@dataclass
+class CorefResult(TaskResult):
+    annotators: tuple[str, ...] = ()
+    documents: list[DocumentComparison] = field(default_factory=list)
+    corpus_scores: dict[tuple[str, str], DocumentScores] = field(default_factory=dict)
+    study_threshold: float = 1 / 3
+
+    def pair_total(self, a: str, b: str) -> MatchRow:
+        rows = [r for d in self.documents for p in d.pairs if (p.a, p.b) == (a, b) for r in p.rows]
+        return totals(rows)
+
+    def to_json(self) -> dict[str, Any]:
+        docs = []
+        for d in self.documents:
+            pairs = []
+            for p in d.pairs:
+                t = p.total
+                pairs.append({"a": p.a, "b": p.b, "rows": [r.to_json() for r in p.rows], "L": t.L, "M": t.M, "R": t.R,
+                              "D": t.D, "d": round(t.d, 4), "study": t.d >= self.study_threshold})
+            docs.append({"name": d.name, "pairs": pairs})
+        total_pairs = []
+        for a, b in combinations(self.annotators, 2):
+            t = self.pair_total(a, b)
+            total_pairs.append({"a": a, "b": b, "L": t.L, "M": t.M, "R": t.R, "D": t.D, "d": round(t.d, 4)})
+        scores = [{"a": a, "b": b, **s.to_json()} for (a, b), s in self.corpus_scores.items()]
+        return {"kind": self.kind, "annotators": list(self.annotators), "n_documents": len(self.documents),
+                "documents": docs, "total": {"pairs": total_pairs}, "scores": scores}
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        rows, per_doc, sc = [], [], []
+        for d in self.documents:
+            for p in d.pairs:
+                for r in p.rows:
+                    rows.append({"document": d.name, "a": p.a, "b": p.b, "class_a": r.class_a, "class_b": r.class_b,
+                                 "L": r.L, "M": r.M, "R": r.R, "D": r.D, "d": round(r.d, 4)})
+                t = p.total
+                per_doc.append({"document": d.name, "a": p.a, "b": p.b, "L": t.L, "M": t.M, "R": t.R, "D": t.D,
+                                "d": round(t.d, 4), "study": t.d >= self.study_threshold})
+                s = d.scores[(p.a, p.b)].to_json()
+                sc.append({"document": d.name, "a": p.a, "b": p.b,
+                           **{f"{m}_{q}": v for m, vals in s.items() for q, v in vals.items()}})
+        totals_rows = [{"a": a, "b": b, **{k: v for k, v in self.pair_total(a, b).to_json().items() if k not in ("class_a", "class_b")}}
+                       for a, b in combinations(self.annotators, 2)]
+        corpus = [{"a": a, "b": b, **{f"{m}_{q}": v for m, vals in s.to_json().items() for q, v in vals.items()}}
+                  for (a, b), s in self.corpus_scores.items()]
+        return {"class_rows": pd.DataFrame(rows), "documents": pd.DataFrame(per_doc), "totals": pd.DataFrame(totals_rows),
+                "scores": pd.DataFrame(corpus), "scores_per_document": pd.DataFrame(sc)}
+
+    def headline(self) -> list[tuple[str, str]]:
+        out = [("documents", str(len(self.documents))), ("annotators", str(len(self.annotators)))]
+        if len(self.annotators) >= 2:
+            a, b = self.annotators[:2]
+            out.append((f"d {a}–{b}", format_d(self.pair_total(a, b).d)))
+            s = self.corpus_scores.get((a, b))
+            if s is not None:
+                out.append(("CoNLL F1", f"{s.to_json()['conll']['f1']:.3f}"))
+        return out
+
+
+def sets_of(doc: CorefDocument) -> tuple[list[list[MentionKey]], list[str]]:
+    """The seed's sets: C1..Cm in file order, then S (always present, possibly empty)."""
+    sets = [list(c) for c in doc.classes] + [doc.singletons]
+    names = [f"C{i}" for i in range(1, len(doc.classes) + 1)] + ["S"]
+    return sets, names
+
+
+def document_scores(key_entities, response_entities) -> DocumentScores:
+    """Every score of one document from the sparse contingency table (``metrics/coref_scores``).
+
+    Same values as :func:`~iaa_desktop.core.metrics.coreference.score_document` (tested to
+    1e-12), but CEAF is aligned per connected component of the overlap graph, so a document with
+    tens of thousands of entities needs no entity × entity dense matrix.
+    """
+    from iaa_desktop.core.metrics import coref_scores as cs
+
+    counts = cs.all_counts(*cs.labels_from_entities(key_entities, response_entities))
+    out = DocumentScores()
+    for name in ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions"):
+        c = counts[name]
+        out.counts[name] = Counts(c.r_num, c.r_den, c.p_num, c.p_den)
+    common_c, c_key, c_resp, common_n, n_key, n_resp, _, _ = counts["blanc"].extra
+    out.blanc = BlancCounts(c_key, c_resp, common_c, n_key, n_resp, common_n)
+    return out
+
+
+def entities_of(doc: CorefDocument) -> list[list[MentionKey]]:
+    """Classes plus every unclassed mention as a singleton entity (for the standard scores)."""
+    return [list(c) for c in doc.classes] + [[m] for m in doc.singletons]
+
+
+def write_iaa_files(result: CorefResult, directory: Path) -> list[Path]:
+    """The seed's text format: one ``<document>.iaa`` per document and pair, plus ``total.iaa``.
+
+    Unmatched rows are listed in ascending order (the original files list them in any order).
+    """
+    from iaa_desktop.core.io import write_text_atomic
+
+    directory = Path(directory)
+    written = []
+    multi = len(result.annotators) > 2
+    for d in result.documents:
+        for p in d.pairs:
+            lines = [f"{r.class_a}\t{r.class_b}\t{r.L}\t{r.M}\t{r.R}\t{r.D}\t{format_d(r.d)}" for r in p.rows]
+            name = f"{d.name}.iaa" if not multi else f"{d.name}.{p.a}-{p.b}.iaa"
+            path = directory / name
+            write_text_atomic(path, "\n".join(lines) + "\n")
+            written.append(path)
+    lines = []
+    for a, b in combinations(result.annotators, 2):
+        t = result.pair_total(a, b)
+        lines.append(f"{a}\t{b}\t{t.L}\t{t.M}\t{t.R}\t{t.D}\t{format_d(t.d)}")
+    path = directory / "total.iaa"
+    write_text_atomic(path, "\n".join(lines) + "\n")
+    written.append(path)
+    return written
+
+
+class CorefKind:
+    name = "coref"
+    title = SPEC.title
+    settings = SETTINGS
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        for p in inputs:
+            p = Path(p)
+            files = list(p.iterdir()) if p.is_dir() else [p]
+            if any(f.suffix == ".ann" for f in files):
+                return 0.95
+            if any(f.name.endswith(("_conll", ".conll", ".key", ".response")) or (f.is_file() and f.suffix in ("", ".txt") and is_conll(f)) for f in files[:50]):
+                return 0.9
+        return 0.0
+
+    def _read_annotator(self, path: Path, opts: Mapping[str, Any], errors: list[ReaderError]) -> dict[str, CorefDocument]:
+        rel = tuple(t.strip() for t in str(opts.get("relation_types") or "Coreference").split(",") if t.strip())
+        files = sorted(path.iterdir()) if path.is_dir() else [path]
+        docs: dict[str, CorefDocument] = {}
+        for f in files:
+            if f.name.startswith(".") or not f.is_file():
+                continue
+            try:
+                if f.suffix == ".ann":
+                    found = [read_brat(f, rel)]
+                elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
+                    found = read_mention_table(f, opts.get("doc_column") or "", opts.get("begin_column") or "begin",
+                                               opts.get("end_column") or "end", opts.get("entity_column") or "entityNum")
+                elif f.suffix == ".txt" and f.with_suffix(".ann").exists():
+                    continue
+                elif is_conll(f):
+                    found = read_conll(f)
+                else:
+                    continue
+            except ReaderError as e:
+                errors.append(e)
+                continue
+            for d in found:
+                errors.extend(d.errors)
+                if d.name in docs:
+                    errors.append(ReaderError(f, None, f"document {d.name} appears twice for this annotator; the second is left out."))
+                    continue
+                docs[d.name] = d
+        if not docs:
+            errors.append(ReaderError(path, None, "no coreference documents found (.ann, CoNLL-2012 or a mention table)."))
+        return docs
+
+    def run(self, inputs: Sequence[Path], options: Mapping[str, Any]) -> Generator[Progress, None, CorefResult]:
+        opts = resolve_options(self.settings, options)
+        inputs = [Path(p) for p in inputs]
+        if len(inputs) < 2:
+            raise IaaError("Coreference needs two or more annotators: give one folder (or file) per annotator.")
+        errors: list[ReaderError] = []
+        by_annotator: dict[str, dict[str, CorefDocument]] = {}
+        for k, p in enumerate(inputs):
+            yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
+            name = p.name if p.is_dir() else p.stem
+            while name in by_annotator:
+                name += "'"
+            by_annotator[name] = self._read_annotator(p, opts, errors)
+        annotators = tuple(a for a, d in by_annotator.items() if d)
+        if len(annotators) < 2:
+            raise IaaError("Fewer than two annotators have readable documents:\n" + "\n".join(str(e) for e in errors[:10]))
+        names = sorted(set().union(*(set(by_annotator[a]) for a in annotators)))
+        # single CoNLL documents with different names (key / response files) are paired anyway
+        if all(len(by_annotator[a]) == 1 for a in annotators) and len(names) > 1:
+            only = {a: next(iter(by_annotator[a].values())) for a in annotators}
+            by_annotator = {a: {only[annotators[0]].name: d} for a, d in only.items()}
+            names = [only[annotators[0]].name]
+        documents: list[DocumentComparison] = []
+        corpus: dict[tuple[str, str], DocumentScores] = {(a, b): DocumentScores() for a, b in combinations(annotators, 2)}
+        for k, name in enumerate(names):
+            yield Progress(len(inputs) + k / max(1, len(names)), len(inputs) + 1, f"Comparing {name}")
+            docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
+            missing = [a for a in annotators if a not in docs]
+            if missing:
+                some = next(iter(docs.values()))
+                errors.append(ReaderError(some.path, None, f"document {name} is missing for {', '.join(missing)}; compared among the others only."))
+            if len(docs) < 2:
+                continue
+            pairs, scores = [], {}
+            for a, b in combinations([x for x in annotators if x in docs], 2):
+                sa, na = sets_of(docs[a])
+                sb, nb = sets_of(docs[b])
+                pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, opts["cost"])))
+                s = document_scores(entities_of(docs[a]), entities_of(docs[b]))
+                scores[(a, b)] = s
+                corpus[(a, b)] += s
+            documents.append(DocumentComparison(name, docs, pairs, scores))
+        result = CorefResult(kind=self.name, inputs=tuple(str(p) for p in inputs), options=dict(opts), errors=errors,
+                             annotators=annotators, documents=documents, corpus_scores=corpus,
+                             study_threshold=float(opts["study_threshold"]))
+        if opts.get("iaa_dir"):
+            write_iaa_files(result, Path(opts["iaa_dir"]))
+        yield Progress(1, 1, "Done")
+        return result
+
+
+KIND = CorefKind()

@@ -1,0 +1,220 @@
+"""Report sections of the ``coref`` kind, read from its JSON layout (README: documents with the
+L/M/R/D/δ rows per matched class pair, corpus totals, standard scores per annotator pair)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.methods_text import (
+    annotators_of,
+    esc,
+)
+from iaa_desktop.core.export.report import (
+    KindReport,
+    ReportContext,
+    Section,
+    SummaryRow,
+    figure_html,
+    finite,
+    table_html,
+)
+
+#: documents whose class tables are printed
+N_WORST_DOCUMENTS = 5
+SCORES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions", "conll")
+SCORE_TITLES = {
+    "muc": "MUC",
+    "bcub": "B³",
+    "ceafm": "CEAF-m",
+    "ceafe": "CEAF-e",
+    "blanc": "BLANC",
+    "lea": "LEA",
+    "mentions": "mentions",
+    "conll": "CoNLL avg.",
+}
+
+
+def class_mentions(doc: Any, name: Any, limit: int = 12) -> str:
+    """The covered texts of class ``name`` (C1.., S) of one annotator's document, in text order."""
+    name = str(name)
+    try:
+        if name == "S":
+            ms = list(doc.singletons)
+        elif name.startswith("C"):
+            ms = list(doc.classes[int(name[1:]) - 1])
+        else:
+            return ""
+    except (ValueError, IndexError, AttributeError):
+        return ""
+    ms.sort(key=lambda k: (k[1], k[2]))
+    texts = [(doc.mentions.get(m) or f"{m[1]}–{m[2]}").strip() for m in ms[:limit]]
+    more = f" … (+{len(ms) - limit})" if len(ms) > limit else ""
+    return " · ".join(texts) + more
+
+
+def _f(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    data = result.to_json()
+    paragraphs, refs = methods(result)
+    kr = KindReport(
+        methods=paragraphs,
+        references=refs,
+        annotators=annotators_of(result)
+        or sorted(
+            {
+                p.get(k)
+                for d in data.get("documents", [])
+                for p in d.get("pairs", [])
+                for k in ("a", "b")
+            }
+            - {None}
+        ),
+    )
+    for p in data.get("total", {}).get("pairs", []):
+        kr.summary.append(
+            SummaryRow(
+                f"δ (class disagreement), corpus, {p.get('a')} – {p.get('b')}",
+                _f(p.get("d")),
+                digits=4,
+                note=f"L {p.get('L')}, M {p.get('M')}, R {p.get('R')}, D {p.get('D')}",
+            )
+        )
+    score_rows = []
+    for s in data.get("scores", []):
+        row: dict[str, Any] = {"a": s.get("a"), "b": s.get("b")}
+        for k in SCORES:
+            v = s.get(k)
+            if isinstance(v, dict):
+                row[SCORE_TITLES[k]] = _f(v.get("f1"))
+        score_rows.append(row)
+        for k in SCORES:
+            title = SCORE_TITLES[k]
+            if title in row:
+                kr.summary.append(
+                    SummaryRow(f"{title} F1, {s.get('a')} – {s.get('b')}", row[title])
+                )
+    threshold = (getattr(result, "options", {}) or {}).get("study_threshold")
+    kr.summary_caption = "δ: lower is better (0 = identical classes); F1 in 0–1" + (
+        f"; documents with δ ≥ {float(threshold):.3g} are flagged for study"
+        if finite(threshold)
+        else ""
+    )
+    if score_rows:
+        st = pd.DataFrame(score_rows)
+        kr.tables["scores_f1"] = st
+        kr.sections.append(
+            Section(
+                "Coreference scores (F1)",
+                table_html(st, caption="F1 per annotator pair (first annotator as key)"),
+                anchor="scores",
+            )
+        )
+
+    docs = []
+    for d in data.get("documents", []):
+        for p in d.get("pairs", []):
+            docs.append(
+                {
+                    "document": d.get("name"),
+                    "a": p.get("a"),
+                    "b": p.get("b"),
+                    "L": p.get("L"),
+                    "M": p.get("M"),
+                    "R": p.get("R"),
+                    "D": p.get("D"),
+                    "d": _f(p.get("d")),
+                    "study": p.get("study"),
+                    "class_rows": p.get("rows", []),
+                }
+            )
+    if docs:
+        dt = (
+            pd.DataFrame(docs)
+            .sort_values("d", ascending=False, na_position="first", kind="stable")
+            .reset_index(drop=True)
+        )
+        kr.tables["documents_worst_first"] = dt.drop(columns="class_rows")
+        body = [
+            table_html(
+                dt,
+                ["document", "a", "b", "L", "M", "R", "D", "d"]
+                + (["study"] if dt["study"].notna().any() else []),
+                {"d": "δ", "study": "flag for study"},
+                digits={"L": 0, "M": 0, "R": 0, "D": 0},
+                max_rows=ctx.max_rows,
+                caption="Per document, most disagreeing first",
+            )
+        ]
+        if ctx.charts:
+            top = dt.head(ctx.max_rows)
+            body.append(
+                figure_html(
+                    charts.interval_dots(
+                        top["document"]
+                        + " ("
+                        + top["a"].astype(str)
+                        + "–"
+                        + top["b"].astype(str)
+                        + ")",
+                        top["d"],
+                        xlabel="δ = D / (L + M + R)",
+                        xlim=(0, 1),
+                    ),
+                    "Class disagreement δ per document, worst first (no intervals for this kind).",
+                )
+            )
+        documents = {getattr(d, "name", None): d for d in getattr(result, "documents", [])}
+        for r in dt.head(N_WORST_DOCUMENTS).itertuples(index=False):
+            rows = pd.DataFrame(r.class_rows)
+            if not len(rows):
+                continue
+            cols = [c for c in ("class_a", "class_b", "L", "M", "R", "D", "d") if c in rows.columns]
+            docs = getattr(documents.get(r.document), "docs", {}) or {}
+            for who, col in ((r.a, "class_a"), (r.b, "class_b")):
+                if who in docs and col in rows.columns:
+                    rows[f"mentions {who}"] = [class_mentions(docs[who], c) for c in rows[col]]
+                    cols.append(f"mentions {who}")
+            body.append(
+                table_html(
+                    rows,
+                    cols,
+                    {"class_a": r.a, "class_b": r.b, "d": "δ"},
+                    digits={"L": 0, "M": 0, "R": 0, "D": 0, "d": 4},
+                    caption=f"Classes of {r.document} ({r.a} – {r.b}), δ = {r.d:.4g}",
+                    max_rows=ctx.max_rows,
+                    cls="classes",
+                )
+            )
+        kr.sections.append(Section("Documents", "\n".join(body), anchor="documents"))
+    return kr
+
+
+def methods(result: Any) -> tuple[list[str], list[str]]:
+    o = getattr(result, "options", {}) or {}
+    cost = {
+        "symdiff": "symmetric difference |a △ b| (the seed's method; ties broken by the largest total overlap)",
+        "jaccard": "Jaccard distance 1 − |a ∩ b| / |a ∪ b|",
+        "opt": "symmetric difference, where leaving a class unmatched costs its size",
+    }.get(str(o.get("cost", "symdiff")), str(o.get("cost", "symdiff")))
+    p1 = (
+        "Coreference annotations of two annotators were compared class by class as in the Psalms study (seed "
+        "document 001): the classes (sets of mentions) of the two annotators are matched by a minimum-cost "
+        f"assignment (Kuhn 1955) with the cost ‘{esc(cost)}’; each matched pair of classes gives L (mentions only "
+        "in A's class), M (in both), R (only in B's), D = L + R and the disagreement δ = D / (L + M + R); totals "
+        "per text and for the corpus are recomputed from the summed counts."
+    )
+    p2 = (
+        "Standard coreference scores with the first annotator as key: MUC, B³, CEAF-m, CEAF-e, BLANC "
+        "(Pradhan et al. 2014) and LEA (Moosavi &amp; Strube 2016), mention F1 and the CoNLL average."
+    )
+    return [p1, p2], ["seed_coref", "kuhn1955", "pradhan2014", "moosavi2016"]

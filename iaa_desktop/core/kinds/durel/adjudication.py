@@ -1,0 +1,169 @@
+"""Units of the ``durel`` kind: each use pair's final judgment (or the mean or median).
+
+Gold export: for every target a folder with the original ``judgments.tsv`` plus one row per pair
+of annotator ``gold`` (comment = the adjudicator's note), and a copy of ``uses.tsv``, so the
+folder loads back into this tool and into DURel/PhiTag tooling. A pair left undecided gets the
+can't-decide judgment ``0.0`` (a missing value for every DURel reader) with the comment
+``undecided``.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.adjudication.gold_io import free_name
+from iaa_desktop.core.adjudication.model import AdjudicationModel, format_number
+
+GOLD = "gold"
+COLUMNS = ("identifier1", "identifier2", "annotator", "judgment", "comment", "lemma", "timestamp")
+
+
+def durel_number(v: str | None) -> str:
+    """A judgment as DURel writes it (``3.0``; a mean keeps 4 significant digits)."""
+    if v is None:
+        return "0.0"
+    x = float(v)
+    return f"{x:.1f}" if x.is_integer() else f"{x:.4g}"
+
+
+class DurelModel(AdjudicationModel):
+    kind = "durel"
+    numeric = True
+
+    def __init__(self, *args: Any, result: Any = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._result = result
+
+    def _use(self, i: int, which: str):
+        r = self._result
+        if r is None:
+            return None
+        t, a, b = self.keys[i].split(" | ", 2) if " | " in self.keys[i] else ("", "", "")
+        ident = a if which == "1" else b
+        return r.uses.get(f"{t}\x1f{ident}")
+
+    def describe(self, i: int) -> str:
+        parts = [f"Target {self.groups[i]} — pair {self.titles[i]}"]
+        for w in ("1", "2"):
+            u = self._use(i, w)
+            if u is not None:
+                parts.append(f"{u.identifier}: {u.text}")
+        return "\n\n".join(parts)
+
+    def describe_html(self, i: int, names: Any = None) -> str:
+        out = [f"<p><b>{html.escape(self.groups[i])}</b> — {html.escape(self.titles[i])}</p>"]
+        for w in ("1", "2"):
+            u = self._use(i, w)
+            if u is None:
+                continue
+            t = u.text
+            if u.start is not None and u.end is not None and 0 <= u.start <= u.end <= len(t):
+                body = (
+                    html.escape(t[: u.start])
+                    + "<b>"
+                    + html.escape(t[u.start : u.end])
+                    + "</b>"
+                    + html.escape(t[u.end :])
+                )
+            else:
+                body = html.escape(t)
+            out.append(f"<p dir='auto'><i>{html.escape(u.identifier)}</i><br>{body}</p>")
+        return "".join(out)
+
+    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+        from iaa_desktop.core.kinds.durel.reader import target_sets
+
+        name = free_name(GOLD, self.annotators)
+        items = pd.DataFrame(
+            [k.split(" | ", 2) for k in self.keys], columns=["target", "id1", "id2"]
+        )
+        items["gold"] = list(gold)
+        notes = notes or {}
+        items["note"] = [notes.get(k, "") for k in self.keys]
+        sets = {t: (j, u) for t, j, u, _i in target_sets([Path(p) for p in self.inputs])}
+        written: list[Path] = []
+        for target, grp in items.groupby("target", sort=False):
+            folder = out_dir / _safe_dir(target)
+            folder.mkdir(parents=True, exist_ok=True)
+            j_path, u_path = sets.get(target, (None, None))
+            lemma = ""
+            lines: list[str] = []
+            if j_path is not None and j_path.suffix.lower() == ".tsv":
+                text = j_path.read_text(encoding="utf-8-sig")
+                lines = [ln for ln in text.splitlines() if ln.strip()]
+                header = lines[0].split("\t") if lines else []
+                if "lemma" in header and len(lines) > 1:
+                    lemma = (
+                        lines[1].split("\t")[header.index("lemma")]
+                        if len(lines[1].split("\t")) > header.index("lemma")
+                        else ""
+                    )
+            else:
+                header = list(COLUMNS)
+                lines = ["\t".join(COLUMNS)]
+            if lemma == "" and self._result is not None:
+                u = self._result.uses.get(f"{target}\x1f{grp['id1'].iloc[0]}")
+                lemma = (u.quote or "").replace(" ", "_") if u is not None else ""
+            rows = []
+            for r in grp.itertuples(index=False):
+                rec = {
+                    "identifier1": r.id1,
+                    "identifier2": r.id2,
+                    "annotator": name,
+                    "judgment": durel_number(r.gold),
+                    "comment": ("undecided" if r.gold is None else str(r.note))
+                    .replace("\t", " ")
+                    .replace("\n", " "),
+                    "lemma": lemma,
+                    "timestamp": "",
+                }
+                rows.append("\t".join(rec.get(c, "") for c in header))
+            path = folder / "judgments.tsv"
+            path.write_text("\n".join([*lines, *rows]) + "\n", encoding="utf-8")
+            written.append(path)
+            if u_path is not None:
+                dest = folder / u_path.name
+                shutil.copyfile(u_path, dest)
+                written.append(dest)
+        return written
+
+
+def _safe_dir(name: str) -> str:
+    bad = "/\\\0"
+    return "".join("_" if c in bad else c for c in name).strip() or "target"
+
+
+def units_for_durel(result: Any) -> DurelModel:
+    """Units of a :class:`~iaa_desktop.core.kinds.durel.compare.DurelResult` (one per use pair)."""
+    items: pd.DataFrame = result.items
+    annotators = tuple(result.annotators)
+    vals = items[list(annotators)].to_numpy(dtype=float)
+    versions = np.empty(vals.shape, dtype=object)
+    for (i, x), v in np.ndenumerate(vals):
+        versions[i, x] = None if np.isnan(v) else format_number(v)
+    keys = (
+        items["target"].astype(str)
+        + " | "
+        + items["id1"].astype(str)
+        + " | "
+        + items["id2"].astype(str)
+    ).tolist()
+    titles = (items["id1"].astype(str) + " × " + items["id2"].astype(str)).tolist()
+    disagreement = items["range"].fillna(0.0).to_numpy(dtype=float) if "range" in items else None
+    return DurelModel(
+        annotators,
+        keys,
+        versions,
+        titles=titles,
+        groups=items["target"].astype(str).tolist(),
+        disagreement=disagreement,
+        inputs=result.inputs,
+        options=result.options,
+        result=result,
+    )

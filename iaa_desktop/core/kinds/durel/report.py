@@ -1,0 +1,184 @@
+"""Report sections of the ``durel`` kind (TRoTR graded use pairs)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.methods_text import (
+    esc,
+    fmt_num,
+    values_of,
+)
+from iaa_desktop.core.export.report import (
+    KindReport,
+    ReportContext,
+    Section,
+    SummaryRow,
+    figure_html,
+    table_html,
+)
+from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_html
+
+TARGET_HEADERS = {
+    "target": "Target",
+    "n_items_all": "n",
+    "krippendorff_alpha_all": "α",
+    "spearman_weighted_all": "ρ",
+    "n_items_filtered": "n filt.",
+    "krippendorff_alpha_filtered": "α filt.",
+    "spearman_weighted_filtered": "ρ filt.",
+    "n_label0_filtered": "label 0",
+    "n_label1_filtered": "label 1",
+}
+
+
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    paragraphs, refs = methods(result)
+    kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
+    for part, name in (("all", "all pairs"), ("filtered", "filtered pairs")):
+        d = result.overall.get(part, {})
+        n = d.get("n_items")
+        kr.summary.append(
+            SummaryRow(
+                f"Krippendorff's α ({result.level}), {name}",
+                d.get("krippendorff_alpha", math.nan),
+                n=n,
+                scale="alpha",
+            )
+        )
+        kr.summary.append(
+            SummaryRow(
+                f"Spearman ρ (weighted mean of pairs), {name}",
+                d.get("spearman_weighted", math.nan),
+                n=n,
+            )
+        )
+    f = result.overall.get("filtered", {})
+    kr.summary_caption = (
+        f"{result.overall.get('all', {}).get('n_items', 0):,} pairs, {len(result.targets)} targets; "
+        f"filtered: {f.get('n_items', 0):,} pairs (label 0: {f.get('n_label0', 0) or 0:.0f}, label 1: {f.get('n_label1', 0) or 0:.0f})"
+    )
+
+    # per target, worst first
+    tt = result.targets_table()
+    if len(tt):
+        tt = tt.sort_values("krippendorff_alpha_all", na_position="first").reset_index(drop=True)
+        kr.tables["targets_worst_first"] = tt
+        cols = [c for c in TARGET_HEADERS if c in tt.columns]
+        body = [
+            table_html(
+                tt,
+                cols,
+                TARGET_HEADERS,
+                digits={c: 0 for c in cols if c.startswith("n_")},
+                caption="Per target, lowest α first (all pairs, then the filtered pairs)",
+                max_rows=ctx.max_rows,
+            )
+        ]
+        if ctx.charts:
+            body.append(
+                figure_html(
+                    charts.interval_dots(
+                        tt["target"],
+                        tt["krippendorff_alpha_all"],
+                        extra=tt["krippendorff_alpha_filtered"],
+                        value_label="α, all pairs",
+                        extra_label="α, filtered",
+                        xlabel="Krippendorff's α",
+                        reference=result.overall.get("all", {}).get("krippendorff_alpha"),
+                    ),
+                    "Krippendorff's α per target, worst first (filled: all pairs; hollow: filtered); dashed: pooled α of all pairs. "
+                    "No intervals are computed for this kind.",
+                )
+            )
+        kr.sections.append(Section("Per target", "\n".join(body), anchor="targets"))
+
+    # annotator pairs
+    pw = result.pairwise
+    if len(pw):
+        body = [
+            table_html(
+                pw.sort_values("spearman", na_position="first"),
+                digits={"n_items": 0, "n_items_filtered": 0},
+                caption="Spearman ρ per annotator pair, lowest first",
+                max_rows=ctx.max_rows,
+            )
+        ]
+        if ctx.charts:
+            names = list(result.annotators)
+            m = pd.DataFrame(np.nan, index=names, columns=names)
+            for r in pw.itertuples(index=False):
+                m.loc[r.a, r.b] = m.loc[r.b, r.a] = r.spearman
+            for a in names:
+                m.loc[a, a] = 1.0
+            kr.tables["pair_matrix_spearman"] = m.rename_axis("annotator").reset_index()
+            body.append(
+                figure_html(
+                    charts.pairwise_heatmap(m, "Pairwise Spearman ρ"),
+                    "Spearman ρ per annotator pair (all pairs they both judged).",
+                )
+            )
+        if len(result.annotator_table):
+            body.append(
+                table_html(
+                    result.annotator_table,
+                    digits={"n_judgments": 0, "n_cant_decide": 0},
+                    caption="Each annotator against the mean of the others",
+                )
+            )
+        kr.sections.append(Section("Annotators", "\n".join(body), anchor="annotators"))
+
+    if len(result.topic_ranking):
+        kr.sections.append(
+            Section(
+                "Topic variation ranking (TRaC)",
+                table_html(
+                    result.topic_ranking,
+                    digits={"rank": 0},
+                    caption="Targets by mean judgment (lower = more topic variation)",
+                ),
+                anchor="trac",
+            )
+        )
+
+    items = result.items
+    if len(items) and "disagreement" in items.columns:
+        order = np.argsort(-items["disagreement"].fillna(-1).to_numpy(), kind="stable")
+        kr.sections.append(
+            Section(
+                "The ten most disagreeing pairs",
+                worst_pairs_html(result, order, 10),
+                anchor="worst-pairs",
+            )
+        )
+    return kr
+
+
+def methods(result: Any) -> tuple[list[str], list[str]]:
+    o = result.options
+    cd = values_of(o.get("cant_decide", "0,-"))
+    p1 = (
+        f"Graded judgments of use pairs on a scale from {fmt_num(o.get('scale_low', 1))} to {fmt_num(o.get('scale_high', 4))} "
+        f"({len(result.annotators)} annotators, {result.overall.get('all', {}).get('n_items', 0):,} pairs, "
+        f"{len(result.targets)} targets) were compared as in TRoTR (Periti et al. 2024): Krippendorff's α "
+        f"(Krippendorff 2011) with the {esc(result.level)} distance, and Spearman's ρ per annotator pair averaged "
+        "with weights equal to the number of pairs both annotators judged. Can't-decide judgments ("
+        + ", ".join(f"‘{esc(v)}’" for v in cd)
+        + ") are missing values for α and ρ but count in the weights."
+    )
+    p2 = (
+        f"Filter (the TRiC gold set): a pair is kept when the range (max − min) of its valid judgments is below "
+        f"{fmt_num(o.get('filter_range', 2))} and then dropped when its mean lies strictly between "
+        f"{fmt_num(o.get('filter_mean_low', 2))} and {fmt_num(o.get('filter_mean_high', 3))}; kept pairs get the binary "
+        f"label 1 when their mean is at least {fmt_num(o.get('label_threshold', 2.5))}. All figures are given for all "
+        "pairs and for the filtered pairs, pooled over targets (not averaged) and per target. Per target, the mean "
+        f"judgment ranks topic variation (TRaC: lower mean = more variation; targets with ρ below "
+        f"{fmt_num(o.get('trac_min_spearman', 0.15))} are marked). No intervals are computed for this kind. "
+        "α is interpreted with Krippendorff's (2004) guideline, a convention rather than a verdict."
+    )
+    return [p1, p2], ["periti2024", "krippendorff2011", "krippendorff2004", "artstein2008"]

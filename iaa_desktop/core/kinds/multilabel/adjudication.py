@@ -1,0 +1,132 @@
+"""Units of the ``multilabel`` kind: each item's final set of labels.
+
+Values are the labels of the set joined by ``;`` in the study's label order (``""`` = the empty
+set). Gold export writes the annotation table in the inputs' layout (long: item, annotator,
+labels; wide: item, annotator, one 0/1 column per label) with annotator ``gold``. An undecided
+item gets no ``gold`` row (the multi-label formats have no "missing" cell: an empty set is a
+valid annotation), so it loads back as not annotated.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.adjudication.gold_io import (
+    delimiter_for,
+    free_name,
+    table_suffix,
+    write_table,
+)
+from iaa_desktop.core.adjudication.model import AdjudicationModel
+from iaa_desktop.core.errors import OptionError
+
+GOLD = "gold"
+SEP = ";"
+
+
+def set_text(code: int, labels: tuple[str, ...]) -> str:
+    k = len(labels)
+    return SEP.join(labels[b] for b in range(k) if (code >> (k - 1 - b)) & 1)
+
+
+class MultiLabelModel(AdjudicationModel):
+    kind = "multilabel"
+
+    def __init__(
+        self,
+        *args: Any,
+        labels: tuple[str, ...] = (),
+        texts: tuple[str, ...] = (),
+        layout: str = "long",
+        **kw: Any,
+    ) -> None:
+        super().__init__(*args, **kw)
+        self.labels = labels
+        self.texts = texts
+        self.layout = layout
+
+    def format_value(self, value: str | None) -> str:
+        if value is None:
+            return "—"
+        return "{" + ", ".join(value.split(SEP)) + "}" if value else "∅ (no label)"
+
+    def parse_value(self, text: str, i: int | None = None) -> str:
+        t = text.strip().strip("{}")
+        parts = [p.strip() for p in t.replace(",", SEP).split(SEP) if p.strip()]
+        lower = {lab.casefold(): lab for lab in self.labels}
+        bad = [p for p in parts if p.casefold() not in lower]
+        if bad:
+            raise OptionError(
+                f"Unknown label(s) {', '.join(bad)}; the labels are {', '.join(self.labels)} "
+                "(separate them with ';' or ','; nothing = the empty set)."
+            )
+        chosen = {lower[p.casefold()] for p in parts}
+        return SEP.join(lab for lab in self.labels if lab in chosen)
+
+    def describe(self, i: int) -> str:
+        t = self.texts[i] if i < len(self.texts) else ""
+        return f"Item {self.titles[i]}" + (f"\n\n{t}" if t else "")
+
+    def describe_html(self, i: int, names: Any = None) -> str:
+        t = self.texts[i] if i < len(self.texts) else ""
+        return f"<p><b>{html.escape(self.titles[i])}</b></p><p dir='auto'>{html.escape(t)}</p>"
+
+    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+        from iaa_desktop.core.kinds.multilabel.reader import classify_columns
+        from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
+
+        files = [p for p in expand_inputs([Path(p) for p in self.inputs])]
+        first = None
+        roles: dict[str, Any] = {}
+        layout = self.layout
+        for f in files:
+            df = read_table(f)
+            lay, ro = classify_columns([c for c in df.columns if c != LINE], df.head(500))
+            if lay in ("long", "wide"):
+                first, roles, layout = f, ro, lay
+                break
+        item_col = str(roles.get("item") or "item")
+        ann_col = str(roles.get("annotator") or "annotator")
+        name = free_name(GOLD, self.annotators)
+        decided = [i for i, v in enumerate(gold) if v is not None]
+        out = pd.DataFrame({item_col: [self.keys[i] for i in decided], ann_col: name})
+        if layout == "wide":
+            cols = roles.get("label_columns") or self.labels
+            for lab in cols:
+                out[str(lab)] = [("1" if lab in str(gold[i]).split(SEP) else "0") for i in decided]
+        else:
+            delim = str(self.options.get("label_delimiter") or SEP)
+            lab_col = str(roles.get("labels") or "labels")
+            out[lab_col] = [delim.join(str(gold[i]).split(SEP)) if gold[i] else "" for i in decided]
+        sep = delimiter_for(first) if first is not None else "\t"
+        suffix = table_suffix(first) if first is not None else ".tsv"
+        return [write_table(out, out_dir / f"gold{suffix}", sep)]
+
+
+def units_for_multilabel(result: Any) -> MultiLabelModel:
+    """Units of a :class:`~iaa_desktop.core.kinds.multilabel.compare.MultiLabelResult` (one per item)."""
+    data = result.data
+    labels = tuple(data.labels)
+    codes = np.asarray(data.codes)
+    uniq = np.unique(codes[codes >= 0])
+    text_of = {int(c): set_text(int(c), labels) for c in uniq}
+    versions = np.empty(codes.shape, dtype=object)
+    for (i, x), c in np.ndenumerate(codes):
+        versions[i, x] = None if c < 0 else text_of[int(c)]
+    return MultiLabelModel(
+        data.annotators,
+        data.items,
+        versions,
+        titles=data.items,
+        groups=None,
+        inputs=result.inputs,
+        options=result.options,
+        labels=labels,
+        texts=tuple(data.texts),
+        layout=data.layout,
+    )

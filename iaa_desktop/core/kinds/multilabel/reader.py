@@ -1,0 +1,473 @@
+"""Multi-label annotations: each annotator gives each item a set of labels.
+
+Two layouts, as CSV, TSV (no quoting) or XLSX, one or several files:
+
+* **long**: ``item, annotator, labels`` with the labels of one annotation joined by a delimiter
+  (``;`` by default); an empty cell means "no label";
+* **wide**: ``item, annotator`` and one 0/1 column per label.
+
+An extra texts table (``item, text``) may be given as another input or as ``texts=``; a ``text``
+column in the annotation table serves as well. A file without an annotator column holds one
+annotator, named after the file.
+
+The result is a :class:`MultiLabelData` whose ``codes[i, x]`` is annotator x's label set for
+item i as a k-bit code (first label = leftmost bit, so with labels (A, B, C) the code 0b101
+means {A, C}), ``-1`` when x did not annotate i. Bad lines are collected as
+:class:`~iaa_desktop.core.errors.ReaderError` and left out; the rest is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
+from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, expand_inputs, read_table
+
+ITEM_NAMES = (
+    "item",
+    "item_id",
+    "itemid",
+    "id",
+    "sentence_id",
+    "unit",
+    "unit_id",
+    "doc_id",
+    "segment_id",
+    "instance_id",
+)
+ANNOTATOR_NAMES = ("annotator", "annotator_id", "coder", "rater", "judge", "user", "annotator_name")
+LABELS_NAMES = ("labels", "label_set", "tags", "categories", "classes", "label")
+TEXT_NAMES = ("text", "sentence", "content", "context")
+#: more labels than this would make the 2**k codes unwieldy
+MAX_LABELS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class MultiLabelData:
+    """Label sets of several annotators over shared items.
+
+    Attributes
+    ----------
+    items, annotators, labels : names; ``labels`` in bit order (first = leftmost bit)
+    codes : int64 (n_items, n_annotators), read-only; -1 = not annotated
+    texts : text of each item ("" when unknown)
+    layout : "long" or "wide" (of the first annotation file)
+    errors, warnings : problems found while reading
+    """
+
+    items: tuple[str, ...]
+    annotators: tuple[str, ...]
+    labels: tuple[str, ...]
+    codes: np.ndarray
+    texts: tuple[str, ...]
+    layout: str
+    errors: tuple[ReaderError, ...] = field(default=())
+    warnings: tuple[ReaderError, ...] = field(default=())
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
+
+
+def _find(columns: Sequence[str], names: Sequence[str]) -> str | None:
+    normed = {_norm(c): c for c in columns}
+    for n in names:
+        if n in normed:
+            return normed[n]
+    return None
+
+
+_BIT_VALUES = {"0": "0", "1": "1", "0.0": "0", "1.0": "1", "false": "0", "true": "1"}
+
+
+def _as_bit(values: pd.Series) -> pd.Series:
+    """ "0"/"1" for 0/1 cells (also 0.0/1.0 and FALSE/TRUE from spreadsheets), NaN otherwise."""
+    return values.astype(str).str.strip().str.lower().map(_BIT_VALUES)
+
+
+def _is_binary(series: pd.Series) -> bool:
+    """Mostly 0/1 (a few bad cells are reported line by line later, not a reason to give up)."""
+    vals = series.astype(str).str.strip()
+    if vals.empty:
+        return False
+    return bool(_as_bit(vals).notna().mean() >= 0.9)
+
+
+def classify_columns(
+    columns: Sequence[str], sample: pd.DataFrame | None = None
+) -> tuple[str, dict[str, object]]:
+    """Guess the layout of a table from its header (and a sample of rows).
+
+    Returns ``(layout, roles)`` with layout one of ``"long"``, ``"wide"``, ``"texts"`` or
+    ``"unknown"``; roles names the columns (``item``, ``annotator``, ``labels``, ``text``,
+    ``label_columns``).
+    """
+    cols = [c for c in columns if c != LINE]
+    item = _find(cols, ITEM_NAMES) or (cols[0] if cols else None)
+    annotator = _find([c for c in cols if c != item], ANNOTATOR_NAMES)
+    labels = _find([c for c in cols if c not in (item, annotator)], LABELS_NAMES)
+    text = _find([c for c in cols if c not in (item, annotator, labels)], TEXT_NAMES)
+    roles: dict[str, object] = {
+        "item": item,
+        "annotator": annotator,
+        "labels": labels,
+        "text": text,
+    }
+    if labels is not None:
+        return "long", roles
+    rest = [c for c in cols if c not in (item, annotator, text)]
+    if sample is not None and rest:
+        binary = [c for c in rest if _is_binary(sample[c])]
+        if len(binary) == len(rest):
+            roles["label_columns"] = tuple(rest)
+            return "wide", roles
+    if annotator is None and text is not None:
+        return "texts", roles
+    return "unknown", roles
+
+
+def _natural_key(s: str) -> list[object]:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
+
+
+def infer_label_order(label_lists: Sequence[Sequence[str]]) -> list[str]:
+    """Label order implied by how the sets are written.
+
+    Cells are usually written in a fixed order (``Complication;Resolution;Success``); a label
+    that appears before another within a cell comes first. Ties and contradictions are broken by
+    first appearance in the file.
+    """
+    first_seen: dict[str, int] = {}
+    before: dict[str, set[str]] = {}
+    for labs in label_lists:
+        for i, a in enumerate(labs):
+            first_seen.setdefault(a, len(first_seen))
+            before.setdefault(a, set())
+            for b in labs[i + 1 :]:
+                before[a].add(b)
+    order: list[str] = []
+    remaining = set(first_seen)
+    while remaining:
+        # labels that no remaining label strictly precedes (contradicting pairs do not count)
+        free = [
+            a
+            for a in remaining
+            if not any(a in before[b] and b not in before[a] for b in remaining if b != a)
+        ]
+        pick = min(free or remaining, key=lambda a: first_seen[a])
+        order.append(pick)
+        remaining.discard(pick)
+    return order
+
+
+def read_texts_table(path: Path, df: pd.DataFrame, roles: dict[str, object]) -> dict[str, str]:
+    item, text = roles["item"], roles["text"]
+    return dict(zip(df[item].astype(str).str.strip(), df[text].astype(str)))
+
+
+def read_multilabel(
+    inputs: Sequence[Path],
+    labels: Sequence[str] | None = None,
+    delimiter: str = ";",
+    texts: Path | None = None,
+) -> MultiLabelData:
+    """Read multi-label annotations (long or wide) and optional texts.
+
+    Parameters
+    ----------
+    inputs : files or folders
+    labels : the label order (bit order); default: the column order (wide) or the order the
+        labels are written in (long)
+    delimiter : separator of the labels inside a long-format cell
+    texts : optional table of item texts
+
+    Raises
+    ------
+    InsufficientDataError when no annotation could be read at all.
+    """
+    files = [
+        p
+        for p in expand_inputs([Path(p) for p in inputs])
+        if p.suffix.lower() in TABLE_SUFFIXES or p.is_file()
+    ]
+    # files found inside a given folder may be anything (a gold file, notes): not recognising
+    # one is a warning there, an error for a file named explicitly
+    from_folder = {f for p in inputs if Path(p).is_dir() for f in expand_inputs([Path(p)])}
+    if texts:
+        files.append(Path(texts))
+    errors: list[ReaderError] = []
+    warnings: list[ReaderError] = []
+    text_map: dict[str, str] = {}
+    # each entry: (path, frame with item / annotator / line, sets or bits, layout, label names)
+    frames: list[tuple[Path, pd.DataFrame, str, tuple[str, ...]]] = []
+    delimiter = delimiter or ";"
+    for path in files:
+        try:
+            df = read_table(path)
+        except ReaderError as e:
+            errors.append(e)
+            continue
+        layout, roles = classify_columns(list(df.columns), df.head(500))
+        if texts and path == Path(texts) or layout == "texts":
+            if roles.get("text") is None:
+                errors.append(
+                    ReaderError(path, 1, "no text column found (expected a column named 'text').")
+                )
+                continue
+            text_map.update(read_texts_table(path, df, roles))
+            continue
+        if layout == "unknown":
+            (warnings if path in from_folder else errors).append(
+                ReaderError(
+                    path,
+                    1,
+                    "neither a long table (item, annotator, labels) nor a wide one (item, annotator and "
+                    "0/1 columns, one per label) was recognised; this file was left out.",
+                )
+            )
+            continue
+        if roles.get("text") is not None:
+            for it, tx in zip(
+                df[roles["item"]].astype(str).str.strip(), df[roles["text"]].astype(str)
+            ):
+                text_map.setdefault(it, tx)
+        out = pd.DataFrame(
+            {
+                "item": df[roles["item"]].astype(str).str.strip(),
+                "annotator": (
+                    df[roles["annotator"]].astype(str).str.strip()
+                    if roles["annotator"]
+                    else path.stem
+                ),
+                LINE: df[LINE].to_numpy(),
+            }
+        )
+        if layout == "long":
+            out["labels"] = df[roles["labels"]].astype(str)
+            frames.append((path, out, "long", ()))
+        else:
+            cols = tuple(roles["label_columns"])  # type: ignore[arg-type]
+            for c in cols:
+                bits = _as_bit(df[c])
+                out["bit:" + c] = bits.where(bits.notna(), df[c].astype(str).str.strip())
+            frames.append((path, out, "wide", cols))
+    if not frames:
+        if errors:
+            raise InsufficientDataError(
+                "No annotation table could be read: " + "; ".join(str(e) for e in errors[:3])
+            )
+        raise InsufficientDataError("No annotation table was given.")
+
+    # --- the label order
+    user_labels = [s.strip() for s in (labels or []) if str(s).strip()]
+    wide_cols: list[str] = []
+    for _, _, _layout, cols in frames:
+        for c in cols:
+            if c not in wide_cols:
+                wide_cols.append(c)
+    long_sets: list[list[list[str]]] = []
+    for _, out, layout, _ in frames:
+        if layout == "long":
+            sets = [
+                [t.strip() for t in cell.split(delimiter) if t.strip()]
+                for cell in out["labels"].tolist()
+            ]
+            long_sets.append(sets)
+    if user_labels:
+        if len(set(user_labels)) != len(user_labels):
+            raise IaaError("The label order names a label twice.")
+        order = user_labels
+        missing = [c for c in wide_cols if c not in order]
+        if missing:
+            warnings.append(
+                ReaderError(
+                    None,
+                    None,
+                    f"columns not in the label order were ignored: {', '.join(missing)}.",
+                )
+            )
+    else:
+        seen_sets = [s for sets in long_sets for s in sets]
+        order = list(wide_cols)
+        for lab in infer_label_order(seen_sets):
+            if lab not in order:
+                order.append(lab)
+    if not order:
+        raise InsufficientDataError(
+            "No label was found in the annotations (every set is empty); give the labels."
+        )
+    if len(order) > MAX_LABELS:
+        raise IaaError(f"{len(order)} labels is more than this analysis supports ({MAX_LABELS}).")
+    k = len(order)
+    weight = {lab: 1 << (k - 1 - j) for j, lab in enumerate(order)}
+
+    # --- codes per annotation
+    records: list[pd.DataFrame] = []
+    long_iter = iter(long_sets)
+    for path, out, layout, cols in frames:
+        ok = np.ones(len(out), dtype=bool)
+        code = np.zeros(len(out), dtype=np.int64)
+        lines = out[LINE].to_numpy()
+        if layout == "long":
+            sets = next(long_iter)
+            for r, labs in enumerate(sets):
+                unknown = [lab for lab in labs if lab not in weight]
+                if unknown:
+                    errors.append(
+                        ReaderError(
+                            path,
+                            int(lines[r]),
+                            f"unknown label {', '.join(repr(u) for u in unknown)} (labels: {', '.join(order)}); this annotation was left out.",
+                        )
+                    )
+                    ok[r] = False
+                    continue
+                code[r] = sum(weight[lab] for lab in set(labs))
+        else:
+            for c in cols:
+                if c not in weight:
+                    continue
+                vals = out["bit:" + c].to_numpy(dtype=object)
+                bad = ~np.isin(vals, ["0", "1"])
+                for r in np.flatnonzero(bad & ok):
+                    errors.append(
+                        ReaderError(
+                            path,
+                            int(lines[r]),
+                            f"column '{c}' must be 0 or 1, not '{vals[r]}'; this annotation was left out.",
+                        )
+                    )
+                ok &= ~bad
+                code += np.where(vals == "1", weight[c], 0)
+            absent = [lab for lab in order if lab not in cols]
+            if absent:
+                warnings.append(
+                    ReaderError(
+                        path, 1, f"no column for {', '.join(absent)}: read as 0 (label absent)."
+                    )
+                )
+        blank = (out["item"] == "").to_numpy() | (out["annotator"] == "").to_numpy()
+        for r in np.flatnonzero(blank & ok):
+            errors.append(
+                ReaderError(
+                    path, int(lines[r]), "the item or annotator is empty; this line was left out."
+                )
+            )
+        ok &= ~blank
+        rec = pd.DataFrame(
+            {
+                "item": out["item"].to_numpy()[ok],
+                "annotator": out["annotator"].to_numpy()[ok],
+                "code": code[ok],
+                "path": str(path),
+                LINE: lines[ok],
+            }
+        )
+        same = _same_as_earlier(rec, records)
+        if same is not None:
+            # e.g. a folder holding the same annotations in long and in wide layout
+            warnings.append(
+                ReaderError(
+                    path, None, f"holds the same annotations as {Path(same).name}; it was left out."
+                )
+            )
+            continue
+        records.append(rec)
+    allrec = pd.concat(records, ignore_index=True)
+    dup = allrec.duplicated(["item", "annotator"], keep="first").to_numpy()
+    for r in np.flatnonzero(dup):
+        row = allrec.iloc[r]
+        errors.append(
+            ReaderError(
+                row["path"],
+                int(row[LINE]),
+                f"annotator '{row['annotator']}' labels item '{row['item']}' a second time; the first annotation was kept.",
+            )
+        )
+    allrec = allrec.loc[~dup]
+    if allrec.empty:
+        raise InsufficientDataError("No valid annotation was found.")
+    items = tuple(pd.unique(allrec["item"]).tolist())
+    annotators = tuple(sorted(pd.unique(allrec["annotator"]).tolist(), key=_natural_key))
+    item_idx = pd.Index(items).get_indexer(allrec["item"])
+    ann_idx = pd.Index(annotators).get_indexer(allrec["annotator"])
+    codes = np.full((len(items), len(annotators)), -1, dtype=np.int64)
+    codes[item_idx, ann_idx] = allrec["code"].to_numpy()
+    codes.setflags(write=False)
+    text_tuple = tuple(text_map.get(it, "") for it in items)
+    return MultiLabelData(
+        items=items,
+        annotators=annotators,
+        labels=tuple(order),
+        codes=codes,
+        texts=text_tuple,
+        layout=frames[0][2],
+        errors=tuple(errors),
+        warnings=tuple(warnings),
+    )
+
+
+def _same_as_earlier(rec: pd.DataFrame, earlier: list[pd.DataFrame]) -> str | None:
+    """Path of an earlier file with exactly the same (item, annotator, code) rows, if any."""
+    key = (
+        rec[["item", "annotator", "code"]].sort_values(["item", "annotator"]).reset_index(drop=True)
+    )
+    for other in earlier:
+        if len(other) != len(rec):
+            continue
+        okey = (
+            other[["item", "annotator", "code"]]
+            .sort_values(["item", "annotator"])
+            .reset_index(drop=True)
+        )
+        if key.equals(okey):
+            return str(other["path"].iat[0])
+    return None
+
+
+def sniff_multilabel(inputs: Sequence[Path], delimiter: str = ";") -> float:
+    """Confidence that the inputs are multi-label annotations (reads only the first lines)."""
+    best = 0.0
+    for path in expand_inputs([Path(p) for p in inputs]):
+        if path.suffix.lower() not in (".csv", ".tsv", ".tab", ".txt"):
+            continue
+        try:
+            with open(path, encoding="utf-8-sig", errors="replace") as f:
+                head = [next(f, "") for _ in range(200)]
+        except OSError:
+            continue
+        head = [ln.rstrip("\r\n") for ln in head if ln.strip()]
+        if len(head) < 2:
+            continue
+        sep = "\t" if head[0].count("\t") else ","
+        rows = [ln.split(sep) for ln in head]
+        header = rows[0]
+        body = [r for r in rows[1:] if len(r) == len(header)]
+        if not body:
+            continue
+        sample = pd.DataFrame(body, columns=header)
+        layout, roles = classify_columns(header, sample)
+        if layout == "long" and roles["annotator"] is not None:
+            col = sample[roles["labels"]]
+            if (
+                _norm(str(roles["labels"])) == "labels"
+                or col.str.contains(re.escape(delimiter)).any()
+            ):
+                best = max(best, 0.9)
+        elif (
+            layout == "wide"
+            and roles["annotator"] is not None
+            and len(roles.get("label_columns", ())) >= 2
+        ):
+            best = max(best, 0.9)
+    return best

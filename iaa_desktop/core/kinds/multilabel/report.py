@@ -1,0 +1,251 @@
+"""Report sections of the ``multilabel`` kind (per-label κ and the whether/which decomposition)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.methods_text import (
+    annotators_of,
+    esc,
+)
+from iaa_desktop.core.export.report import (
+    KindReport,
+    ReportContext,
+    Section,
+    SummaryRow,
+    figure_html,
+    legend_outside,
+    table_html,
+)
+
+
+def _float(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    from iaa_desktop.core.kinds.multilabel import charts as cm
+
+    paragraphs, refs = methods(result)
+    kr = KindReport(methods=paragraphs, references=refs, annotators=annotators_of(result))
+    tables = result.tables()
+    pairs = tables.get("pairs", pd.DataFrame())
+    avg = pairs[pairs["pair"] == "average"] if "pair" in pairs.columns else pd.DataFrame()
+    a = avg.iloc[0] if len(avg) else None
+    n_items = int(result.data.codes.shape[0]) if getattr(result, "data", None) is not None else None
+    if a is not None:
+        for lab in result.labels:
+            kr.summary.append(
+                SummaryRow(
+                    f"Cohen's κ, {lab} (mean over pairs)", _float(a.get(f"κ {lab}")), scale="kappa"
+                )
+            )
+        for lab in result.labels:
+            kr.summary.append(
+                SummaryRow(
+                    f"Percent agreement, {lab} (mean over pairs)",
+                    _float(a.get(f"PA {lab}")),
+                    digits=3,
+                    percent=True,
+                )
+            )
+        kr.summary.append(
+            SummaryRow(
+                "Exact set agreement (mean over pairs)",
+                _float(a.get("exact_set_agreement")),
+                percent=True,
+                digits=3,
+            )
+        )
+    dec = tables.get("decomposition", pd.DataFrame())
+    d_avg = dec[dec["pair"] == "average"] if "pair" in dec.columns else pd.DataFrame()
+    if len(d_avg):
+        d = d_avg.iloc[0]
+        kr.summary.append(
+            SummaryRow(
+                f"First level κ (S1 = {d['s1']})",
+                _float(d["first_level"]),
+                n=int(d["n_items"]) if "n_items" in d else None,
+                scale="kappa",
+            )
+        )
+        kr.summary.append(
+            SummaryRow(
+                "Second level κ, average over labels",
+                _float(d["second_average"]),
+                n=int(d["n_agree_first_level"]) if "n_agree_first_level" in d else None,
+                scale="kappa",
+            )
+        )
+    kr.summary_caption = (
+        f"{n_items:,} items, {len(kr.annotators)} annotators, labels {', '.join(result.labels)}; no intervals for this kind"
+        if n_items
+        else ""
+    )
+
+    # per label and pair
+    body = []
+    pl = tables.get("per_label", pd.DataFrame())
+    if len(pl):
+        worst = pl.sort_values("kappa", na_position="first").reset_index(drop=True)
+        body.append(
+            table_html(
+                worst,
+                digits={"n_items": 0},
+                percent=["percent_agreement"],
+                caption="Per label and annotator pair, lowest κ first",
+                max_rows=ctx.max_rows,
+            )
+        )
+    if len(pairs):
+        body.append(
+            table_html(
+                pairs,
+                digits={"n_items": 0},
+                cls="wide",
+                caption="Per annotator pair",
+                percent=[
+                    c for c in pairs.columns if c.startswith("PA ") or c == "exact_set_agreement"
+                ],
+            )
+        )
+    if ctx.charts:
+        body.append(
+            figure_html(
+                legend_outside(cm.per_label_kappa_figure(result)),
+                "Cohen's κ per label and annotator pair.",
+                max_width_in=5.8,
+            )
+        )
+        try:
+            m = result.pair_matrix("kappa")
+            if "annotator" in m.columns:
+                m = m.set_index("annotator")
+            body.append(
+                figure_html(
+                    charts.pairwise_heatmap(m, "Pairwise κ (mean over labels)"),
+                    "Mean per-label κ per annotator pair (blank: the pair shares no items).",
+                )
+            )
+        except (KeyError, ValueError, AttributeError):
+            pass
+    kr.sections.append(Section("Labels and annotator pairs", "\n".join(body), anchor="labels"))
+
+    # decomposition
+    body = []
+    if len(dec):
+        body.append(
+            table_html(
+                dec,
+                digits={"n_items": 0, "n_agree_first_level": 0},
+                cls="wide",
+                caption="The chosen decomposition per pair",
+            )
+        )
+    if ctx.charts:
+        body.append(
+            figure_html(
+                cm.decomposition_scatter_figure(result),
+                "Every partition: first-level against second-level agreement (the chosen one marked).",
+                max_width_in=5.5,
+            )
+        )
+    ex = tables.get("exploration", pd.DataFrame())
+    if len(ex):
+        cols = [
+            c
+            for c in (
+                "s1",
+                "s1_names",
+                "size",
+                "first_level",
+                "second_average",
+                "rank_first_level",
+                "rank_second_level",
+            )
+            if c in ex.columns
+        ]
+        heads = {
+            "s1": "S1",
+            "s1_names": "S1 labels",
+            "size": "|S1|",
+            "first_level": "first level",
+            "second_average": "second level",
+            "rank_first_level": "rank 1st",
+            "rank_second_level": "rank 2nd",
+        }
+        low = ex.sort_values("first_level", na_position="last", kind="stable").head(10)
+        high = ex.sort_values(
+            "second_average", ascending=False, na_position="last", kind="stable"
+        ).head(10)
+        kr.tables["exploration_lowest_first_level"] = low
+        kr.tables["exploration_highest_second_level"] = high
+        dig = {"size": 0, "rank_first_level": 0, "rank_second_level": 0}
+        body.append(
+            table_html(
+                low,
+                cols,
+                heads,
+                digits=dig,
+                caption="The ten lowest first-level decompositions (where annotators disagree most on “whether”)",
+            )
+        )
+        body.append(
+            table_html(
+                high,
+                cols,
+                heads,
+                digits=dig,
+                caption="The ten highest second-level decompositions (best agreement on “which”)",
+            )
+        )
+    kr.sections.append(
+        Section("Decomposition (whether / which)", "\n".join(body), anchor="decomposition")
+    )
+
+    combos = tables.get("combinations", pd.DataFrame())
+    if len(combos):
+        body = [
+            table_html(
+                combos,
+                percent=["share"],
+                digits={c: 0 for c in combos.columns if c not in ("share",)},
+                caption="Label combinations per annotator",
+            )
+        ]
+        if ctx.charts:
+            body.append(
+                figure_html(cm.combinations_figure(result), "Label combinations.", max_width_in=5.0)
+            )
+        kr.sections.append(Section("Label combinations", "\n".join(body), anchor="combinations"))
+    return kr
+
+
+def methods(result: Any) -> tuple[list[str], list[str]]:
+    labels = list(getattr(result, "labels", ()))
+    o = result.options
+    s1 = o.get("s1") or "000 (no label: “is there any label at all?”)"
+    p1 = (
+        f"Each of {len(annotators_of(result))} annotators gave each item a set of the {len(labels)} labels "
+        + ", ".join(esc(lab) for lab in labels)
+        + " (an item's combination is a bit code, first label = leftmost bit). Per annotator pair and label, "
+        "percent agreement and Cohen's κ (Cohen 1960) on “has the label” are reported, with the exact set "
+        "agreement."
+    )
+    p2 = (
+        "Disagreement is decomposed as in Levi &amp; Shenhav (2022): a partition of the codes into S1 and S2 "
+        "defines a binary label; the first level is Cohen's κ on that label per pair, the second level the "
+        "per-label κ on the items where the pair agrees on the first level, averaged over labels; both are then "
+        f"averaged over pairs (unrounded). The theory-driven partition is S1 = {esc(s1)}; every partition was "
+        "explored and ranked by first level (ascending) and second level (descending). κ undefined for a pair "
+        "(expected agreement 1) makes its average undefined. κ bands follow Landis &amp; Koch (1977), a "
+        "convention, not a verdict."
+    )
+    return [p1, p2], ["levi2022", "cohen1960", "landis1977", "artstein2008"]

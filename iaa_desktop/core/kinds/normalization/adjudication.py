@@ -1,0 +1,216 @@
+"""Units of the ``normalization`` kind: each token's final normalization, modernization and type.
+
+A value is ``norm<TAB>mod<TAB>mod_type`` (the three columns of a token file; tabs cannot occur in
+them). Units are read from the inputs with :func:`~iaa_desktop.core.kinds.normalization.reader.read_normalization`,
+so the gold has every token of the files (also the punctuation the comparison may leave out).
+
+Gold export: ``gold.tsv``, a token file with the columns of the inputs (``text_id, token_id, orig,
+norm, mod, mod_type``). An undecided token has an empty normalization: the reader reports it and
+leaves it out, i.e. it is missing when the file is loaded back.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.adjudication.gold_io import write_table
+from iaa_desktop.core.adjudication.model import AdjudicationModel
+from iaa_desktop.core.errors import OptionError
+
+GOLD = "gold"
+TYPES = ("INFL", "SEM", "EXT")
+STANDARD = ("text_id", "token_id", "orig", "norm", "mod", "mod_type")
+CONTEXT = 25
+
+
+def encode(norm: str, mod: str = "", mod_type: str = "") -> str:
+    return f"{norm}\t{mod}\t{mod_type}"
+
+
+def decode(value: str) -> tuple[str, str, str]:
+    parts = (value.split("\t") + ["", "", ""])[:3]
+    return parts[0], parts[1], parts[2]
+
+
+class NormalizationModel(AdjudicationModel):
+    kind = "normalization"
+
+    def __init__(
+        self,
+        *args: Any,
+        text_ids: tuple[str, ...] = (),
+        token_ids: tuple[str, ...] = (),
+        orig: tuple[str, ...] = (),
+        header: list[str] | None = None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(*args, **kw)
+        self.text_ids, self.token_ids, self.orig = text_ids, token_ids, orig
+        self.header = header
+
+    def format_value(self, value: str | None) -> str:
+        if value is None:
+            return "—"
+        norm, mod, typ = decode(value)
+        if mod or typ:
+            return f"{norm} → {mod or '∅'} ({typ or '?'})"
+        return norm
+
+    def parse_value(self, text: str, i: int | None = None) -> str:
+        """``norm`` or ``norm | mod | TYPE`` (also ``norm → mod (TYPE)`` as shown)."""
+        t = text.strip()
+        if "→" in t:
+            norm, rest = (s.strip() for s in t.split("→", 1))
+            typ = ""
+            if rest.endswith(")") and "(" in rest:
+                rest, typ = rest[:-1].rsplit("(", 1)
+            parts = [norm, rest.strip(), typ.strip()]
+        else:
+            parts = [p.strip() for p in t.split("|")]
+        parts = (parts + ["", "", ""])[:3]
+        norm, mod, typ = parts[0], parts[1], parts[2].upper()
+        if not norm:
+            raise OptionError(
+                "Type the normalization (optionally: norm | modernized form | INFL/SEM/EXT)."
+            )
+        if mod and typ not in TYPES:
+            raise OptionError(f"A modernized form needs its type: one of {', '.join(TYPES)}.")
+        if typ and not mod:
+            raise OptionError("A modernization type needs the modernized form (norm | mod | TYPE).")
+        if any("\t" in p for p in (norm, mod, typ)):
+            raise OptionError("A value cannot contain a tab.")
+        return encode(norm, mod, typ)
+
+    def _window(self, i: int) -> range:
+        t = self.text_ids[i]
+        lo, hi = max(0, i - CONTEXT), min(len(self.orig), i + CONTEXT + 1)
+        while lo < i and self.text_ids[lo] != t:
+            lo += 1
+        while hi > i + 1 and self.text_ids[hi - 1] != t:
+            hi -= 1
+        return range(lo, hi)
+
+    def describe(self, i: int) -> str:
+        words = [f"[{self.orig[j]}]" if j == i else self.orig[j] for j in self._window(i)]
+        return f"Text {self.text_ids[i]}, token {self.token_ids[i]}: {self.orig[i]}\n\n" + " ".join(
+            words
+        )
+
+    def describe_html(self, i: int, names: Any = None) -> str:
+        words = []
+        for j in self._window(i):
+            w = html.escape(self.orig[j])
+            words.append(f"<span style='background:#ffe08a'><b>{w}</b></span>" if j == i else w)
+        return (
+            f"<p>Text <b>{html.escape(self.text_ids[i])}</b>, token {html.escape(self.token_ids[i])}: "
+            f"<span style='font-size:150%'><b>{html.escape(self.orig[i])}</b></span></p>"
+            f"<p dir='auto'>{' '.join(words)}</p>"
+        )
+
+    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+        norm, mod, typ = [], [], []
+        for v in gold:
+            n, m, t = decode(v) if v is not None else ("", "", "")
+            norm.append(n)
+            mod.append(m)
+            typ.append(t)
+        values = {
+            "text_id": list(self.text_ids),
+            "token_id": list(self.token_ids),
+            "orig": list(self.orig),
+            "norm": norm,
+            "mod": mod,
+            "mod_type": typ,
+        }
+        header = self.header or list(STANDARD)
+        out = pd.DataFrame({h: values.get(role, [""] * len(gold)) for h, role in _roles(header)})
+        return [write_table(out, out_dir / f"{GOLD}.tsv", "\t")]
+
+
+def _roles(header: list[str]) -> list[tuple[str, str]]:
+    """(column name, role) in the inputs' column order."""
+    from iaa_desktop.core.kinds.normalization.reader import _ALIASES
+
+    out = []
+    lower = [h.strip().lower() for h in header]
+    for h, lo in zip(header, lower):
+        role = next((k for k, names in _ALIASES.items() if lo in names), "")
+        out.append((h, role))
+    return out
+
+
+def _input_header(inputs: tuple[str, ...]) -> list[str] | None:
+    """The header of the first per-annotator token file of the inputs (None for a wide table)."""
+    from iaa_desktop.core.kinds.normalization.reader import (
+        _header_kind,
+        _sniff_delimiter,
+        expand_inputs,
+    )
+
+    for f in expand_inputs([Path(p) for p in inputs]):
+        try:
+            with open(f, encoding="utf-8-sig") as fh:
+                first = fh.readline().rstrip("\r\n")
+        except (OSError, UnicodeDecodeError):
+            continue
+        header = first.split(_sniff_delimiter(first))
+        if _header_kind([h.strip().lower() for h in header]) == "token":
+            return header
+        return None
+    return None
+
+
+def model_from_data(
+    data: Any, inputs: tuple[str, ...], options: dict[str, Any]
+) -> NormalizationModel:
+    """Units of a :class:`~iaa_desktop.core.kinds.normalization.reader.NormalizationData`."""
+    norm = np.asarray(data.norm, dtype=object)
+    mod = np.asarray(data.mod, dtype=object)
+    typ = np.asarray(data.mod_type, dtype=object)
+    versions = np.empty(norm.shape, dtype=object)
+    for (i, x), n in np.ndenumerate(norm):
+        versions[i, x] = encode(
+            str(n), str(mod[i, x] or ""), str(typ[i, x] or "") if mod[i, x] else ""
+        )
+    keys = [f"{t}/{k}" for t, k in zip(data.text_ids, data.token_ids)]
+    titles = [f"{t}/{k} {o}" for t, k, o in zip(data.text_ids, data.token_ids, data.orig)]
+    return NormalizationModel(
+        data.annotators,
+        keys,
+        versions,
+        titles=titles,
+        groups=list(data.text_ids),
+        inputs=inputs,
+        options=options,
+        text_ids=tuple(data.text_ids),
+        token_ids=tuple(data.token_ids),
+        orig=tuple(data.orig),
+        header=_input_header(inputs),
+    )
+
+
+def model_from_inputs(
+    inputs: list[Path] | tuple[str, ...], options: dict[str, Any] | None = None
+) -> NormalizationModel:
+    from iaa_desktop.core.kinds.normalization.reader import read_normalization
+
+    data = read_normalization([Path(p) for p in inputs])
+    return model_from_data(data, tuple(str(p) for p in inputs), dict(options or {}))
+
+
+def units_for_normalization(result: Any) -> NormalizationModel:
+    """Units of a normalization result: every token of its inputs (read again, cheap)."""
+    return model_from_inputs(list(result.inputs), result.options)
+
+
+def gold_units(inputs: Any, options: dict[str, Any]) -> tuple[NormalizationModel, list[Any]]:
+    """The units straight from the token files (the comparison is not needed for the gold)."""
+    from iaa_desktop.core.kinds.normalization.reader import read_normalization
+
+    data = read_normalization(list(inputs))
+    return model_from_data(data, tuple(str(p) for p in inputs), options), list(data.errors)

@@ -1,0 +1,203 @@
+"""What every kind of study (tables, coreference, normalization, ...) provides.
+
+A *kind* is a plain object registered in :mod:`iaa_desktop.core.kinds`. It declares its settings
+once (:class:`Setting`), which drive both the command-line options and the GUI settings panel,
+and it runs as a generator: ``kind.run(inputs, options)`` yields :class:`~iaa_desktop.core.progress.Progress`
+and returns a :class:`TaskResult`. Loading happens inside ``run`` too, so the GUI never reads files
+on its own thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from iaa_desktop.core.errors import OptionError, ReaderError
+from iaa_desktop.core.progress import Progress
+
+if TYPE_CHECKING:  # pandas is imported by the kinds, not at start-up
+    import pandas as pd
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One option of a kind of study.
+
+    ``name`` is the key in the options mapping and, with dashes, the CLI flag
+    (``missing_values`` → ``--missing-values``). ``choices`` makes it a choice list; ``type`` is
+    one of ``str``, ``int``, ``float``, ``bool``. ``gui=False`` keeps it off the settings panel
+    (used for options that only make sense on the command line).
+    """
+
+    name: str
+    label: str
+    default: Any = None
+    type: type = str
+    choices: tuple[Any, ...] = ()
+    help: str = ""
+    gui: bool = True
+    cli_flag: str | None = None
+
+    @property
+    def flag(self) -> str:
+        return self.cli_flag or "--" + self.name.replace("_", "-")
+
+
+def add_settings_to_parser(parser: argparse.ArgumentParser, settings: Sequence[Setting]) -> None:
+    """Add one CLI option per setting (defaults stay ``None`` so unset options are known)."""
+    for s in settings:
+        # argparse formats help with %: a literal "95%" must be escaped
+        kwargs: dict[str, Any] = {"dest": s.name, "default": None, "help": (s.help or s.label).replace("%", "%%")}
+        if s.type is bool:
+            kwargs["action"] = argparse.BooleanOptionalAction
+        else:
+            kwargs["type"] = s.type
+            if s.choices:
+                kwargs["choices"] = list(s.choices)
+        try:
+            parser.add_argument(s.flag, **kwargs)
+        except argparse.ArgumentError:
+            pass  # the same option declared by two kinds: the first declaration serves both
+
+
+def resolve_options(settings: Sequence[Setting], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with the given options; unknown keys are kept (kinds may read extras)."""
+    out = {s.name: s.default for s in settings}
+    for key, value in (given or {}).items():
+        if value is not None:
+            out[key] = value
+    for s in settings:
+        v = out.get(s.name)
+        if s.choices and v is not None and v not in s.choices:
+            raise OptionError(f"{s.label}: '{v}' is not one of {', '.join(map(str, s.choices))}.")
+    return out
+
+
+@dataclass
+class TaskResult:
+    """Base of every kind's result.
+
+    Subclasses add their own fields; they must provide :meth:`to_json` (the ``--json`` layout the
+    README documents) and :meth:`tables` (every result table, for ``--csv`` and the report).
+    ``errors`` holds the problems found in the inputs that did not stop the computation.
+    """
+
+    kind: str
+    inputs: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    errors: list[ReaderError] = field(default_factory=list)
+    #: problems worth showing that do not make the input wrong (e.g. a span not matching its text)
+    warnings: list[ReaderError] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        raise NotImplementedError
+
+    def headline(self) -> list[tuple[str, str]]:
+        """A few (name, formatted value) pairs for the status bar and the report's title block."""
+        return []
+
+    def errors_json(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.errors]
+
+    def warnings_json(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.warnings]
+
+
+@runtime_checkable
+class TaskKind(Protocol):
+    """A kind of study. See the module docstring."""
+
+    name: str
+    title: str
+    settings: Sequence[Setting]
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        """Confidence in 0..1 that these inputs are of this kind (for ``--kind`` left out)."""
+        ...
+
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, TaskResult]:
+        """Load the inputs and compute everything; yield progress, return the result."""
+        ...
+
+
+def resolve_ref(ref: str) -> Any:
+    """The object named by ``"package.module:attribute"`` (imported on first use)."""
+    import importlib
+
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    """Everything the application knows about one kind of study, in one frozen value.
+
+    The heavy parts are named by ``"module:attribute"`` references and imported on first use, so
+    the registry (:data:`iaa_desktop.core.kinds.KINDS`) loads in milliseconds at start-up.
+
+    ``compare`` names an object with ``settings``, ``sniff(inputs)`` and
+    ``run(inputs, options)`` (the comparison, a generator returning a :class:`TaskResult`);
+    ``report`` a ``build(result, ctx) -> KindReport`` for the report; ``methods`` a
+    ``methods(result) -> (paragraphs, reference keys)``; ``adjudication`` a
+    ``units_for(result) -> AdjudicationModel``; ``gold_units`` (optional) a faster
+    ``(inputs, options) -> (AdjudicationModel, errors)`` for the headless gold command when the
+    units need no comparison.
+    """
+
+    name: str
+    title: str
+    inputs: str
+    compare: str
+    report: str | None = None
+    methods: str | None = None
+    adjudication: str | None = None
+    gold_units: str | None = None
+
+    @property
+    def kind(self) -> TaskKind:
+        return resolve_ref(self.compare)  # type: ignore[no-any-return]
+
+    @property
+    def settings(self) -> Sequence[Setting]:
+        return self.kind.settings
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        return self.kind.sniff(inputs)
+
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, TaskResult]:
+        return self.kind.run(inputs, options)
+
+    def build_report(self, result: TaskResult, ctx: Any) -> Any:
+        ref = self.report or "iaa_desktop.core.export.report_generic:build"
+        return resolve_ref(ref)(result, ctx)
+
+    def methods_text(self, result: TaskResult) -> tuple[list[str], list[str]]:
+        ref = self.methods or "iaa_desktop.core.export.methods_text:methods_generic"
+        return resolve_ref(ref)(result)  # type: ignore[no-any-return]
+
+    def units_for(self, result: TaskResult) -> Any:
+        if self.adjudication is None:
+            raise OptionError(f"Adjudication is not available for {self.title.lower()} studies.")
+        return resolve_ref(self.adjudication)(result)
+
+
+def result_json(result: TaskResult) -> dict[str, Any]:
+    """The ``--json`` document of a result: the kind's layout plus errors, warnings and version."""
+    from iaa_desktop import __version__
+
+    data = result.to_json()
+    data.setdefault("kind", result.kind)
+    data["errors"] = result.errors_json()
+    data["warnings"] = result.warnings_json()
+    data["app_version"] = __version__
+    return data

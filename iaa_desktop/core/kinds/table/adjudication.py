@@ -1,0 +1,129 @@
+"""Units of the ``table`` kind: each item's final label (for graded items also mean or median).
+
+Gold export writes the judgment table in the layout of the inputs: a long table gets rows of
+annotator ``gold``, a wide table a ``gold`` column, one-file-per-annotator inputs a ``gold`` file.
+Undecided items get an empty label, which every reader of this tool treats as missing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.adjudication.gold_io import (
+    delimiter_for,
+    free_name,
+    table_suffix,
+    write_table,
+)
+from iaa_desktop.core.adjudication.model import AdjudicationModel
+
+GOLD = "gold"
+
+
+class TableModel(AdjudicationModel):
+    kind = "table"
+
+    def __init__(self, *args: Any, item_text: pd.DataFrame | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._item_text = item_text
+
+    def describe(self, i: int) -> str:
+        g = self.groups[i]
+        return f"Item {self.titles[i]}" + (f"  ·  group {g}" if g else "")
+
+    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+        from iaa_desktop.core.kinds.table.reader import (
+            ANNOTATOR_NAMES,
+            FILE,
+            LABEL_NAMES,
+            ColumnRoles,
+            _find,
+            read_judgments,
+        )
+        from iaa_desktop.core.tabular import LINE, read_table
+
+        opts = self.options
+        split = lambda s: tuple(c.strip() for c in str(s or "").split(",") if c.strip())  # noqa: E731
+        roles = ColumnRoles(
+            item=split(opts.get("item")),
+            annotator=opts.get("annotator") or None,
+            label=opts.get("label") or None,
+            group_by=opts.get("group_by") or None,
+            metadata=split(opts.get("metadata")),
+        )
+        j = read_judgments([Path(p) for p in self.inputs], roles)
+        frame, item_cols, meta = j.frame, list(j.item_columns), list(j.metadata_columns)
+        first_file = Path(frame[FILE].iloc[0])
+        sep = delimiter_for(first_file)
+        suffix = table_suffix(first_file)
+        gold_of = dict(zip(self.keys, gold))
+        firsts = frame.drop_duplicates(item_cols, keep="first")
+        keys = firsts[item_cols].astype(str).agg(" | ".join, axis=1)
+        labels = [("" if gold_of.get(k) is None else str(gold_of[k])) for k in keys]
+        name = free_name(GOLD, self.annotators)
+        header = [c for c in read_table(first_file).columns if c != LINE]
+        layout = j.layout.split("+")[0]
+        if layout == "long":
+            ann_col = (
+                roles.annotator
+                or _find([c for c in header if c not in item_cols], ANNOTATOR_NAMES)
+                or "annotator"
+            )
+            lab_col = roles.label or _find(
+                [c for c in header if c not in item_cols and c != ann_col], LABEL_NAMES
+            )
+            if lab_col is None:
+                rest = [c for c in header if c not in item_cols and c != ann_col and c not in meta]
+                lab_col = rest[0] if rest else "label"
+            out = pd.DataFrame({c: firsts[c].to_numpy() for c in item_cols})
+            out[ann_col] = name
+            out[lab_col] = labels
+            for m in meta:
+                out[m] = firsts[m].to_numpy() if m in firsts.columns else ""
+            cols = [c for c in header if c in out.columns] + [
+                c for c in out.columns if c not in header
+            ]
+            out = out[cols]
+        elif layout == "wide":
+            out = pd.DataFrame({c: firsts[c].to_numpy() for c in item_cols})
+            for m in meta:
+                out[m] = firsts[m].to_numpy() if m in firsts.columns else ""
+            out[name] = labels
+        else:  # one file per annotator: item + label, the file name is the annotator
+            lab_col = roles.label or next(
+                (c for c in header if c not in item_cols and c not in meta), "label"
+            )
+            out = pd.DataFrame({c: firsts[c].to_numpy() for c in item_cols})
+            out[lab_col] = labels
+        path = out_dir / f"{name}{suffix}"
+        return [write_table(out, path, sep)]
+
+
+def units_for_table(result: Any) -> TableModel:
+    """Units of a :class:`~iaa_desktop.core.kinds.table.compare.TableResult` (one per item)."""
+    items: pd.DataFrame = result.items
+    annotators = tuple(result.annotators)
+    labels = items[list(annotators)].to_numpy(dtype=object)
+    versions = np.where(labels == "", None, labels).astype(object)
+    groups = items["group"].astype(str).tolist() if "group" in items.columns else None
+    numeric = result.level in ("ordinal", "interval", "ratio") and all(
+        isinstance(c, int | float | np.integer | np.floating) for c in result.categories
+    )
+    model = TableModel(
+        annotators,
+        items["item"].astype(str).tolist(),
+        versions,
+        titles=items["item"].astype(str).tolist(),
+        groups=groups,
+        disagreement=items["disagreement"].to_numpy(dtype=float)
+        if "disagreement" in items
+        else None,
+        inputs=result.inputs,
+        options=result.options,
+    )
+    model.numeric = bool(numeric)
+    return model

@@ -1,0 +1,288 @@
+"""Report sections of the generic ``table`` kind."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.methods_text import (
+    esc,
+    interval_sentence,
+    values_of,
+)
+from iaa_desktop.core.export.report import (
+    KindReport,
+    ReportContext,
+    Section,
+    SummaryRow,
+    figure_html,
+    table_html,
+)
+
+_SCALES = {
+    "percent_agreement": None,
+    "krippendorff_alpha": "alpha",
+    "spearman_weighted": None,
+}
+
+PAIR_HEADERS = {
+    "a": "A",
+    "b": "B",
+    "n_items": "n",
+    "percent_agreement": "% agr.",
+    "cohen_kappa": "Cohen κ",
+    "scott_pi": "Scott π",
+    "krippendorff_alpha": "α",
+    "weighted_kappa_linear": "κ lin.",
+    "weighted_kappa_quadratic": "κ quad.",
+    "spearman": "ρ",
+}
+
+
+def summary_rows(overall: dict[str, Any], titles: dict[str, str]) -> list[SummaryRow]:
+    rows = []
+    for key, r in overall.items():
+        note = ""
+        if "bayes_median" in r.extra:
+            note = f"posterior median {r.extra['bayes_median']:.3f}"
+        rows.append(
+            SummaryRow(
+                titles.get(key, key),
+                r.value,
+                r.ci_low,
+                r.ci_high,
+                r.n_items,
+                _SCALES.get(key, "kappa"),
+                note=note,
+            )
+        )
+    return rows
+
+
+def category_label(c: Any) -> str:
+    """A category as text: numeric judgments read as floats print as the integers they are."""
+    if isinstance(c, float) and math.isfinite(c) and c.is_integer():
+        return str(int(c))
+    s = str(c)
+    if s.endswith(".0") and s[:-2].lstrip("-").isdigit():  # the same, already as text
+        return s[:-2]
+    return s
+
+
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    from iaa_desktop.core.kinds.table.compare import METRIC_TITLES
+
+    paragraphs, refs = methods(result)
+    kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
+    kr.summary = summary_rows(result.overall, METRIC_TITLES)
+    kr.summary_caption = (
+        f"{result.n_items:,} items, {len(result.annotators)} annotators, {result.level} level"
+    )
+
+    # annotator pairs
+    pw = result.pairwise
+    measure = "krippendorff_alpha" if "krippendorff_alpha" in pw.columns else "cohen_kappa"
+    html = []
+    if len(pw):
+        ordered = pw.sort_values(measure, na_position="last").reset_index(drop=True)
+        cols = [c for c in PAIR_HEADERS if c in ordered.columns]
+        html.append(
+            table_html(
+                ordered,
+                cols,
+                PAIR_HEADERS,
+                digits={"n_items": 0},
+                caption="Annotator pairs, least agreeing first",
+                max_rows=ctx.max_rows,
+            )
+        )
+        if ctx.charts:
+            m = result.pair_matrix(measure)
+            html.append(
+                figure_html(
+                    charts.pairwise_heatmap(m, f"Pairwise {PAIR_HEADERS[measure]}"),
+                    f"Pairwise {'Krippendorff’s α' if measure == 'krippendorff_alpha' else 'Cohen’s κ'} per annotator pair.",
+                )
+            )
+            kr.tables["pair_matrix"] = m.rename_axis("annotator").reset_index()
+    kr.sections.append(Section("Annotator pairs", "\n".join(html), anchor="pairs"))
+
+    # groups (per document / per value of a column), worst first, with intervals
+    if result.groups:
+        # the coefficient whose intervals were computed: α with the bootstrap, multi-κ with bayes
+        key = "multi_kappa" if result.options.get("interval") == "bayes" else "krippendorff_alpha"
+        name = "multi-κ" if key == "multi_kappa" else "α"
+        long_name = "multi-κ" if key == "multi_kappa" else "Krippendorff's α"
+        rows = []
+        for g in result.groups:
+            r = g.overall.get(key)
+            k = g.overall.get("fleiss_kappa")
+            p = g.overall.get("percent_agreement")
+            a = g.overall.get("krippendorff_alpha")
+            rows.append(
+                {
+                    "group": g.group,
+                    "n_items": g.n_items,
+                    "value": r.value if r else math.nan,
+                    "low": r.ci_low if r else math.nan,
+                    "high": r.ci_high if r else math.nan,
+                    "krippendorff_alpha": a.value if a else math.nan,
+                    "fleiss_kappa": k.value if k else math.nan,
+                    "percent_agreement": p.value if p else math.nan,
+                }
+            )
+        gdf = pd.DataFrame(rows).sort_values("value", na_position="first").reset_index(drop=True)
+        kr.tables["groups_worst_first"] = gdf
+        cols = ["group", "n_items", "value", "low", "high", "fleiss_kappa", "percent_agreement"]
+        if key != "krippendorff_alpha":
+            cols.insert(5, "krippendorff_alpha")
+        by = esc(result.options.get("group_by"))
+        body = [
+            table_html(
+                gdf,
+                cols,
+                {
+                    "n_items": "n",
+                    "value": name,
+                    "low": f"{name} low",
+                    "high": f"{name} high",
+                    "krippendorff_alpha": "α",
+                    "fleiss_kappa": "Fleiss κ",
+                    "percent_agreement": "% agr.",
+                },
+                digits={"n_items": 0},
+                max_rows=ctx.max_rows,
+                caption=f"Per {by}, worst first",
+            )
+        ]
+        if ctx.charts:
+            top = gdf.head(ctx.max_rows)
+            overall = result.overall.get(key)
+            body.append(
+                figure_html(
+                    charts.interval_dots(
+                        top["group"],
+                        top["value"],
+                        top["low"],
+                        top["high"],
+                        xlabel=long_name,
+                        reference=overall.value if overall else None,
+                    ),
+                    f"{long_name} per {by} with its 95% interval, worst first; dashed: overall.",
+                )
+            )
+        kr.sections.append(Section(f"Per {by}", "\n".join(body), anchor="groups"))
+
+    # items, most disagreeing first
+    items = result.items
+    if len(items):
+        sort_cols = [c for c in ("disagreement", "range") if c in items.columns]
+        worst = items.sort_values(sort_cols, ascending=False, kind="stable") if sort_cols else items
+        many = len(result.annotators) > 6
+        kr.sections.append(
+            Section(
+                "Items, most disagreeing first",
+                table_html(
+                    worst,
+                    digits={"n_labels": 0},
+                    max_rows=ctx.max_rows,
+                    cls="wide" if many or worst.shape[1] > 9 else "",
+                ),
+                anchor="items",
+            )
+        )
+
+    # categories and coincidences
+    body = []
+    if len(result.per_category):
+        pc = result.per_category.copy()
+        if "category" in pc.columns:
+            pc["category"] = [category_label(c) for c in pc["category"]]
+        body.append(table_html(pc, caption="Per category", digits={"n_labels": 0}))
+    if result.coincidence.size and ctx.charts:
+        cats = [category_label(c) for c in result.categories]
+        body.append(
+            figure_html(
+                charts.count_matrix(result.coincidence, cats, title="Coincidence matrix", digits=1),
+                "Krippendorff's coincidence matrix (pairable values counted 1/(m−1) per pair).",
+            )
+        )
+    if body:
+        kr.sections.append(Section("Categories", "\n".join(body), anchor="categories"))
+    return kr
+
+
+def methods(result: Any) -> tuple[list[str], list[str]]:
+    o = result.options
+    level = getattr(result, "level", o.get("level", "nominal"))
+    n_ann = len(getattr(result, "annotators", ()))
+    names = [m for m in getattr(result, "overall", {})]
+    refs = ["artstein2008", "krippendorff2011", "landis1977", "krippendorff2004"]
+    coeffs = []
+    if "percent_agreement" in names:
+        coeffs.append(
+            "percent agreement (the share of agreeing annotator pairs per item, averaged over items)"
+        )
+    if "cohen_kappa_mean" in names:
+        coeffs.append(
+            "Cohen's κ (Cohen 1960) and Scott's π (Scott 1955), each averaged over annotator pairs"
+        )
+        refs += ["cohen1960", "scott1955"]
+    if "fleiss_kappa" in names:
+        coeffs.append("Fleiss' κ (Fleiss 1971; π* in Artstein &amp; Poesio 2008)")
+        refs.append("fleiss1971")
+    if "multi_kappa" in names:
+        coeffs.append("Hubert's multi-κ (Hubert 1977)")
+        refs.append("hubert1977")
+    if "gwet_ac1" in names:
+        coeffs.append("Gwet's AC1 (Gwet 2008)")
+        refs.append("gwet2008")
+    if "weighted_kappa_linear_mean" in names:
+        coeffs.append(
+            "weighted κ with linear and quadratic weights (Cohen 1968), averaged over pairs"
+        )
+        refs.append("cohen1968")
+    if "spearman_weighted" in names:
+        coeffs.append(
+            "Spearman's ρ per annotator pair, averaged with weights equal to the number of items both judged"
+        )
+    distance = o.get("distance", "level")
+    dist_text = (
+        "the normalized Levenshtein distance between the labels as text"
+        if distance == "nld"
+        else f"the {esc(level)} distance metric"
+    )
+    coeffs.append(f"Krippendorff's α (Krippendorff 2011) with {dist_text}")
+    missing = values_of(o.get("missing"))
+    miss = (
+        "Empty cells, and the values "
+        + ", ".join(f"‘{esc(m)}’" for m in missing)
+        + " (e.g. can't-decide), "
+        if missing
+        else "Empty cells "
+    )
+    p1 = (
+        f"Agreement among {n_ann} annotators on {getattr(result, 'n_items', 0):,} items was measured at the "
+        f"{esc(level)} level of measurement with "
+        + "; ".join(coeffs)
+        + ". "
+        + miss
+        + "were treated as missing values, not as a category: items judged by fewer than two annotators do not "
+        "count, and every coefficient uses the pairable items only."
+    )
+    interval, r = interval_sentence(o)
+    refs += r
+    group = o.get("group_by") or ""
+    p2 = interval + (
+        f" Results are also given separately for each value of the column ‘{esc(group)}’."
+        if group
+        else ""
+    )
+    p2 += (
+        " The interpretation column names the band of a published convention (Landis &amp; Koch 1977 for "
+        "κ-type coefficients; Krippendorff 2004 for α) and is not a verdict on the data."
+    )
+    return [p1, p2], refs
