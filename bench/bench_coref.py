@@ -20,10 +20,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from iaa_desktop.core.align.class_matching import match_sets  # noqa: E402
-from iaa_desktop.core.kinds.coref.compare import DocumentScores, document_scores, entities_of  # noqa: E402
-from iaa_desktop.core.kinds.coref.readers import read_conll  # noqa: E402
-from iaa_desktop.core.metrics.coreference import score_corpus  # noqa: E402
+from iaa_desktop.core.align.class_matching import match_sets
+from iaa_desktop.core.kinds.coref.compare import DocumentScores, document_scores, entities_of
+from iaa_desktop.core.kinds.coref.readers import read_conll
+from iaa_desktop.core.metrics.coreference import score_corpus
 
 
 def partitions(n_mentions: int, n_classes: int, agree: float, seed: int = 0):
@@ -64,7 +64,7 @@ def main() -> None:
     # scipy.sparse/scipy.optimize are imported lazily on the first call (a one-time start-up
     # cost of about 0.3-0.5 s, not matching work): time it separately, then the best of 3 runs
     t = time.perf_counter()
-    import scipy.optimize  # noqa: F401
+    import scipy.optimize
     import scipy.sparse  # noqa: F401
 
     print(f"  (one-time scipy import {time.perf_counter() - t:.3f} s, not included below)")
@@ -82,12 +82,18 @@ def main() -> None:
     t = time.perf_counter()
     match_sets(small_a, small_b, names_a[:1500], names_b[:1500])
     t_ours = time.perf_counter() - t
-    print(f"  1,500 × 1,500 classes: Python-set cost matrix {t_ref:.2f} s, ours {t_ours:.3f} s, ratio {t_ref / t_ours:.0f}x")
+    print(
+        f"  1,500 × 1,500 classes: Python-set cost matrix {t_ref:.2f} s, ours {t_ours:.3f} s, ratio {t_ref / t_ours:.0f}x"
+    )
 
     n_tokens = 1_000_000
     rng = np.random.default_rng(1)
     key = np.where(rng.random(n_tokens) < 0.3, rng.integers(0, 60, n_tokens), -1)
-    resp = np.where(rng.random(n_tokens) < 0.9, key, np.where(rng.random(n_tokens) < 0.3, rng.integers(0, 60, n_tokens), -1))
+    resp = np.where(
+        rng.random(n_tokens) < 0.9,
+        key,
+        np.where(rng.random(n_tokens) < 0.3, rng.integers(0, 60, n_tokens), -1),
+    )
     with tempfile.TemporaryDirectory() as tmp:
         kp, rp = Path(tmp) / "key_conll", Path(tmp) / "resp_conll"
         write_conll(kp, n_tokens, key)
@@ -106,9 +112,13 @@ def main() -> None:
         dense = score_corpus(pairs).to_json()  # the dense overlap-matrix scorer, for comparison
         t_dense = time.perf_counter() - t
         diff = max(abs(s[m][f] - dense[m][f]) for m in s for f in s[m])
-        print(f"  scoring: contingency {t_score:.2f} s, dense {t_dense:.2f} s, ratio {t_dense / t_score:.1f}x, max |diff| {diff:.1e}")
-    print(f"CoNLL pair of {n_tokens:,} tokens ({len(kd)} documents): read {t_read:.1f} s, scored {t_score:.1f} s, "
-          f"total {t_read + t_score:.1f} s (target < 30 s); CoNLL F1 {s['conll']['f1']:.3f}")
+        print(
+            f"  scoring: contingency {t_score:.2f} s, dense {t_dense:.2f} s, ratio {t_dense / t_score:.1f}x, max |diff| {diff:.1e}"
+        )
+    print(
+        f"CoNLL pair of {n_tokens:,} tokens ({len(kd)} documents): read {t_read:.1f} s, scored {t_score:.1f} s, "
+        f"total {t_read + t_score:.1f} s (target < 30 s); CoNLL F1 {s['conll']['f1']:.3f}"
+    )
 
     # one long document with many entities (a novel annotated with singletons)
     n_ent, n_m = 6_000, 18_000
@@ -126,8 +136,10 @@ def main() -> None:
     t = time.perf_counter()
     score_corpus([(ka, ra)])
     t_dense = time.perf_counter() - t
-    print(f"one document, {n_ent:,} entities, {n_m:,} mentions: contingency {t_sparse:.2f} s, dense {t_dense:.2f} s, "
-          f"ratio {t_dense / t_sparse:.0f}x")
+    print(
+        f"one document, {n_ent:,} entities, {n_m:,} mentions: contingency {t_sparse:.2f} s, dense {t_dense:.2f} s, "
+        f"ratio {t_dense / t_sparse:.0f}x"
+    )
 
 
 if __name__ == "__main__":

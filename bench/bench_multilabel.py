@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from iaa_desktop.core.metrics import decomposition as dec  # noqa: E402
+from iaa_desktop.core.metrics import decomposition as dec
 
 
 def timed(fn, repeat: int = 5):

@@ -27,7 +27,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "IAA_STARTUP_TIMING": "1", "IAA_QUIT_AFTER_SHOW": "1"}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "IAA_STARTUP_TIMING": "1",
+        "IAA_QUIT_AFTER_SHOW": "1",
+    }
     shown, total = [], []
     for _ in range(args.runs):
         wall, err = run([sys.executable, "-m", "iaa_desktop"], env)
@@ -35,11 +40,17 @@ def main() -> None:
             if line.startswith("window shown after"):
                 shown.append(float(line.split()[3]))
         total.append(wall)
-    lingpy = [run([sys.executable, "-c", "import lingpy"], env)[0] for _ in range(max(1, args.runs // 2))]
+    lingpy = [
+        run([sys.executable, "-c", "import lingpy"], env)[0] for _ in range(max(1, args.runs // 2))
+    ]
     interp = [run([sys.executable, "-c", "pass"], env)[0] for _ in range(max(1, args.runs // 2))]
-    print(f"window shown (in process, from main()): median {statistics.median(shown):.2f} s over {len(shown)} runs (target < 2 s)")
-    print(f"whole process incl. interpreter start and exit: median {statistics.median(total):.2f} s "
-          f"(bare interpreter {statistics.median(interp):.2f} s)")
+    print(
+        f"window shown (in process, from main()): median {statistics.median(shown):.2f} s over {len(shown)} runs (target < 2 s)"
+    )
+    print(
+        f"whole process incl. interpreter start and exit: median {statistics.median(total):.2f} s "
+        f"(bare interpreter {statistics.median(interp):.2f} s)"
+    )
     print(f"for comparison, 'import lingpy' alone: {statistics.median(lingpy):.2f} s")
 
 

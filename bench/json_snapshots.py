@@ -44,18 +44,39 @@ def cases() -> dict[str, list[str]]:
     for target in sorted((d / "trotr").glob("(*")):
         name = target.name.strip("()").replace(" ", "_")
         out[f"trotr-table-{name}"] = [
-            "--kind", "table", "--level", "ordinal", "--missing", "0",
+            "--kind",
+            "table",
+            "--level",
+            "ordinal",
+            "--missing",
+            "0",
             str(target / "judgments.tsv"),
         ]
     out["normalization"] = ["--kind", "normalization", str(d / "normalization")]
     out["normalization-tiny"] = ["--kind", "normalization", str(d / "normalization" / "tiny")]
-    out["candidates"] = ["--kind", "candidates", str(d / "candidates" / "pairs.tsv"),
-                         str(d / "candidates" / "labels.tsv")]
-    out["candidates-wide"] = ["--kind", "candidates", str(d / "candidates" / "pairs.tsv"),
-                              str(d / "candidates" / "labels_wide.csv")]
-    out["multilabel"] = ["--kind", "multilabel", str(d / "multilabel" / "annotations.tsv"),
-                         str(d / "multilabel" / "sentences.tsv")]
-    out["multilabel-wide"] = ["--kind", "multilabel", str(d / "multilabel" / "annotations_wide.tsv")]
+    out["candidates"] = [
+        "--kind",
+        "candidates",
+        str(d / "candidates" / "pairs.tsv"),
+        str(d / "candidates" / "labels.tsv"),
+    ]
+    out["candidates-wide"] = [
+        "--kind",
+        "candidates",
+        str(d / "candidates" / "pairs.tsv"),
+        str(d / "candidates" / "labels_wide.csv"),
+    ]
+    out["multilabel"] = [
+        "--kind",
+        "multilabel",
+        str(d / "multilabel" / "annotations.tsv"),
+        str(d / "multilabel" / "sentences.tsv"),
+    ]
+    out["multilabel-wide"] = [
+        "--kind",
+        "multilabel",
+        str(d / "multilabel" / "annotations_wide.tsv"),
+    ]
     return out
 
 
@@ -74,7 +95,9 @@ def capture(target: Path) -> int:
         cmd = [sys.executable, "-m", "iaa_desktop", "report", *args, "--json", "-", "--quiet"]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         (target / f"{name}.json").write_text(proc.stdout, encoding="utf-8")
-        (target / f"{name}.status").write_text(f"{proc.returncode}\n{proc.stderr}", encoding="utf-8")
+        (target / f"{name}.status").write_text(
+            f"{proc.returncode}\n{proc.stderr}", encoding="utf-8"
+        )
         print(f"{name}: exit {proc.returncode}, {len(proc.stdout):,} bytes")
     if skipped:
         print(f"skipped (inputs absent): {', '.join(skipped)}")

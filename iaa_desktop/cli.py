@@ -28,16 +28,38 @@ EXIT_INPUT_ERRORS = 1  # results written, but some input had problems
 EXIT_FAILED = 2  # nothing could be computed, or the command line was wrong
 
 
-def _base_report_parser(prog: str = "iaa-desktop report", add_help: bool = True) -> argparse.ArgumentParser:
+def _base_report_parser(
+    prog: str = "iaa-desktop report", add_help: bool = True
+) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=prog,
         description="Compute agreement headless and write the results.",
         add_help=add_help,
     )
-    p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path, help="files or folders: one per annotator, or one table holding all; or one .iaa-study file")
-    p.add_argument("--kind", choices=kind_names(), help="kind of study (detected from the inputs when left out)")
-    p.add_argument("--json", dest="json_out", metavar="PATH|-", help="write the results as JSON ('-' = standard output)")
-    p.add_argument("--csv", dest="csv_dir", metavar="DIR", type=Path, help="write every result table as CSV into DIR")
+    p.add_argument(
+        "inputs",
+        nargs="*" if not add_help else "+",
+        type=Path,
+        help="files or folders: one per annotator, or one table holding all; or one .iaa-study file",
+    )
+    p.add_argument(
+        "--kind",
+        choices=kind_names(),
+        help="kind of study (detected from the inputs when left out)",
+    )
+    p.add_argument(
+        "--json",
+        dest="json_out",
+        metavar="PATH|-",
+        help="write the results as JSON ('-' = standard output)",
+    )
+    p.add_argument(
+        "--csv",
+        dest="csv_dir",
+        metavar="DIR",
+        type=Path,
+        help="write every result table as CSV into DIR",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     return p
 
@@ -63,7 +85,9 @@ def parse_kind_args(
     known, _rest = make_parser(False).parse_known_args(list(argv))
     study = _study_input(known.inputs) if study_file else None
     kind_name = known.kind or (study.kind if study else None)
-    kind_name = kind_name or (detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table")
+    kind_name = kind_name or (
+        detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table"
+    )
     kind = get_kind(kind_name)
     full = make_parser(True)
     add_settings_to_parser(full.add_argument_group(f"options of --kind {kind_name}"), kind.settings)
@@ -106,11 +130,14 @@ def run_guarded(body: Any, what: str = "output") -> int | None:
     except OSError as e:
         print(f"iaa-desktop: error: cannot write the {what}: {e}", file=sys.stderr)
         return EXIT_FAILED
-    except Exception as e:  # noqa: BLE001  a bug, not bad input: one line, details on request
+    except Exception as e:
         if os.environ.get("IAA_DEBUG"):
             raise
-        print(f"iaa-desktop: internal error ({type(e).__name__}: {e}); rerun with IAA_DEBUG=1 for details "
-              "and please report it.", file=sys.stderr)
+        print(
+            f"iaa-desktop: internal error ({type(e).__name__}: {e}); rerun with IAA_DEBUG=1 for details "
+            "and please report it.",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     return None
 
@@ -120,7 +147,7 @@ OUTPUT_EXTENSIONS: list[Any] = []
 #: writers called after the result is computed: callable(ns, result) -> list of written paths
 OUTPUT_WRITERS: list[Any] = []
 
-from iaa_desktop.core.export import report_cli as _report_cli  # noqa: E402  (--pdf/--html/--paper; light import)
+from iaa_desktop.core.export import report_cli as _report_cli  # noqa: E402
 
 _report_cli.register(OUTPUT_EXTENSIONS, OUTPUT_WRITERS)
 
@@ -130,7 +157,9 @@ def _add_output_extensions(parser: argparse.ArgumentParser) -> None:
         ext(parser)
 
 
-def compute(kind_name: str, inputs: Sequence[Path], options: dict[str, Any], quiet: bool = True) -> TaskResult:
+def compute(
+    kind_name: str, inputs: Sequence[Path], options: dict[str, Any], quiet: bool = True
+) -> TaskResult:
     kind = get_kind(kind_name)
     last = [-1]
 
@@ -157,7 +186,9 @@ def cmd_report(argv: Sequence[str]) -> int:
         ns, kind_name, options = parse_report_args(argv)
         check_inputs(ns.inputs)
         state["ns"] = ns
-        state["result"] = compute(kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty())
+        state["result"] = compute(
+            kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty()
+        )
 
     failed = run_guarded(compute_step)
     if failed is not None:
@@ -201,7 +232,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] not in COMMANDS:
-        print(f"iaa-desktop: error: unknown command; choose one of: {', '.join(COMMANDS)}", file=sys.stderr)
+        print(
+            f"iaa-desktop: error: unknown command; choose one of: {', '.join(COMMANDS)}",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     module, func = COMMANDS[argv[0]].split(":")
     return int(getattr(importlib.import_module(module), func)(argv[1:]) or 0)

@@ -31,7 +31,12 @@ def _parser(add_help: bool = True) -> argparse.ArgumentParser:
         description="Write the automatically merged gold and the list of units still to decide.",
         add_help=add_help,
     )
-    p.add_argument("inputs", nargs="+" if add_help else "*", type=Path, help="files or folders, as for 'report'")
+    p.add_argument(
+        "inputs",
+        nargs="+" if add_help else "*",
+        type=Path,
+        help="files or folders, as for 'report'",
+    )
     p.add_argument(
         "--kind",
         choices=kind_names(),
@@ -127,7 +132,11 @@ def cmd_gold(argv: Sequence[str]) -> int:
     if failed is not None:
         return failed
     ns, errors, summary, strategy, out = (
-        state["ns"], state["errors"], state["summary"], state["strategy"], state["out"]
+        state["ns"],
+        state["errors"],
+        state["summary"],
+        state["strategy"],
+        state["out"],
     )
     for err in errors:
         print(f"iaa-desktop: error: {err}", file=sys.stderr)

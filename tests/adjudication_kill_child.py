@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from iaa_desktop.core.adjudication.changes import Decide, Decision, now_iso  # noqa: E402
-from iaa_desktop.core.adjudication.store import AdjudicationStore  # noqa: E402
+from iaa_desktop.core.adjudication.changes import Decide, Decision, now_iso
+from iaa_desktop.core.adjudication.store import AdjudicationStore
 
 
 def main_gui(path: str, n: int) -> int:

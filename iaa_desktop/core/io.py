@@ -39,7 +39,9 @@ def neutralise_frame(df: pd.DataFrame) -> pd.DataFrame:
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None) -> Iterator[IO[Any]]:
+def atomic_open(
+    path: str | Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None
+) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success, rename it over ``path``.
 
     A crash or an exception leaves the old file untouched and no partial file behind.
@@ -47,7 +49,11 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
     path = Path(path)
     if path.exists() and not path.is_file():
         # a device or a pipe (/dev/null, /dev/stdout, a FIFO): renaming over it would replace it
-        with open(path, mode, encoding=encoding, newline=newline) if "b" not in mode else open(path, mode) as f:
+        with (
+            open(path, mode, encoding=encoding, newline=newline)
+            if "b" not in mode
+            else open(path, mode) as f
+        ):
             yield f
         return
     path.parent.mkdir(parents=True, exist_ok=True)

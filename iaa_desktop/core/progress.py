@@ -29,7 +29,9 @@ class Progress:
         return 0.0 if self.total <= 0 else min(1.0, max(0.0, self.done / self.total))
 
 
-def run_to_end(gen: Generator[Progress, Any, T], on_progress: Callable[[Progress], None] | None = None) -> T:
+def run_to_end(
+    gen: Generator[Progress, Any, T], on_progress: Callable[[Progress], None] | None = None
+) -> T:
     """Run a progress generator to its end and return its result."""
     try:
         while True:
@@ -40,7 +42,9 @@ def run_to_end(gen: Generator[Progress, Any, T], on_progress: Callable[[Progress
         return stop.value
 
 
-def scaled(gen: Generator[Progress, Any, T], start: float, stop: float, total: float = 100.0) -> Generator[Progress, Any, T]:
+def scaled(
+    gen: Generator[Progress, Any, T], start: float, stop: float, total: float = 100.0
+) -> Generator[Progress, Any, T]:
     """Re-map the progress of a sub-generator onto ``[start, stop]`` of ``total``."""
     try:
         while True:

@@ -54,8 +54,12 @@ def save_study(study: Study, path: str | Path) -> None:
         except ValueError:  # another drive on Windows
             inputs.append(str(p))
     data = {
-        "format": FORMAT, "version": VERSION, "name": study.name, "kind": study.kind,
-        "inputs": inputs, "options": study.options,
+        "format": FORMAT,
+        "version": VERSION,
+        "name": study.name,
+        "kind": study.kind,
+        "inputs": inputs,
+        "options": study.options,
     }
     write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
@@ -76,7 +80,9 @@ def load_study(path: str | Path) -> Study:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReaderError(path, 1, "this is not an iaa_desktop study file.")
     if int(data.get("version", 0)) > VERSION:
-        raise ReaderError(path, None, "the study file was written by a newer version of iaa_desktop.")
+        raise ReaderError(
+            path, None, "the study file was written by a newer version of iaa_desktop."
+        )
     inputs = data.get("inputs") or []
     if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
         raise ReaderError(path, None, "'inputs' must be a list of paths.")

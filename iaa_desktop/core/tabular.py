@@ -20,7 +20,9 @@ _DELIMITERS = [",", "\t", ";", "|"]
 
 
 def is_table_file(path: Path) -> bool:
-    return path.is_file() and path.suffix.lower() in TABLE_SUFFIXES and not path.name.startswith(".")
+    return (
+        path.is_file() and path.suffix.lower() in TABLE_SUFFIXES and not path.name.startswith(".")
+    )
 
 
 def expand_inputs(inputs: list[Path], suffixes: tuple[str, ...] = TABLE_SUFFIXES) -> list[Path]:
@@ -29,7 +31,13 @@ def expand_inputs(inputs: list[Path], suffixes: tuple[str, ...] = TABLE_SUFFIXES
     for p in inputs:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in suffixes and not f.name.startswith(".")))
+            out.extend(
+                sorted(
+                    f
+                    for f in p.iterdir()
+                    if f.is_file() and f.suffix.lower() in suffixes and not f.name.startswith(".")
+                )
+            )
         else:
             out.append(p)
     return out
@@ -47,7 +55,11 @@ def _read_text(path: Path) -> str:
     if not raw.strip():
         raise ReaderError(path, None, "the file is empty.")
     if b"\x00" in raw[:8192]:
-        raise ReaderError(path, None, "this is not a text file (it contains binary data); expected CSV, TSV or XLSX.")
+        raise ReaderError(
+            path,
+            None,
+            "this is not a text file (it contains binary data); expected CSV, TSV or XLSX.",
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -55,7 +67,9 @@ def _read_text(path: Path) -> str:
         try:
             text = raw.decode("cp1252")
         except UnicodeDecodeError:
-            raise ReaderError(path, line, "the file is not UTF-8 text (save it as UTF-8).") from None
+            raise ReaderError(
+                path, line, "the file is not UTF-8 text (save it as UTF-8)."
+            ) from None
     return text
 
 
@@ -92,8 +106,13 @@ def read_table(path: Path, sheet: str | int | None = 0) -> pd.DataFrame:
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
     try:
         df = pd.read_csv(
-            io.StringIO(text), sep=delim, dtype=str, keep_default_na=False, quoting=quoting,
-            skip_blank_lines=False, engine="python" if delim not in (",", "\t", ";") else "c",
+            io.StringIO(text),
+            sep=delim,
+            dtype=str,
+            keep_default_na=False,
+            quoting=quoting,
+            skip_blank_lines=False,
+            engine="python" if delim not in (",", "\t", ";") else "c",
         )
     except pd.errors.ParserError as e:
         line = _line_from_parser_error(str(e))
@@ -103,7 +122,8 @@ def read_table(path: Path, sheet: str | int | None = 0) -> pd.DataFrame:
     df.columns = [str(c).strip() for c in df.columns]
     if len(df.columns) < 2:
         raise ReaderError(
-            path, 1,
+            path,
+            1,
             "only one column was found; is the delimiter right? (expected tab for .tsv, comma, semicolon or tab for .csv)",
         )
     _check_header(path, df)
@@ -116,11 +136,19 @@ def read_table(path: Path, sheet: str | int | None = 0) -> pd.DataFrame:
 
 def _read_excel(path: Path, sheet: str | int | None) -> pd.DataFrame:
     try:
-        df = pd.read_excel(path, sheet_name=sheet if sheet is not None else 0, dtype=str, keep_default_na=False, engine="openpyxl")
+        df = pd.read_excel(
+            path,
+            sheet_name=sheet if sheet is not None else 0,
+            dtype=str,
+            keep_default_na=False,
+            engine="openpyxl",
+        )
     except FileNotFoundError:
         raise ReaderError(path, None, "the file does not exist.") from None
-    except Exception as e:  # openpyxl raises many kinds for damaged files
-        raise ReaderError(path, None, f"cannot be read as an Excel workbook ({_short(e)}).") from None
+    except Exception as e:  # openpyxl raises many kinds for damaged files  # noqa: BLE001
+        raise ReaderError(
+            path, None, f"cannot be read as an Excel workbook ({_short(e)})."
+        ) from None
     if df.empty and len(df.columns) == 0:
         raise ReaderError(path, None, "the first sheet is empty.")
     df.columns = [str(c).strip() for c in df.columns]
@@ -143,7 +171,9 @@ def _check_header(path: Path, df: pd.DataFrame) -> None:
     # pandas renames a repeated header 'x' to 'x.1'
     for c in df.columns:
         if "." in c and c.rsplit(".", 1)[1].isdigit() and c.rsplit(".", 1)[0] in seen:
-            raise ReaderError(path, 1, f"the column name '{c.rsplit('.', 1)[0]}' appears twice in the header.")
+            raise ReaderError(
+                path, 1, f"the column name '{c.rsplit('.', 1)[0]}' appears twice in the header."
+            )
 
 
 def _is_zip(path: Path) -> bool:

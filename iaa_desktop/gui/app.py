@@ -20,7 +20,11 @@ _T0 = time.perf_counter()  # when this module was imported: the start of the GUI
 
 def _ensure_platform() -> None:
     # without a display (CI, SSH), render offscreen instead of failing to start
-    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+    if (
+        sys.platform.startswith("linux")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    ):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -34,7 +38,9 @@ def make_app(argv: Sequence[str] | None = None):
         app.setApplicationName("iaa_desktop")
         app.setOrganizationName("iaa_desktop")
         app.setApplicationVersion(__version__)
-        app.setDesktopFileName("iaa-desktop")  # Wayland: window ↔ resources/iaa-desktop.desktop (its icon)
+        app.setDesktopFileName(
+            "iaa-desktop"
+        )  # Wayland: window ↔ resources/iaa-desktop.desktop (its icon)
         _set_icon(app)
     return app
 
@@ -51,11 +57,13 @@ def _set_icon(app) -> None:
             if p.is_file():
                 app.setWindowIcon(QIcon(str(p)))
                 return
-    except Exception:
+    except Exception:  # noqa: BLE001
         pass
 
 
-def create_main_window(settings=None, inputs: Sequence[Path] = (), kind: str | None = None, options: dict | None = None):
+def create_main_window(
+    settings=None, inputs: Sequence[Path] = (), kind: str | None = None, options: dict | None = None
+):
     """The main window with its session; opens a study on ``inputs`` if any are given."""
     from iaa_desktop.gui.main_window import MainWindow
 
@@ -78,7 +86,9 @@ def _wait_for_workers(timeout_ms: int = 15000) -> None:
 
 def _parse_gui_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="iaa-desktop", description="Open the main window.")
-    p.add_argument("inputs", nargs="*", type=Path, help="annotators' files or folders, or a .iaa-study file")
+    p.add_argument(
+        "inputs", nargs="*", type=Path, help="annotators' files or folders, or a .iaa-study file"
+    )
     p.add_argument("--kind", default=None, help="kind of study (detected when left out)")
     return p.parse_args(list(argv))
 
@@ -103,8 +113,14 @@ def cmd_gui(argv: Sequence[str]) -> int:
         if missing:
             print(f"iaa-desktop: error: {missing[0]}: no such file or folder.", file=sys.stderr)
         # start the study once the window is on screen
-        QTimer.singleShot(0, lambda: window.open_path(ns.inputs[0]) if len(ns.inputs) == 1 and str(ns.inputs[0]).endswith(".iaa-study")
-                          else window.open_inputs(ns.inputs, ns.kind))
+        QTimer.singleShot(
+            0,
+            lambda: (
+                window.open_path(ns.inputs[0])
+                if len(ns.inputs) == 1 and str(ns.inputs[0]).endswith(".iaa-study")
+                else window.open_inputs(ns.inputs, ns.kind)
+            ),
+        )
     code = app.exec()
     _wait_for_workers()
     return code
@@ -117,14 +133,23 @@ def cmd_open(argv: Sequence[str]) -> int:
     from iaa_desktop.core.kinds.spec import add_settings_to_parser, resolve_options
 
     def base_parser(add_help: bool) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(prog="iaa-desktop open", add_help=add_help,
-                                    description="Open the window on INPUTS, wait for the results, save a screenshot and exit.")
+        p = argparse.ArgumentParser(
+            prog="iaa-desktop open",
+            add_help=add_help,
+            description="Open the window on INPUTS, wait for the results, save a screenshot and exit.",
+        )
         p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path)
         p.add_argument("--kind", choices=kind_names())
         p.add_argument("--screenshot", type=Path, help="PNG file to write")
         p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
-        p.add_argument("--tab", default=None, help="select the results tab with this title before the screenshot")
-        p.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the results")
+        p.add_argument(
+            "--tab",
+            default=None,
+            help="select the results tab with this title before the screenshot",
+        )
+        p.add_argument(
+            "--timeout", type=float, default=300.0, help="seconds to wait for the results"
+        )
         return p
 
     known, _ = base_parser(False).parse_known_args(list(argv))
@@ -133,7 +158,10 @@ def cmd_open(argv: Sequence[str]) -> int:
     kind_name = known.kind or (None if is_study or not inputs else detect_kind(inputs))
     parser = base_parser(True)
     if kind_name:
-        add_settings_to_parser(parser.add_argument_group(f"options of --kind {kind_name}"), get_kind(kind_name).settings)
+        add_settings_to_parser(
+            parser.add_argument_group(f"options of --kind {kind_name}"),
+            get_kind(kind_name).settings,
+        )
     ns = parser.parse_args(list(argv))
     for p in ns.inputs:
         if not Path(p).exists():
@@ -142,7 +170,10 @@ def cmd_open(argv: Sequence[str]) -> int:
     options = {}
     if kind_name and not is_study:
         try:
-            options = resolve_options(get_kind(kind_name).settings, {s.name: getattr(ns, s.name, None) for s in get_kind(kind_name).settings})
+            options = resolve_options(
+                get_kind(kind_name).settings,
+                {s.name: getattr(ns, s.name, None) for s in get_kind(kind_name).settings},
+            )
         except IaaError as e:
             print(f"iaa-desktop: error: {e}", file=sys.stderr)
             return 2
@@ -155,7 +186,10 @@ def cmd_open(argv: Sequence[str]) -> int:
     app = make_app()
     from PySide6.QtCore import QSettings
 
-    settings = QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "iaa_desktop_screenshot.ini"), QSettings.Format.IniFormat)
+    settings = QSettings(
+        str(Path(os.environ.get("TMPDIR", "/tmp")) / "iaa_desktop_screenshot.ini"),
+        QSettings.Format.IniFormat,
+    )
     window = create_main_window(settings=settings)
     window.resize(w, h)
     window.show()
@@ -174,7 +208,10 @@ def cmd_open(argv: Sequence[str]) -> int:
         print(f"iaa-desktop: error: {failures[-1]}", file=sys.stderr)
     if ns.tab and not window.select_tab(ns.tab):
         titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
-        print(f"iaa-desktop: warning: no tab named {ns.tab!r} (tabs: {', '.join(titles)})", file=sys.stderr)
+        print(
+            f"iaa-desktop: warning: no tab named {ns.tab!r} (tabs: {', '.join(titles)})",
+            file=sys.stderr,
+        )
     for _ in range(5):  # let layouts and canvases settle
         app.processEvents()
         time.sleep(0.05)

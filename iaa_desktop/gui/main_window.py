@@ -53,8 +53,10 @@ class SimpleStartPage(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(40, 30, 40, 30)
-        title = QLabel("<h1>iaa_desktop</h1><p>Compare the work of several annotators: open their files "
-                       "(one per annotator, or one table holding all), or drop them on this window.</p>")
+        title = QLabel(
+            "<h1>iaa_desktop</h1><p>Compare the work of several annotators: open their files "
+            "(one per annotator, or one table holding all), or drop them on this window.</p>"
+        )
         title.setWordWrap(True)
         lay.addWidget(title)
         new = QPushButton("New study from files…")
@@ -63,7 +65,9 @@ class SimpleStartPage(QWidget):
         lay.addWidget(new)
         lay.addWidget(QLabel("<h3>Recent studies</h3>"))
         self.recent = QListWidget()
-        self.recent.itemActivated.connect(lambda it: self.open_requested.emit(it.data(Qt.ItemDataRole.UserRole)))
+        self.recent.itemActivated.connect(
+            lambda it: self.open_requested.emit(it.data(Qt.ItemDataRole.UserRole))
+        )
         lay.addWidget(self.recent, 1)
 
     def set_recent(self, paths: list[str]) -> None:
@@ -78,9 +82,13 @@ class SimpleStartPage(QWidget):
 class MainWindow(QMainWindow):
     """Menus, docks, the results tabs and the status bar around one :class:`StudySession`."""
 
-    def __init__(self, settings: QSettings | None = None, session: StudySession | None = None) -> None:
+    def __init__(
+        self, settings: QSettings | None = None, session: StudySession | None = None
+    ) -> None:
         super().__init__()
-        self.settings = settings if settings is not None else QSettings("iaa_desktop", "iaa_desktop")
+        self.settings = (
+            settings if settings is not None else QSettings("iaa_desktop", "iaa_desktop")
+        )
         self.session = session or StudySession(parent=self)
         self.study_path: Path | None = None
         self.context = ViewContext(session=self.session, window=self)
@@ -100,11 +108,15 @@ class MainWindow(QMainWindow):
         self.study_panel = StudyPanel()
         self.study_panel.add_requested.connect(self.add_files)
         self.study_panel.remove_requested.connect(self._on_remove_requested)
-        self.study_dock = self._dock("Study", self.study_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.study_dock = self._dock(
+            "Study", self.study_panel, Qt.DockWidgetArea.LeftDockWidgetArea
+        )
         self.settings_panel = SettingsPanel()
         self.settings_panel.option_changed.connect(self.session.set_option)
         self.settings_panel.kind_changed.connect(self.session.set_kind)
-        self.settings_dock = self._dock("Settings", self.settings_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.settings_dock = self._dock(
+            "Settings", self.settings_panel, Qt.DockWidgetArea.LeftDockWidgetArea
+        )
         self.tabifyDockWidget(self.study_dock, self.settings_dock)
         self.study_dock.raise_()
 
@@ -173,8 +185,13 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         file = mb.addMenu("&File")
-        self._action(file, "&New study from files…", self.new_study_from_files, QKeySequence.StandardKey.New,
-                     "Choose the annotators' files or folders")
+        self._action(
+            file,
+            "&New study from files…",
+            self.new_study_from_files,
+            QKeySequence.StandardKey.New,
+            "Choose the annotators' files or folders",
+        )
         self._action(file, "&Open study…", self.open_study_dialog, QKeySequence.StandardKey.Open)
         self.recent_menu = file.addMenu("Open &recent")
         self._action(file, "&Add files to study…", self.add_files, "Ctrl+Shift+A")
@@ -182,12 +199,23 @@ class MainWindow(QMainWindow):
         self._action(file, "&Save study", self.save_study, QKeySequence.StandardKey.Save)
         self._action(file, "Save study &as…", self.save_study_as, QKeySequence.StandardKey.SaveAs)
         file.addSeparator()
-        self.export_action = self._action(file, "&Export tables…", self.export_tables, "Ctrl+E",
-                                          "Every result table as CSV, and the results as JSON")
-        self.export_report_action = self._action(file, "Export &report…", self.export_report, "Ctrl+Shift+E",
-                                                 "A PDF or HTML report")
-        self.adjudicate_action = self._action(file, "A&djudicate…", self.adjudicate, "Ctrl+J",
-                                              "Walk through the disagreements, decide, and export a gold set")
+        self.export_action = self._action(
+            file,
+            "&Export tables…",
+            self.export_tables,
+            "Ctrl+E",
+            "Every result table as CSV, and the results as JSON",
+        )
+        self.export_report_action = self._action(
+            file, "Export &report…", self.export_report, "Ctrl+Shift+E", "A PDF or HTML report"
+        )
+        self.adjudicate_action = self._action(
+            file,
+            "A&djudicate…",
+            self.adjudicate,
+            "Ctrl+J",
+            "Walk through the disagreements, decide, and export a gold set",
+        )
         self.extra_file_actions_anchor = file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.file_menu = file
@@ -203,14 +231,20 @@ class MainWindow(QMainWindow):
         self.view_menu = view
 
         self.help_menu = mb.addMenu("&Help")
-        self._action(self.help_menu, "&Measures…", self.show_measures, "F1", "What each coefficient means")
+        self._action(
+            self.help_menu, "&Measures…", self.show_measures, "F1", "What each coefficient means"
+        )
         self._action(self.help_menu, "&About iaa_desktop", self.show_about)
 
     # ------------------------------------------------------------------ studies
 
     def new_study_from_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Choose the annotators' files", self._last_dir(),
-                                                "Annotation files (*.csv *.tsv *.xlsx *.ann *.txt *_conll *.conll);;All files (*)")
+        files, _ = QFileDialog.getOpenFileNames(
+            self,
+            "Choose the annotators' files",
+            self._last_dir(),
+            "Annotation files (*.csv *.tsv *.xlsx *.ann *.txt *_conll *.conll);;All files (*)",
+        )
         if files:
             self._remember_dir(files[0])
             self.open_inputs([Path(f) for f in files])
@@ -222,7 +256,9 @@ class MainWindow(QMainWindow):
             self.session.add_inputs([Path(f) for f in files])
 
     def open_study_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open study", self._last_dir(), f"Studies (*{SUFFIX});;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open study", self._last_dir(), f"Studies (*{SUFFIX});;All files (*)"
+        )
         if path:
             self.open_path(path)
 
@@ -232,7 +268,7 @@ class MainWindow(QMainWindow):
         if is_study_file(path):
             try:
                 study = load_study(path)
-            except Exception as e:  # a ReaderError: tell the user, keep what is open
+            except Exception as e:  # a ReaderError: tell the user, keep what is open  # noqa: BLE001
                 QMessageBox.warning(self, "Cannot open the study", str(e))
                 return
             self.study_path = path
@@ -247,7 +283,9 @@ class MainWindow(QMainWindow):
             self._add_recent(str(path))
         self.session.set_study(study)
 
-    def open_inputs(self, inputs: list[Path], kind: str | None = None, options: dict | None = None) -> None:
+    def open_inputs(
+        self, inputs: list[Path], kind: str | None = None, options: dict | None = None
+    ) -> None:
         self.study_path = None
         self.context.cache.clear()
         self.session.set_study(Study(tuple(Path(p) for p in inputs), kind, dict(options or {})))
@@ -263,8 +301,12 @@ class MainWindow(QMainWindow):
     def save_study_as(self) -> None:
         if self.session.study is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Save study", str(Path(self._last_dir()) / f"study{SUFFIX}"),
-                                              f"Studies (*{SUFFIX})")
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            "Save study",
+            str(Path(self._last_dir()) / f"study{SUFFIX}"),
+            f"Studies (*{SUFFIX})",
+        )
         if path:
             if not path.endswith(SUFFIX):
                 path += SUFFIX
@@ -299,7 +341,9 @@ class MainWindow(QMainWindow):
         if result is None:
             QMessageBox.information(self, "Nothing to export", "There are no results yet.")
             return
-        directory = QFileDialog.getExistingDirectory(self, "Export tables into folder", self._last_dir())
+        directory = QFileDialog.getExistingDirectory(
+            self, "Export tables into folder", self._last_dir()
+        )
         if directory:
             self.export_tables_to(Path(directory))
 
@@ -325,18 +369,28 @@ class MainWindow(QMainWindow):
         try:
             report = importlib.import_module("iaa_desktop.core.export.report")
         except ImportError:
-            QMessageBox.information(self, "Report", "The report module is not available in this build.")
+            QMessageBox.information(
+                self, "Report", "The report module is not available in this build."
+            )
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export report", str(Path(self._last_dir()) / "report.pdf"),
-                                              "PDF (*.pdf);;HTML (*.html)")
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            "Export report",
+            str(Path(self._last_dir()) / "report.pdf"),
+            "PDF (*.pdf);;HTML (*.html)",
+        )
         if not path:
             return
         from superqt.utils import create_worker
 
-        kwargs: dict[str, Any] = {"html_path": path} if path.lower().endswith((".html", ".htm")) else {"pdf_path": path}
+        kwargs: dict[str, Any] = (
+            {"html_path": path} if path.lower().endswith((".html", ".htm")) else {"pdf_path": path}
+        )
         if self.session.study is not None:
             kwargs["title"] = self.session.study.title
-        worker = create_worker(report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs)
+        worker = create_worker(
+            report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs
+        )
         worker.returned.connect(lambda _r: self.status_label.setText(f"Report written: {path}"))
         worker.errored.connect(lambda e: QMessageBox.warning(self, "Report failed", str(e)))
         self.status_label.setText("Writing the report…")
@@ -351,7 +405,9 @@ class MainWindow(QMainWindow):
 
             MeasuresDialog(self).exec()
         except ImportError:
-            QMessageBox.information(self, "Measures", "See ../shared/spec/METHODS.md and the README.")
+            QMessageBox.information(
+                self, "Measures", "See ../shared/spec/METHODS.md and the README."
+            )
 
     def show_about(self) -> None:
         try:
@@ -384,7 +440,7 @@ class MainWindow(QMainWindow):
             k = get_kind(kind)
             try:
                 opts = resolve_options(k.settings, study.options)
-            except Exception:
+            except Exception:  # noqa: BLE001
                 opts = dict(study.options)
             self.settings_panel.set_settings(list(k.settings), opts)
 
@@ -410,7 +466,8 @@ class MainWindow(QMainWindow):
         self.study_panel.set_annotators(getattr(result, "annotators", ()))
         n_err = len(result.errors)
         self.status_label.setText(
-            f"Computed in {self.session.last_duration:.2f} s" + (f" — {n_err} problem(s) in the inputs, see the Study panel" if n_err else "")
+            f"Computed in {self.session.last_duration:.2f} s"
+            + (f" — {n_err} problem(s) in the inputs, see the Study panel" if n_err else "")
         )
         self.headline_label.setText("   ".join(f"{k}: <b>{v}</b>" for k, v in result.headline()))
         if n_err:

@@ -41,7 +41,7 @@ def _run_study(gen: int, kind_name: str | None, inputs: tuple[Path, ...], option
             yield gen, p
         # warm up here, not on the GUI thread when the results are shown: the chart modules and
         # every kind (the settings panel lists their titles)
-        import matplotlib.backends.backend_agg  # noqa: F401
+        import matplotlib.backends.backend_agg
         import matplotlib.figure  # noqa: F401
 
         from iaa_desktop.core.kinds import kind_names
@@ -54,7 +54,17 @@ def _run_study(gen: int, kind_name: str | None, inputs: tuple[Path, ...], option
     return gen, result
 
 
-_IGNORED_SUFFIXES = (".tmp", ".sqlite", ".sqlite-wal", ".sqlite-shm", ".db", ".db-wal", ".db-shm", ".lock", ".iaa-study")
+_IGNORED_SUFFIXES = (
+    ".tmp",
+    ".sqlite",
+    ".sqlite-wal",
+    ".sqlite-shm",
+    ".db",
+    ".db-wal",
+    ".db-shm",
+    ".lock",
+    ".iaa-study",
+)
 
 
 def _signature(study: Study) -> tuple:
@@ -80,7 +90,7 @@ def warm_up() -> None:
     Extension modules initialise while holding the GIL; doing it once, early and off the GUI
     thread keeps the first computation from stalling the window.
     """
-    import matplotlib.backends.backend_agg  # noqa: F401
+    import matplotlib.backends.backend_agg
     import matplotlib.figure  # noqa: F401
     import pandas  # noqa: F401
 
@@ -102,7 +112,9 @@ class StudySession(QObject):
     study_changed = Signal(object)  # Study
     warmed_up = Signal()
 
-    def __init__(self, study: Study | None = None, parent: QObject | None = None, debounce_ms: int = 150) -> None:
+    def __init__(
+        self, study: Study | None = None, parent: QObject | None = None, debounce_ms: int = 150
+    ) -> None:
         super().__init__(parent)
         self.study: Study | None = study
         self.result = None
@@ -212,7 +224,15 @@ class StudySession(QObject):
         self.generation += 1
         gen = self.generation
         study = self.study
-        worker = create_worker(_run_study, gen, study.kind, tuple(study.inputs), dict(study.options), _start_thread=False, _ignore_errors=True)
+        worker = create_worker(
+            _run_study,
+            gen,
+            study.kind,
+            tuple(study.inputs),
+            dict(study.options),
+            _start_thread=False,
+            _ignore_errors=True,
+        )
         # bound methods, not lambdas: Qt drops the connections if the session is destroyed first
         worker.yielded.connect(self._on_progress)
         worker.returned.connect(self._on_returned)
@@ -226,7 +246,9 @@ class StudySession(QObject):
     def _on_progress(self, item: tuple) -> None:
         gen, p = item
         if gen == self.generation:
-            self.progress_changed.emit(float(getattr(p, "fraction", 0.0)), str(getattr(p, "message", "")))
+            self.progress_changed.emit(
+                float(getattr(p, "fraction", 0.0)), str(getattr(p, "message", ""))
+            )
 
     def _on_returned(self, item: tuple) -> None:
         gen, result = item
@@ -236,7 +258,9 @@ class StudySession(QObject):
         self.result = result
         self.kind_name = result.kind
         self.errors = [str(e) for e in getattr(result, "errors", [])]
-        self.errors_changed.emit(self.errors + [f"warning: {w}" for w in getattr(result, "warnings", [])[:200]])
+        self.errors_changed.emit(
+            self.errors + [f"warning: {w}" for w in getattr(result, "warnings", [])[:200]]
+        )
         self.results_ready.emit(result)
 
     def _on_errored(self, exc: BaseException) -> None:
@@ -269,7 +293,11 @@ class StudySession(QObject):
             p = Path(p)
             if p.is_dir():
                 paths.append(str(p))
-                paths.extend(str(f) for f in sorted(p.rglob("*")) if f.is_file() and not f.name.startswith("."))
+                paths.extend(
+                    str(f)
+                    for f in sorted(p.rglob("*"))
+                    if f.is_file() and not f.name.startswith(".")
+                )
             elif p.exists():
                 paths.append(str(p))
                 paths.append(str(p.parent))  # atomic saves replace the file: watch its folder too

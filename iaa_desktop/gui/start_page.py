@@ -96,7 +96,7 @@ def find_examples(root: Path | None = None) -> list[Example]:
         for study_path in sorted(folder.glob("*.iaa-study")):
             try:
                 study = load_study(study_path)
-            except Exception:  # a broken example must not break the start page
+            except Exception:  # a broken example must not break the start page  # noqa: BLE001
                 continue
             kind_title, blurb = KIND_BLURBS.get(folder.name, (study.kind or folder.name, ""))
             found.append(Example(folder.name, study.title, study_path, kind_title, blurb))
@@ -143,7 +143,7 @@ class ExampleCard(QFrame):
         row.addWidget(self.button)
         lay.addLayout(row)
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 (Qt name)
+    def mouseReleaseEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(str(self.example.path))
         super().mouseReleaseEvent(event)

@@ -45,7 +45,11 @@ def test_psalms_every_document_and_the_corpus_total(cost, tmp_path):
         for k in (2, 3, 4, 5):
             assert sum(r[k] for r in ours) == sum(r[k] for r in expected), (doc.name, k)
         t = doc.pairs[0].total
-        exp_t = (sum(r[2] for r in expected), sum(r[3] for r in expected), sum(r[4] for r in expected))
+        exp_t = (
+            sum(r[2] for r in expected),
+            sum(r[3] for r in expected),
+            sum(r[4] for r in expected),
+        )
         assert (t.L, t.M, t.R) == exp_t
         # rows: identical as sets here (these texts' optima agree with the files)
         assert sorted(ours) == sorted(expected), doc.name
@@ -59,7 +63,10 @@ def test_psalms_every_document_and_the_corpus_total(cost, tmp_path):
 
 def test_psalms_json_layout(capsys):
     root = shared_path("psalms-coref")
-    assert cli_main(["report", "--kind", "coref", str(root / "A"), str(root / "B"), "--json", "-"]) == 0
+    assert (
+        cli_main(["report", "--kind", "coref", str(root / "A"), str(root / "B"), "--json", "-"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     doc = data["documents"][0]
     assert set(doc) >= {"name", "pairs"}
@@ -91,7 +98,10 @@ def test_reference_scorer_cases():
 
 def test_report_on_scorer_case_files(capsys):
     base = shared_path("coref-scorer-cases", "cases")
-    assert cli_main(["report", str(base / "TC-A.key"), str(base / "TC-A-2.response"), "--json", "-"]) == 0
+    assert (
+        cli_main(["report", str(base / "TC-A.key"), str(base / "TC-A-2.response"), "--json", "-"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["kind"] == "coref"
     assert data["scores"][0]["muc"]["recall"] == pytest.approx(1 / 3)
@@ -132,7 +142,9 @@ def test_empty_s_on_both_sides_has_d_zero():
 
 def test_conll_unbalanced_brackets(tmp_path):
     p = tmp_path / "x_conll"
-    p.write_text("#begin document (d); part 000\nd 0 0 a (1\nd 0 1 b -\nd 0 2 c 2)\n#end document\n")
+    p.write_text(
+        "#begin document (d); part 000\nd 0 0 a (1\nd 0 1 b -\nd 0 2 c 2)\n#end document\n"
+    )
     doc = read_conll(p)[0]
     msgs = [str(e) for e in doc.errors]
     assert any("line 4" in m and "never opened" in m for m in msgs)
@@ -190,6 +202,10 @@ def test_matching_scales_sparse():
     b = np.where(rng.random(n) < 0.9, a, rng.integers(0, 2_000, n))
     sa = [list(np.flatnonzero(a == k)) for k in range(2_000)]
     sb = [list(np.flatnonzero(b == k)) for k in range(2_000)]
-    rows = match_sets([s for s in sa if s], [s for s in sb if s], [str(i) for i in range(len([s for s in sa if s]))],
-                      [str(i) for i in range(len([s for s in sb if s]))])
+    rows = match_sets(
+        [s for s in sa if s],
+        [s for s in sb if s],
+        [str(i) for i in range(len([s for s in sa if s]))],
+        [str(i) for i in range(len([s for s in sb if s]))],
+    )
     assert sum(r.M for r in rows) > 0.85 * n

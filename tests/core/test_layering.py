@@ -56,7 +56,8 @@ def test_core_imports_with_qt_unavailable():
     """Every core module imports in a process where importing Qt fails."""
     modules = [
         ".".join(p.relative_to(PKG.parent).with_suffix("").parts)
-        for p in _modules("core") if p.name != "__init__.py" or p.parent != PKG / "core"
+        for p in _modules("core")
+        if p.name != "__init__.py" or p.parent != PKG / "core"
     ]
     modules = [m[: -len(".__init__")] if m.endswith(".__init__") else m for m in modules]
     code = (
@@ -66,5 +67,7 @@ def test_core_imports_with_qt_unavailable():
         f"for m in {modules!r}: importlib.import_module(m)\n"
         "print('ok')\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PKG.parent, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PKG.parent, timeout=120
+    )
     assert r.returncode == 0, r.stderr[-2000:]

@@ -31,15 +31,30 @@ from iaa_desktop.core.metrics import (
 )
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", 4 observers × 12 units
-K2011 = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
-         [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5], [None, None, 1, 1], [None, 3, None, None]]
+K2011 = [
+    [1, 1, None, 1],
+    [2, 2, 3, 2],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [2, 2, 2, 2],
+    [1, 2, 3, 4],
+    [4, 4, 4, 4],
+    [1, 1, 2, 1],
+    [2, 2, 2, 2],
+    [None, 5, 5, 5],
+    [None, None, 1, 1],
+    [None, 3, None, None],
+]
 AP_EXAMPLE1 = [[0, 0]] * 20 + [[0, 1]] * 10 + [[1, 0]] * 20 + [[1, 1]] * 50
 
 
 # --------------------------------------------------------------------------- published values
 
 
-@pytest.mark.parametrize("level, expected", [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)])
+@pytest.mark.parametrize(
+    "level, expected",
+    [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)],
+)
 def test_krippendorff_2011_reliability_data(level, expected):
     codes, cats = encode(K2011)
     assert krippendorff_alpha(codes, level, cats).value == pytest.approx(expected, abs=5e-4)
@@ -52,8 +67,18 @@ def test_artstein_poesio_2008_example_1():
 
 
 def test_fleiss_1971_table():
-    rows = [[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-            [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]]
+    rows = [
+        [0, 0, 0, 0, 14],
+        [0, 2, 6, 4, 2],
+        [0, 0, 3, 5, 6],
+        [0, 3, 9, 2, 0],
+        [2, 2, 8, 1, 1],
+        [7, 7, 0, 0, 0],
+        [3, 2, 6, 3, 0],
+        [2, 5, 3, 2, 2],
+        [6, 5, 2, 1, 0],
+        [0, 2, 2, 3, 7],
+    ]
     codes = np.array([[k for k, n in enumerate(r) for _ in range(n)] for r in rows])
     r = fleiss_kappa(codes)
     assert r.observed == pytest.approx(0.378, abs=5e-4)
@@ -102,7 +127,9 @@ def test_perfect_agreement_is_one(data):
     for fn in (fleiss_kappa, multi_kappa, gwet_ac1, percent_agreement):
         assert fn(perfect, q).value == pytest.approx(1.0)
     for level in ("nominal", "ordinal", "interval", "ratio"):
-        assert krippendorff_alpha(perfect, level, np.arange(1, q + 1), n_categories=q).value == pytest.approx(1.0)
+        assert krippendorff_alpha(
+            perfect, level, np.arange(1, q + 1), n_categories=q
+        ).value == pytest.approx(1.0)
 
 
 @settings(max_examples=40, deadline=None)
@@ -178,11 +205,18 @@ def test_cohen_and_weighted_kappa_match_scikit_learn(data):
     x, y = codes[:, 0], codes[:, 1]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # sklearn warns where κ is undefined; we compare NaN
-        for w, ours in ((None, cohen_kappa(codes[:, :2], q)), ("linear", weighted_kappa(codes[:, :2], "linear", q)),
-                        ("quadratic", weighted_kappa(codes[:, :2], "quadratic", q))):
+        for w, ours in (
+            (None, cohen_kappa(codes[:, :2], q)),
+            ("linear", weighted_kappa(codes[:, :2], "linear", q)),
+            ("quadratic", weighted_kappa(codes[:, :2], "quadratic", q)),
+        ):
             ref = cohen_kappa_score(x, y, weights=w, labels=list(range(q)))
             if math.isnan(ref):
-                assert math.isnan(ours.value) or ours.value == pytest.approx(0) or ours.value == pytest.approx(1)
+                assert (
+                    math.isnan(ours.value)
+                    or ours.value == pytest.approx(0)
+                    or ours.value == pytest.approx(1)
+                )
             else:
                 assert ours.value == pytest.approx(ref, abs=1e-9)
 
@@ -219,7 +253,9 @@ def test_alpha_matches_krippendorff_package(data):
     rel = np.where(codes >= 0, values[np.maximum(codes, 0)], np.nan).T
     for level in ("nominal", "ordinal", "interval", "ratio"):
         ours = krippendorff_alpha(codes, level, values, n_categories=q).value
-        ref = krippendorff.alpha(reliability_data=rel, level_of_measurement=level, value_domain=values)
+        ref = krippendorff.alpha(
+            reliability_data=rel, level_of_measurement=level, value_domain=values
+        )
         assert ours == pytest.approx(ref, abs=1e-9), level
 
 
@@ -227,19 +263,34 @@ def test_gwet_ac1_matches_irrcac_with_missing_values():
     pd = pytest.importorskip("pandas")
     irr = pytest.importorskip("irrCAC.raw")
     codes, cats = encode(K2011)
-    df = pd.DataFrame(np.where(codes >= 0, cats[np.maximum(codes, 0)], np.nan), columns=list("abcd"))
+    df = pd.DataFrame(
+        np.where(codes >= 0, cats[np.maximum(codes, 0)], np.nan), columns=list("abcd")
+    )
     ref = irr.CAC(df).gwet()["est"]["coefficient_value"]
     assert gwet_ac1(codes).value == pytest.approx(ref, abs=1e-5)
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(["", "a", "ab", "abc", "ba", "bab", "x", None]), min_size=3, max_size=3), min_size=3, max_size=12))
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["", "a", "ab", "abc", "ba", "bab", "x", None]), min_size=3, max_size=3
+        ),
+        min_size=3,
+        max_size=12,
+    )
+)
 def test_alpha_nld_matches_nltk(rows):
     from nltk.metrics.agreement import AnnotationTask
     from nltk.metrics.distance import edit_distance
 
     labels = [[v for v in r] for r in rows]
-    triples = [(str(a), str(i), labels[i][a]) for i in range(len(labels)) for a in range(3) if labels[i][a] is not None]
+    triples = [
+        (str(a), str(i), labels[i][a])
+        for i in range(len(labels))
+        for a in range(3)
+        if labels[i][a] is not None
+    ]
     pairable = [i for i in range(len(labels)) if sum(v is not None for v in labels[i]) >= 2]
     distinct = {labels[i][a] for i in pairable for a in range(3) if labels[i][a] is not None}
     if len(pairable) < 1 or len(distinct) < 2:
@@ -308,5 +359,7 @@ def test_pairwise_cohen_equals_cohen_per_pair(data):
     fast = pairwise_cohen_kappa(codes, q)
     for (x, y), r in fast.items():
         slow = cohen_kappa(codes[:, [x, y]], q)
-        assert (math.isnan(r.value) and math.isnan(slow.value)) or r.value == pytest.approx(slow.value)
+        assert (math.isnan(r.value) and math.isnan(slow.value)) or r.value == pytest.approx(
+            slow.value
+        )
         assert r.n_items == slow.n_items

@@ -133,7 +133,7 @@ class _Nltk:
         self.binary = AnnotationTask(data=triples)
         self.nld = AnnotationTask(data=triples, distance=nld)
 
-    def avg_Ao(self) -> float:  # noqa: N802 - NLTK's name
+    def avg_Ao(self) -> float:
         return self.binary.avg_Ao()
 
     def pi(self) -> float:

@@ -32,14 +32,27 @@ def report_json(args, capsys) -> tuple[int, dict]:
     return code, json.loads(out) if out.strip() else {}
 
 
-@pytest.mark.parametrize("level, expected", [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)])
+@pytest.mark.parametrize(
+    "level, expected",
+    [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)],
+)
 def test_report_reproduces_krippendorff_2011(level, expected, capsys):
-    code, data = report_json(["--kind", "table", "--level", level, "--interval", "none", TABLE / "k2011_wide.csv"], capsys)
+    code, data = report_json(
+        ["--kind", "table", "--level", level, "--interval", "none", TABLE / "k2011_wide.csv"],
+        capsys,
+    )
     assert code == 0
     assert round(data["overall"]["krippendorff_alpha"]["value"], 3) == expected
     assert data["n_items"] == 12 and data["n_annotators"] == 4
     assert data["annotators"] == ["A", "B", "C", "D"]
-    for name in ("percent_agreement", "cohen_kappa_mean", "scott_pi_mean", "fleiss_kappa", "multi_kappa", "gwet_ac1"):
+    for name in (
+        "percent_agreement",
+        "cohen_kappa_mean",
+        "scott_pi_mean",
+        "fleiss_kappa",
+        "multi_kappa",
+        "gwet_ac1",
+    ):
         assert set(data["overall"][name]) >= {"value", "ci_low", "ci_high"}
     assert len(data["pairwise"]) == 6
     assert {"a", "b", "n_items", "cohen_kappa"} <= set(data["pairwise"][0])
@@ -62,7 +75,10 @@ def test_missing_values_compare_as_numbers():
 
 
 def test_group_by_gives_a_result_per_group(capsys):
-    code, data = report_json(["--kind", "table", "--group-by", "genre", "--interval", "none", TABLE / "long_groups.csv"], capsys)
+    code, data = report_json(
+        ["--kind", "table", "--group-by", "genre", "--interval", "none", TABLE / "long_groups.csv"],
+        capsys,
+    )
     assert code == 0
     assert [g["group"] for g in data["groups"]] == ["news", "fiction"]
     assert data["groups"][0]["n_items"] == 2
@@ -95,7 +111,20 @@ def test_explicit_column_roles(tmp_path):
 
 def test_csv_export_is_neutralised_and_complete(tmp_path, capsys):
     out = tmp_path / "csv"
-    code = cli_main(["report", "--kind", "table", "--interval", "none", str(TABLE / "long_groups.csv"), "--group-by", "genre", "--csv", str(out)])
+    code = cli_main(
+        [
+            "report",
+            "--kind",
+            "table",
+            "--interval",
+            "none",
+            str(TABLE / "long_groups.csv"),
+            "--group-by",
+            "genre",
+            "--csv",
+            str(out),
+        ]
+    )
     assert code == 0
     names = sorted(p.name for p in out.iterdir())
     assert {"overall.csv", "pairwise.csv", "items.csv", "groups.csv"} <= set(names)
@@ -117,7 +146,9 @@ def test_kind_is_detected_for_tables():
 
 
 def _report_err(args, capsys) -> tuple[int, str]:
-    code = cli_main(["report", "--kind", "table", "--interval", "none", *map(str, args), "--json", "-"])
+    code = cli_main(
+        ["report", "--kind", "table", "--interval", "none", *map(str, args), "--json", "-"]
+    )
     return code, capsys.readouterr().err
 
 
@@ -129,7 +160,21 @@ def test_json_to_a_device_does_not_replace_it(tmp_path):
     got = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
     reader.start()
-    assert cli_main(["report", "--kind", "table", "--interval", "none", str(TABLE / "k2011_wide.csv"), "--json", str(fifo)]) == 0
+    assert (
+        cli_main(
+            [
+                "report",
+                "--kind",
+                "table",
+                "--interval",
+                "none",
+                str(TABLE / "k2011_wide.csv"),
+                "--json",
+                str(fifo),
+            ]
+        )
+        == 0
+    )
     reader.join(10)
     assert fifo.exists() and not fifo.is_file()  # still a pipe, not replaced by a file
     assert json.loads(got[0])["kind"] == "table"
@@ -216,17 +261,49 @@ def test_trotr_every_target_matches_published(capsys):
     root = shared_path("trotr")
     expected = pd.read_csv(root / "expected_per_target.csv")
     for row in expected.itertuples(index=False):
-        code, data = report_json(["--kind", "table", "--level", "ordinal", "--missing", "0", "--interval", "none",
-                                  root / row.target / "judgments.tsv"], capsys)
+        code, data = report_json(
+            [
+                "--kind",
+                "table",
+                "--level",
+                "ordinal",
+                "--missing",
+                "0",
+                "--interval",
+                "none",
+                root / row.target / "judgments.tsv",
+            ],
+            capsys,
+        )
         assert code == 0
-        assert data["overall"]["krippendorff_alpha"]["value"] == pytest.approx(row.alpha_ordinal_all, abs=5e-4)
-        assert data["overall"]["spearman_weighted"]["value"] == pytest.approx(row.spearman_all, abs=5e-4)
+        assert data["overall"]["krippendorff_alpha"]["value"] == pytest.approx(
+            row.alpha_ordinal_all, abs=5e-4
+        )
+        assert data["overall"]["spearman_weighted"]["value"] == pytest.approx(
+            row.spearman_all, abs=5e-4
+        )
         assert data["n_items"] == row.n_pairs_all
 
 
 def test_report_runs_as_a_subprocess_without_display():
-    r = subprocess.run([sys.executable, "-m", "iaa_desktop", "report", "--kind", "table", "--interval", "none",
-                        str(TABLE / "k2011_wide.csv"), "--json", "-"], capture_output=True, text=True, timeout=120,
-                       env={"PATH": "/usr/bin:/bin", "HOME": str(Path.home())})
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "iaa_desktop",
+            "report",
+            "--kind",
+            "table",
+            "--interval",
+            "none",
+            str(TABLE / "k2011_wide.csv"),
+            "--json",
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.home())},
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["kind"] == "table"

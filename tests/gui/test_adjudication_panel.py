@@ -9,13 +9,13 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
-from iaa_desktop.cli import compute  # noqa: E402
-from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for  # noqa: E402
-from iaa_desktop.gui.adjudication import AdjudicationPanel, open_adjudication  # noqa: E402
-from tests.conftest import shared_path  # noqa: E402
+from iaa_desktop.cli import compute
+from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for
+from iaa_desktop.gui.adjudication import AdjudicationPanel, open_adjudication
+from tests.conftest import shared_path
 
 
 def _panel(qtbot, result, tmp_path: Path, **kw) -> AdjudicationPanel:

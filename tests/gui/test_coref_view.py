@@ -31,7 +31,11 @@ def test_psalm_67_side_by_side_and_class_selection(qtbot, tmp_path):
     assert d == sorted(d, reverse=True)
     # selecting a matched row makes its mentions bold on both sides
     frame = panel.class_model.frame
-    row = next(i for i, r in enumerate(frame.itertuples()) if r.class_a not in ("-", "S") and r.class_b not in ("-", "S"))
+    row = next(
+        i
+        for i, r in enumerate(frame.itertuples())
+        if r.class_a not in ("-", "S") and r.class_b not in ("-", "S")
+    )
     panel.class_view.setCurrentIndex(panel.class_model.index(row, 0))
     assert "font-weight:600" in panel.text_a.toHtml() or "font-weight:700" in panel.text_a.toHtml()
     panel.grab().save(str(tmp_path / "psalm67.png"))
@@ -40,7 +44,9 @@ def test_psalm_67_side_by_side_and_class_selection(qtbot, tmp_path):
 
 
 def test_right_to_left_document(qtbot):
-    _result, panel, _ctx = _panel(qtbot, [FIXTURES / "coref" / "heb_A", FIXTURES / "coref" / "heb_B"])
+    _result, panel, _ctx = _panel(
+        qtbot, [FIXTURES / "coref" / "heb_A", FIXTURES / "coref" / "heb_B"]
+    )
     from PySide6.QtCore import Qt
 
     text = panel.result.documents[0].docs["heb_A"].text

@@ -39,7 +39,9 @@ def open_and_wait(qtbot, window, inputs, kind=None, options=None, timeout=60000)
 
 
 def test_opens_a_table_study_and_shows_the_overview(qtbot, window):
-    result = open_and_wait(qtbot, window, [K2011], "table", {"level": "interval", "interval": "none"})
+    result = open_and_wait(
+        qtbot, window, [K2011], "table", {"level": "interval", "interval": "none"}
+    )
     assert result.overall["krippendorff_alpha"].value == pytest.approx(0.849, abs=5e-4)
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
     assert titles[0] == "Overview"
@@ -114,7 +116,9 @@ def test_malformed_file_keeps_last_good_results(qtbot, window, tmp_path):
     assert str(data) in blocker.args[0]
     assert window.session.result is good
     assert window.tabs.count() >= 1  # the old results are still on screen
-    errors = [window.study_panel.errors.item(i).text() for i in range(window.study_panel.errors.count())]
+    errors = [
+        window.study_panel.errors.item(i).text() for i in range(window.study_panel.errors.count())
+    ]
     assert any("not a text file" in e for e in errors)
     assert "last results stay" in window.status_label.text()
 
@@ -123,7 +127,9 @@ def test_partial_errors_are_listed_with_file_and_line(qtbot, window, tmp_path):
     data = tmp_path / "dup.csv"
     data.write_text("item,coder,label\n1,a,x\n1,b,x\n2,a,x\n2,b,y\n1,a,z\n3,a,x\n3,b,x\n")
     open_and_wait(qtbot, window, [data], "table", {"interval": "none"})
-    errors = [window.study_panel.errors.item(i).text() for i in range(window.study_panel.errors.count())]
+    errors = [
+        window.study_panel.errors.item(i).text() for i in range(window.study_panel.errors.count())
+    ]
     assert any(f"{data}, line 6" in e for e in errors)
 
 
@@ -157,16 +163,32 @@ def test_geometry_persists(qtbot, settings):
 
 def test_drop_files_starts_a_study(qtbot, window):
     mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(FIXTURES / "table" / "per_annotator" / "alice.csv")),
-                  QUrl.fromLocalFile(str(FIXTURES / "table" / "per_annotator" / "bruno.csv"))])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    mime.setUrls(
+        [
+            QUrl.fromLocalFile(str(FIXTURES / "table" / "per_annotator" / "alice.csv")),
+            QUrl.fromLocalFile(str(FIXTURES / "table" / "per_annotator" / "bruno.csv")),
+        ]
+    )
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     with qtbot.waitSignal(window.session.results_ready, timeout=30000) as blocker:
         window.dropEvent(event)
     assert blocker.args[0].annotators == ("alice", "bruno")
 
 
 def test_export_writes_csv_and_json(qtbot, window, tmp_path):
-    open_and_wait(qtbot, window, [FIXTURES / "table" / "long_groups.csv"], "table", {"group_by": "genre", "interval": "none"})
+    open_and_wait(
+        qtbot,
+        window,
+        [FIXTURES / "table" / "long_groups.csv"],
+        "table",
+        {"group_by": "genre", "interval": "none"},
+    )
     written = window.export_tables_to(tmp_path / "out")
     names = {p.name for p in written}
     assert {"overall.csv", "pairwise.csv", "items.csv", "groups.csv"} <= names
@@ -189,7 +211,11 @@ def test_cancel_stops_the_run(qtbot, window, tmp_path):
 def _big_study(tmp_path: Path, n_items: int, n_annotators: int = 5) -> Path:
     rng = np.random.default_rng(0)
     truth = rng.integers(1, 6, n_items)
-    labels = np.where(rng.random((n_items, n_annotators)) < 0.7, truth[:, None], rng.integers(1, 6, (n_items, n_annotators)))
+    labels = np.where(
+        rng.random((n_items, n_annotators)) < 0.7,
+        truth[:, None],
+        rng.integers(1, 6, (n_items, n_annotators)),
+    )
     path = tmp_path / f"big_{n_items}.csv"
     header = "item," + ",".join(f"a{j}" for j in range(n_annotators))
     body = np.column_stack([np.arange(n_items), labels])
@@ -225,9 +251,28 @@ def test_screenshot_command_on_trotr(tmp_path):
 
     target = shared_path("trotr", "(Genesis 1 1)", "judgments.tsv")
     png = tmp_path / "shot.png"
-    r = subprocess.run([sys.executable, "-m", "iaa_desktop", "open", str(target), "--kind", "table", "--level", "ordinal",
-                        "--missing", "0", "--interval", "none", "--screenshot", str(png)],
-                       capture_output=True, text=True, timeout=180)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "iaa_desktop",
+            "open",
+            str(target),
+            "--kind",
+            "table",
+            "--level",
+            "ordinal",
+            "--missing",
+            "0",
+            "--interval",
+            "none",
+            "--screenshot",
+            str(png),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert r.returncode == 0, r.stderr
     assert png.stat().st_size > 10_000
 

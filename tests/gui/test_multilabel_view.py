@@ -9,13 +9,13 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt
 
-from iaa_desktop.core.kinds.multilabel.compare import KIND  # noqa: E402
-from iaa_desktop.core.progress import run_to_end  # noqa: E402
-from iaa_desktop.gui.kinds import VIEW_MODULES  # noqa: E402
-from iaa_desktop.gui.kinds.multilabel import FrameModel, create_panels  # noqa: E402
-from tests.conftest import FIXTURES, shared_path  # noqa: E402
+from iaa_desktop.core.kinds.multilabel.compare import KIND
+from iaa_desktop.core.progress import run_to_end
+from iaa_desktop.gui.kinds import VIEW_MODULES
+from iaa_desktop.gui.kinds.multilabel import FrameModel, create_panels
+from tests.conftest import FIXTURES, shared_path
 
 FIX = FIXTURES / "multilabel"
 

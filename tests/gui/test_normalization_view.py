@@ -10,10 +10,10 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt
 
-from iaa_desktop.core.kinds.normalization.compare import KIND  # noqa: E402
-from iaa_desktop.core.progress import run_to_end  # noqa: E402
+from iaa_desktop.core.kinds.normalization.compare import KIND
+from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds.normalization import (
     CharacterGridModel,
     FrameModel,

@@ -9,14 +9,14 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt
 
-from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES  # noqa: E402
-from iaa_desktop.core.kinds.durel.compare import KIND as DUREL  # noqa: E402
-from iaa_desktop.core.progress import run_to_end  # noqa: E402
-from iaa_desktop.gui.kinds import VIEW_MODULES  # noqa: E402
-from iaa_desktop.gui.kinds.pairs import create_panels  # noqa: E402
-from tests.conftest import FIXTURES, shared_path  # noqa: E402
+from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES
+from iaa_desktop.core.kinds.durel.compare import KIND as DUREL
+from iaa_desktop.core.progress import run_to_end
+from iaa_desktop.gui.kinds import VIEW_MODULES
+from iaa_desktop.gui.kinds.pairs import create_panels
+from tests.conftest import FIXTURES, shared_path
 
 
 @pytest.fixture(scope="module")

@@ -44,6 +44,7 @@ __all__ = [
     "units_for",
 ]
 
+
 def units_for(result: Any) -> AdjudicationModel:
     """The adjudication units of a comparison result (its kind's spec builds them)."""
     from iaa_desktop.core.kinds import get_kind

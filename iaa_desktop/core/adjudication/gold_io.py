@@ -20,7 +20,7 @@ def delimiter_for(path: str | Path) -> str:
         return "\t"
     try:
         return sniff_delimiter(p, _read_text(p))
-    except Exception:
+    except Exception:  # noqa: BLE001
         return ","
 
 

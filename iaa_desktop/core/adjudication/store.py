@@ -465,7 +465,7 @@ class AdjudicationStore:
 def _user() -> str:
     try:
         return getpass.getuser()
-    except Exception:  # no user database in some containers
+    except Exception:  # no user database in some containers  # noqa: BLE001
         return os.environ.get("USER", "")
 
 

@@ -43,8 +43,15 @@ class MatchRow:
         return self.D / total if total else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"class_a": self.class_a, "class_b": self.class_b, "L": self.L, "M": self.M, "R": self.R,
-                "D": self.D, "d": round(self.d, 4)}
+        return {
+            "class_a": self.class_a,
+            "class_b": self.class_b,
+            "L": self.L,
+            "M": self.M,
+            "R": self.R,
+            "D": self.D,
+            "d": round(self.d, 4),
+        }
 
 
 def format_d(d: float) -> str:
@@ -64,8 +71,13 @@ def _incidence(sets: Sequence[Sequence[Any]], index: dict[Any, int]):
     return csr_matrix((data, (rows, cols)), shape=(len(sets), len(index)))
 
 
-def match_sets(sets_a: Sequence[Sequence[Any]], sets_b: Sequence[Sequence[Any]], names_a: Sequence[str],
-               names_b: Sequence[str], cost: str = "symdiff") -> list[MatchRow]:
+def match_sets(  # noqa: C901  (to split)
+    sets_a: Sequence[Sequence[Any]],
+    sets_b: Sequence[Sequence[Any]],
+    names_a: Sequence[str],
+    names_b: Sequence[str],
+    cost: str = "symdiff",
+) -> list[MatchRow]:
     """Match two lists of mention sets; rows in the seed's order (see the module docstring)."""
     from scipy.optimize import linear_sum_assignment
 
@@ -85,7 +97,9 @@ def match_sets(sets_a: Sequence[Sequence[Any]], sets_b: Sequence[Sequence[Any]],
     else:
         inter_sparse = csr_matrix((n_a, n_b), dtype=np.int64).tocoo()
     ri, ci, mi = inter_sparse.row, inter_sparse.col, inter_sparse.data.astype(np.float64)
-    big = float(len(mentions) + 1)  # Σ M ≤ N: cost × (N + 1) − M orders by cost, then by intersection
+    big = float(
+        len(mentions) + 1
+    )  # Σ M ≤ N: cost × (N + 1) − M orders by cost, then by intersection
     # dense weights start from the cost of two disjoint sets; only overlapping pairs (sparse) differ
     if cost == "jaccard":
         weight = np.ones((n_a, n_b))
@@ -132,18 +146,26 @@ def match_sets(sets_a: Sequence[Sequence[Any]], sets_b: Sequence[Sequence[Any]],
             by_b = {c: r for r, c in pairs.items()}
             for j in range(n_b):
                 i = by_b.get(j)
-                rows.append(MatchRow(names_a[i], names_b[j], int(L[i, j]), int(inter[i, j]), int(R[i, j])) if i is not None
-                            else MatchRow("-", names_b[j], 0, 0, int(size_b[j])))
+                rows.append(
+                    MatchRow(names_a[i], names_b[j], int(L[i, j]), int(inter[i, j]), int(R[i, j]))
+                    if i is not None
+                    else MatchRow("-", names_b[j], 0, 0, int(size_b[j]))
+                )
         else:
             for i in range(n_a):
                 j = pairs.get(i)
-                rows.append(MatchRow(names_a[i], names_b[j], int(L[i, j]), int(inter[i, j]), int(R[i, j])) if j is not None
-                            else MatchRow(names_a[i], "-", int(size_a[i]), 0, 0))
+                rows.append(
+                    MatchRow(names_a[i], names_b[j], int(L[i, j]), int(inter[i, j]), int(R[i, j]))
+                    if j is not None
+                    else MatchRow(names_a[i], "-", int(size_a[i]), 0, 0)
+                )
         return rows
     for i in range(n_a):
         j = pairs.get(i)
         if j is not None:
-            rows.append(MatchRow(names_a[i], names_b[j], int(L[i, j]), int(inter[i, j]), int(R[i, j])))
+            rows.append(
+                MatchRow(names_a[i], names_b[j], int(L[i, j]), int(inter[i, j]), int(R[i, j]))
+            )
     for i in range(n_a):
         if i not in pairs:
             rows.append(MatchRow(names_a[i], "-", int(size_a[i]), 0, 0))
@@ -156,4 +178,6 @@ def match_sets(sets_a: Sequence[Sequence[Any]], sets_b: Sequence[Sequence[Any]],
 
 def totals(rows: Sequence[MatchRow]) -> MatchRow:
     """Micro totals: sum L, M, R over the rows; D and d recomputed."""
-    return MatchRow("total", "total", sum(r.L for r in rows), sum(r.M for r in rows), sum(r.R for r in rows))
+    return MatchRow(
+        "total", "total", sum(r.L for r in rows), sum(r.M for r in rows), sum(r.R for r in rows)
+    )

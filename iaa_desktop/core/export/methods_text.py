@@ -60,6 +60,7 @@ REFERENCES: dict[str, str] = {
     "Logistics Quarterly, 2(1–2), 83–97.",
 }
 
+
 def esc(v: Any) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
@@ -109,24 +110,12 @@ def interval_sentence(options: Mapping[str, Any]) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------------------
 
 
-
-
-
-
-
-
-
-
 def annotators_of(result: Any) -> list[str]:
     """The annotators of any kind's result (some keep them on their data object)."""
     ann = getattr(result, "annotators", None)
     if ann is None:
         ann = getattr(getattr(result, "data", None), "annotators", ())
     return [str(a) for a in ann]
-
-
-
-
 
 
 def methods_generic(result: Any) -> tuple[list[str], list[str]]:

@@ -60,7 +60,7 @@ def detect_kind(inputs: Sequence[Path]) -> str:
     for name, spec in KINDS.items():
         try:
             score = spec.sniff(inputs)
-        except Exception:  # noqa: BLE001  a sniffer must never stop detection
+        except Exception:  # noqa: BLE001
             score = 0.0
         if score > best_score:
             best, best_score = name, score

@@ -50,7 +50,11 @@ def add_settings_to_parser(parser: argparse.ArgumentParser, settings: Sequence[S
     """Add one CLI option per setting (defaults stay ``None`` so unset options are known)."""
     for s in settings:
         # argparse formats help with %: a literal "95%" must be escaped
-        kwargs: dict[str, Any] = {"dest": s.name, "default": None, "help": (s.help or s.label).replace("%", "%%")}
+        kwargs: dict[str, Any] = {
+            "dest": s.name,
+            "default": None,
+            "help": (s.help or s.label).replace("%", "%%"),
+        }
         if s.type is bool:
             kwargs["action"] = argparse.BooleanOptionalAction
         else:

@@ -38,7 +38,9 @@ LEVELS = ("nominal", "ordinal", "interval", "ratio")
 Distance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def distance_matrix(level: str, values: np.ndarray, marginals: np.ndarray | None = None) -> np.ndarray:
+def distance_matrix(
+    level: str, values: np.ndarray, marginals: np.ndarray | None = None
+) -> np.ndarray:
     """δ(c, k) for every pair of categories with the given numeric ``values``.
 
     ``marginals`` (n_c) are needed for the ordinal level, whose distance depends on them.
@@ -71,7 +73,9 @@ def distance_matrix(level: str, values: np.ndarray, marginals: np.ndarray | None
     raise ValueError(f"unknown level of measurement {level!r}; choose one of {', '.join(LEVELS)}")
 
 
-def alpha_from_coincidences(o: np.ndarray, delta: np.ndarray, name: str = "krippendorff_alpha") -> AgreementResult:
+def alpha_from_coincidences(
+    o: np.ndarray, delta: np.ndarray, name: str = "krippendorff_alpha"
+) -> AgreementResult:
     """α from a coincidence matrix and a distance matrix (see the module docstring)."""
     n_c = o.sum(axis=1)
     n = n_c.sum()
@@ -122,15 +126,21 @@ def krippendorff_alpha(
     counts = category_counts(codes, q).astype(float)
     o = coincidences_from_counts(counts, weights)
     if distance is not None:
-        delta = distance if isinstance(distance, np.ndarray) else distance(vals[:, None], vals[None, :])
+        delta = (
+            distance if isinstance(distance, np.ndarray) else distance(vals[:, None], vals[None, :])
+        )
         delta = np.asarray(delta, dtype=float)
     else:
         delta = distance_matrix(level, vals, o.sum(axis=1))
     r = alpha_from_coincidences(o, delta)
     pair = counts.sum(axis=1) >= 2
     return AgreementResult(
-        "krippendorff_alpha", r.value, r.observed, r.expected,
-        int(pair.sum()), annotators_on(codes, pair),
+        "krippendorff_alpha",
+        r.value,
+        r.observed,
+        r.expected,
+        int(pair.sum()),
+        annotators_on(codes, pair),
         extra={"level": level if distance is None else "custom"},
     )
 
@@ -178,9 +188,14 @@ def _nld_expected_sum(labels: Sequence[str], n_c: np.ndarray, chunk: int = 4096)
             wj = weights[gj].astype(np.float32)
             block_sum = 0.0
             for start in range(0, len(gi), chunk):
-                rows = gi[start:start + chunk]
-                ld = cdist([labels[k] for k in rows], choices, scorer=Levenshtein.distance,
-                           dtype=np.float32, workers=-1)
+                rows = gi[start : start + chunk]
+                ld = cdist(
+                    [labels[k] for k in rows],
+                    choices,
+                    scorer=Levenshtein.distance,
+                    dtype=np.float32,
+                    workers=-1,
+                )
                 block_sum += float(weights[rows] @ (ld @ wj).astype(np.float64))
             total += block_sum / denom * (1.0 if i == j else 2.0)
     return total
@@ -216,7 +231,9 @@ def krippendorff_alpha_strings(
 
 
 def alpha_strings_from_codes(
-    codes: np.ndarray, categories: Sequence[str], distance: str | Callable[[str, str], float] = "nld"
+    codes: np.ndarray,
+    categories: Sequence[str],
+    distance: str | Callable[[str, str], float] = "nld",
 ) -> AgreementResult:
     """:func:`krippendorff_alpha_strings` for already encoded labels (categories = the strings)."""
     codes = np.asarray(codes)
@@ -262,6 +279,11 @@ def alpha_strings_from_codes(
     d_e = float(e_sum / (n * (n - 1)))
     value = 1.0 - d_o / d_e if d_e > 0 else math.nan
     return AgreementResult(
-        "krippendorff_alpha", value, d_o, d_e, int(keep.sum()), int(valid[keep].any(axis=0).sum()),
+        "krippendorff_alpha",
+        value,
+        d_o,
+        d_e,
+        int(keep.sum()),
+        int(valid[keep].any(axis=0).sum()),
         extra={"level": "nld" if distance == "nld" else "custom"},
     )

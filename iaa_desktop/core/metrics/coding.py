@@ -40,7 +40,11 @@ def encode(
     valid = np.ones(flat.shape, dtype=bool)
     numeric = True
     for j, v in enumerate(flat):
-        if v is None or (isinstance(v, float) and np.isnan(v)) or (v in missing_set if _hashable(v) else False):
+        if (
+            v is None
+            or (isinstance(v, float) and np.isnan(v))
+            or (v in missing_set if _hashable(v) else False)
+        ):
             valid[j] = False
         elif isinstance(v, str) and v == "":
             valid[j] = False
@@ -174,7 +178,9 @@ def confusion_matrix(
     return full[1:, 1:].astype(float)
 
 
-def pairwise_confusions(codes: np.ndarray, n_categories: int | None = None) -> dict[tuple[int, int], np.ndarray]:
+def pairwise_confusions(
+    codes: np.ndarray, n_categories: int | None = None
+) -> dict[tuple[int, int], np.ndarray]:
     """Confusion matrices of every annotator pair (x < y), in one pass over annotator-major data.
 
     >>> pairwise_confusions([[0, 0, 1], [1, 1, -1]])[(0, 2)].tolist()
@@ -203,7 +209,7 @@ def unique_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     codes = np.ascontiguousarray(codes)
     n, c = codes.shape
     base = int(codes.max()) + 2 if codes.size else 2
-    if c and base ** c < 2**62:
+    if c and base**c < 2**62:
         # one integer per row (digits in base q + 1, missing = 0): a 1-D unique is far faster
         weights = base ** np.arange(c - 1, -1, -1, dtype=np.int64)
         keys = (codes.astype(np.int64) + 1) @ weights

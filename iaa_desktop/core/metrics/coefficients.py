@@ -57,7 +57,9 @@ __all__ = [
 ]
 
 
-def _chance_corrected(name: str, a_o: float, a_e: float, n: int, c: int, **extra) -> AgreementResult:
+def _chance_corrected(
+    name: str, a_o: float, a_e: float, n: int, c: int, **extra
+) -> AgreementResult:
     value = (a_o - a_e) / (1.0 - a_e) if a_e < 1.0 and n > 0 else math.nan
     if n > 0 and a_e >= 1.0 and a_o >= 1.0:
         value = math.nan  # every label identical: chance agreement is total, the ratio is 0/0
@@ -123,7 +125,9 @@ def percent_agreement(
     if not keep.any():
         return AgreementResult("percent_agreement", math.nan, n_items=0)
     a_o = _observed(counts, m, w, keep)
-    return AgreementResult("percent_agreement", a_o, a_o, math.nan, int(keep.sum()), _n_annotators(codes, keep))
+    return AgreementResult(
+        "percent_agreement", a_o, a_o, math.nan, int(keep.sum()), _n_annotators(codes, keep)
+    )
 
 
 def fleiss_kappa(
@@ -159,7 +163,9 @@ def fleiss_kappa(
 
 
 def annotator_distributions(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None,
+    codes: np.ndarray,
+    n_categories: int | None = None,
+    weights: np.ndarray | None = None,
     items: np.ndarray | None = None,
 ) -> np.ndarray:
     """``P[x, k]``: share of annotator x's labels (over ``items``, default all) that are k."""
@@ -267,13 +273,18 @@ def kappa_from_confusion(cm: np.ndarray, name: str = "cohen_kappa") -> Agreement
     return _chance_corrected(name, a_o, a_e, int(round(n)), 2)
 
 
-def pairwise_cohen_kappa(codes: np.ndarray, n_categories: int | None = None) -> dict[tuple[int, int], AgreementResult]:
+def pairwise_cohen_kappa(
+    codes: np.ndarray, n_categories: int | None = None
+) -> dict[tuple[int, int], AgreementResult]:
     """Cohen's κ of every annotator pair (x < y) over the items both labelled, in one pass.
 
     >>> round(pairwise_cohen_kappa([[0, 0]] * 20 + [[0, 1]] * 10 + [[1, 0]] * 20 + [[1, 1]] * 50)[(0, 1)].value, 3)
     0.348
     """
-    return {pair: kappa_from_confusion(cm) for pair, cm in pairwise_confusions(codes, n_categories).items()}
+    return {
+        pair: kappa_from_confusion(cm)
+        for pair, cm in pairwise_confusions(codes, n_categories).items()
+    }
 
 
 def cohen_kappa(
@@ -443,4 +454,10 @@ def pairwise_matrix(codes: np.ndarray, measure: PairMeasure) -> tuple[np.ndarray
     return vals, ns
 
 
-__all__ += ["pairwise_matrix", "coincidence_matrix", "confusion_matrix", "kappa_from_confusion", "pairwise_cohen_kappa"]
+__all__ += [
+    "pairwise_matrix",
+    "coincidence_matrix",
+    "confusion_matrix",
+    "kappa_from_confusion",
+    "pairwise_cohen_kappa",
+]

@@ -95,7 +95,11 @@ class DocumentScores:
         return self
 
     def to_json(self) -> dict[str, dict[str, float]]:
-        out = {k: self.counts[k].prf() for k in ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions") if k in self.counts}
+        out = {
+            k: self.counts[k].prf()
+            for k in ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions")
+            if k in self.counts
+        }
         out["blanc"] = self.blanc.prf()
         out["conll"] = {"f1": (out["muc"]["f1"] + out["bcub"]["f1"] + out["ceafe"]["f1"]) / 3}
         return out
@@ -167,7 +171,9 @@ def _lea(key, resp) -> tuple[float, float]:
     return num, den
 
 
-def score_document(key_entities: Sequence[Entity], response_entities: Sequence[Entity]) -> DocumentScores:
+def score_document(
+    key_entities: Sequence[Entity], response_entities: Sequence[Entity]
+) -> DocumentScores:
     """All scores of one document (key = the first annotator)."""
     from scipy.optimize import linear_sum_assignment
 
@@ -180,8 +186,12 @@ def score_document(key_entities: Sequence[Entity], response_entities: Sequence[E
     p_num, p_den = _muc(resp, key)
     out.counts["muc"] = Counts(m_num, m_den, p_num, p_den)
     sq = ov**2
-    out.counts["bcub"] = Counts(float((sq / ks[:, None]).sum()) if len(ks) and len(rs) else 0.0, float(ks.sum()),
-                                float((sq / rs[None, :]).sum()) if len(ks) and len(rs) else 0.0, float(rs.sum()))
+    out.counts["bcub"] = Counts(
+        float((sq / ks[:, None]).sum()) if len(ks) and len(rs) else 0.0,
+        float(ks.sum()),
+        float((sq / rs[None, :]).sum()) if len(ks) and len(rs) else 0.0,
+        float(rs.sum()),
+    )
     if ov.size:
         r, c = linear_sum_assignment(-ov)
         phi_m = float(ov[r, c].sum())
@@ -199,6 +209,7 @@ def score_document(key_entities: Sequence[Entity], response_entities: Sequence[E
     resp_m = {m for e in resp for m in e}
     common = key_m & resp_m
     out.counts["mentions"] = Counts(len(common), len(key_m), len(common), len(resp_m))
+
     # BLANC link counts
     def pairs(n):
         return n * (n - 1) / 2

@@ -84,7 +84,10 @@ def spearman_weighted(values: np.ndarray, judged: np.ndarray | None = None) -> A
     values = np.asarray(values, dtype=float)
     pairable = (~np.isnan(values)).sum(axis=1) >= 2
     return AgreementResult(
-        "spearman_weighted", value, n_items=int(pairable.sum()), n_annotators=values.shape[1],
+        "spearman_weighted",
+        value,
+        n_items=int(pairable.sum()),
+        n_annotators=values.shape[1],
         extra={"pairs": [(x, y, rho, nj) for x, y, rho, _nv, nj in pairs]},
     )
 

@@ -40,7 +40,11 @@ class AgreementResult:
         def f(x: float) -> float | None:
             return None if x is None or not math.isfinite(x) else float(x)
 
-        out: dict[str, Any] = {"value": f(self.value), "ci_low": f(self.ci_low), "ci_high": f(self.ci_high)}
+        out: dict[str, Any] = {
+            "value": f(self.value),
+            "ci_low": f(self.ci_low),
+            "ci_high": f(self.ci_high),
+        }
         out.update({k: v for k, v in self.extra.items()})
         return out
 

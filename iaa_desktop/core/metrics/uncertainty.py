@@ -26,7 +26,9 @@ from iaa_desktop.core.metrics.coefficients import annotator_distributions
 from iaa_desktop.core.metrics.result import AgreementResult
 
 
-def bootstrap_plan(codes: np.ndarray, n_resamples: int = 1000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def bootstrap_plan(
+    codes: np.ndarray, n_resamples: int = 1000, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of ``codes`` and, per resample, how often each row is drawn.
 
     Sharing one plan between coefficients gives them the same resamples (and saves the work).
@@ -34,7 +36,11 @@ def bootstrap_plan(codes: np.ndarray, n_resamples: int = 1000, seed: int = 0) ->
     rows, freq = unique_rows(np.asarray(codes))
     n = int(freq.sum())
     rng = np.random.default_rng(seed)
-    draws = rng.multinomial(n, freq / n, size=n_resamples).astype(float) if n else np.zeros((0, len(rows)))
+    draws = (
+        rng.multinomial(n, freq / n, size=n_resamples).astype(float)
+        if n
+        else np.zeros((0, len(rows)))
+    )
     return rows, draws
 
 
@@ -87,7 +93,11 @@ def bayes_multi_kappa(
     codes = np.asarray(codes)
     q = n_categories_of(codes, n_categories)
     valid = codes >= 0
-    pairs = [(x, y) for x, y in combinations(range(codes.shape[1]), 2) if (valid[:, x] & valid[:, y]).any()]
+    pairs = [
+        (x, y)
+        for x, y in combinations(range(codes.shape[1]), 2)
+        if (valid[:, x] & valid[:, y]).any()
+    ]
     nan = {k: math.nan for k in ("median", "low89", "high89", "low95", "high95")}
     if not pairs or q < 1:
         return {**nan, "a_e": math.nan, "n_pairs": 0}
@@ -107,6 +117,11 @@ def bayes_multi_kappa(
     kappa = (a_o - a_e) / (1.0 - a_e)
     q05, q055, q5, q945, q975 = np.quantile(kappa, [0.025, 0.055, 0.5, 0.945, 0.975])
     return {
-        "median": float(q5), "low89": float(q055), "high89": float(q945),
-        "low95": float(q05), "high95": float(q975), "a_e": float(a_e), "n_pairs": len(pairs),
+        "median": float(q5),
+        "low89": float(q055),
+        "high89": float(q945),
+        "low95": float(q05),
+        "high95": float(q975),
+        "a_e": float(a_e),
+        "n_pairs": len(pairs),
     }

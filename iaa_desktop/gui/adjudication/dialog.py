@@ -80,7 +80,7 @@ class AdjudicationDialog(QDialog):
         lay.addWidget(self.panel)
         self.resize(1400, 900)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.panel.close_store()
         super().closeEvent(event)
 

@@ -116,7 +116,7 @@ class QueueModel(QAbstractListModel):
     def indices(self) -> np.ndarray:
         return self._idx
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._idx)
 
     def data(
@@ -148,7 +148,7 @@ class _AgreementJob(QRunnable):
     def run(self) -> None:
         try:
             table = agreement_with_gold(*self._snap)
-        except Exception as e:  # never let a worker exception pass silently
+        except Exception as e:  # never let a worker exception pass silently  # noqa: BLE001
             table = e
         self._signals.finished.emit(self._gen, table)
 
@@ -413,13 +413,13 @@ class AdjudicationPanel(QWidget):
 
     # -- keyboard -----------------------------------------------------------------------------------
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             if self.handle_key(event):
                 return True
         return super().eventFilter(watched, event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.handle_key(event):
             super().keyPressEvent(event)
 
@@ -723,7 +723,7 @@ class AdjudicationPanel(QWidget):
     def _on_heartbeat(self) -> None:
         try:
             self.session.store.heartbeat()
-        except Exception:  # a heartbeat failure must not interrupt the meeting
+        except Exception:  # a heartbeat failure must not interrupt the meeting  # noqa: BLE001
             pass
 
     # -- exports --------------------------------------------------------------------------------------

@@ -21,8 +21,24 @@ from iaa_desktop.gui.kinds.table import fit_columns, make_table
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 
 # light backgrounds only, so the marks (text colour, underline) stay readable on every class colour
-PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fbb4ae", "#b3cde3", "#fed9a6", "#b3de69", "#fccde5",
-           "#decbe4", "#ccebc5", "#ffed6f", "#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6", "#e5c494"]
+PALETTE = [
+    "#8dd3c7",
+    "#ffffb3",
+    "#bebada",
+    "#fbb4ae",
+    "#b3cde3",
+    "#fed9a6",
+    "#b3de69",
+    "#fccde5",
+    "#decbe4",
+    "#ccebc5",
+    "#ffed6f",
+    "#a6cee3",
+    "#b2df8a",
+    "#fdbf6f",
+    "#cab2d6",
+    "#e5c494",
+]
 ONLY_ONE = "#c00000"  # a mention only this annotator has: red, italic, underlined
 OTHER_CLASS = "#1f3fbf"  # in a class matched to a different one: blue, underlined
 
@@ -35,8 +51,15 @@ def _is_rtl(text: str) -> bool:
     return rtl > len(strong) / 2
 
 
-def render_document(doc, class_of: dict, colour_of: dict, marks: dict, selected: set, side: str,
-                    other_side: dict | None = None) -> str:
+def render_document(
+    doc,
+    class_of: dict,
+    colour_of: dict,
+    marks: dict,
+    selected: set,
+    side: str,
+    other_side: dict | None = None,
+) -> str:
     """HTML of a document with every mention as a coloured span (offsets are code points)."""
     text = doc.text or ""
     other_side = other_side or {}
@@ -59,9 +82,13 @@ def render_document(doc, class_of: dict, colour_of: dict, marks: dict, selected:
             style += f"color:{OTHER_CLASS}; text-decoration:underline;"
         if m in selected:
             style += "font-weight:bold; text-decoration:underline;"
-        tip = html.escape(f"{side}: {cls}; other annotator: {other_side.get(m, '— (no such mention)')}"
-                          + (" — only this annotator has it" if mark == "only" else ""))
-        out.append(f"<a name='m{s}_{e}'></a><span style='{style}' title='{tip}'>{html.escape(text[s:e])}</span>")
+        tip = html.escape(
+            f"{side}: {cls}; other annotator: {other_side.get(m, '— (no such mention)')}"
+            + (" — only this annotator has it" if mark == "only" else "")
+        )
+        out.append(
+            f"<a name='m{s}_{e}'></a><span style='{style}' title='{tip}'>{html.escape(text[s:e])}</span>"
+        )
         pos = e
     out.append(html.escape(text[pos:]))
     body = "".join(out).replace("\n", "<br/>")
@@ -83,7 +110,8 @@ class CorefPanel(QWidget):
             "Same colour = matched class pair · "
             f"<u><i><span style='color:{ONLY_ONE}'>mention only one annotator has</span></i></u> · "
             f"<u><span style='color:{OTHER_CLASS}'>mention in a class matched to a different one</span></u> · "
-            "grey = S (in no class) · hover a mention for its class on each side")
+            "grey = S (in no class) · hover a mention for its class on each side"
+        )
         legend.setTextFormat(Qt.TextFormat.RichText)
         legend.setWordWrap(True)
         top.addWidget(legend, 1)
@@ -123,8 +151,12 @@ class CorefPanel(QWidget):
             texts.addWidget(box)
         # synchronised scrolling (proportional, so different lengths still line up)
         self._syncing = False
-        self.text_a.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.text_a, self.text_b))
-        self.text_b.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.text_b, self.text_a))
+        self.text_a.verticalScrollBar().valueChanged.connect(
+            lambda v: self._sync(self.text_a, self.text_b)
+        )
+        self.text_b.verticalScrollBar().valueChanged.connect(
+            lambda v: self._sync(self.text_b, self.text_a)
+        )
         split.addWidget(texts)
         split.setSizes([470, 930])  # wide enough for every column of both tables
         outer.addWidget(split, 1)
@@ -159,7 +191,10 @@ class CorefPanel(QWidget):
         self.result = result
         current = self.pair_combo.currentData()
         self.pair_combo.clear()
-        pairs = sorted({(p.a, p.b) for d in result.documents for p in d.pairs}, key=lambda ab: (result.annotators.index(ab[0]), result.annotators.index(ab[1])))
+        pairs = sorted(
+            {(p.a, p.b) for d in result.documents for p in d.pairs},
+            key=lambda ab: (result.annotators.index(ab[0]), result.annotators.index(ab[1])),
+        )
         for a, b in pairs:
             self.pair_combo.addItem(f"{a} ↔ {b}", (a, b))
         idx = self.pair_combo.findData(current)
@@ -168,8 +203,17 @@ class CorefPanel(QWidget):
         for d in result.documents:
             p = d.pairs[0]
             t = p.total
-            rows.append({"document": d.name, "L": t.L, "M": t.M, "R": t.R, "D": t.D, "d": round(t.d, 4),
-                         "study": "⚑" if t.d >= result.study_threshold else ""})
+            rows.append(
+                {
+                    "document": d.name,
+                    "L": t.L,
+                    "M": t.M,
+                    "R": t.R,
+                    "D": t.D,
+                    "d": round(t.d, 4),
+                    "study": "⚑" if t.d >= result.study_threshold else "",
+                }
+            )
         self.doc_model.set_frame(pd.DataFrame(rows))
         fit_columns(self.doc_view)
         if self.doc_model.rowCount():
@@ -183,7 +227,11 @@ class CorefPanel(QWidget):
         name = self.doc_model.frame["document"].iloc[row] if self.doc_model.rowCount() else None
         doc = next((d for d in self.result.documents if d.name == name), None)
         ab = self.pair_combo.currentData()
-        pair = next((p for p in doc.pairs if (p.a, p.b) == tuple(ab)), doc.pairs[0]) if doc and ab else (doc.pairs[0] if doc else None)
+        pair = (
+            next((p for p in doc.pairs if (p.a, p.b) == tuple(ab)), doc.pairs[0])
+            if doc and ab
+            else (doc.pairs[0] if doc else None)
+        )
         return doc, pair
 
     def _show_document(self, selected_row: Any = None) -> None:
@@ -230,7 +278,10 @@ class CorefPanel(QWidget):
             sel_b = {m for s, n in zip(sb, nb) if n == selected_row[1] for m in s}
         self.label_a.setText(f"<b>{html.escape(pair.a)}</b> — {html.escape(doc.name)}")
         self.label_b.setText(f"<b>{html.escape(pair.b)}</b> — {html.escape(doc.name)}")
-        bar_a, bar_b = self.text_a.verticalScrollBar().value(), self.text_b.verticalScrollBar().value()
+        bar_a, bar_b = (
+            self.text_a.verticalScrollBar().value(),
+            self.text_b.verticalScrollBar().value(),
+        )
         other_a = {m: f"{pair.b} {class_b.get(m, 'S')}" for m in da.mentions if m in db.mentions}
         other_b = {m: f"{pair.a} {class_a.get(m, 'S')}" for m in db.mentions if m in da.mentions}
         self.text_a.setHtml(render_document(da, class_a, colour_a, marks_a, sel_a, pair.a, other_a))
@@ -267,7 +318,11 @@ def create_panels(result, context) -> list[tuple[str, QWidget]]:
     if scores is None:
         scores = QWidget()
         lay = QVBoxLayout(scores)
-        lay.addWidget(QLabel("Scores per annotator pair over all documents (first annotator as key), and corpus totals"))
+        lay.addWidget(
+            QLabel(
+                "Scores per annotator pair over all documents (first annotator as key), and corpus totals"
+            )
+        )
         scores.model = DataFrameModel()  # type: ignore[attr-defined]
         scores.view = make_table(scores.model)  # type: ignore[attr-defined]
         lay.addWidget(scores.view, 1)  # type: ignore[attr-defined]
@@ -278,7 +333,16 @@ def create_panels(result, context) -> list[tuple[str, QWidget]]:
     rows = []
     for (a, b), s in result.corpus_scores.items():
         for metric, vals in s.to_json().items():
-            rows.append({"a": a, "b": b, "metric": metric, "recall": vals.get("recall"), "precision": vals.get("precision"), "f1": vals["f1"]})
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "metric": metric,
+                    "recall": vals.get("recall"),
+                    "precision": vals.get("precision"),
+                    "f1": vals["f1"],
+                }
+            )
     scores.model.set_frame(pd.DataFrame(rows))  # type: ignore[attr-defined]
     scores.totals_model.set_frame(result.tables()["totals"])  # type: ignore[attr-defined]
     return [("Side by side", panel), ("Scores", scores)]

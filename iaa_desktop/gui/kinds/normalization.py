@@ -101,10 +101,10 @@ class FrameModel(QAbstractTableModel):
     def frame(self) -> pd.DataFrame:
         return self._df
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._df)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._df.columns)
 
     def data(
@@ -129,7 +129,7 @@ class FrameModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:  # noqa: N802
+    ) -> Any:
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:
@@ -190,10 +190,10 @@ class CharacterGridModel(QAbstractTableModel):
     def differs(self, column: int, modernization: bool = False) -> bool:
         return bool(self._differs.get(modernization, np.zeros(0, bool))[column])
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._units)
 
     def data(
@@ -217,7 +217,7 @@ class CharacterGridModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:  # noqa: N802
+    ) -> Any:
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:
@@ -341,7 +341,7 @@ class NormalizationPanel(QWidget):
         for w in (self, self.text_view, self.grid, self.dis_view, self.text_view.viewport()):
             w.installEventFilter(self)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key, mods = event.key(), event.modifiers()
             plain = mods in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
@@ -520,7 +520,7 @@ class NormalizationPanel(QWidget):
         width = self.text_view.viewport().width() - 90  # room for the annotator names
         return max(20, int(width / (avg * 1.05)))
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+    def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         if self.result is not None and abs(self._line_chars() - self._rendered_chars) > 4:
             self._render_text()

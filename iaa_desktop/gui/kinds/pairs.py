@@ -171,7 +171,7 @@ class PairListView(QTableView):
         super().__init__(parent)
         self._step = step
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt API)
+    def keyPressEvent(self, event) -> None:
         key, mods = event.key(), event.modifiers()
         plain = mods in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
         alt = bool(mods & Qt.KeyboardModifier.AltModifier)
@@ -262,7 +262,7 @@ class BoxedTextView(QTextBrowser):
                 out.append((rect.translated(origin + QPointF(-dx, -dy)), colour, dashed))
         return out
 
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
+    def paintEvent(self, event) -> None:
         super().paintEvent(event)
         if not self.boxes:
             return

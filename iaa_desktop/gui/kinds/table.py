@@ -23,9 +23,13 @@ from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.heatmap import MatrixHeatmap
 
 PAIR_METRICS = [
-    ("cohen_kappa", "Cohen's κ"), ("percent_agreement", "Percent agreement"), ("scott_pi", "Scott's π"),
-    ("krippendorff_alpha", "Krippendorff's α"), ("spearman", "Spearman ρ"),
-    ("weighted_kappa_linear", "Weighted κ (linear)"), ("weighted_kappa_quadratic", "Weighted κ (quadratic)"),
+    ("cohen_kappa", "Cohen's κ"),
+    ("percent_agreement", "Percent agreement"),
+    ("scott_pi", "Scott's π"),
+    ("krippendorff_alpha", "Krippendorff's α"),
+    ("spearman", "Spearman ρ"),
+    ("weighted_kappa_linear", "Weighted κ (linear)"),
+    ("weighted_kappa_quadratic", "Weighted κ (quadratic)"),
 ]
 
 
@@ -34,7 +38,7 @@ def _tooltip(name: str) -> str:
         from iaa_desktop.core.measures import tooltip  # written with the Measures help
 
         return tooltip(name)
-    except Exception:
+    except Exception:  # noqa: BLE001
         return ""
 
 
@@ -85,8 +89,15 @@ class OverviewPanel(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         outer.addWidget(self.summary)
         top = QSplitter(Qt.Orientation.Horizontal)
-        self.metrics_model = DataFrameModel(headers={"title": "Measure", "value": "Value", "ci_low": "95% CI low",
-                                                     "ci_high": "95% CI high", "n_items": "Items"})
+        self.metrics_model = DataFrameModel(
+            headers={
+                "title": "Measure",
+                "value": "Value",
+                "ci_low": "95% CI low",
+                "ci_high": "95% CI high",
+                "n_items": "Items",
+            }
+        )
         self.metrics_view = make_table(self.metrics_model, sortable=False)
         self.metrics_view.setObjectName("metrics")
         top.addWidget(self.metrics_view)
@@ -119,15 +130,21 @@ class OverviewPanel(QWidget):
         self._filter_timer = QTimer(self, singleShot=True, interval=200)
         self._filter_timer.timeout.connect(lambda: self.items_model.set_filter(self.filter.text()))
         self.filter.textChanged.connect(lambda _t: self._filter_timer.start())
-        self.filter.returnPressed.connect(lambda: (self._filter_timer.stop(), self.items_model.set_filter(self.filter.text())))
+        self.filter.returnPressed.connect(
+            lambda: (self._filter_timer.stop(), self.items_model.set_filter(self.filter.text()))
+        )
         self.items_view = make_table(self.items_model)
         self.items_view.setObjectName("items")
-        self.items_view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._show_item(cur))
+        self.items_view.selectionModel().currentRowChanged.connect(
+            lambda cur, _prev: self._show_item(cur)
+        )
         il.addWidget(self.items_view)
         bottom.addWidget(items_box)
         self.detail = QTextBrowser()
         self.detail.setObjectName("item_detail")
-        self.detail.setPlaceholderText("Select an item to see every annotator's label side by side.")
+        self.detail.setPlaceholderText(
+            "Select an item to see every annotator's label side by side."
+        )
         bottom.addWidget(self.detail)
         bottom.setSizes([700, 300])
         vs = QSplitter(Qt.Orientation.Vertical)
@@ -147,14 +164,18 @@ class OverviewPanel(QWidget):
         table = result.overall_table()
         cols = [c for c in ("title", "value", "ci_low", "ci_high", "n_items") if c in table.columns]
         self.metrics_model.set_frame(table[cols])
-        self.metrics_model.set_row_tooltips({row.title: _tooltip(row.metric) for row in table.itertuples()})
+        self.metrics_model.set_row_tooltips(
+            {row.title: _tooltip(row.metric) for row in table.itertuples()}
+        )
         fit_columns(self.metrics_view, max_width=400)
         current = self.metric_combo.currentData()
         self.metric_combo.clear()
         for key, title in PAIR_METRICS:
             if key in result.pairwise.columns:
                 self.metric_combo.addItem(title, key)
-                self.metric_combo.setItemData(self.metric_combo.count() - 1, _tooltip(key), Qt.ItemDataRole.ToolTipRole)
+                self.metric_combo.setItemData(
+                    self.metric_combo.count() - 1, _tooltip(key), Qt.ItemDataRole.ToolTipRole
+                )
         idx = self.metric_combo.findData(current)
         self.metric_combo.setCurrentIndex(max(0, idx))
         self._draw_heatmap()
@@ -174,7 +195,9 @@ class OverviewPanel(QWidget):
         title = self.metric_combo.currentText()
         lo = 0.0 if key == "percent_agreement" else -1.0
         m = self.result.pair_matrix(key)
-        self.heatmap.set_matrix(m.to_numpy(dtype=float), m.index, m.columns, title, vmin=lo, vmax=1.0)
+        self.heatmap.set_matrix(
+            m.to_numpy(dtype=float), m.index, m.columns, title, vmin=lo, vmax=1.0
+        )
 
     def _show_item(self, proxy_index) -> None:
         if not proxy_index.isValid() or self.result is None:
@@ -185,8 +208,10 @@ class OverviewPanel(QWidget):
         parts = [f"<h3 dir='auto'>{html.escape(str(rec['item']))}</h3>"]
         if "group" in rec.index:
             parts.append(f"<p>Group: <b>{html.escape(str(rec['group']))}</b></p>")
-        parts.append("<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'>"
-                     "<tr><th align='left'>Annotator</th><th align='left'>Label</th></tr>")
+        parts.append(
+            "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'>"
+            "<tr><th align='left'>Annotator</th><th align='left'>Label</th></tr>"
+        )
         labels = [str(rec[a]) for a in self.result.annotators]
         counts: dict[str, int] = {}
         for lab in labels:
@@ -194,10 +219,19 @@ class OverviewPanel(QWidget):
                 counts[lab] = counts.get(lab, 0) + 1
         majority = max(counts.values()) if counts else 0
         for a, lab in zip(self.result.annotators, labels):
-            style = "" if not lab else (" style='background:#e3f4e3'" if counts[lab] == majority and len(counts) > 1 else
-                                        (" style='background:#fbe3e3'" if len(counts) > 1 else ""))
+            style = (
+                ""
+                if not lab
+                else (
+                    " style='background:#e3f4e3'"
+                    if counts[lab] == majority and len(counts) > 1
+                    else (" style='background:#fbe3e3'" if len(counts) > 1 else "")
+                )
+            )
             shown = html.escape(lab) if lab else "<i>(no label)</i>"
-            parts.append(f"<tr><td>{html.escape(str(a))}</td><td dir='auto'{style}>{shown}</td></tr>")
+            parts.append(
+                f"<tr><td>{html.escape(str(a))}</td><td dir='auto'{style}>{shown}</td></tr>"
+            )
         parts.append("</table>")
         d = rec.get("disagreement", math.nan)
         if isinstance(d, float) and not math.isnan(d):
@@ -209,7 +243,11 @@ class GroupsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("Agreement per group (the same measures as the overview, computed on each group's items)"))
+        lay.addWidget(
+            QLabel(
+                "Agreement per group (the same measures as the overview, computed on each group's items)"
+            )
+        )
         self.model = DataFrameModel()
         self.view = make_table(self.model)
         lay.addWidget(self.view)
@@ -233,7 +271,12 @@ class CategoriesPanel(QWidget):
         lay = QHBoxLayout(self)
         left = QVBoxLayout()
         left.addWidget(QLabel("Agreement per category"))
-        self.model = DataFrameModel(headers={"specific_agreement": "specific agreement", "kappa_one_vs_rest": "κ (one vs rest)"})
+        self.model = DataFrameModel(
+            headers={
+                "specific_agreement": "specific agreement",
+                "kappa_one_vs_rest": "κ (one vs rest)",
+            }
+        )
         self.view = make_table(self.model)
         left.addWidget(self.view)
         lay.addLayout(left, 1)
@@ -243,9 +286,20 @@ class CategoriesPanel(QWidget):
     def set_result(self, result) -> None:
         self.model.set_frame(result.per_category)
         fit_columns(self.view)
-        cats = [str(c if not (isinstance(c, float) and c.is_integer()) else int(c)) for c in result.categories]
+        cats = [
+            str(c if not (isinstance(c, float) and c.is_integer()) else int(c))
+            for c in result.categories
+        ]
         if len(cats) <= 40:
-            self.chart.set_matrix(result.coincidence, cats, cats, "Coincidence matrix", vmin=0.0, sequential=True, digits=1)
+            self.chart.set_matrix(
+                result.coincidence,
+                cats,
+                cats,
+                "Coincidence matrix",
+                vmin=0.0,
+                sequential=True,
+                digits=1,
+            )
 
 
 def create_panels(result, context) -> list[tuple[str, QWidget]]:

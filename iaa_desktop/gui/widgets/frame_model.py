@@ -48,8 +48,15 @@ class DataFrameModel(QAbstractTableModel):
     value tints the row (e.g. disagreement).
     """
 
-    def __init__(self, frame=None, parent=None, digits: int = 3, tooltips: dict[str, str] | None = None,
-                 tint_column: str | None = None, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        frame=None,
+        parent=None,
+        digits: int = 3,
+        tooltips: dict[str, str] | None = None,
+        tint_column: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(parent)
         import pandas as pd
 
@@ -96,8 +103,11 @@ class DataFrameModel(QAbstractTableModel):
     def _cache_columns(self) -> None:
         # plain per-column arrays: a cell lookup in data() must not go through pandas indexing
         self._columns = [self._frame[c].to_numpy() for c in self._frame.columns]
-        self._tint_values = (self._frame[self._tint].to_numpy(dtype=float)
-                             if self._tint and self._tint in self._frame.columns else None)
+        self._tint_values = (
+            self._frame[self._tint].to_numpy(dtype=float)
+            if self._tint and self._tint in self._frame.columns
+            else None
+        )
 
     def set_row_tooltips(self, by_first_column: dict[str, str]) -> None:
         self._row_tooltips = by_first_column
@@ -108,7 +118,9 @@ class DataFrameModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._frame.columns)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid():
             return None
         value = self._columns[index.column()][index.row()]
@@ -121,7 +133,9 @@ class DataFrameModel(QAbstractTableModel):
         if role == Role.FilterText:
             return " ".join(str(col[index.row()]) for col in self._columns)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool):
+            if isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+                value, bool
+            ):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and self._tint_values is not None:
@@ -132,7 +146,9 @@ class DataFrameModel(QAbstractTableModel):
             return self._row_tooltips.get(str(self._columns[0][index.row()]))
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._frame.columns):
             name = str(self._frame.columns[section])
             if role == Qt.ItemDataRole.DisplayRole:
@@ -149,7 +165,9 @@ class DataFrameModel(QAbstractTableModel):
         self.layoutAboutToBeChanged.emit()
         name = self._frame.columns[column]
         ascending = order == Qt.SortOrder.AscendingOrder
-        self._full = self._full.sort_values(name, ascending=ascending, kind="stable", na_position="last").reset_index(drop=True)
+        self._full = self._full.sort_values(
+            name, ascending=ascending, kind="stable", na_position="last"
+        ).reset_index(drop=True)
         self._search = None
         self._frame = self._apply_filter(self._full)
         self._cache_columns()
@@ -174,7 +192,9 @@ class TextFilterProxy(QSortFilterProxyModel):
             self._needle = text.casefold().strip()
             self.invalidateFilter()
 
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+    def filterAcceptsRow(
+        self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
+    ) -> bool:
         if not self._needle:
             return True
         idx = self.sourceModel().index(source_row, 0, source_parent)

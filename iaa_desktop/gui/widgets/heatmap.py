@@ -14,7 +14,13 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 # colour stops (position, r, g, b)
-DIVERGING = [(0.0, 165, 0, 38), (0.25, 244, 109, 67), (0.5, 255, 255, 191), (0.75, 116, 196, 98), (1.0, 0, 104, 55)]
+DIVERGING = [
+    (0.0, 165, 0, 38),
+    (0.25, 244, 109, 67),
+    (0.5, 255, 255, 191),
+    (0.75, 116, 196, 98),
+    (1.0, 0, 104, 55),
+]
 SEQUENTIAL = [(0.0, 247, 251, 255), (0.5, 107, 174, 214), (1.0, 8, 48, 107)]
 
 
@@ -44,8 +50,17 @@ class MatrixHeatmap(QWidget):
         self._digits = 2
         self._cells: list[tuple[QRectF, int, int]] = []
 
-    def set_matrix(self, values, rows, cols, title: str = "", vmin: float | None = None, vmax: float | None = None,
-                   sequential: bool = False, digits: int = 2) -> None:
+    def set_matrix(
+        self,
+        values,
+        rows,
+        cols,
+        title: str = "",
+        vmin: float | None = None,
+        vmax: float | None = None,
+        sequential: bool = False,
+        digits: int = 2,
+    ) -> None:
         self._values = np.asarray(values, dtype=float)
         self._rows, self._cols = [str(r) for r in rows], [str(c) for c in cols]
         self._title = title
@@ -67,8 +82,13 @@ class MatrixHeatmap(QWidget):
         font = QFont(self.font())
         fm = QFontMetrics(font)
         title_h = fm.height() + 8 if self._title else 4
-        left = min(max((fm.horizontalAdvance(r) for r in self._rows), default=0) + 12, self.width() // 3)
-        bottom = min(max((fm.horizontalAdvance(c) for c in self._cols), default=0) * 0.75 + 16, self.height() // 3)
+        left = min(
+            max((fm.horizontalAdvance(r) for r in self._rows), default=0) + 12, self.width() // 3
+        )
+        bottom = min(
+            max((fm.horizontalAdvance(c) for c in self._cols), default=0) * 0.75 + 16,
+            self.height() // 3,
+        )
         legend_w = 46
         avail_w = self.width() - left - legend_w - 8
         avail_h = self.height() - title_h - bottom - 4
@@ -79,7 +99,11 @@ class MatrixHeatmap(QWidget):
             bold = QFont(font)
             bold.setBold(True)
             p.setFont(bold)
-            p.drawText(QRectF(0, 2, self.width(), title_h), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, self._title)
+            p.drawText(
+                QRectF(0, 2, self.width(), title_h),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                self._title,
+            )
             p.setFont(font)
         span = (self._vmax - self._vmin) or 1.0
         self._cells = []
@@ -103,13 +127,18 @@ class MatrixHeatmap(QWidget):
         p.setFont(font)
         p.setPen(QPen(self.palette().text().color()))
         for i, name in enumerate(self._rows):
-            p.drawText(QRectF(0, y0 + i * cell, x0 - 6, cell), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                       fm.elidedText(name, Qt.TextElideMode.ElideRight, int(x0 - 8)))
+            p.drawText(
+                QRectF(0, y0 + i * cell, x0 - 6, cell),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                fm.elidedText(name, Qt.TextElideMode.ElideRight, int(x0 - 8)),
+            )
         for j, name in enumerate(self._cols):
             p.save()
             p.translate(x0 + (j + 0.5) * cell, y0 + n_r * cell + 6)
             p.rotate(35)
-            p.drawText(0, fm.ascent(), fm.elidedText(name, Qt.TextElideMode.ElideRight, int(bottom * 1.3)))
+            p.drawText(
+                0, fm.ascent(), fm.elidedText(name, Qt.TextElideMode.ElideRight, int(bottom * 1.3))
+            )
             p.restore()
         # colour legend
         lx = x0 + n_c * cell + 12
@@ -117,9 +146,19 @@ class MatrixHeatmap(QWidget):
         steps = 40
         for k in range(steps):
             t = 1 - k / (steps - 1)
-            p.fillRect(QRectF(lx, y0 + k * lh / steps, 12, lh / steps + 1), colour_at(t, self._stops))
-        p.drawText(QRectF(lx + 14, y0 - 2, 40, fm.height()), Qt.AlignmentFlag.AlignLeft, f"{self._vmax:.2g}")
-        p.drawText(QRectF(lx + 14, y0 + lh - fm.height() + 2, 40, fm.height()), Qt.AlignmentFlag.AlignLeft, f"{self._vmin:.2g}")
+            p.fillRect(
+                QRectF(lx, y0 + k * lh / steps, 12, lh / steps + 1), colour_at(t, self._stops)
+            )
+        p.drawText(
+            QRectF(lx + 14, y0 - 2, 40, fm.height()),
+            Qt.AlignmentFlag.AlignLeft,
+            f"{self._vmax:.2g}",
+        )
+        p.drawText(
+            QRectF(lx + 14, y0 + lh - fm.height() + 2, 40, fm.height()),
+            Qt.AlignmentFlag.AlignLeft,
+            f"{self._vmin:.2g}",
+        )
         p.end()
 
     def mouseMoveEvent(self, event) -> None:
@@ -127,6 +166,9 @@ class MatrixHeatmap(QWidget):
         for rect, i, j in self._cells:
             if rect.contains(pos):
                 v = self._values[i, j]
-                self.setToolTip(f"{self._rows[i]} × {self._cols[j]}: " + ("–" if math.isnan(v) else f"{v:.{max(self._digits, 3)}f}"))
+                self.setToolTip(
+                    f"{self._rows[i]} × {self._cols[j]}: "
+                    + ("–" if math.isnan(v) else f"{v:.{max(self._digits, 3)}f}")
+                )
                 return
         self.setToolTip("")

@@ -57,7 +57,9 @@ class SettingsPanel(QWidget):
         self.kind_combo.addItem("Detect from the inputs", None)
         for name, title in names:
             self.kind_combo.addItem(title, name)
-        self.kind_combo.setCurrentIndex(self._kind_names.index(current) if current in self._kind_names else 0)
+        self.kind_combo.setCurrentIndex(
+            self._kind_names.index(current) if current in self._kind_names else 0
+        )
         self.kind_combo.blockSignals(False)
 
     def _on_kind_activated(self, index: int) -> None:
@@ -93,7 +95,9 @@ class SettingsPanel(QWidget):
                 w.addItem(str(c), c)
             if value in s.choices:
                 w.setCurrentIndex(list(s.choices).index(value))
-            w.activated.connect(lambda i, w=w, name=name: self.option_changed.emit(name, w.itemData(i)))
+            w.activated.connect(
+                lambda i, w=w, name=name: self.option_changed.emit(name, w.itemData(i))
+            )
             return w
         if s.type is bool:
             w = QCheckBox()

@@ -56,7 +56,7 @@ class StudyPanel(QWidget):
     def set_study(self, study) -> None:
         self.title.setText(f"<b>{study.title}</b>" if study else "<b>No study open</b>")
         self.inputs.clear()
-        for p in (study.inputs if study else ()):
+        for p in study.inputs if study else ():
             item = QListWidgetItem(Path(p).name + ("/" if Path(p).is_dir() else ""))
             item.setToolTip(str(p))
             item.setData(Qt.ItemDataRole.UserRole, str(p))

@@ -30,15 +30,50 @@ from iaa_desktop.core.metrics.coreference import BlancCounts, Counts, DocumentSc
 from iaa_desktop.core.progress import Progress
 
 SETTINGS = [
-    Setting("cost", "Matching cost", "symdiff", str, COSTS,
-            "symdiff: |a △ b| (the seed's); jaccard: d; opt: square assignment where an unmatched set costs its size"),
-    Setting("study_threshold", "Flag texts with d ≥", 1 / 3, float, (), "texts whose d reaches this are flagged for study"),
-    Setting("relation_types", "Relation types", "Coreference", str, (), "brat relation (and * line) types that link coreferent mentions, comma-separated"),
-    Setting("doc_column", "Mention table: document column", "", str, (), "column naming the document (empty: one document per file)"),
+    Setting(
+        "cost",
+        "Matching cost",
+        "symdiff",
+        str,
+        COSTS,
+        "symdiff: |a △ b| (the seed's); jaccard: d; opt: square assignment where an unmatched set costs its size",
+    ),
+    Setting(
+        "study_threshold",
+        "Flag texts with d ≥",
+        1 / 3,
+        float,
+        (),
+        "texts whose d reaches this are flagged for study",
+    ),
+    Setting(
+        "relation_types",
+        "Relation types",
+        "Coreference",
+        str,
+        (),
+        "brat relation (and * line) types that link coreferent mentions, comma-separated",
+    ),
+    Setting(
+        "doc_column",
+        "Mention table: document column",
+        "",
+        str,
+        (),
+        "column naming the document (empty: one document per file)",
+    ),
     Setting("begin_column", "Mention table: begin column", "begin", str),
     Setting("end_column", "Mention table: end column", "end", str),
     Setting("entity_column", "Mention table: entity column", "entityNum", str),
-    Setting("iaa_dir", "Write .iaa files into", "", str, (), "write the seed's per-document .iaa files and a totals file", gui=False),
+    Setting(
+        "iaa_dir",
+        "Write .iaa files into",
+        "",
+        str,
+        (),
+        "write the seed's per-document .iaa files and a totals file",
+        gui=False,
+    ),
 ]
 
 
@@ -78,36 +113,105 @@ class CorefResult(TaskResult):
             pairs = []
             for p in d.pairs:
                 t = p.total
-                pairs.append({"a": p.a, "b": p.b, "rows": [r.to_json() for r in p.rows], "L": t.L, "M": t.M, "R": t.R,
-                              "D": t.D, "d": round(t.d, 4), "study": t.d >= self.study_threshold})
+                pairs.append(
+                    {
+                        "a": p.a,
+                        "b": p.b,
+                        "rows": [r.to_json() for r in p.rows],
+                        "L": t.L,
+                        "M": t.M,
+                        "R": t.R,
+                        "D": t.D,
+                        "d": round(t.d, 4),
+                        "study": t.d >= self.study_threshold,
+                    }
+                )
             docs.append({"name": d.name, "pairs": pairs})
         total_pairs = []
         for a, b in combinations(self.annotators, 2):
             t = self.pair_total(a, b)
-            total_pairs.append({"a": a, "b": b, "L": t.L, "M": t.M, "R": t.R, "D": t.D, "d": round(t.d, 4)})
+            total_pairs.append(
+                {"a": a, "b": b, "L": t.L, "M": t.M, "R": t.R, "D": t.D, "d": round(t.d, 4)}
+            )
         scores = [{"a": a, "b": b, **s.to_json()} for (a, b), s in self.corpus_scores.items()]
-        return {"kind": self.kind, "annotators": list(self.annotators), "n_documents": len(self.documents),
-                "documents": docs, "total": {"pairs": total_pairs}, "scores": scores}
+        return {
+            "kind": self.kind,
+            "annotators": list(self.annotators),
+            "n_documents": len(self.documents),
+            "documents": docs,
+            "total": {"pairs": total_pairs},
+            "scores": scores,
+        }
 
     def tables(self) -> dict[str, pd.DataFrame]:
         rows, per_doc, sc = [], [], []
         for d in self.documents:
             for p in d.pairs:
                 for r in p.rows:
-                    rows.append({"document": d.name, "a": p.a, "b": p.b, "class_a": r.class_a, "class_b": r.class_b,
-                                 "L": r.L, "M": r.M, "R": r.R, "D": r.D, "d": round(r.d, 4)})
+                    rows.append(
+                        {
+                            "document": d.name,
+                            "a": p.a,
+                            "b": p.b,
+                            "class_a": r.class_a,
+                            "class_b": r.class_b,
+                            "L": r.L,
+                            "M": r.M,
+                            "R": r.R,
+                            "D": r.D,
+                            "d": round(r.d, 4),
+                        }
+                    )
                 t = p.total
-                per_doc.append({"document": d.name, "a": p.a, "b": p.b, "L": t.L, "M": t.M, "R": t.R, "D": t.D,
-                                "d": round(t.d, 4), "study": t.d >= self.study_threshold})
+                per_doc.append(
+                    {
+                        "document": d.name,
+                        "a": p.a,
+                        "b": p.b,
+                        "L": t.L,
+                        "M": t.M,
+                        "R": t.R,
+                        "D": t.D,
+                        "d": round(t.d, 4),
+                        "study": t.d >= self.study_threshold,
+                    }
+                )
                 s = d.scores[(p.a, p.b)].to_json()
-                sc.append({"document": d.name, "a": p.a, "b": p.b,
-                           **{f"{m}_{q}": v for m, vals in s.items() for q, v in vals.items()}})
-        totals_rows = [{"a": a, "b": b, **{k: v for k, v in self.pair_total(a, b).to_json().items() if k not in ("class_a", "class_b")}}
-                       for a, b in combinations(self.annotators, 2)]
-        corpus = [{"a": a, "b": b, **{f"{m}_{q}": v for m, vals in s.to_json().items() for q, v in vals.items()}}
-                  for (a, b), s in self.corpus_scores.items()]
-        return {"class_rows": pd.DataFrame(rows), "documents": pd.DataFrame(per_doc), "totals": pd.DataFrame(totals_rows),
-                "scores": pd.DataFrame(corpus), "scores_per_document": pd.DataFrame(sc)}
+                sc.append(
+                    {
+                        "document": d.name,
+                        "a": p.a,
+                        "b": p.b,
+                        **{f"{m}_{q}": v for m, vals in s.items() for q, v in vals.items()},
+                    }
+                )
+        totals_rows = [
+            {
+                "a": a,
+                "b": b,
+                **{
+                    k: v
+                    for k, v in self.pair_total(a, b).to_json().items()
+                    if k not in ("class_a", "class_b")
+                },
+            }
+            for a, b in combinations(self.annotators, 2)
+        ]
+        corpus = [
+            {
+                "a": a,
+                "b": b,
+                **{f"{m}_{q}": v for m, vals in s.to_json().items() for q, v in vals.items()},
+            }
+            for (a, b), s in self.corpus_scores.items()
+        ]
+        return {
+            "class_rows": pd.DataFrame(rows),
+            "documents": pd.DataFrame(per_doc),
+            "totals": pd.DataFrame(totals_rows),
+            "scores": pd.DataFrame(corpus),
+            "scores_per_document": pd.DataFrame(sc),
+        }
 
     def headline(self) -> list[tuple[str, str]]:
         out = [("documents", str(len(self.documents))), ("annotators", str(len(self.annotators)))]
@@ -163,7 +267,10 @@ def write_iaa_files(result: CorefResult, directory: Path) -> list[Path]:
     multi = len(result.annotators) > 2
     for d in result.documents:
         for p in d.pairs:
-            lines = [f"{r.class_a}\t{r.class_b}\t{r.L}\t{r.M}\t{r.R}\t{r.D}\t{format_d(r.d)}" for r in p.rows]
+            lines = [
+                f"{r.class_a}\t{r.class_b}\t{r.L}\t{r.M}\t{r.R}\t{r.D}\t{format_d(r.d)}"
+                for r in p.rows
+            ]
             name = f"{d.name}.iaa" if not multi else f"{d.name}.{p.a}-{p.b}.iaa"
             path = directory / name
             write_text_atomic(path, "\n".join(lines) + "\n")
@@ -189,12 +296,22 @@ class CorefKind:
             files = list(p.iterdir()) if p.is_dir() else [p]
             if any(f.suffix == ".ann" for f in files):
                 return 0.95
-            if any(f.name.endswith(("_conll", ".conll", ".key", ".response")) or (f.is_file() and f.suffix in ("", ".txt") and is_conll(f)) for f in files[:50]):
+            if any(
+                f.name.endswith(("_conll", ".conll", ".key", ".response"))
+                or (f.is_file() and f.suffix in ("", ".txt") and is_conll(f))
+                for f in files[:50]
+            ):
                 return 0.9
         return 0.0
 
-    def _read_annotator(self, path: Path, opts: Mapping[str, Any], errors: list[ReaderError]) -> dict[str, CorefDocument]:
-        rel = tuple(t.strip() for t in str(opts.get("relation_types") or "Coreference").split(",") if t.strip())
+    def _read_annotator(
+        self, path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
+    ) -> dict[str, CorefDocument]:
+        rel = tuple(
+            t.strip()
+            for t in str(opts.get("relation_types") or "Coreference").split(",")
+            if t.strip()
+        )
         files = sorted(path.iterdir()) if path.is_dir() else [path]
         docs: dict[str, CorefDocument] = {}
         for f in files:
@@ -204,8 +321,13 @@ class CorefKind:
                 if f.suffix == ".ann":
                     found = [read_brat(f, rel)]
                 elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
-                    found = read_mention_table(f, opts.get("doc_column") or "", opts.get("begin_column") or "begin",
-                                               opts.get("end_column") or "end", opts.get("entity_column") or "entityNum")
+                    found = read_mention_table(
+                        f,
+                        opts.get("doc_column") or "",
+                        opts.get("begin_column") or "begin",
+                        opts.get("end_column") or "end",
+                        opts.get("entity_column") or "entityNum",
+                    )
                 elif f.suffix == ".txt" and f.with_suffix(".ann").exists():
                     continue
                 elif is_conll(f):
@@ -218,18 +340,34 @@ class CorefKind:
             for d in found:
                 errors.extend(d.errors)
                 if d.name in docs:
-                    errors.append(ReaderError(f, None, f"document {d.name} appears twice for this annotator; the second is left out."))
+                    errors.append(
+                        ReaderError(
+                            f,
+                            None,
+                            f"document {d.name} appears twice for this annotator; the second is left out.",
+                        )
+                    )
                     continue
                 docs[d.name] = d
         if not docs:
-            errors.append(ReaderError(path, None, "no coreference documents found (.ann, CoNLL-2012 or a mention table)."))
+            errors.append(
+                ReaderError(
+                    path,
+                    None,
+                    "no coreference documents found (.ann, CoNLL-2012 or a mention table).",
+                )
+            )
         return docs
 
-    def run(self, inputs: Sequence[Path], options: Mapping[str, Any]) -> Generator[Progress, None, CorefResult]:
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, CorefResult]:
         opts = resolve_options(self.settings, options)
         inputs = [Path(p) for p in inputs]
         if len(inputs) < 2:
-            raise IaaError("Coreference needs two or more annotators: give one folder (or file) per annotator.")
+            raise IaaError(
+                "Coreference needs two or more annotators: give one folder (or file) per annotator."
+            )
         errors: list[ReaderError] = []
         by_annotator: dict[str, dict[str, CorefDocument]] = {}
         for k, p in enumerate(inputs):
@@ -240,7 +378,10 @@ class CorefKind:
             by_annotator[name] = self._read_annotator(p, opts, errors)
         annotators = tuple(a for a, d in by_annotator.items() if d)
         if len(annotators) < 2:
-            raise IaaError("Fewer than two annotators have readable documents:\n" + "\n".join(str(e) for e in errors[:10]))
+            raise IaaError(
+                "Fewer than two annotators have readable documents:\n"
+                + "\n".join(str(e) for e in errors[:10])
+            )
         names = sorted(set().union(*(set(by_annotator[a]) for a in annotators)))
         # single CoNLL documents with different names (key / response files) are paired anyway
         if all(len(by_annotator[a]) == 1 for a in annotators) and len(names) > 1:
@@ -248,14 +389,24 @@ class CorefKind:
             by_annotator = {a: {only[annotators[0]].name: d} for a, d in only.items()}
             names = [only[annotators[0]].name]
         documents: list[DocumentComparison] = []
-        corpus: dict[tuple[str, str], DocumentScores] = {(a, b): DocumentScores() for a, b in combinations(annotators, 2)}
+        corpus: dict[tuple[str, str], DocumentScores] = {
+            (a, b): DocumentScores() for a, b in combinations(annotators, 2)
+        }
         for k, name in enumerate(names):
-            yield Progress(len(inputs) + k / max(1, len(names)), len(inputs) + 1, f"Comparing {name}")
+            yield Progress(
+                len(inputs) + k / max(1, len(names)), len(inputs) + 1, f"Comparing {name}"
+            )
             docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
             missing = [a for a in annotators if a not in docs]
             if missing:
                 some = next(iter(docs.values()))
-                errors.append(ReaderError(some.path, None, f"document {name} is missing for {', '.join(missing)}; compared among the others only."))
+                errors.append(
+                    ReaderError(
+                        some.path,
+                        None,
+                        f"document {name} is missing for {', '.join(missing)}; compared among the others only.",
+                    )
+                )
             if len(docs) < 2:
                 continue
             pairs, scores = [], {}
@@ -267,9 +418,16 @@ class CorefKind:
                 scores[(a, b)] = s
                 corpus[(a, b)] += s
             documents.append(DocumentComparison(name, docs, pairs, scores))
-        result = CorefResult(kind=self.name, inputs=tuple(str(p) for p in inputs), options=dict(opts), errors=errors,
-                             annotators=annotators, documents=documents, corpus_scores=corpus,
-                             study_threshold=float(opts["study_threshold"]))
+        result = CorefResult(
+            kind=self.name,
+            inputs=tuple(str(p) for p in inputs),
+            options=dict(opts),
+            errors=errors,
+            annotators=annotators,
+            documents=documents,
+            corpus_scores=corpus,
+            study_threshold=float(opts["study_threshold"]),
+        )
         if opts.get("iaa_dir"):
             write_iaa_files(result, Path(opts["iaa_dir"]))
         yield Progress(1, 1, "Done")

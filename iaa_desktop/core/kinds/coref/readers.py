@@ -32,7 +32,9 @@ class CorefDocument:
     def singletons(self) -> list[MentionKey]:
         """S: every mention that is in no class, in text order."""
         in_class = {m for c in self.classes for m in c}
-        return sorted((m for m in self.mentions if m not in in_class), key=lambda k: (k[1], k[2], k[0]))
+        return sorted(
+            (m for m in self.mentions if m not in in_class), key=lambda k: (k[1], k[2], k[0])
+        )
 
 
 # ----------------------------------------------------------------------------------------- brat
@@ -40,7 +42,7 @@ class CorefDocument:
 _T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
 
 
-def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)) -> CorefDocument:
+def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)) -> CorefDocument:  # noqa: C901  (to split)
     """Read a brat ``.ann`` file (and the ``.txt`` beside it).
 
     Classes come from ``*\\tCoreference T.. T..`` lines (one class each, in file order) and from
@@ -53,7 +55,13 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
     if txt_path.exists():
         text = txt_path.read_text(encoding="utf-8")
     else:
-        errors.append(ReaderError(ann_path, None, f"no text file {txt_path.name} beside it; mentions are shown without their text."))
+        errors.append(
+            ReaderError(
+                ann_path,
+                None,
+                f"no text file {txt_path.name} beside it; mentions are shown without their text.",
+            )
+        )
     try:
         lines = ann_path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as e:
@@ -68,16 +76,34 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
         if line.startswith("T"):
             m = _T_LINE.match(line)
             if not m:
-                errors.append(ReaderError(ann_path, lineno, "a T line must read 'T<n><TAB><type> <start> <end><TAB><text>'; line left out."))
+                errors.append(
+                    ReaderError(
+                        ann_path,
+                        lineno,
+                        "a T line must read 'T<n><TAB><type> <start> <end><TAB><text>'; line left out.",
+                    )
+                )
                 continue
             tid, mtype, spans, covered = m.groups()
             parts = [tuple(map(int, s.split())) for s in spans.split(";")]
             start, end = parts[0][0], parts[-1][1]
             if start >= end or start < 0:
-                errors.append(ReaderError(ann_path, lineno, f"mention {tid} has empty or negative offsets {start}–{end}; left out."))
+                errors.append(
+                    ReaderError(
+                        ann_path,
+                        lineno,
+                        f"mention {tid} has empty or negative offsets {start}–{end}; left out.",
+                    )
+                )
                 continue
             if text is not None and end > len(text):
-                errors.append(ReaderError(ann_path, lineno, f"mention {tid} ends at {end}, beyond the text ({len(text)} characters); left out."))
+                errors.append(
+                    ReaderError(
+                        ann_path,
+                        lineno,
+                        f"mention {tid} ends at {end}, beyond the text ({len(text)} characters); left out.",
+                    )
+                )
                 continue
             key = (mtype, start, end)
             if key in doc.mentions:
@@ -88,7 +114,11 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
         elif line.startswith("*"):
             fields = line.split("\t")
             if len(fields) < 2 or not fields[1].split():
-                errors.append(ReaderError(ann_path, lineno, "an equivalence (*) line without members; left out."))
+                errors.append(
+                    ReaderError(
+                        ann_path, lineno, "an equivalence (*) line without members; left out."
+                    )
+                )
                 continue
             parts = fields[1].split()
             if parts[0] in relation_types or parts[0] == "Coreference":
@@ -99,7 +129,13 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
             if parts and parts[0] in relation_types:
                 args = [p.split(":", 1)[1] for p in parts[1:] if ":" in p]
                 if len(args) != 2:
-                    errors.append(ReaderError(ann_path, lineno, "a relation line needs Arg1:T.. and Arg2:T..; left out."))
+                    errors.append(
+                        ReaderError(
+                            ann_path,
+                            lineno,
+                            "a relation line needs Arg1:T.. and Arg2:T..; left out.",
+                        )
+                    )
                     continue
                 relations.append((lineno, args[0], args[1]))
         elif line.startswith("#"):
@@ -112,10 +148,22 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
         for tid in members:
             key = ids.get(tid)
             if key is None:
-                errors.append(ReaderError(ann_path, lineno, f"the class names {tid}, which is not a mention of this file; {tid} left out."))
+                errors.append(
+                    ReaderError(
+                        ann_path,
+                        lineno,
+                        f"the class names {tid}, which is not a mention of this file; {tid} left out.",
+                    )
+                )
                 continue
             if key in seen:
-                errors.append(ReaderError(ann_path, lineno, f"mention {tid} is already in another class; kept in the first one only."))
+                errors.append(
+                    ReaderError(
+                        ann_path,
+                        lineno,
+                        f"mention {tid} is already in another class; kept in the first one only.",
+                    )
+                )
                 continue
             if key not in cls:
                 cls.append(key)
@@ -141,7 +189,13 @@ def _closure(relations, ids, seen, path, errors) -> list[list[MentionKey]]:
         ka, kb = ids.get(a), ids.get(b)
         missing = [t for t, k in ((a, ka), (b, kb)) if k is None]
         if missing:
-            errors.append(ReaderError(path, lineno, f"the relation names {', '.join(missing)}, not a mention of this file; left out."))
+            errors.append(
+                ReaderError(
+                    path,
+                    lineno,
+                    f"the relation names {', '.join(missing)}, not a mention of this file; left out.",
+                )
+            )
             continue
         for k in (ka, kb):
             if k not in parent:
@@ -160,7 +214,7 @@ def _closure(relations, ids, seen, path, errors) -> list[list[MentionKey]]:
 _MARK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
 
-def read_conll(path: Path) -> list[CorefDocument]:
+def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
     """Read a CoNLL-2012 file: one :class:`CorefDocument` per ``#begin document`` block.
 
     Mentions are token spans ``("", first_token, last_token + 1)`` counted over the whole
@@ -180,7 +234,13 @@ def read_conll(path: Path) -> list[CorefDocument]:
             return
         for eid, stack in open_.items():
             for start, ln in stack:
-                doc.errors.append(ReaderError(path, ln, f"entity {eid} opened at token {start} is never closed; mention left out."))
+                doc.errors.append(
+                    ReaderError(
+                        path,
+                        ln,
+                        f"entity {eid} opened at token {start} is never closed; mention left out.",
+                    )
+                )
         doc.text = " ".join(words)
         for eid in sorted(entities, key=lambda e: min(m[1] for m in entities[e])):
             cls = []
@@ -196,7 +256,7 @@ def read_conll(path: Path) -> list[CorefDocument]:
             line = raw.rstrip("\n")
             if line.startswith("#begin document"):
                 close(lineno)
-                name = line[len("#begin document"):].strip() or f"{path.stem}:{len(docs) + 1}"
+                name = line[len("#begin document") :].strip() or f"{path.stem}:{len(docs) + 1}"
                 doc = CorefDocument(name, str(path), None)
                 token, open_, entities, words = 0, {}, {}, []
                 continue
@@ -220,7 +280,13 @@ def read_conll(path: Path) -> list[CorefDocument]:
                     else:
                         eid = int(closing)
                         if not open_.get(eid):
-                            doc.errors.append(ReaderError(path, lineno, f"entity {eid} is closed here but was never opened; left out."))
+                            doc.errors.append(
+                                ReaderError(
+                                    path,
+                                    lineno,
+                                    f"entity {eid} is closed here but was never opened; left out.",
+                                )
+                            )
                             continue
                         start, _ln = open_[eid].pop()
                         if not open_[eid]:
@@ -230,7 +296,9 @@ def read_conll(path: Path) -> list[CorefDocument]:
                         doc.mentions.setdefault(key, "")
             token += 1
     if doc is not None:
-        doc.errors.append(ReaderError(path, None, f"document {doc.name} has no '#end document' line."))
+        doc.errors.append(
+            ReaderError(path, None, f"document {doc.name} has no '#end document' line.")
+        )
         close(0)
     for d in docs:  # a mention in two entities: keep it in the first
         seen: set[MentionKey] = set()
@@ -255,8 +323,15 @@ def is_conll(path: Path) -> bool:
 
 # ---------------------------------------------------------------------------------- mention tables
 
-def read_mention_table(path: Path, document: str = "", begin: str = "begin", end: str = "end", entity: str = "entityNum",
-                       surface: str = "surface") -> list[CorefDocument]:
+
+def read_mention_table(
+    path: Path,
+    document: str = "",
+    begin: str = "begin",
+    end: str = "end",
+    entity: str = "entityNum",
+    surface: str = "surface",
+) -> list[CorefDocument]:
     """A CSV/TSV of mentions (document, begin, end, entity[, surface]) such as CorefAnnotator's export.
 
     Mentions sharing an entity value form a class; a row whose entity is empty is a singleton.
@@ -271,7 +346,11 @@ def read_mention_table(path: Path, document: str = "", begin: str = "begin", end
 
     b, e, ent = col(begin), col(end), col(entity)
     if not (b and e and ent):
-        raise ReaderError(path, 1, f"a mention table needs the columns {begin!r}, {end!r} and {entity!r} (set them with the options).")
+        raise ReaderError(
+            path,
+            1,
+            f"a mention table needs the columns {begin!r}, {end!r} and {entity!r} (set them with the options).",
+        )
     dcol, scol = col(document), col(surface)
     docs: dict[str, CorefDocument] = {}
     classes: dict[tuple[str, str], list[MentionKey]] = {}
@@ -281,10 +360,18 @@ def read_mention_table(path: Path, document: str = "", begin: str = "begin", end
         try:
             start, stop = int(row[b]), int(row[e])
         except ValueError:
-            doc.errors.append(ReaderError(path, int(row[LINE]), "begin and end must be whole numbers; row left out."))
+            doc.errors.append(
+                ReaderError(
+                    path, int(row[LINE]), "begin and end must be whole numbers; row left out."
+                )
+            )
             continue
         if stop <= start:
-            doc.errors.append(ReaderError(path, int(row[LINE]), f"end {stop} is not after begin {start}; row left out."))
+            doc.errors.append(
+                ReaderError(
+                    path, int(row[LINE]), f"end {stop} is not after begin {start}; row left out."
+                )
+            )
             continue
         key = ("Mention", start, stop)
         doc.mentions.setdefault(key, str(row[scol]) if scol else "")

@@ -63,7 +63,7 @@ def _f(v: Any) -> float:
         return math.nan
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: Any, ctx: ReportContext) -> KindReport:  # noqa: C901  (to split)
     data = result.to_json()
     paragraphs, refs = methods(result)
     kr = KindReport(

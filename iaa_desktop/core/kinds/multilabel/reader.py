@@ -175,7 +175,7 @@ def read_texts_table(path: Path, df: pd.DataFrame, roles: dict[str, object]) -> 
     return dict(zip(df[item].astype(str).str.strip(), df[text].astype(str)))
 
 
-def read_multilabel(
+def read_multilabel(  # noqa: C901  (to split)
     inputs: Sequence[Path],
     labels: Sequence[str] | None = None,
     delimiter: str = ";",

@@ -569,7 +569,7 @@ class NormalizationResult(TaskResult):
         return out
 
 
-def TYPES_ORDER(t: str) -> int:  # noqa: N802 - reads like a table lookup
+def TYPES_ORDER(t: str) -> int:
     return TYPES.index(t) if t in TYPES else len(TYPES)
 
 

@@ -9,7 +9,9 @@ import math
 from typing import Any
 
 
-def pairwise_heatmap_figure(matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, figure: Any = None):
+def pairwise_heatmap_figure(
+    matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, figure: Any = None
+):
     """Annotators × annotators heatmap with the value in each cell (NaN cells left blank)."""
     import numpy as np
     from matplotlib.figure import Figure
@@ -26,8 +28,15 @@ def pairwise_heatmap_figure(matrix: Any, title: str = "", vmin: float = -1.0, vm
         for j in range(len(names)):
             v = values[i, j]
             if not math.isnan(v):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
-                        color="black" if 0.15 < (v - vmin) / (vmax - vmin) < 0.85 else "white")
+                ax.text(
+                    j,
+                    i,
+                    f"{v:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="black" if 0.15 < (v - vmin) / (vmax - vmin) < 0.85 else "white",
+                )
     if title:
         ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, shrink=0.8)
@@ -50,8 +59,15 @@ def coincidence_figure(matrix: Any, categories: list[str], figure: Any = None):
         top = m.max() if m.size else 1
         for i in range(len(categories)):
             for j in range(len(categories)):
-                ax.text(j, i, f"{m[i, j]:.1f}", ha="center", va="center", fontsize=7,
-                        color="white" if m[i, j] > top / 2 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{m[i, j]:.1f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if m[i, j] > top / 2 else "black",
+                )
     ax.set_title("Coincidence matrix", fontsize=10)
     fig.colorbar(im, ax=ax, shrink=0.8)
     return fig

@@ -46,9 +46,16 @@ from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES
 
 #: overall metrics in the order the GUI and the report list them
 OVERALL_METRICS = (
-    "percent_agreement", "cohen_kappa_mean", "scott_pi_mean", "fleiss_kappa", "multi_kappa",
-    "krippendorff_alpha", "gwet_ac1", "spearman_weighted",
-    "weighted_kappa_linear_mean", "weighted_kappa_quadratic_mean",
+    "percent_agreement",
+    "cohen_kappa_mean",
+    "scott_pi_mean",
+    "fleiss_kappa",
+    "multi_kappa",
+    "krippendorff_alpha",
+    "gwet_ac1",
+    "spearman_weighted",
+    "weighted_kappa_linear_mean",
+    "weighted_kappa_quadratic_mean",
 )
 
 METRIC_TITLES = {
@@ -65,21 +72,66 @@ METRIC_TITLES = {
 }
 
 SETTINGS = [
-    Setting("level", "Level of measurement", "nominal", str, ("nominal", "ordinal", "interval", "ratio"),
-            "nominal, ordinal, interval or ratio: decides α's distance and which coefficients apply"),
-    Setting("distance", "Distance for α", "level", str, ("level", "nld"),
-            "'level' = the distance of the level of measurement; 'nld' = normalized Levenshtein between text labels"),
-    Setting("missing", "Values meaning missing", "", str, (),
-            "comma-separated values that mean 'no judgment' (e.g. 0,-); compared as numbers in a numeric column"),
-    Setting("interval", "Interval method", "bootstrap", str, ("bootstrap", "bayes", "none"),
-            "bootstrap: 95% percentile interval over resampled items; bayes: conjugate posterior of multi-κ"),
+    Setting(
+        "level",
+        "Level of measurement",
+        "nominal",
+        str,
+        ("nominal", "ordinal", "interval", "ratio"),
+        "nominal, ordinal, interval or ratio: decides α's distance and which coefficients apply",
+    ),
+    Setting(
+        "distance",
+        "Distance for α",
+        "level",
+        str,
+        ("level", "nld"),
+        "'level' = the distance of the level of measurement; 'nld' = normalized Levenshtein between text labels",
+    ),
+    Setting(
+        "missing",
+        "Values meaning missing",
+        "",
+        str,
+        (),
+        "comma-separated values that mean 'no judgment' (e.g. 0,-); compared as numbers in a numeric column",
+    ),
+    Setting(
+        "interval",
+        "Interval method",
+        "bootstrap",
+        str,
+        ("bootstrap", "bayes", "none"),
+        "bootstrap: 95% percentile interval over resampled items; bayes: conjugate posterior of multi-κ",
+    ),
     Setting("n_resamples", "Bootstrap resamples", 1000, int, (), "number of bootstrap resamples"),
     Setting("seed", "Random seed", 0, int, (), "seed of the bootstrap and the posterior draws"),
-    Setting("group_by", "Group by column", "", str, (), "a column whose values each get their own result"),
-    Setting("item", "Item column(s)", "", str, (), "item key column(s), comma-separated (recognised from the header when empty)"),
+    Setting(
+        "group_by",
+        "Group by column",
+        "",
+        str,
+        (),
+        "a column whose values each get their own result",
+    ),
+    Setting(
+        "item",
+        "Item column(s)",
+        "",
+        str,
+        (),
+        "item key column(s), comma-separated (recognised from the header when empty)",
+    ),
     Setting("annotator", "Annotator column", "", str, (), "annotator column of a long table"),
     Setting("label", "Label column", "", str, (), "label column of a long table"),
-    Setting("metadata", "Metadata columns", "", str, (), "columns of a wide table that are not annotators"),
+    Setting(
+        "metadata",
+        "Metadata columns",
+        "",
+        str,
+        (),
+        "columns of a wide table that are not annotators",
+    ),
 ]
 
 
@@ -90,7 +142,11 @@ class GroupResult:
     overall: dict[str, AgreementResult]
 
     def to_json(self) -> dict[str, Any]:
-        return {"group": self.group, "n_items": self.n_items, "overall": {k: v.to_json() for k, v in self.overall.items()}}
+        return {
+            "group": self.group,
+            "n_items": self.n_items,
+            "overall": {k: v.to_json() for k, v in self.overall.items()},
+        }
 
 
 @dataclass
@@ -122,11 +178,18 @@ class TableResult(TaskResult):
     def to_json(self) -> dict[str, Any]:
         pairs = []
         for rec in self.pairwise.to_dict("records"):
-            pairs.append({k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in rec.items()})
+            pairs.append(
+                {
+                    k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                    for k, v in rec.items()
+                }
+            )
         return {
             "kind": self.kind,
             "n_items": self.n_items,
-            "n_pairable": int(self.overall["percent_agreement"].n_items) if "percent_agreement" in self.overall else 0,
+            "n_pairable": int(self.overall["percent_agreement"].n_items)
+            if "percent_agreement" in self.overall
+            else 0,
             "n_annotators": len(self.annotators),
             "annotators": list(self.annotators),
             "level": self.level,
@@ -140,13 +203,25 @@ class TableResult(TaskResult):
         overall = self.overall if overall is None else overall
         rows = []
         for k, r in overall.items():
-            rows.append({"metric": k, "title": METRIC_TITLES.get(k, k), "value": r.value, "ci_low": r.ci_low,
-                         "ci_high": r.ci_high, "n_items": r.n_items,
-                         **{kk: vv for kk, vv in r.extra.items() if isinstance(vv, int | float | str)}})
+            rows.append(
+                {
+                    "metric": k,
+                    "title": METRIC_TITLES.get(k, k),
+                    "value": r.value,
+                    "ci_low": r.ci_low,
+                    "ci_high": r.ci_high,
+                    "n_items": r.n_items,
+                    **{kk: vv for kk, vv in r.extra.items() if isinstance(vv, int | float | str)},
+                }
+            )
         return pd.DataFrame(rows)
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        out = {"overall": self.overall_table(), "pairwise": self.pairwise.copy(), "items": self.items.copy()}
+        out = {
+            "overall": self.overall_table(),
+            "pairwise": self.pairwise.copy(),
+            "items": self.items.copy(),
+        }
         if len(self.per_category):
             out["per_category"] = self.per_category.copy()
         if self.coincidence.size:
@@ -189,7 +264,9 @@ class ReliabilityData:
     annotators: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        for a in (self.codes, self.categories, self.judged) + ((self.values,) if self.values is not None else ()):
+        for a in (self.codes, self.categories, self.judged) + (
+            (self.values,) if self.values is not None else ()
+        ):
             a.setflags(write=False)
 
 
@@ -198,7 +275,12 @@ def _parse_missing(spec: str) -> list[str]:
 
 
 def _to_number(s: pd.Series) -> pd.Series:
-    return pd.to_numeric(s.str.replace(",", ".", regex=False) if s.str.contains(r"^\s*-?\d+,\d+\s*$", regex=True).all() else s, errors="coerce")
+    return pd.to_numeric(
+        s.str.replace(",", ".", regex=False)
+        if s.str.contains(r"^\s*-?\d+,\d+\s*$", regex=True).all()
+        else s,
+        errors="coerce",
+    )
 
 
 def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, list[Any]]:
@@ -212,7 +294,7 @@ def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, li
     index: dict[Any, int] = {}
     uniques: list[Any] = []
     for start in range(0, len(arr), chunk):
-        part_codes, part_uniques = pd.factorize(arr[start:start + chunk], sort=False)
+        part_codes, part_uniques = pd.factorize(arr[start : start + chunk], sort=False)
         mapping = np.empty(len(part_uniques), dtype=np.int64)
         for j, u in enumerate(part_uniques):
             k = index.get(u)
@@ -220,12 +302,17 @@ def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, li
                 k = index[u] = len(uniques)
                 uniques.append(u)
             mapping[j] = k
-        codes[start:start + chunk] = mapping[part_codes]
+        codes[start : start + chunk] = mapping[part_codes]
     return codes, uniques
 
 
-def build_reliability(frame: pd.DataFrame, item_cols: Sequence[str], options: Mapping[str, Any],
-                      errors: list[ReaderError], warnings: list[ReaderError]) -> ReliabilityData:
+def build_reliability(  # noqa: C901  (to split)
+    frame: pd.DataFrame,
+    item_cols: Sequence[str],
+    options: Mapping[str, Any],
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> ReliabilityData:
     """Validate the long judgments and build the reliability data.
 
     Problems (duplicates with different labels, non-numbers at an interval level) are appended
@@ -255,14 +342,29 @@ def build_reliability(frame: pd.DataFrame, item_cols: Sequence[str], options: Ma
         if bad_u.any():
             n_bad = int(bad_u[lab_codes].sum())
             r = first_row_with(bad_u)
-            errors.append(ReaderError(frame[FILE].iat[r], int(frame[LINE].iat[r]),
-                                      f"the label '{frame['label'].iat[r]}' is not a number, but the level of measurement is {level}"
-                                      + (f" ({n_bad - 1} more such labels left out)." if n_bad > 1 else "; it is left out.")))
+            errors.append(
+                ReaderError(
+                    frame[FILE].iat[r],
+                    int(frame[LINE].iat[r]),
+                    f"the label '{frame['label'].iat[r]}' is not a number, but the level of measurement is {level}"
+                    + (
+                        f" ({n_bad - 1} more such labels left out)."
+                        if n_bad > 1
+                        else "; it is left out."
+                    ),
+                )
+            )
             missing_u |= bad_u
         neg_u = ~missing_u & (num_u < 0)
         if level == "ratio" and neg_u.any():
             r = first_row_with(neg_u)
-            errors.append(ReaderError(frame[FILE].iat[r], int(frame[LINE].iat[r]), "a negative value at the ratio level; negative values are left out."))
+            errors.append(
+                ReaderError(
+                    frame[FILE].iat[r],
+                    int(frame[LINE].iat[r]),
+                    "a negative value at the ratio level; negative values are left out.",
+                )
+            )
             missing_u |= neg_u
     numeric = bool((~missing_u).any()) and not bool((~missing_u & np.isnan(num_u)).any())
 
@@ -292,16 +394,26 @@ def build_reliability(frame: pd.DataFrame, item_cols: Sequence[str], options: Ma
             first, second = rows[0], rows[1]
             if len({int(lab_codes[r]) for r in rows}) > 1:
                 item_desc = ", ".join(str(frame[col].iat[first]) for col in item_cols)
-                errors.append(ReaderError(frame[FILE].iat[second], int(frame[LINE].iat[second]),
-                                          f"annotator '{frame['annotator'].iat[first]}' judged item '{item_desc}' twice with different labels "
-                                          f"('{frame['label'].iat[first]}' on line {int(frame[LINE].iat[first])}, "
-                                          f"'{frame['label'].iat[second]}' here); both judgments are left out."))
+                errors.append(
+                    ReaderError(
+                        frame[FILE].iat[second],
+                        int(frame[LINE].iat[second]),
+                        f"annotator '{frame['annotator'].iat[first]}' judged item '{item_desc}' twice with different labels "
+                        f"('{frame['label'].iat[first]}' on line {int(frame[LINE].iat[first])}, "
+                        f"'{frame['label'].iat[second]}' here); both judgments are left out.",
+                    )
+                )
                 keep[rows] = False
             else:
                 keep[rows[1:]] = False
                 if len(warnings) < 50:
-                    warnings.append(ReaderError(frame[FILE].iat[second], int(frame[LINE].iat[second]),
-                                                f"repeats line {int(frame[LINE].iat[first])} exactly; counted once."))
+                    warnings.append(
+                        ReaderError(
+                            frame[FILE].iat[second],
+                            int(frame[LINE].iat[second]),
+                            f"repeats line {int(frame[LINE].iat[first])} exactly; counted once.",
+                        )
+                    )
 
     present = np.zeros(c, dtype=bool)
     present[ann_codes[keep]] = True
@@ -309,7 +421,9 @@ def build_reliability(frame: pd.DataFrame, item_cols: Sequence[str], options: Ma
         names = [str(a) for a, p in zip(annotators_list, present) if p]
         who = f" ('{names[0]}')" if names else ""
         files = ", ".join(sorted(set(frame[FILE]))) if len(frame) else "the inputs"
-        raise InsufficientDataError(f"{files}: only one annotator{who} was found; agreement needs at least two.")
+        raise InsufficientDataError(
+            f"{files}: only one annotator{who} was found; agreement needs at least two."
+        )
     annotators = tuple(str(a) for a in annotators_list)
 
     # the first row of each item, in order of first appearance (= the order of the item codes)
@@ -349,11 +463,19 @@ def build_reliability(frame: pd.DataFrame, item_cols: Sequence[str], options: Ma
     return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
-def _interval(codes: np.ndarray, fn, options: Mapping[str, Any], q: int, plan=None) -> tuple[float, float]:
+def _interval(
+    codes: np.ndarray, fn, options: Mapping[str, Any], q: int, plan=None
+) -> tuple[float, float]:
     if options.get("interval") != "bootstrap":
         return math.nan, math.nan
-    return bootstrap_interval(codes, fn, n_resamples=int(options.get("n_resamples", 1000)),
-                              seed=int(options.get("seed", 0)), n_categories=q, plan=plan)
+    return bootstrap_interval(
+        codes,
+        fn,
+        n_resamples=int(options.get("n_resamples", 1000)),
+        seed=int(options.get("seed", 0)),
+        n_categories=q,
+        plan=plan,
+    )
 
 
 def _mean_pair(fn):
@@ -363,19 +485,28 @@ def _mean_pair(fn):
     one weighted bincount, so a bootstrap resample costs a few microseconds per pair.
     """
 
-    def stat(codes: np.ndarray, q: int | None = None, weights: np.ndarray | None = None) -> AgreementResult:
+    def stat(
+        codes: np.ndarray, q: int | None = None, weights: np.ndarray | None = None
+    ) -> AgreementResult:
         q = int(q if q is not None else codes.max() + 1)
         shifted = codes.astype(np.int64) + 1
         vals = []
         for x, y in combinations(range(codes.shape[1]), 2):
             key = shifted[:, x] * (q + 1) + shifted[:, y]
-            cm = np.bincount(key, weights=weights, minlength=(q + 1) ** 2).reshape(q + 1, q + 1)[1:, 1:]
+            cm = np.bincount(key, weights=weights, minlength=(q + 1) ** 2).reshape(q + 1, q + 1)[
+                1:, 1:
+            ]
             if cm.sum() > 0:
                 v = fn(cm).value
                 if math.isfinite(v):
                     vals.append(v)
         v = float(np.mean(vals)) if vals else math.nan
-        return AgreementResult("mean", v, n_items=int(((codes >= 0).sum(axis=1) >= 2).sum()), n_annotators=codes.shape[1])
+        return AgreementResult(
+            "mean",
+            v,
+            n_items=int(((codes >= 0).sum(axis=1) >= 2).sum()),
+            n_annotators=codes.shape[1],
+        )
 
     return stat
 
@@ -394,14 +525,18 @@ def _weighted_kappa_cm(kind: str):
     return fn
 
 
-def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_intervals: bool = True) -> dict[str, AgreementResult]:
+def compute_overall(  # noqa: C901  (to split)
+    data: ReliabilityData, options: Mapping[str, Any], with_intervals: bool = True
+) -> dict[str, AgreementResult]:
     """Every overall coefficient that applies to the level of measurement."""
     codes, q = data.codes, len(data.categories)
     level = options.get("level", "nominal")
     opts = options if with_intervals else {**options, "interval": "none"}
     out: dict[str, AgreementResult] = {}
     if not ((codes >= 0).sum(axis=1) >= 2).any():
-        raise InsufficientDataError("No item was judged by two or more annotators; agreement cannot be computed.")
+        raise InsufficientDataError(
+            "No item was judged by two or more annotators; agreement cannot be computed."
+        )
 
     plan = None
     if opts.get("interval") == "bootstrap":
@@ -409,8 +544,20 @@ def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_inte
 
     def add(name: str, fn, **extra) -> None:
         r = fn(codes, q)
-        lo, hi = _interval(codes, fn, opts, q, plan) if math.isfinite(r.value) else (math.nan, math.nan)
-        out[name] = AgreementResult(name, r.value, r.observed, r.expected, r.n_items, r.n_annotators, lo, hi, {**r.extra, **extra})
+        lo, hi = (
+            _interval(codes, fn, opts, q, plan) if math.isfinite(r.value) else (math.nan, math.nan)
+        )
+        out[name] = AgreementResult(
+            name,
+            r.value,
+            r.observed,
+            r.expected,
+            r.n_items,
+            r.n_annotators,
+            lo,
+            hi,
+            {**r.extra, **extra},
+        )
 
     add("percent_agreement", percent_agreement)
     add("cohen_kappa_mean", _mean_pair(kappa_from_confusion))
@@ -420,8 +567,21 @@ def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_inte
     if opts.get("interval") == "bayes" and math.isfinite(out["multi_kappa"].value):
         b = bayes_multi_kappa(codes, n_categories=q, seed=int(opts.get("seed", 0)))
         r = out["multi_kappa"]
-        out["multi_kappa"] = AgreementResult(r.name, r.value, r.observed, r.expected, r.n_items, r.n_annotators,
-                                             b["low95"], b["high95"], {"bayes_median": b["median"], "bayes_89": [b["low89"], b["high89"]], "bayes_95": [b["low95"], b["high95"]]})
+        out["multi_kappa"] = AgreementResult(
+            r.name,
+            r.value,
+            r.observed,
+            r.expected,
+            r.n_items,
+            r.n_annotators,
+            b["low95"],
+            b["high95"],
+            {
+                "bayes_median": b["median"],
+                "bayes_89": [b["low89"], b["high89"]],
+                "bayes_95": [b["low95"], b["high95"]],
+            },
+        )
     # α with the distance of the level (values = the numeric categories where there are any)
     if options.get("distance") == "nld":
         labels = [str(c) for c in data.categories]
@@ -441,7 +601,17 @@ def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_inte
                 return krippendorff_alpha(cd, distance=delta, n_categories=q, weights=weights)
 
             lo, hi = _interval(codes, fn_nld, opts, q, plan)
-        out["krippendorff_alpha"] = AgreementResult("krippendorff_alpha", r.value, r.observed, r.expected, r.n_items, r.n_annotators, lo, hi, {"level": "nld"})
+        out["krippendorff_alpha"] = AgreementResult(
+            "krippendorff_alpha",
+            r.value,
+            r.observed,
+            r.expected,
+            r.n_items,
+            r.n_annotators,
+            lo,
+            hi,
+            {"level": "nld"},
+        )
     else:
         vals = data.categories.astype(float) if data.numeric else np.arange(q, dtype=float)
         if level in ("interval", "ratio") and not data.numeric:
@@ -466,7 +636,14 @@ def compute_overall(data: ReliabilityData, options: Mapping[str, Any], with_inte
                     stats.append(v)
             if len(stats) >= 10:
                 lo, hi = (float(x) for x in np.quantile(stats, [0.025, 0.975]))
-        out["spearman_weighted"] = AgreementResult("spearman_weighted", r.value, n_items=r.n_items, n_annotators=r.n_annotators, ci_low=lo, ci_high=hi)
+        out["spearman_weighted"] = AgreementResult(
+            "spearman_weighted",
+            r.value,
+            n_items=r.n_items,
+            n_annotators=r.n_annotators,
+            ci_low=lo,
+            ci_high=hi,
+        )
     if level in ("ordinal", "interval", "ratio") and q >= 2:
         add("weighted_kappa_linear_mean", _mean_pair(_weighted_kappa_cm("linear")))
         add("weighted_kappa_quadratic_mean", _mean_pair(_weighted_kappa_cm("quadratic")))
@@ -485,20 +662,36 @@ def compute_pairwise(data: ReliabilityData, options: Mapping[str, Any]) -> pd.Da
     for x, y in combinations(range(codes.shape[1]), 2):
         both = (codes[:, x] >= 0) & (codes[:, y] >= 0)
         sub = codes[both][:, [x, y]]
-        row: dict[str, Any] = {"a": data.annotators[x], "b": data.annotators[y], "n_items": int(both.sum())}
+        row: dict[str, Any] = {
+            "a": data.annotators[x],
+            "b": data.annotators[y],
+            "n_items": int(both.sum()),
+        }
         if both.any():
             row["percent_agreement"] = float((sub[:, 0] == sub[:, 1]).mean())
             row["cohen_kappa"] = cohen_kappa(sub, q).value
             row["scott_pi"] = scott_pi(sub, q).value
             if options.get("distance") == "nld":
-                row["krippendorff_alpha"] = alpha_strings_from_codes(sub, [str(c) for c in data.categories]).value
+                row["krippendorff_alpha"] = alpha_strings_from_codes(
+                    sub, [str(c) for c in data.categories]
+                ).value
             else:
-                row["krippendorff_alpha"] = krippendorff_alpha(sub, level if (data.numeric or level in ("nominal", "ordinal")) else "nominal", vals, n_categories=q).value
+                row["krippendorff_alpha"] = krippendorff_alpha(
+                    sub,
+                    level if (data.numeric or level in ("nominal", "ordinal")) else "nominal",
+                    vals,
+                    n_categories=q,
+                ).value
             if level in ("ordinal", "interval", "ratio"):
                 row["weighted_kappa_linear"] = weighted_kappa(sub, "linear", q).value
                 row["weighted_kappa_quadratic"] = weighted_kappa(sub, "quadratic", q).value
         else:
-            row.update(percent_agreement=math.nan, cohen_kappa=math.nan, scott_pi=math.nan, krippendorff_alpha=math.nan)
+            row.update(
+                percent_agreement=math.nan,
+                cohen_kappa=math.nan,
+                scott_pi=math.nan,
+                krippendorff_alpha=math.nan,
+            )
         if rhos:
             row["spearman"] = rhos.get((x, y), math.nan)
         rows.append(row)
@@ -508,7 +701,9 @@ def compute_pairwise(data: ReliabilityData, options: Mapping[str, Any]) -> pd.Da
 def _label_text(data: ReliabilityData) -> np.ndarray:
     cats = data.categories
     if data.numeric:
-        txt = np.array([(str(int(v)) if float(v).is_integer() else repr(float(v))) for v in cats], dtype=object)
+        txt = np.array(
+            [(str(int(v)) if float(v).is_integer() else repr(float(v))) for v in cats], dtype=object
+        )
     else:
         txt = np.array([str(v) for v in cats], dtype=object)
     out = np.full(data.codes.shape, "", dtype=object)
@@ -522,7 +717,9 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
     gb = options.get("group_by") or None
     key_cols = [c for c in data.items.columns if c != gb]
     keys = data.items[key_cols].astype(str)
-    items = pd.DataFrame({"item": keys.agg(" | ".join, axis=1) if len(key_cols) > 1 else keys[key_cols[0]]})
+    items = pd.DataFrame(
+        {"item": keys.agg(" | ".join, axis=1) if len(key_cols) > 1 else keys[key_cols[0]]}
+    )
     if gb:
         items["group"] = data.items[gb].to_numpy()
     labels = _label_text(data)
@@ -548,10 +745,14 @@ def per_category_table(data: ReliabilityData) -> pd.DataFrame:
     from iaa_desktop.core.metrics import per_category_agreement
 
     pc = per_category_agreement(data.codes, len(data.categories))
-    return pd.DataFrame({
-        "category": [str(c) for c in data.categories], "n_labels": pc["n_labels"].astype(int),
-        "specific_agreement": pc["specific"], "kappa_one_vs_rest": pc["kappa"],
-    })
+    return pd.DataFrame(
+        {
+            "category": [str(c) for c in data.categories],
+            "n_labels": pc["n_labels"].astype(int),
+            "specific_agreement": pc["specific"],
+            "kappa_one_vs_rest": pc["kappa"],
+        }
+    )
 
 
 class TableKind:
@@ -567,7 +768,9 @@ class TableKind:
         tables = [f for f in files if f.suffix.lower() in TABLE_SUFFIXES]
         return 0.3 if tables else 0.0
 
-    def run(self, inputs: Sequence[Path], options: Mapping[str, Any]) -> Generator[Progress, None, TableResult]:
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, TableResult]:
         from iaa_desktop.core.kinds.spec import resolve_options
 
         opts = resolve_options(self.settings, options)
@@ -577,7 +780,9 @@ class TableKind:
             annotator=opts.get("annotator") or None,
             label=opts.get("label") or None,
             group_by=opts.get("group_by") or None,
-            metadata=tuple(c.strip() for c in str(opts.get("metadata") or "").split(",") if c.strip()),
+            metadata=tuple(
+                c.strip() for c in str(opts.get("metadata") or "").split(",") if c.strip()
+            ),
         )
         judgments = read_judgments(list(inputs), roles)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
@@ -588,7 +793,11 @@ class TableKind:
         yield Progress(60, 100, "Computing pairwise agreement")
         pairwise = compute_pairwise(data, opts)
         yield Progress(70, 100, "Per-item disagreement")
-        items = items_table(data, opts).sort_values("disagreement", ascending=False, kind="stable", na_position="last").reset_index(drop=True)
+        items = (
+            items_table(data, opts)
+            .sort_values("disagreement", ascending=False, kind="stable", na_position="last")
+            .reset_index(drop=True)
+        )
         coinc = coincidence_matrix(data.codes, len(data.categories))
         per_cat = per_category_table(data) if len(data.categories) <= 200 else pd.DataFrame()
         groups: list[GroupResult] = []
@@ -598,20 +807,41 @@ class TableKind:
             for k, level_value in enumerate(levels):
                 yield Progress(75 + 24 * k / max(1, len(levels)), 100, f"Group {level_value}")
                 mask = (data.items[gb] == level_value).to_numpy()
-                sub = ReliabilityData(data.codes[mask], data.categories, data.numeric,
-                                      None if data.values is None else data.values[mask], data.judged[mask],
-                                      data.items[mask].reset_index(drop=True), data.annotators)
+                sub = ReliabilityData(
+                    data.codes[mask],
+                    data.categories,
+                    data.numeric,
+                    None if data.values is None else data.values[mask],
+                    data.judged[mask],
+                    data.items[mask].reset_index(drop=True),
+                    data.annotators,
+                )
                 try:
                     g_overall = compute_overall(sub, opts)
                 except InsufficientDataError:
                     g_overall = {}
-                groups.append(GroupResult(str(level_value), int(((sub.codes >= 0).sum(axis=1) >= 2).sum()), g_overall))
+                groups.append(
+                    GroupResult(
+                        str(level_value), int(((sub.codes >= 0).sum(axis=1) >= 2).sum()), g_overall
+                    )
+                )
         yield Progress(100, 100, "Done")
         return TableResult(
-            kind=self.name, inputs=tuple(str(p) for p in inputs), options=dict(opts), errors=errors, warnings=warnings,
-            annotators=data.annotators, n_items=int(data.codes.shape[0]), level=opts["level"],
-            categories=list(data.categories), overall=overall, pairwise=pairwise, items=items,
-            groups=groups, coincidence=coinc, per_category=per_cat,
+            kind=self.name,
+            inputs=tuple(str(p) for p in inputs),
+            options=dict(opts),
+            errors=errors,
+            warnings=warnings,
+            annotators=data.annotators,
+            n_items=int(data.codes.shape[0]),
+            level=opts["level"],
+            categories=list(data.categories),
+            overall=overall,
+            pairwise=pairwise,
+            items=items,
+            groups=groups,
+            coincidence=coinc,
+            per_category=per_cat,
         )
 
 

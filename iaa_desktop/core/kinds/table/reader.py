@@ -15,9 +15,48 @@ import pandas as pd
 from iaa_desktop.core.errors import IaaError, ReaderError
 from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
 
-ITEM_NAMES = ("item", "item_id", "itemid", "id", "unit", "unit_id", "pair_id", "sentence_id", "instance", "instance_id", "identifier", "doc_id", "document")
-ANNOTATOR_NAMES = ("annotator", "annotator_id", "coder", "coder_id", "rater", "rater_id", "judge", "user", "worker", "worker_id", "annotator_name")
-LABEL_NAMES = ("label", "labels", "judgment", "judgement", "value", "rating", "score", "code", "category", "annotation", "answer", "response")
+ITEM_NAMES = (
+    "item",
+    "item_id",
+    "itemid",
+    "id",
+    "unit",
+    "unit_id",
+    "pair_id",
+    "sentence_id",
+    "instance",
+    "instance_id",
+    "identifier",
+    "doc_id",
+    "document",
+)
+ANNOTATOR_NAMES = (
+    "annotator",
+    "annotator_id",
+    "coder",
+    "coder_id",
+    "rater",
+    "rater_id",
+    "judge",
+    "user",
+    "worker",
+    "worker_id",
+    "annotator_name",
+)
+LABEL_NAMES = (
+    "label",
+    "labels",
+    "judgment",
+    "judgement",
+    "value",
+    "rating",
+    "score",
+    "code",
+    "category",
+    "annotation",
+    "answer",
+    "response",
+)
 #: pairs of columns that together identify an item (DURel / PhiTag exports)
 PAIR_KEYS = (("identifier1", "identifier2"), ("instanceID1", "instanceID2"), ("id1", "id2"))
 FILE = "__file__"
@@ -58,14 +97,22 @@ def _split_cols(spec: str | None) -> tuple[str, ...]:
     return tuple(c.strip() for c in str(spec).split(",") if c.strip())
 
 
-def _check_columns(path: Path, df: pd.DataFrame, cols: tuple[str, ...] | list[str], role: str) -> None:
+def _check_columns(
+    path: Path, df: pd.DataFrame, cols: tuple[str, ...] | list[str], role: str
+) -> None:
     missing = [c for c in cols if c and c not in df.columns]
     if missing:
         have = ", ".join(c for c in df.columns if c != LINE)
-        raise ReaderError(path, 1, f"no column named {', '.join(map(repr, missing))} for the {role} (the header has: {have}).")
+        raise ReaderError(
+            path,
+            1,
+            f"no column named {', '.join(map(repr, missing))} for the {role} (the header has: {have}).",
+        )
 
 
-def _long_from_frame(path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: int) -> tuple[pd.DataFrame, tuple[str, ...], str]:
+def _long_from_frame(
+    path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: int
+) -> tuple[pd.DataFrame, tuple[str, ...], str]:
     cols = [c for c in df.columns if c != LINE]
     item_cols = roles.item
     if not item_cols:
@@ -78,7 +125,9 @@ def _long_from_frame(path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: 
         item_cols = (found,) if found else (cols[0],)
     _check_columns(path, df, item_cols, "item")
     annotator = roles.annotator or _find([c for c in cols if c not in item_cols], ANNOTATOR_NAMES)
-    label = roles.label or _find([c for c in cols if c not in item_cols and c != annotator], LABEL_NAMES)
+    label = roles.label or _find(
+        [c for c in cols if c not in item_cols and c != annotator], LABEL_NAMES
+    )
     if roles.annotator:
         _check_columns(path, df, (roles.annotator,), "annotator")
     if roles.label:
@@ -90,14 +139,22 @@ def _long_from_frame(path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: 
 
     if annotator:
         if not label:
-            rest = [c for c in cols if c not in item_cols and c != annotator and c not in meta_given]
+            rest = [
+                c for c in cols if c not in item_cols and c != annotator and c not in meta_given
+            ]
             if len(rest) == 1:
                 label = rest[0]
             else:
-                raise ReaderError(path, 1, f"cannot tell which column holds the labels; name it with --label (columns: {', '.join(cols)}).")
+                raise ReaderError(
+                    path,
+                    1,
+                    f"cannot tell which column holds the labels; name it with --label (columns: {', '.join(cols)}).",
+                )
         layout = "long"
         meta = [c for c in cols if c not in item_cols and c not in (annotator, label)]
-        out = df[list(item_cols) + [annotator, label] + meta + [LINE]].rename(columns={annotator: "annotator", label: "label"})
+        out = df[list(item_cols) + [annotator, label] + meta + [LINE]].rename(
+            columns={annotator: "annotator", label: "label"}
+        )
         return out, tuple(meta), layout
 
     rest = [c for c in cols if c not in item_cols and c not in meta_given]
@@ -111,9 +168,18 @@ def _long_from_frame(path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: 
 
     # wide: every other column is an annotator
     if not rest:
-        raise ReaderError(path, 1, "no annotator columns found (wide layout: item, metadata, one column per annotator).")
+        raise ReaderError(
+            path,
+            1,
+            "no annotator columns found (wide layout: item, metadata, one column per annotator).",
+        )
     meta = [c for c in cols if c in meta_given]
-    long = df.melt(id_vars=list(item_cols) + meta + [LINE], value_vars=rest, var_name="annotator", value_name="label")
+    long = df.melt(
+        id_vars=list(item_cols) + meta + [LINE],
+        value_vars=rest,
+        var_name="annotator",
+        value_name="label",
+    )
     long = long[list(item_cols) + ["annotator", "label"] + meta + [LINE]]
     return long, tuple(meta), "wide"
 
@@ -150,7 +216,13 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
         if item_cols is None:
             item_cols = ic
         elif ic != item_cols:
-            errors.append(ReaderError(path, 1, f"its item columns ({', '.join(ic)}) differ from the first file's ({', '.join(item_cols)}); file left out."))
+            errors.append(
+                ReaderError(
+                    path,
+                    1,
+                    f"its item columns ({', '.join(ic)}) differ from the first file's ({', '.join(item_cols)}); file left out.",
+                )
+            )
             continue
         long[FILE] = str(path)
         frames.append(long)
