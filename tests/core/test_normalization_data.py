@@ -13,7 +13,14 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from iaa_desktop.core.align.characters import graphemes, lingpy_nw_align, nw_align
+from iaa_desktop.core.align.characters import (
+    CharacterAligner,
+    align_units,
+    graphemes,
+    lingpy_nw_align,
+    nw_align,
+)
+from iaa_desktop.core.align.needleman_wunsch import nw_align_many
 from iaa_desktop.core.kinds.normalization.compare import KIND, build_character_data
 from iaa_desktop.core.metrics import fleiss_kappa, percent_agreement
 from iaa_desktop.core.metrics.alpha import alpha_strings_from_codes
@@ -82,21 +89,44 @@ def test_confusion_is_summed_over_pairs(result):
     assert conf.sum() == 4600 * 10
 
 
-def test_aligner_identical_to_lingpy_on_every_distinct_pair():
-    """Our Needleman–Wunsch equals LingPy's nw_align for every pair in the data set."""
-    folder = shared_path("normalization")
+def _corpus_pairs() -> set[tuple[str, str]]:
+    """Every (historical, normalized or modernized) pair of the five-annotator data and of the
+    test fixtures, as written and lower-cased."""
+    from tests.conftest import FIXTURES
+
+    files = sorted(shared_path("normalization").glob("annotator_*.tsv"))
+    files += sorted((FIXTURES / "normalization").glob("*/*.tsv"))
     pairs = set()
-    for f in sorted(folder.glob("annotator_*.tsv")):
+    for f in files:
         for line in f.read_text(encoding="utf-8").splitlines()[1:]:
-            _t, _k, orig, norm, mod, _ty = line.split("\t")
-            pairs.add((orig, norm))
-            pairs.add((orig.lower(), norm))
-            if mod:
-                pairs.add((orig, mod))
+            cells = line.split("\t")
+            if len(cells) < 4:
+                continue
+            orig, forms = cells[2], cells[3:5]
+            for form in forms:
+                if form:
+                    pairs.add((orig, form))
+                    pairs.add((orig.lower(), form.lower()))
+    return pairs
+
+
+def test_aligner_identical_to_lingpy_on_every_distinct_pair():
+    """The batch Needleman–Wunsch equals LingPy's nw_align on every pair of the test corpora,
+    on graphemes and on plain characters; the one-pair call and the aligner's cache as well."""
+    pairs = sorted(_corpus_pairs())
     assert len(pairs) > 2000
-    for orig, norm in sorted(pairs):
-        a, b = graphemes(orig), graphemes(norm)
-        assert nw_align(a, b) == lingpy_nw_align(a, b), (orig, norm)
+    units = [(graphemes(o), graphemes(n)) for o, n in pairs]
+    batch = nw_align_many([a for a, _ in units], [b for _, b in units]).to_lists()
+    chars = nw_align_many([o for o, _ in pairs], [n for _, n in pairs])
+    aligner = CharacterAligner()
+    aligner.prepare(pairs)
+    for k, ((orig, norm), (a, b)) in enumerate(zip(pairs, units)):
+        ref = lingpy_nw_align(a, b)
+        assert batch[k] == ref, (orig, norm)
+        assert chars.pair(k) == lingpy_nw_align(orig, norm), (orig, norm)
+        if k % 50 == 0:
+            assert nw_align(a, b) == ref
+        assert aligner.align(orig, norm).full == align_units(*ref)[0]
 
 
 def test_lead_metrics_agree_on_whole_data(result):
@@ -150,8 +180,7 @@ def _nltk_task(labels: np.ndarray) -> _Nltk:
 @pytest.mark.parametrize("subset", ["ALL", "MEDIUM", "STRICT"])
 def test_word_and_character_against_nltk_on_a_subset(subset):
     """NLTK's AnnotationTask (avg_Ao, multi-π, α with the same NLD) on the first 400 tokens."""
-    from iaa_desktop.core.align.characters import CharacterAligner
-    from iaa_desktop.core.kinds.normalization.compare import SubsetReliability
+    from iaa_desktop.core.metrics.subsets import SubsetReliability
 
     res = _result()
     n = 400

@@ -26,19 +26,22 @@ this is exactly LingPy's character alignment (the *gewain* example of the seed's
 
 Speed
 -----
-LingPy's ``nw_align`` is pure Python here and its import alone takes about 3 s, so the
-analysis uses :func:`nw_align`, a port of the same algorithm with the same tie-breaking
-(tests compare both on every distinct pair of the five-annotator data), and caches the labels
-of each distinct (historical, normalized) pair (:class:`CharacterAligner`).
+LingPy's ``nw_align`` is pure Python here and its import alone takes seconds, so the analysis
+uses :func:`~iaa_desktop.core.align.needleman_wunsch.nw_align_many`, the same algorithm with
+the same tie-breaking solved for many pairs at once in numpy (tests compare it with LingPy on
+every pair of the normalization test corpora), and each distinct (historical, normalized) pair
+is aligned once (:meth:`CharacterAligner.prepare` aligns all new pairs in one batch).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from iaa_desktop.core.align.needleman_wunsch import GAP, nw_align, nw_align_many
 
 __all__ = [
     "EMPTY_LABEL",
@@ -56,8 +59,6 @@ __all__ = [
 EMPTY_LABEL = "∅"
 #: Diff label of a unit left unchanged
 IDENTITY_LABEL = "_"
-#: gap symbol in alignments (LingPy's)
-GAP = "-"
 
 _ZWJ = "\u200d"
 
@@ -113,76 +114,6 @@ def graphemes(text: str) -> tuple[str, ...]:
             out.append(ch)
         join_next = ch == _ZWJ
     return tuple(out)
-
-
-def nw_align(
-    seq_a: Sequence[str], seq_b: Sequence[str], gap: int = -1
-) -> tuple[list[str], list[str]]:
-    """Needleman–Wunsch global alignment, identical to LingPy's ``nw_align`` default scoring.
-
-    Score +1 for identical segments, −1 for different ones, ``gap`` for a gap; ties in the
-    dynamic programme are broken exactly as in ``lingpy.algorithm.cython._malign.nw_align``
-    (gap in ``seq_a`` first, then match/mismatch, then gap in ``seq_b``), and the traceback
-    starts at the bottom-right cell, so the output equals LingPy's segment for segment.
-
-    Parameters
-    ----------
-    seq_a, seq_b : sequences of segments (strings or lists of graphemes)
-    gap : gap penalty
-
-    Returns
-    -------
-    (alm_a, alm_b) : the aligned segment lists, with ``"-"`` for gaps.
-
-    References
-    ----------
-    Needleman & Wunsch (1970), J. Mol. Biol. 48: 443–453; List & Forkel (2016), LingPy 2.5.
-
-    >>> nw_align("gewain", "weinte")
-    (['g', 'e', 'w', 'a', 'i', 'n', '-', '-'], ['-', '-', 'w', 'e', 'i', 'n', 't', 'e'])
-    """
-    m, n = len(seq_a), len(seq_b)
-    # rows over seq_b (i), columns over seq_a (j), as in LingPy
-    prev = [j * gap for j in range(m + 1)]
-    tb: list[list[int]] = [[2] * (m + 1)]
-    for i in range(1, n + 1):
-        b = seq_b[i - 1]
-        cur = [i * gap] + [0] * m
-        row = [3] + [0] * m
-        for j in range(1, m + 1):
-            g_a = prev[j] + gap
-            g_b = cur[j - 1] + gap
-            mt = prev[j - 1] + (1 if seq_a[j - 1] == b else -1)
-            if g_a >= mt and g_a >= g_b:
-                cur[j] = g_a
-                row[j] = 3
-            elif mt >= g_b:
-                cur[j] = mt
-                row[j] = 1
-            else:
-                cur[j] = g_b
-                row[j] = 2
-        tb.append(row)
-        prev = cur
-    alm_a: list[str] = []
-    alm_b: list[str] = []
-    i, j = n, m
-    while i > 0 or j > 0:
-        t = tb[i][j] if (i > 0 and j > 0) else (3 if j == 0 else 2)
-        if t == 3:
-            alm_a.append(GAP)
-            alm_b.append(seq_b[i - 1])
-            i -= 1
-        elif t == 1:
-            alm_a.append(seq_a[j - 1])
-            alm_b.append(seq_b[i - 1])
-            i -= 1
-            j -= 1
-        else:
-            alm_a.append(seq_a[j - 1])
-            alm_b.append(GAP)
-            j -= 1
-    return alm_a[::-1], alm_b[::-1]
 
 
 def lingpy_nw_align(seq_a: Sequence[str], seq_b: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -252,7 +183,8 @@ class CharacterAligner:
 
     Labels are interned: ``label_id(s)`` is stable for the life of the aligner, so the
     character-level reliability data of a whole study is built by gathering integer ids.
-    Each distinct pair is aligned once (:func:`nw_align`, or LingPy's when ``use_lingpy``).
+    Each distinct pair is aligned once (:func:`nw_align`, or LingPy's when ``use_lingpy``);
+    :meth:`prepare` aligns all pairs not seen yet in one batch (:func:`nw_align_many`).
 
     Attributes
     ----------
@@ -281,14 +213,29 @@ class CharacterAligner:
             self.labels.append(label)
         return k
 
+    def prepare(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Align every (historical, normalized) pair not aligned yet, all in one batch."""
+        todo = [p for p in dict.fromkeys(pairs) if p not in self._pairs]
+        if not todo:
+            return
+        units = [self.units(o) for o, _ in todo]
+        forms = [self.units(f) for _, f in todo]
+        if self._align is nw_align:
+            alignments = nw_align_many(units, forms)
+            aligned = (alignments.pair(k) for k in range(len(todo)))
+        else:
+            aligned = (self._align(u, f) for u, f in zip(units, forms))
+        for key, u, (alm_a, alm_b) in zip(todo, units, aligned):
+            full, diff = align_units(alm_a, alm_b)
+            self._pairs[key] = AlignedToken(u, full, diff)
+
     def align(self, orig: str, norm: str) -> AlignedToken:
         """Units and Full/Diff labels of ``norm`` against ``orig`` (cached)."""
         key = (orig, norm)
         hit = self._pairs.get(key)
         if hit is None:
-            units = self.units(orig)
-            full, diff = align_units(*self._align(units, graphemes(norm)))
-            hit = self._pairs[key] = AlignedToken(units, full, diff)
+            self.prepare([key])
+            hit = self._pairs[key]
         return hit
 
     def diff_ids(self, orig: str, norm: str) -> np.ndarray:

@@ -13,11 +13,8 @@ and per text; plus agreement on the modernization type (ORIG, NORM, INFL, SEM, E
 confusion matrix and character-based agreement of the modernized forms per type.
 
 All coefficients over the many subsets (3 subsets × overall and every text × word and
-character) come from :class:`SubsetReliability`, which computes the per-item parts once and
-then each subset from sums over a mask; its values equal
-:func:`~iaa_desktop.core.metrics.percent_agreement`, :func:`~iaa_desktop.core.metrics.fleiss_kappa`
-and :func:`~iaa_desktop.core.metrics.alpha.alpha_strings_from_codes` (tests check this, and
-NLTK's ``AnnotationTask``), which would need an items × labels count matrix per subset.
+character) come from :class:`~iaa_desktop.core.metrics.subsets.SubsetReliability`, which
+computes the per-item parts once and then each subset from sums over a mask.
 """
 
 from __future__ import annotations
@@ -42,6 +39,7 @@ from iaa_desktop.core.kinds.normalization.reader import (
     read_normalization,
 )
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
+from iaa_desktop.core.metrics.subsets import SubsetAgreement, SubsetReliability
 from iaa_desktop.core.progress import Progress
 
 __all__ = [
@@ -49,7 +47,6 @@ __all__ = [
     "SUBSETS",
     "TYPES",
     "NormalizationResult",
-    "SubsetReliability",
     "simplify",
 ]
 
@@ -140,34 +137,6 @@ def _is_punctuation(s: str) -> bool:
 # agreement over many subsets
 
 
-def _nld_pairs(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
-    """Normalized Levenshtein distance of aligned pairs; NLD('', '') = 0."""
-    from rapidfuzz.distance import Levenshtein
-
-    out = np.empty(len(a))
-    for j, (x, y) in enumerate(zip(a, b)):
-        m = max(len(x), len(y))
-        out[j] = Levenshtein.distance(x, y) / m if m else 0.0
-    return out
-
-
-def _nld_matrix(labels: Sequence[str]) -> np.ndarray:
-    """NLD between every two labels (q × q), via rapidfuzz's ``cdist``."""
-    from rapidfuzz.distance import Levenshtein
-    from rapidfuzz.process import cdist
-
-    labels = list(labels)
-    lengths = np.fromiter((len(s) for s in labels), dtype=np.float64, count=len(labels))
-    ld = cdist(labels, list(labels), scorer=Levenshtein.distance, dtype=np.int32, workers=-1)
-    denom = np.maximum(lengths[:, None], lengths[None, :])
-    denom[denom == 0] = 1.0
-    return (ld / denom).astype(np.float64)
-
-
-#: above this many distinct labels the q × q distance matrix is not kept in memory
-_MAX_DENSE_LABELS = 3000
-
-
 @dataclass(frozen=True)
 class Agreement:
     """Percent agreement, π* and α_NLD of one subset."""
@@ -178,6 +147,18 @@ class Agreement:
     alpha_nld: float | None = None
     n_units: int | None = None
     expected_pi: float = math.nan
+
+    @classmethod
+    def of(cls, a: SubsetAgreement, n_tokens: int | None = None, n_units: int | None = None):
+        """The kind's record of a subset's coefficients (tokens, and units at character level)."""
+        return cls(
+            a.n_items if n_tokens is None else n_tokens,
+            a.percent_agreement,
+            a.pi,
+            a.alpha_nld,
+            n_units,
+            a.expected_pi,
+        )
 
     def to_json(self, alpha: bool = True) -> dict[str, Any]:
         def f(x: float | None) -> float | None:
@@ -191,150 +172,6 @@ class Agreement:
         if alpha:
             out["alpha_nld"] = f(self.alpha_nld)
         return out
-
-
-class SubsetReliability:
-    r"""Agreement coefficients of complete reliability data for any subset of its items.
-
-    ``codes`` (N × c, every item labelled by all c annotators) index ``labels``. For a subset S:
-
-    .. math::
-        A_o = \frac{1}{|S|}\sum_{i\in S}\frac{\sum_{x<y}[l_{ix}=l_{iy}]}{\binom{c}{2}},\qquad
-        A_e = \sum_k p_k^2,\ p_k = \frac{n_k}{|S|\,c},\qquad
-        \pi^* = \frac{A_o - A_e}{1 - A_e}
-
-    (percent agreement and Fleiss' κ = Artstein & Poesio's π*; Fleiss 1971), and
-    Krippendorff's α with δ = NLD (LD(a, b) / max(|a|, |b|), Bollmann et al. 2016):
-
-    .. math::
-        D_o = \frac{1}{n}\sum_{i\in S}\frac{\sum_{x\neq y}\delta(l_{ix}, l_{iy})}{c-1},\qquad
-        D_e = \frac{\sum_{k,k'} n_k n_{k'}\delta(k, k')}{n(n-1)},\qquad
-        \alpha = 1 - \frac{D_o}{D_e},\quad n = |S|\,c
-
-    (Krippendorff 2011). The per-item sums are computed once, so each subset costs a masked
-    sum and a ``bincount``; D_e uses the q × q NLD matrix restricted to the subset's labels.
-    """
-
-    def __init__(self, codes: np.ndarray, labels: Sequence[str], with_alpha: bool = True) -> None:
-        codes = np.asarray(codes, dtype=np.int64)
-        self.codes = codes
-        self.labels = list(labels)
-        self.q = len(self.labels)
-        n, c = codes.shape
-        self.c = c
-        pairs = list(combinations(range(c), 2))
-        eq = np.zeros(n)
-        for x, y in pairs:
-            eq += codes[:, x] == codes[:, y]
-        self.item_agreement = eq / max(1, len(pairs))
-        self.with_alpha = with_alpha
-        self._dense: np.ndarray | None = None
-        self.item_distance = np.zeros(n)  # mean pairwise NLD of each item
-        if with_alpha and n and c >= 2:
-            a = np.concatenate([np.minimum(codes[:, x], codes[:, y]) for x, y in pairs])
-            b = np.concatenate([np.maximum(codes[:, x], codes[:, y]) for x, y in pairs])
-            diff = a != b
-            keys = a[diff] * self.q + b[diff]
-            if self.q * self.q <= 20_000_000:
-                # distinct label pairs by counting (linear; np.unique would sort millions of keys)
-                seen = np.bincount(keys, minlength=self.q * self.q) > 0
-                uniq = np.flatnonzero(seen)
-                remap = np.cumsum(seen) - 1
-                pos = remap[keys]
-            else:
-                uniq, pos = np.unique(keys, return_inverse=True)
-            d = _nld_pairs(
-                [self.labels[k // self.q] for k in uniq], [self.labels[k % self.q] for k in uniq]
-            )
-            dist = np.zeros(len(a))
-            dist[diff] = d[pos]
-            self.item_distance = dist.reshape(len(pairs), n).sum(axis=0) / len(pairs)
-            if self.q <= _MAX_DENSE_LABELS:
-                self._dense = _nld_matrix(self.labels)
-
-    def _expected_sums(self, counts: np.ndarray) -> np.ndarray:
-        """Σ_{k,k'} n_k n_k' δ(k, k') for each row of ``counts`` (subsets × q)."""
-        if self._dense is not None:
-            # one matrix product for all subsets (BLAS) instead of a sub-matrix per subset
-            return np.einsum("ij,ij->i", counts @ self._dense, counts)
-        from iaa_desktop.core.metrics.alpha import _nld_expected_sum
-
-        out = np.empty(counts.shape[0])
-        for r, row in enumerate(counts):
-            present = np.flatnonzero(row)
-            out[r] = _nld_expected_sum([self.labels[k] for k in present], row[present])
-        return out
-
-    def agreement(self, mask: np.ndarray | None = None, n_tokens: int | None = None) -> Agreement:
-        """The coefficients over the items where ``mask`` is true (all items when None)."""
-        m = np.ones(self.codes.shape[0], bool) if mask is None else np.asarray(mask, dtype=bool)
-        return self.agreements([m], None if n_tokens is None else [n_tokens])[0]
-
-    def agreements(
-        self, masks: Sequence[np.ndarray], n_tokens: Sequence[int] | None = None
-    ) -> list[Agreement]:
-        """:meth:`agreement` for many subsets at once (D_e of all of them in one product)."""
-        results: list[Agreement | None] = []
-        counts_rows: list[np.ndarray] = []
-        parts: list[tuple[int, float, float, float, float]] = []
-        for k, mask in enumerate(masks):
-            idx = np.asarray(mask, dtype=bool)
-            n_items = int(idx.sum())
-            n_tok = n_items if n_tokens is None else int(n_tokens[k])
-            if n_items == 0 or self.c < 2:
-                results.append(
-                    Agreement(n_tok, math.nan, math.nan, math.nan if self.with_alpha else None)
-                )
-                continue
-            a_o = float(self.item_agreement[idx].mean())
-            counts = np.bincount(self.codes[idx].ravel(), minlength=self.q).astype(float)
-            n_values = float(n_items * self.c)
-            a_e = float(((counts / n_values) ** 2).sum())
-            # Σ_{x≠y} δ /(c−1) = 2·C(c,2)·mean pairwise δ /(c−1) = c · mean pairwise δ
-            d_o = (
-                float(self.item_distance[idx].sum() * self.c / n_values) if self.with_alpha else 0.0
-            )
-            results.append(None)
-            counts_rows.append(counts)
-            parts.append((n_tok, a_o, a_e, d_o, n_values))
-        e_sums = (
-            self._expected_sums(np.array(counts_rows))
-            if self.with_alpha and counts_rows
-            else np.zeros(len(counts_rows))
-        )
-        it = iter(zip(parts, e_sums))
-        out: list[Agreement] = []
-        for r in results:
-            if r is not None:
-                out.append(r)
-                continue
-            (n_tok, a_o, a_e, d_o, n_values), e_sum = next(it)
-            pi = (a_o - a_e) / (1.0 - a_e) if a_e < 1.0 else math.nan
-            alpha: float | None = None
-            if self.with_alpha:
-                d_e = float(e_sum) / (n_values * (n_values - 1.0))
-                alpha = 1.0 - d_o / d_e if d_e > 0 else math.nan
-            out.append(Agreement(n_tok, a_o, pi, alpha, expected_pi=a_e))
-        return out
-
-    def pairwise(self) -> tuple[np.ndarray, np.ndarray]:
-        """(percent agreement, Scott's π) for every pair of annotators (c × c, diagonal 1)."""
-        c = self.c
-        agr = np.eye(c)
-        pi = np.eye(c)
-        n = self.codes.shape[0]
-        for x, y in combinations(range(c), 2):
-            a, b = self.codes[:, x], self.codes[:, y]
-            a_o = float((a == b).mean()) if n else math.nan
-            p = (
-                np.bincount(np.concatenate([a, b]), minlength=self.q) / (2.0 * n)
-                if n
-                else np.zeros(1)
-            )
-            a_e = float((p**2).sum())
-            agr[x, y] = agr[y, x] = a_o
-            pi[x, y] = pi[y, x] = (a_o - a_e) / (1 - a_e) if a_e < 1 else math.nan
-        return agr, pi
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,26 +199,24 @@ def build_character_data(
 ) -> CharacterData:
     """Diff-label codes of every unit for every annotator (aligning each distinct pair once)."""
     n, c = forms.shape
-    n_units = np.fromiter((len(aligner.units(o)) for o in orig), dtype=np.int64, count=n)
+    # distinct (orig, form) pairs → one flat store of their label ids; a pair is the integer
+    # key (orig code, form code), so finding the distinct ones is one hash pass over integers
+    ocodes, ouniq = pd.factorize(np.asarray(orig, dtype=object))
+    fcodes, funiq = pd.factorize(forms.ravel())
+    n_forms = max(1, len(funiq))
+    unit_len = np.fromiter((len(aligner.units(o)) for o in ouniq), dtype=np.int64, count=len(ouniq))
+    n_units = unit_len[ocodes] if n else np.zeros(0, np.int64)
     unit_start = np.concatenate([[0], np.cumsum(n_units)[:-1]]) if n else np.zeros(0, np.int64)
     total = int(n_units.sum())
-    # distinct (orig, form) pairs → one flat store of their label ids
-    keys = pd.Series(np.repeat(np.asarray(orig, dtype=object), c)).str.cat(
-        pd.Series(forms.ravel(), dtype=object), sep="\x1f"
-    )
-    pcodes, uniq = pd.factorize(keys.to_numpy(dtype=object))
+    keys = np.repeat(ocodes.astype(np.int64), c) * n_forms + fcodes
+    pcodes, uniq = pd.factorize(keys)
     pidx = pcodes.reshape(n, c).astype(np.int64)
-    store: list[np.ndarray] = []
-    offsets: list[int] = []
-    off = 0
-    for key in uniq:
-        o, f = key.split("\x1f", 1)
-        ids = aligner.diff_ids(o, f)
-        store.append(ids)
-        offsets.append(off)
-        off += len(ids)
+    pairs = [(ouniq[k // n_forms], funiq[k % n_forms]) for k in uniq.tolist()]
+    aligner.prepare(pairs)
+    store = [aligner.diff_ids(o, f) for o, f in pairs]
+    lens = np.fromiter(map(len, store), dtype=np.int64, count=len(store))
+    offs = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
     flat = np.concatenate(store) if store else np.zeros(0, np.int32)
-    offs = np.asarray(offsets, dtype=np.int64)
     token_of_unit = np.repeat(np.arange(n), n_units)
     within = np.arange(total) - np.repeat(unit_start, n_units)
     codes = np.empty((total, c), dtype=np.int64)
@@ -593,10 +428,14 @@ def _compute_types(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(changed, types): whether each annotator changed each token, and the annotation type."""
     n, c = norm.shape
-    keys = pd.Series(np.repeat(orig, c)).str.cat(pd.Series(norm.ravel()), sep="\x1f")
-    codes, uniq = pd.factorize(keys.to_numpy(dtype=object))
+    # distinct (orig, norm) pairs as integer keys (one hash pass, no string concatenation)
+    ocodes, ouniq = pd.factorize(np.asarray(orig, dtype=object))
+    fcodes, funiq = pd.factorize(norm.ravel())
+    n_forms = max(1, len(funiq))
+    codes, uniq = pd.factorize(np.repeat(ocodes.astype(np.int64), c) * n_forms + fcodes)
     unchanged_u = np.array(
-        [is_unchanged(*k.split("\x1f", 1), raw_compare=raw) for k in uniq], dtype=bool
+        [is_unchanged(ouniq[k // n_forms], funiq[k % n_forms], raw_compare=raw) for k in uniq],
+        dtype=bool,
     )
     changed = ~unchanged_u[codes].reshape(n, c) if len(uniq) else np.zeros((n, c), bool)
     types = np.where(mod_type != "", mod_type, np.where(changed, "NORM", "ORIG")).astype(object)
@@ -740,10 +579,10 @@ def analyse(
     token_masks = [g & masks[s] for g in groups for s in SUBSETS]
     unit_masks = [m[chars.token_of_unit] for m in token_masks]
     n_tok = [int(m.sum()) for m in token_masks]
-    word_all = word.agreements(token_masks)
+    word_all = [Agreement.of(a) for a in word.agreements(token_masks)]
     char_all = [
-        Agreement(nt, a.percent_agreement, a.pi, a.alpha_nld, int(um.sum()), a.expected_pi)
-        for nt, um, a in zip(n_tok, unit_masks, char.agreements(unit_masks, n_tok))
+        Agreement.of(a, nt, int(um.sum()))
+        for nt, um, a in zip(n_tok, unit_masks, char.agreements(unit_masks))
     ]
     k3 = len(SUBSETS)
     word_overall = dict(zip(SUBSETS, word_all[:k3]))
@@ -774,7 +613,7 @@ def analyse(
     trel = SubsetReliability(type_codes, type_cats, with_alpha=False)
     is_mod = type_codes >= TYPES.index("INFL")  # INFL, SEM, EXT and any further given type
     tmasks = {"ALL": np.ones(n, bool), "MEDIUM": is_mod.any(axis=1), "STRICT": is_mod.all(axis=1)}
-    modernization = {s: trel.agreement(tmasks[s]) for s in SUBSETS}
+    modernization = {s: Agreement.of(trel.agreement(tmasks[s])) for s in SUBSETS}
     q = len(type_cats)
     conf = np.zeros((q, q), dtype=np.int64)
     for x, y in combinations(range(c), 2):
@@ -795,9 +634,7 @@ def analyse(
         sel = np.flatnonzero(m)
         cd = build_character_data(orig[sel].tolist(), modern[sel], aligner)
         a = SubsetReliability(cd.codes, cd.labels).agreement()
-        by_type[t] = Agreement(
-            nt, a.percent_agreement, a.pi, a.alpha_nld, int(cd.codes.shape[0]), a.expected_pi
-        )
+        by_type[t] = Agreement.of(a, nt, int(cd.codes.shape[0]))
 
     yield Progress(92, 100, "Disagreement list")
     res = NormalizationResult(
