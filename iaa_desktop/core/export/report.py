@@ -1,6 +1,6 @@
 """The agreement report: one HTML document (and its PDF) built from a result and its settings.
 
-Layout (issue 8): a title block (study, annotators, input files with SHA-256, date, version), a
+Layout: a title block (study, annotators, input files with SHA-256, date, version), a
 methods paragraph written from the options actually used, the summary table with intervals and an
 interpretation column, per-kind sections (tables worst first, charts as vector SVG, the kind's own
 tables), an optional adjudication section, running header and page numbers; a table of contents

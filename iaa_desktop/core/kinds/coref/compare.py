@@ -1,4 +1,4 @@
-"""Coreference comparison (seed 001, METHODS.md §3): matched classes and standard scores.
+"""Coreference comparison (the Psalms coreference study; Pradhan et al. 2014): matched classes and standard scores.
 
 Inputs: one folder (or file) per annotator — brat ``.ann`` + ``.txt``, CoNLL-2012 files, or a
 mention table. Documents are paired by name; every pair of annotators is compared.
