@@ -130,9 +130,7 @@ def methods_generic(result: Any) -> tuple[list[str], list[str]]:
 
 def methods_for(result: Any) -> tuple[list[str], list[str]]:
     """The methods paragraphs and reference keys of a result, from its kind's spec."""
-    from iaa_desktop.core.kinds import KINDS
-
-    spec = KINDS.get(result.kind)
+    spec = getattr(result, "spec", None)
     if spec is None or spec.methods is None:
         return methods_generic(result)
     return spec.methods_text(result)

@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from iaa_desktop.core.errors import OptionError, ReaderError
 from iaa_desktop.core.progress import Progress
@@ -88,6 +88,10 @@ class TaskResult:
     README documents) and :meth:`tables` (every result table, for ``--csv`` and the report).
     ``errors`` holds the problems found in the inputs that did not stop the computation.
     """
+
+    #: the :class:`KindSpec` of the result's kind (a class attribute of each kind's result); the
+    #: report, the methods paragraph and adjudication reach the kind through it
+    spec: ClassVar[KindSpec | None] = None
 
     kind: str
     inputs: tuple[str, ...] = ()

@@ -130,6 +130,7 @@ def overlap_bins(overlap: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarr
 
 @dataclass
 class CandidatesResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     categories: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)

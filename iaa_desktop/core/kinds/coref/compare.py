@@ -98,6 +98,7 @@ class DocumentComparison:
 
 @dataclass
 class CorefResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     documents: list[DocumentComparison] = field(default_factory=list)
     corpus_scores: dict[tuple[str, str], DocumentScores] = field(default_factory=dict)

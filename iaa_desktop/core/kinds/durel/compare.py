@@ -355,6 +355,7 @@ def item_statistics(values: np.ndarray, options: Mapping[str, Any]) -> dict[str,
 
 @dataclass
 class DurelResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     level: str = "ordinal"
     overall: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -85,6 +85,8 @@ def codes_of(mask: np.ndarray) -> list[int]:
 class MultiLabelResult(TaskResult):
     """Everything computed for a multi-label study; arrays are read-only snapshots."""
 
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
+
     data: MultiLabelData | None = None
     #: annotator index pairs (a, b) that share items
     pair_index: list[tuple[int, int]] = field(default_factory=list)

@@ -399,6 +399,8 @@ def build_character_data(
 class NormalizationResult(TaskResult):
     """Everything the ``normalization`` kind computes (see the module docstring)."""
 
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
+
     annotators: tuple[str, ...] = ()
     text_ids: tuple[str, ...] = ()
     token_ids: tuple[str, ...] = ()
