@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from iaa_desktop.core.kinds import KINDS  # noqa: E402
-from iaa_desktop.gui.kinds import VIEW_MODULES  # noqa: E402
+from iaa_desktop.core.kinds import KINDS
+from iaa_desktop.gui.kinds import VIEW_MODULES
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))

@@ -13,7 +13,7 @@ BLOCKED = ("PySide6", "shiboken6", "superqt", "qtpy", "PyQt5", "PyQt6", "pytestq
 
 
 class _BlockQt(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target=None):  # noqa: ANN001
+    def find_spec(self, fullname, path=None, target=None):
         if fullname.split(".")[0] in BLOCKED:
             raise ModuleNotFoundError(
                 f"{fullname} is blocked: the core must run without Qt", name=fullname
@@ -21,7 +21,7 @@ class _BlockQt(importlib.abc.MetaPathFinder):
         return None
 
 
-def pytest_configure(config) -> None:  # noqa: ANN001
+def pytest_configure(config) -> None:
     for name in list(sys.modules):
         if name.split(".")[0] in ("PySide6", "shiboken6", "superqt"):
             raise RuntimeError(f"{name} was imported before the Qt blocker was installed")
