@@ -169,6 +169,21 @@ class KindSpec:
     adjudication: str | None = None
     gold_units: str | None = None
 
+    @classmethod
+    def of_package(
+        cls, package: str, name: str, title: str, inputs: str, **refs: str | None
+    ) -> KindSpec:
+        """The spec of a kind package laid out by convention: ``compare:KIND``,
+        ``report:build``, ``report:methods`` and ``adjudication:units_for_<name>``; ``refs``
+        overrides any of them or adds ``gold_units``."""
+        conventional: dict[str, str | None] = {
+            "compare": f"{package}.compare:KIND",
+            "report": f"{package}.report:build",
+            "methods": f"{package}.report:methods",
+            "adjudication": f"{package}.adjudication:units_for_{name}",
+        }
+        return cls(name=name, title=title, inputs=inputs, **{**conventional, **refs})
+
     @property
     def kind(self) -> TaskKind:
         return resolve_ref(self.compare)  # type: ignore[no-any-return]
