@@ -21,9 +21,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from iaa_desktop.core.align.class_matching import match_sets
-from iaa_desktop.core.kinds.coref.compare import DocumentScores, document_scores, entities_of
+from iaa_desktop.core.kinds.coref.compare import entities_of
 from iaa_desktop.core.kinds.coref.readers import read_conll
-from iaa_desktop.core.metrics.coreference import score_corpus
+from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
+from tests.oracles.coref_dense import score_corpus
 
 
 def partitions(n_mentions: int, n_classes: int, agree: float, seed: int = 0):
@@ -105,7 +106,7 @@ def main() -> None:
         pairs = [(entities_of(a), entities_of(b)) for a, b in zip(kd, rd)]
         total = DocumentScores()
         for a, b in pairs:  # what the kind runs: the sparse contingency scorer
-            total += document_scores(a, b)
+            total = total + score_document(a, b)
         s = total.to_json()
         t_score = time.perf_counter() - t
         t = time.perf_counter()
@@ -131,7 +132,7 @@ def main() -> None:
 
     ka, ra = ents(key), ents(resp)
     t = time.perf_counter()
-    document_scores(ka, ra)
+    score_document(ka, ra)
     t_sparse = time.perf_counter() - t
     t = time.perf_counter()
     score_corpus([(ka, ra)])

@@ -16,7 +16,7 @@ from iaa_desktop.cli import main as cli_main
 from iaa_desktop.core.align.class_matching import format_d, match_sets
 from iaa_desktop.core.kinds.coref.compare import KIND, entities_of, write_iaa_files
 from iaa_desktop.core.kinds.coref.readers import read_brat, read_conll
-from iaa_desktop.core.metrics.coreference import score_document
+from iaa_desktop.core.metrics.coref_scores import score_document
 from iaa_desktop.core.progress import run_to_end
 from tests.conftest import FIXTURES, shared_path
 

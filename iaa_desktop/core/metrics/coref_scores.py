@@ -1,14 +1,21 @@
 """Coreference scores: MUC, B³, CEAF-m, CEAF-e, BLANC, LEA, the CoNLL average and mention F1.
 
-Pure numpy/scipy. A partition is given as one integer array of *entity labels* per side over a
-shared mention index: ``key[i]`` is the key entity of mention ``i`` (``-1`` when the key lacks
-that mention), ``response[i]`` likewise. Every score is derived from the sparse contingency
-table ``n_ij = |K_i ∩ R_j|`` (key entity × response entity), so a document with hundreds of
-thousands of mentions costs a sort, not a Python loop.
+The project's one coreference scorer. Pure numpy/scipy. A partition is given as one integer
+array of *entity labels* per side over a shared mention index: ``key[i]`` is the key entity of
+mention ``i`` (``-1`` when the key lacks that mention), ``response[i]`` likewise
+(:func:`labels_from_entities` builds them from lists of entities). Every score is derived from
+the sparse contingency table ``n_ij = |K_i ∩ R_j|`` (key entity × response entity), so a
+document with hundreds of thousands of mentions costs a sort, not a Python loop.
 
 Each metric returns :class:`Counts` (recall numerator/denominator, precision numerator/
-denominator); corpus scores add the counts of the documents, as the reference scorer does
-(Pradhan et al. 2014), and :func:`prf` turns them into recall, precision and F1.
+denominator; BLANC its link counts, :class:`BlancCounts`); a corpus is scored as the reference
+scorer does (Pradhan et al. 2014): the counts of the documents are added, then divided
+(:class:`DocumentScores`).
+
+A mention listed in two entities of one side (the same span twice) is kept in the first of them
+only, in the order the entities are given, and an entity left empty is dropped: the reference
+scorer's handling of a repeated response mention (its test case TC-A-8, where a key mention
+repeated in a later response entity is removed from that entity before scoring).
 
 References
 ----------
@@ -19,56 +26,83 @@ Mentions: A Reference Implementation", ACL; Moosavi & Strube (2016) LEA, ACL.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
+
+Entity = Sequence[Hashable]
 
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
-
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """Recall = ``r_num / r_den``, precision = ``p_num / p_den`` (0 when a denominator is 0).
-
-    BLANC keeps its two halves separately (``extra`` = coreference counts, non-coreference
-    counts, and which halves the key allows) because its F1 is the mean of the halves' F1.
-    """
-
-    r_num: float = 0.0
-    r_den: float = 0.0
-    p_num: float = 0.0
-    p_den: float = 0.0
-    extra: tuple = ()
-
-    def __add__(self, other: Counts) -> Counts:
-        extra = ()
-        if self.extra or other.extra:
-            a = self.extra or (0,) * len(other.extra)
-            b = other.extra or (0,) * len(self.extra)
-            extra = tuple(x + y for x, y in zip(a, b))
-        return Counts(
-            self.r_num + other.r_num,
-            self.r_den + other.r_den,
-            self.p_num + other.p_num,
-            self.p_den + other.p_den,
-            extra,
-        )
 
 
 def _div(a: float, b: float) -> float:
     return float(a) / float(b) if b else 0.0
 
 
-def _f1(r: float, p: float) -> float:
-    return 2 * r * p / (r + p) if r + p > 0 else 0.0
+def _f1(recall: float, precision: float) -> float:
+    """Harmonic mean 2RP / (R + P); 0 when both are 0."""
+    return 2 * recall * precision / (recall + precision) if recall + precision > 0 else 0.0
 
 
-def prf(c: Counts, metric: str = "") -> dict[str, float]:
-    """Recall, precision and F1 = 2RP / (R + P) of summed counts (BLANC: see :func:`blanc`)."""
-    if metric == "blanc" or (c.extra and len(c.extra) == 8):
-        return _blanc_prf(c)
-    r, p = _div(c.r_num, c.r_den), _div(c.p_num, c.p_den)
-    return {"recall": r, "precision": p, "f1": _f1(r, p)}
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Recall = ``r_num / r_den``, precision = ``p_num / p_den`` (0 when a denominator is 0)."""
+
+    r_num: float = 0.0
+    r_den: float = 0.0
+    p_num: float = 0.0
+    p_den: float = 0.0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(
+            self.r_num + other.r_num,
+            self.r_den + other.r_den,
+            self.p_num + other.p_num,
+            self.p_den + other.p_den,
+        )
+
+    def prf(self) -> dict[str, float]:
+        """Recall, precision and F1 = 2RP / (R + P)."""
+        r, p = _div(self.r_num, self.r_den), _div(self.p_num, self.p_den)
+        return {"recall": r, "precision": p, "f1": _f1(r, p)}
+
+
+@dataclass(frozen=True, slots=True)
+class BlancCounts:
+    """BLANC's link counts: coreference (``c_*``) and non-coreference (``n_*``) links of the key,
+    of the response and common to both (see :func:`blanc`)."""
+
+    c_both: float = 0.0
+    c_key: float = 0.0
+    c_resp: float = 0.0
+    n_both: float = 0.0
+    n_key: float = 0.0
+    n_resp: float = 0.0
+
+    def __add__(self, o: BlancCounts) -> BlancCounts:
+        return BlancCounts(
+            self.c_both + o.c_both,
+            self.c_key + o.c_key,
+            self.c_resp + o.c_resp,
+            self.n_both + o.n_both,
+            self.n_key + o.n_key,
+            self.n_resp + o.n_resp,
+        )
+
+    def prf(self) -> dict[str, float]:
+        """R = (R_c + R_n) / 2, P likewise, F1 = (F_c + F_n) / 2, or one half (see :func:`blanc`)."""
+        rc, pc = _div(self.c_both, self.c_key), _div(self.c_both, self.c_resp)
+        rn, pn = _div(self.n_both, self.n_key), _div(self.n_both, self.n_resp)
+        fc, fn = _f1(rc, pc), _f1(rn, pn)
+        if self.c_key == 0 and self.n_key == 0:
+            return {"recall": 0.0, "precision": 0.0, "f1": 0.0}
+        if self.c_key == 0:  # key has no coreference links: the non-coreference half only
+            return {"recall": rn, "precision": pn, "f1": fn}
+        if self.n_key == 0:  # key has no non-coreference links: the coreference half only
+            return {"recall": rc, "precision": pc, "f1": fc}
+        return {"recall": (rc + rn) / 2, "precision": (pc + pn) / 2, "f1": (fc + fn) / 2}
 
 
 # --------------------------------------------------------------------------- contingency table
@@ -234,7 +268,7 @@ def lea(c: Contingency) -> Counts:
     return Counts(rn, rd, pn, pd)
 
 
-def blanc(c: Contingency) -> Counts:
+def blanc(c: Contingency) -> BlancCounts:
     """BLANC for predicted mentions (Luo et al. 2014), the reference scorer's convention.
 
     Coreference links C = mention pairs in one entity, non-coreference links N = pairs of
@@ -260,22 +294,7 @@ def blanc(c: Contingency) -> Counts:
     same_k = pairs(np.bincount(c.rows, weights=c.n, minlength=len(c.key_sizes)))
     same_r = pairs(np.bincount(c.cols, weights=c.n, minlength=len(c.resp_sizes)))
     common_n = n_common * (n_common - 1) / 2.0 - same_k - same_r + common_c
-    extra = (common_c, ck, cr, common_n, nk, nr, 1.0 if ck > 0 else 0.0, 1.0 if nk > 0 else 0.0)
-    return Counts(0.0, 0.0, 0.0, 0.0, extra)
-
-
-def _blanc_prf(c: Counts) -> dict[str, float]:
-    common_c, ck, cr, common_n, nk, nr, _, _ = c.extra
-    rc, pc = _div(common_c, ck), _div(common_c, cr)
-    rn, pn = _div(common_n, nk), _div(common_n, nr)
-    fc, fn = _f1(rc, pc), _f1(rn, pn)
-    if ck == 0 and nk == 0:
-        return {"recall": 0.0, "precision": 0.0, "f1": 0.0}
-    if ck == 0:  # key has no coreference links: the non-coreference half only
-        return {"recall": rn, "precision": pn, "f1": fn}
-    if nk == 0:  # key has no non-coreference links: the coreference half only
-        return {"recall": rc, "precision": pc, "f1": fc}
-    return {"recall": (rc + rn) / 2, "precision": (pc + pn) / 2, "f1": (fc + fn) / 2}
+    return BlancCounts(common_c, ck, cr, common_n, nk, nr)
 
 
 def mentions(c: Contingency) -> Counts:
@@ -284,37 +303,57 @@ def mentions(c: Contingency) -> Counts:
     return Counts(common, float(c.key_sizes.sum()), common, float(c.resp_sizes.sum()))
 
 
-_FUNCS = {
+_COUNTS = {
     "muc": muc,
     "bcub": bcub,
     "ceafm": ceafm,
     "ceafe": ceafe,
-    "blanc": blanc,
     "lea": lea,
     "mentions": mentions,
 }
 
 
-def all_counts(key: np.ndarray, response: np.ndarray) -> dict[str, Counts]:
-    """Counts of every metric for one document (labels over a shared mention index)."""
-    c = contingency(key, response)
-    return {name: f(c) for name, f in _FUNCS.items()}
+@dataclass(frozen=True)
+class DocumentScores:
+    """The counts of every metric for one document, or summed over a corpus (``+``)."""
+
+    counts: Mapping[str, Counts] = field(default_factory=dict)
+    blanc: BlancCounts = field(default_factory=BlancCounts)
+
+    def __add__(self, other: DocumentScores) -> DocumentScores:
+        names = list(dict.fromkeys([*self.counts, *other.counts]))
+        return DocumentScores(
+            {k: self.counts.get(k, Counts()) + other.counts.get(k, Counts()) for k in names},
+            self.blanc + other.blanc,
+        )
+
+    def to_json(self) -> dict[str, dict[str, float]]:
+        """Recall/precision/F1 of every metric and ``conll`` = mean F1 of MUC, B³ and CEAF-e."""
+        out = {k: self.counts[k].prf() for k in _COUNTS if k in self.counts}
+        out["blanc"] = self.blanc.prf()
+        if all(k in out for k in ("muc", "bcub", "ceafe")):
+            f1 = (out["muc"]["f1"] + out["bcub"]["f1"] + out["ceafe"]["f1"]) / 3.0
+            out["conll"] = {"f1": f1}
+        return out
 
 
-def scores(counts: dict[str, Counts]) -> dict[str, dict[str, float]]:
-    """Recall/precision/F1 of every metric and ``conll`` = mean F1 of MUC, B³ and CEAF-e."""
-    out = {name: prf(cnt, name) for name, cnt in counts.items()}
-    out["conll"] = {"f1": (out["muc"]["f1"] + out["bcub"]["f1"] + out["ceafe"]["f1"]) / 3.0}
-    return out
+def score_labels(key: npt.ArrayLike, response: npt.ArrayLike) -> DocumentScores:
+    """Every score of one document given as entity labels over a shared mention index."""
+    c = contingency(np.asarray(key), np.asarray(response))
+    return DocumentScores({name: f(c) for name, f in _COUNTS.items()}, blanc(c))
 
 
-def labels_from_entities(key_entities, response_entities) -> tuple[np.ndarray, np.ndarray]:
+def labels_from_entities(
+    key_entities: Sequence[Entity], response_entities: Sequence[Entity]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Entity label arrays over a shared mention index from two lists of entities.
 
-    Mentions are any hashable values (e.g. ``(type, start, end)``); a mention listed twice on
-    one side keeps its first entity (the reference scorer removes such duplicates).
+    Mentions are any hashable values (e.g. ``(type, start, end)``). A mention listed twice on one
+    side keeps its first entity (in the order given), as the reference scorer keeps a repeated
+    response mention in its first entity; an entity whose every mention was listed before is
+    dropped, so entity numbers count the entities left.
     """
-    index: dict = {}
+    index: dict[Hashable, int] = {}
     for ents in (key_entities, response_entities):
         for e in ents:
             for m in e:
@@ -322,20 +361,34 @@ def labels_from_entities(key_entities, response_entities) -> tuple[np.ndarray, n
     out = []
     for ents in (key_entities, response_entities):
         lab = np.full(len(index), -1, dtype=np.int64)
-        for j, e in enumerate(ents):
-            for m in e:
-                i = index[m]
-                if lab[i] < 0:
-                    lab[i] = j
+        j = 0
+        for e in ents:
+            fresh = [index[m] for m in e if lab[index[m]] < 0]
+            if fresh:
+                lab[fresh] = j
+                j += 1
         out.append(lab)
     return out[0], out[1]
 
 
-def score_entities(key_entities, response_entities) -> dict[str, dict[str, float]]:
-    """Every score of one document given as two lists of entities (see :func:`scores`)."""
-    return scores(all_counts(*labels_from_entities(key_entities, response_entities)))
+def score_document(
+    key_entities: Sequence[Entity], response_entities: Sequence[Entity]
+) -> DocumentScores:
+    """Every score of one document given as two lists of entities (key = the first annotator).
+
+    >>> s = score_document([["a"], ["b", "c"], ["d", "e", "f"]], [["a"], ["d", "e"]])
+    >>> s.to_json()["muc"]  # the reference scorer's test case TC-A-2: R = 1/3, P = 1/1
+    {'recall': 0.3333333333333333, 'precision': 1.0, 'f1': 0.5}
+    """
+    return score_labels(*labels_from_entities(key_entities, response_entities))
 
 
-def add_counts(a: dict[str, Counts], b: dict[str, Counts]) -> dict[str, Counts]:
-    """Corpus aggregation: add the counts metric by metric."""
-    return {k: a.get(k, Counts()) + b.get(k, Counts()) for k in set(a) | set(b)}
+def score_corpus(
+    documents: Iterable[tuple[Sequence[Entity], Sequence[Entity]]],
+) -> DocumentScores:
+    """Scores over several documents: counts summed, then divided (micro), as the reference
+    scorer does."""
+    total = DocumentScores()
+    for key, resp in documents:
+        total = total + score_document(key, resp)
+    return total

@@ -26,7 +26,7 @@ from iaa_desktop.core.kinds.coref.readers import (
     read_mention_table,
 )
 from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
-from iaa_desktop.core.metrics.coreference import BlancCounts, Counts, DocumentScores
+from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
 from iaa_desktop.core.progress import Progress
 
 SETTINGS = [
@@ -232,25 +232,6 @@ def sets_of(doc: CorefDocument) -> tuple[list[list[MentionKey]], list[str]]:
     return sets, names
 
 
-def document_scores(key_entities, response_entities) -> DocumentScores:
-    """Every score of one document from the sparse contingency table (``metrics/coref_scores``).
-
-    Same values as :func:`~iaa_desktop.core.metrics.coreference.score_document` (tested to
-    1e-12), but CEAF is aligned per connected component of the overlap graph, so a document with
-    tens of thousands of entities needs no entity × entity dense matrix.
-    """
-    from iaa_desktop.core.metrics import coref_scores as cs
-
-    counts = cs.all_counts(*cs.labels_from_entities(key_entities, response_entities))
-    out = DocumentScores()
-    for name in ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions"):
-        c = counts[name]
-        out.counts[name] = Counts(c.r_num, c.r_den, c.p_num, c.p_den)
-    common_c, c_key, c_resp, common_n, n_key, n_resp, _, _ = counts["blanc"].extra
-    out.blanc = BlancCounts(c_key, c_resp, common_c, n_key, n_resp, common_n)
-    return out
-
-
 def entities_of(doc: CorefDocument) -> list[list[MentionKey]]:
     """Classes plus every unclassed mention as a singleton entity (for the standard scores)."""
     return [list(c) for c in doc.classes] + [[m] for m in doc.singletons]
@@ -415,9 +396,9 @@ class CorefKind:
                 sa, na = sets_of(docs[a])
                 sb, nb = sets_of(docs[b])
                 pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, opts["cost"])))
-                s = document_scores(entities_of(docs[a]), entities_of(docs[b]))
+                s = score_document(entities_of(docs[a]), entities_of(docs[b]))
                 scores[(a, b)] = s
-                corpus[(a, b)] += s
+                corpus[(a, b)] = corpus[(a, b)] + s
             documents.append(DocumentComparison(name, docs, pairs, scores))
         result = CorefResult(
             kind=self.name,

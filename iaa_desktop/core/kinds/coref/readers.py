@@ -226,6 +226,7 @@ def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
     token = 0
     open_: dict[int, list[tuple[int, int]]] = {}
     entities: dict[int, list[MentionKey]] = {}
+    first_seen: dict[int, int] = {}
     words: list[str] = []
 
     def close(lineno: int) -> None:
@@ -242,7 +243,9 @@ def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
                     )
                 )
         doc.text = " ".join(words)
-        for eid in sorted(entities, key=lambda e: min(m[1] for m in entities[e])):
+        # entities in the order their numbers first appear (the reference scorer's order, which
+        # decides the entity that keeps a mention listed in two of them)
+        for eid in sorted(entities, key=first_seen.__getitem__):
             cls = []
             for m in entities[eid]:
                 if m not in cls:  # the same span twice in one entity counts once
@@ -258,7 +261,7 @@ def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
                 close(lineno)
                 name = line[len("#begin document") :].strip() or f"{path.stem}:{len(docs) + 1}"
                 doc = CorefDocument(name, str(path), None)
-                token, open_, entities, words = 0, {}, {}, []
+                token, open_, entities, words, first_seen = 0, {}, {}, [], {}
                 continue
             if line.startswith("#end document"):
                 close(lineno)
@@ -269,6 +272,13 @@ def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
             words.append(cols[3] if len(cols) > 3 else cols[0])
             tag = cols[-1]
             if tag not in ("-", "_"):
+                marks = [m.groups() for m in _MARK.finditer(tag)]
+                # the reference scorer numbers a cell's entities singles first, then openings,
+                # then closings
+                for kind in range(3):
+                    for g in marks:
+                        if g[kind] is not None:
+                            first_seen.setdefault(int(g[kind]), len(first_seen))
                 for m in _MARK.finditer(tag):
                     single, opening, closing = m.groups()
                     if single is not None:

@@ -1,4 +1,8 @@
-r"""Standard coreference scores between a key and a response partition of mentions.
+r"""Test oracle: coreference scores from dense overlap matrices, written independently of
+``iaa_desktop.core.metrics.coref_scores`` (the project's scorer, built on a sparse contingency
+table); the tests compare the two on random corpora.
+
+Standard coreference scores between a key and a response partition of mentions.
 
 MUC (Vilain et al. 1995), B³ (Bagga & Baldwin 1998), CEAF-m and CEAF-e (Luo 2005), BLANC
 (Recasens & Hovy 2011, with predicted mentions as in Luo et al. 2014), LEA (Moosavi & Strube 2016),
@@ -24,7 +28,7 @@ Entity = Sequence[Hashable]
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
 
 
-def _f1(p: float, r: float) -> float:
+def _f1(r: float, p: float) -> float:
     return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
@@ -50,7 +54,7 @@ class Counts:
 
     def prf(self) -> dict[str, float]:
         r, p = _div(self.r_num, self.r_den), _div(self.p_num, self.p_den)
-        return {"recall": r, "precision": p, "f1": _f1(p, r)}
+        return {"recall": r, "precision": p, "f1": _f1(r, p)}
 
 
 @dataclass
@@ -72,7 +76,7 @@ class BlancCounts:
     def prf(self) -> dict[str, float]:
         rc, pc = _div(self.c_both, self.c_key), _div(self.c_both, self.c_resp)
         rn, pn = _div(self.n_both, self.n_key), _div(self.n_both, self.n_resp)
-        fc, fn = _f1(pc, rc), _f1(pn, rn)
+        fc, fn = _f1(rc, pc), _f1(rn, pn)
         if self.c_key == 0 and self.n_key == 0:
             return {"recall": 0.0, "precision": 0.0, "f1": 0.0}
         if self.c_key == 0:

@@ -1,0 +1,1 @@
+"""Independent implementations kept only to check the project's own (test oracles)."""
