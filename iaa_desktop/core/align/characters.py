@@ -40,6 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from iaa_desktop.core.align.needleman_wunsch import GAP, nw_align, nw_align_many
 
@@ -196,8 +197,8 @@ class CharacterAligner:
         self.labels: list[str] = []
         self._ids: dict[str, int] = {}
         self._pairs: dict[tuple[str, str], AlignedToken] = {}
-        self._diff_ids: dict[tuple[str, str], np.ndarray] = {}
-        self._full_ids: dict[tuple[str, str], np.ndarray] = {}
+        self._diff_ids: dict[tuple[str, str], npt.NDArray[np.int32]] = {}
+        self._full_ids: dict[tuple[str, str], npt.NDArray[np.int32]] = {}
         self._units: dict[str, tuple[str, ...]] = {}
 
     def units(self, orig: str) -> tuple[str, ...]:
@@ -238,7 +239,7 @@ class CharacterAligner:
             hit = self._pairs[key]
         return hit
 
-    def diff_ids(self, orig: str, norm: str) -> np.ndarray:
+    def diff_ids(self, orig: str, norm: str) -> npt.NDArray[np.int32]:
         """Interned ids of the Diff labels (one per unit of ``orig``)."""
         key = (orig, norm)
         ids = self._diff_ids.get(key)
@@ -249,7 +250,7 @@ class CharacterAligner:
             self._diff_ids[key] = ids
         return ids
 
-    def full_ids(self, orig: str, norm: str) -> np.ndarray:
+    def full_ids(self, orig: str, norm: str) -> npt.NDArray[np.int32]:
         """Interned ids of the Full labels (one per unit of ``orig``)."""
         key = (orig, norm)
         ids = self._full_ids.get(key)

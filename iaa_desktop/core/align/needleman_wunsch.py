@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -182,8 +183,11 @@ def _solve_bucket(
     ma, nb = a.shape[0], b.shape[0]
     p = a.shape[1]
     bound = (ma + nb) * max(1, abs(gap))
-    dt = np.int8 if bound < 120 else np.int16 if bound < 30_000 else np.int64
-    col_gap = (np.arange(ma + 1, dtype=dt) * dt(gap))[:, None]
+    # the narrowest integer type that holds every score: less memory traffic per row
+    dt: type[np.signedinteger[Any]] = (
+        np.int8 if bound < 120 else np.int16 if bound < 30_000 else np.int64
+    )
+    col_gap: npt.NDArray[np.signedinteger[Any]] = (np.arange(ma + 1) * gap).astype(dt)[:, None]
     prev = np.repeat(col_gap, p, axis=1)
     cur = np.empty_like(prev)
     # traceback table, two bits per cell: 1 = the cell above gives the score, 2 = the diagonal
@@ -191,14 +195,14 @@ def _solve_bucket(
     tb = np.empty((nb + 1, ma + 1, p), dtype=np.int8)
     tb[0] = 0
     tb[1:, 0] = 1
-    s = np.empty((ma, p), dtype=dt)
+    s: npt.NDArray[np.signedinteger[Any]] = np.empty((ma, p), dtype=dt)
     up_best = np.empty((ma, p), dtype=np.int8)
     for i in range(1, nb + 1):
         np.equal(a, b[i - 1], out=s, casting="unsafe")
         s += s
         s -= 1  # +1 identical, −1 different
         diag = prev[:-1] + s
-        up = prev[1:] + dt(gap)
+        up = prev[1:] + gap
         cur[0] = i * gap
         np.maximum(up, diag, out=cur[1:])
         cur -= col_gap
@@ -210,20 +214,20 @@ def _solve_bucket(
         np.equal(up, cur[1:], out=up_best, casting="unsafe")
         t += up_best
         prev, cur = cur, prev
-    i, j = lb.copy(), la.copy()
+    row, col = lb.copy(), la.copy()
     cols = np.arange(p)
     ops = np.zeros((ma + nb, p), dtype=np.int8)
     for step in range(ma + nb):
-        t = tb[i, j, cols]
-        moving = (i > 0) | (j > 0)
+        t = tb[row, col, cols]
+        moving = (row > 0) | (col > 0)
         if not moving.any():
             return ops[:step]
         # LingPy's order of preference on ties: up (INSERT), then diagonal (MATCH), then left
         op = np.where(t & 1, INSERT, np.where(t & 2, MATCH, DELETE)).astype(np.int8)
         op[~moving] = 0
         ops[step] = op
-        i -= (op == INSERT) | (op == MATCH)
-        j -= (op == DELETE) | (op == MATCH)
+        row -= (op == INSERT) | (op == MATCH)
+        col -= (op == DELETE) | (op == MATCH)
     return ops
 
 

@@ -189,7 +189,8 @@ def smith_waterman(
     # of equally good end cells take the last one: the alignment then extends as far as it
     # can at no cost (a seed Figure 1 alignment runs on through 'tuos scabellum' to 'pedum')
     flat = H.ravel()
-    i, j = np.unravel_index(len(flat) - 1 - int(np.argmax(flat[::-1])), H.shape)
+    end = np.unravel_index(len(flat) - 1 - int(np.argmax(flat[::-1])), H.shape)
+    i, j = int(end[0]), int(end[1])
     steps: list[tuple[str, int, int]] = []
     eps = 1e-9
     while i > 0 and j > 0 and H[i, j] > eps:
