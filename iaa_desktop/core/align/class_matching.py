@@ -31,8 +31,10 @@ themselves where the variant pairs them (any such pairing costs the same):
   smaller side may stay unmatched at a price λ for the partner it will get, and a set of the
   larger side of size below λ is then such a partner. For the λ at which partners and sets that
   need one come out equal (λ is searched), the solution is an optimal assignment: its cost equals
-  the Lagrangian bound, which no assignment goes below. Should no λ balance them (ties can hide
-  the balancing solution), the dense assignment is solved instead.
+  the Lagrangian bound, which no assignment goes below. Where the balance jumps over zero at one
+  λ (tied solutions), the alternating paths between the optima on either side are applied one
+  by one, each keeping the optimum, until it balances; only if that fails too is the dense
+  assignment solved (never seen on thousands of random cases).
 
 d of two empty sets (an empty S on both sides) is defined as 0: nothing to disagree on.
 """
