@@ -1,17 +1,22 @@
-"""Safe file output: atomic writes and CSV cells neutralised against formula injection."""
+"""Safe file output: atomic writes and CSV cells neutralised against formula injection.
+
+numpy and pandas are imported where a table or an array is written, not with this module: the
+study file imports it, and the main window must show without them (they take most of a second).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 _FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
@@ -28,6 +33,8 @@ def neutralise_cell(value: Any) -> Any:
 
 
 def neutralise_frame(df: pd.DataFrame) -> pd.DataFrame:
+    import pandas as pd
+
     out = df.copy()
     out.columns = [neutralise_cell(str(c)) for c in out.columns]
     for col in out.columns:
@@ -109,6 +116,8 @@ def write_csv_tables(tables: Mapping[str, pd.DataFrame], directory: str | Path) 
 
 
 def _json_default(o: Any) -> Any:
+    import numpy as np
+
     if isinstance(o, np.integer):
         return int(o)
     if isinstance(o, np.floating):
@@ -125,9 +134,9 @@ def _json_default(o: Any) -> Any:
 def _clean_nan(o: Any) -> Any:
     """Replace NaN/inf by ``None`` (JSON has no NaN)."""
     if isinstance(o, float):
-        return o if np.isfinite(o) else None
-    if isinstance(o, np.floating):
-        return float(o) if np.isfinite(o) else None
+        return o if math.isfinite(o) else None
+    if type(o).__module__ == "numpy" and hasattr(o, "dtype") and o.dtype.kind == "f":
+        return float(o) if math.isfinite(o) else None  # a numpy float scalar
     if isinstance(o, dict):
         return {str(k): _clean_nan(v) for k, v in o.items()}
     if isinstance(o, list | tuple):

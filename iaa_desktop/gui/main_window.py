@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -80,10 +81,20 @@ class SimpleStartPage(QWidget):
 
 
 class MainWindow(QMainWindow):
-    """Menus, docks, the results tabs and the status bar around one :class:`StudySession`."""
+    """Menus, docks, the results tabs and the status bar around one :class:`StudySession`.
+
+    ``first_painted`` is emitted once, right after the start page has first been painted; the
+    warm-up imports (pandas, matplotlib, the kinds) begin then, not before, so that they do not
+    compete with the first paint (``warm_up=False`` leaves them out, e.g. to time the start).
+    """
+
+    first_painted = Signal()
 
     def __init__(
-        self, settings: QSettings | None = None, session: StudySession | None = None
+        self,
+        settings: QSettings | None = None,
+        session: StudySession | None = None,
+        warm_up: bool = True,
     ) -> None:
         super().__init__()
         self.settings = (
@@ -147,7 +158,29 @@ class MainWindow(QMainWindow):
         self.session.study_changed.connect(self._on_study_changed)
         self._restore_geometry()
         self._refresh_recent()
-        self.session.start_warm_up()
+        self._painted = False
+        # the first paint of the start page or any widget on it (a page covered by its children
+        # gets none itself): watched at the application until it happens
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+        if warm_up:
+            self.first_painted.connect(self.session.start_warm_up)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            not self._painted
+            and event.type() == QEvent.Type.Paint
+            and isinstance(watched, QWidget)
+            and (watched is self.start_page or self.start_page.isAncestorOf(watched))
+        ):
+            self._painted = True
+            app = QApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
+            # after this paint has reached the screen: the next turn of the event loop
+            QTimer.singleShot(0, self.first_painted.emit)
+        return super().eventFilter(watched, event)
 
     # ------------------------------------------------------------------ construction
 
