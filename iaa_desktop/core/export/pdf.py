@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from typing import Any
 
 from iaa_desktop.core.errors import IaaError
@@ -18,10 +19,27 @@ class PdfEngineError(IaaError):
     """The PDF engine (WeasyPrint and its system libraries) is not available."""
 
 
+_FONTS_LOCK = threading.Lock()
+_FONT_CONFIG: Any = None
+
+
+def _font_config() -> Any:
+    """One WeasyPrint ``FontConfiguration`` for the process: fontconfig's font set and the font
+    descriptions found for the report's styles are kept from one layout (and report) to the
+    next instead of being looked up again."""
+    global _FONT_CONFIG
+    if _FONT_CONFIG is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        _FONT_CONFIG = FontConfiguration()
+    return _FONT_CONFIG
+
+
 def render(doc_html: str, cache: dict[Any, Any] | None = None) -> Any:
     """Lay out the document; returns a WeasyPrint ``Document`` (``.pages``, ``.write_pdf``).
 
-    ``cache`` is shared between layouts of the same report so charts are parsed once.
+    ``cache`` is shared between layouts of the same report so charts are parsed once. Layouts
+    run one at a time (they share the font configuration).
     """
     try:
         from weasyprint import HTML
@@ -31,12 +49,19 @@ def render(doc_html: str, cache: dict[Any, Any] | None = None) -> Any:
             "(pip install weasyprint; Debian: apt install libpango-1.0-0 libpangoft2-1.0-0) "
             "or write the report with --html."
         ) from e
-    return HTML(string=doc_html, base_url=".").render(cache=cache if cache is not None else {})
+    with _FONTS_LOCK:
+        return HTML(string=doc_html, base_url=".").render(
+            font_config=_font_config(), cache=cache if cache is not None else {}
+        )
 
 
 def pdf_bytes(document: Any) -> bytes:
+    """The PDF file of a laid-out document (fonts subset to the glyphs used: with the
+    HarfBuzz subset library, Debian ``libharfbuzz-subset0``, this takes a few milliseconds per
+    font; without it WeasyPrint falls back to fontTools, which takes most of a second)."""
     buf = io.BytesIO()
-    document.write_pdf(buf)
+    with _FONTS_LOCK:
+        document.write_pdf(buf)
     return buf.getvalue()
 
 

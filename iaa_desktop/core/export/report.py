@@ -45,7 +45,7 @@ __all__ = [
     "write_report",
 ]
 
-#: a PDF longer than this gets a table of contents
+#: a PDF longer than this gets a table of contents (and one that looks longer, see write_report)
 TOC_MIN_PAGES = 5
 #: rows of a "worst first" table in the document (the CSV has them all)
 MAX_TABLE_ROWS = 40
@@ -204,9 +204,14 @@ def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
     s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
     d = text_dir(s)
     attrs = f' dir="{d}"' if d == "rtl" else ""
-    # short single words (codes such as MEDIUM, labels) must not be split inside the word
-    if s and len(s) <= 18 and not any(ch.isspace() for ch in s):
+    # short single words (codes such as MEDIUM, labels) must not be split inside the word; a
+    # word too long for a column (a path, a hash) may break anywhere: only such cells get
+    # ``overflow-wrap: anywhere``, whose every character is a break the layout has to measure
+    words = s.split()
+    if s and len(s) <= 18 and len(words) == 1:
         cls = f"{cls} nw".strip()
+    elif any(len(w) > 24 for w in words):
+        cls = f"{cls} brk".strip()
     c = f' class="{cls}"' if cls else ""
     return f"<{tag}{attrs}{c}>{esc(s)}</{tag}>"
 
@@ -352,7 +357,8 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
     import matplotlib
 
     buf = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "iaa-report"}):
+    fonttype = "none" if _plain_text_only(fig) else "path"
+    with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}):
         fig.savefig(buf, format="svg", bbox_inches="tight", pad_inches=0.05)
     svg = buf.getvalue()
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
@@ -363,6 +369,35 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
     style = f' style="width: {w_in * scale:.2f}in; height: {h_in * scale:.2f}in"'
     cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
     return f'<figure class="chart"><img{style} alt="{esc(caption)}" src="data:image/svg+xml;base64,{data}"/>{cap}</figure>'
+
+
+def _plain_char(ch: str) -> bool:
+    """A character the PDF engine's SVG text draws right: left to right, no shaping, no marks
+    (Latin, Greek, Cyrillic, punctuation, arrows, mathematical operators)."""
+    o = ord(ch)
+    return (o < 0x0590 or 0x2000 <= o < 0x2400) and unicodedata.category(ch) not in (
+        "Mn",
+        "Mc",
+        "Me",
+        "Cf",
+    )
+
+
+def _plain_text_only(fig: Any) -> bool:
+    """Whether every text of a figure is plain (see :func:`_plain_char`) and not mathtext.
+
+    Such a chart keeps its text as SVG text, which the PDF engine draws with the font (a few
+    hundred glyph outlines fewer to draw per chart: most of the cost of a chart in the PDF).
+    A chart with Hebrew, Arabic, combining marks or emoji keeps every glyph as an outline drawn
+    by matplotlib, whose text layout does the bidirectional ordering and the shaping.
+    """
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        s = t.get_text()
+        if "$" in s or not all(_plain_char(ch) for ch in s):
+            return False
+    return True
 
 
 def _svg_size_in(svg: str) -> tuple[float, float] | None:
@@ -789,19 +824,20 @@ def write_report(
     written: list[Path] = []
     built = build_report(result, ctx)
     if pdf_path is not None:
-        # Lay out once with the table of contents when the report looks long, and only redo the
-        # layout when the guess was wrong (the TOC takes a page of its own); the image cache
-        # spares the second pass from parsing the charts again.
+        # Lay out once, with the table of contents when the report looks long: the estimate runs
+        # high (half a page to a page on the example studies), so a report it calls long but
+        # that lays out in TOC_MIN_PAGES pages keeps its contents page rather than paying for a
+        # second layout; only a report longer than guessed is laid out again, with its contents.
+        # The charts are rendered once (the kind's sections are reused) and parsed once (the
+        # image cache).
         cache: dict[Any, Any] = {}
-        # (the estimate runs about half a page high on the example studies; Letter is shorter)
         estimate = pdf.estimate_pages(built.html) * (297 / 279 if ctx.paper == "letter" else 1.0)
-        ctx.with_toc = estimate > TOC_MIN_PAGES + 1.5
+        ctx.with_toc = estimate > TOC_MIN_PAGES + 0.5
         if ctx.with_toc:
             built = build_report(result, ctx, built.kind_report)
         document = _render_pdf(built.html, cache)
-        content_pages = len(document.pages) - (1 if ctx.with_toc else 0)
-        if (content_pages > TOC_MIN_PAGES) != ctx.with_toc:
-            ctx.with_toc = not ctx.with_toc
+        if not ctx.with_toc and len(document.pages) > TOC_MIN_PAGES:
+            ctx.with_toc = True
             built = build_report(result, ctx, built.kind_report)
             document = _render_pdf(built.html, cache)
         write_bytes_atomic(pdf_path, pdf.pdf_bytes(document))
