@@ -41,6 +41,7 @@ from iaa_desktop.core.metrics import (
     weighted_kappa,
 )
 from iaa_desktop.core.metrics.alpha import alpha_strings_from_codes
+from iaa_desktop.core.metrics.registry import title as metric_title
 from iaa_desktop.core.progress import Progress
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES
 
@@ -58,18 +59,8 @@ OVERALL_METRICS = (
     "weighted_kappa_quadratic_mean",
 )
 
-METRIC_TITLES = {
-    "percent_agreement": "Percent agreement",
-    "cohen_kappa_mean": "Cohen's κ (mean over pairs)",
-    "scott_pi_mean": "Scott's π (mean over pairs)",
-    "fleiss_kappa": "Fleiss' κ (π*)",
-    "multi_kappa": "multi-κ (Hubert)",
-    "krippendorff_alpha": "Krippendorff's α",
-    "gwet_ac1": "Gwet's AC1",
-    "spearman_weighted": "Spearman ρ (weighted mean of pairs)",
-    "weighted_kappa_linear_mean": "Weighted κ, linear (mean over pairs)",
-    "weighted_kappa_quadratic_mean": "Weighted κ, quadratic (mean over pairs)",
-}
+#: display titles, from the metrics registry (the one place where titles are written)
+METRIC_TITLES = {k: metric_title(k) for k in OVERALL_METRICS}
 
 SETTINGS = [
     Setting(
@@ -206,7 +197,7 @@ class TableResult(TaskResult):
             rows.append(
                 {
                     "metric": k,
-                    "title": METRIC_TITLES.get(k, k),
+                    "title": metric_title(k),
                     "value": r.value,
                     "ci_low": r.ci_low,
                     "ci_high": r.ci_high,
