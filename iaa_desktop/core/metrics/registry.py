@@ -93,6 +93,20 @@ def _wk_quadratic(
     return _co.weighted_kappa(codes, "quadratic", n_categories, weights)
 
 
+def _ac2_linear(
+    codes: Any, n_categories: int | None = None, weights: Any = None
+) -> AgreementResult:
+    """Gwet's AC2 with linear weights over the category ranks."""
+    return _co.gwet_ac2(codes, "linear", None, n_categories, weights)
+
+
+def _ac2_quadratic(
+    codes: Any, n_categories: int | None = None, weights: Any = None
+) -> AgreementResult:
+    """Gwet's AC2 with quadratic weights over the category ranks."""
+    return _co.gwet_ac2(codes, "quadratic", None, n_categories, weights)
+
+
 def _alpha_nominal(
     codes: Any, n_categories: int | None = None, weights: Any = None
 ) -> AgreementResult:
@@ -160,7 +174,39 @@ METRICS: tuple[Metric, ...] = (
         level="any",
         aliases=("alpha",),
     ),
+    Metric(
+        "conger_kappa",
+        "Conger's κ",
+        "κ_C",
+        _co.conger_kappa,
+        bounds=(-_INF, 1.0),
+        aliases=("conger",),
+    ),
     Metric("gwet_ac1", "Gwet's AC1", "AC1", _co.gwet_ac1),
+    Metric(
+        "gwet_ac2_linear",
+        "Gwet's AC2, linear weights",
+        "AC2",
+        _ac2_linear,
+        bounds=(-_INF, 1.0),
+        level="ordinal",
+        aliases=("gwet_ac2", "ac2"),
+    ),
+    Metric(
+        "gwet_ac2_quadratic",
+        "Gwet's AC2, quadratic weights",
+        "AC2²",
+        _ac2_quadratic,
+        bounds=(-_INF, 1.0),
+        level="ordinal",
+    ),
+    Metric(
+        "bennett_s",
+        "Bennett's S (Randolph's κ)",
+        "S",
+        _co.bennett_s,
+        aliases=("randolph_kappa", "free_marginal_kappa", "brennan_prediger"),
+    ),
     Metric(
         "weighted_kappa_linear",
         "Weighted κ, linear",
@@ -216,6 +262,15 @@ METRICS: tuple[Metric, ...] = (
         scope="other",
         bounds=(0.0, 1.0),
         chance_corrected=False,
+    ),
+    Metric(
+        "alpha_one_vs_rest",
+        "Krippendorff's α, this category vs the rest",
+        "α_k",
+        inputs="other",
+        scope="other",
+        bounds=(-_INF, 1.0),
+        aliases=("category_alpha", "per_category_alpha"),
     ),
     Metric(
         "kappa_one_vs_rest",
