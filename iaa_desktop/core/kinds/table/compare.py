@@ -136,6 +136,13 @@ SETTINGS = [
 ]
 
 
+def _json_value(v: Any) -> Any:
+    """NaN and infinities as null; numpy scalars as Python numbers."""
+    if hasattr(v, "item"):
+        v = v.item()
+    return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
 @dataclass
 class GroupResult:
     group: str
@@ -177,14 +184,9 @@ class TableResult(TaskResult):
         return m
 
     def to_json(self) -> dict[str, Any]:
-        pairs = []
-        for rec in self.pairwise.to_dict("records"):
-            pairs.append(
-                {
-                    k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                    for k, v in rec.items()
-                }
-            )
+        pairs = [
+            {k: _json_value(v) for k, v in rec.items()} for rec in self.pairwise.to_dict("records")
+        ]
         return {
             "kind": self.kind,
             "n_items": self.n_items,
@@ -198,6 +200,10 @@ class TableResult(TaskResult):
             "overall": {k: v.to_json() for k, v in self.overall.items()},
             "pairwise": pairs,
             "groups": [g.to_json() for g in self.groups],
+            "per_category": [
+                {k: _json_value(v) for k, v in rec.items()}
+                for rec in self.per_category.to_dict("records")
+            ],
         }
 
     def overall_table(self, overall: Mapping[str, AgreementResult] | None = None) -> pd.DataFrame:
