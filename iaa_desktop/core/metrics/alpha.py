@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.metrics import batch
 from iaa_desktop.core.metrics.coding import MISSING, n_categories_of
@@ -31,12 +32,12 @@ from iaa_desktop.core.metrics.tally import Tally, aggregate, tally
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
-Distance = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Distance = Callable[[NDArray[Any], NDArray[Any]], NDArray[Any]]
 
 
 def distance_matrix(
-    level: str, values: np.ndarray, marginals: np.ndarray | None = None
-) -> np.ndarray:
+    level: str, values: NDArray[Any], marginals: NDArray[Any] | None = None
+) -> NDArray[Any]:
     """δ(c, k) for every pair of categories with the given numeric ``values``.
 
     ``marginals`` (n_c) are needed for the ordinal level, whose distance depends on them.
@@ -46,7 +47,7 @@ def distance_matrix(
     if level == "nominal":
         return 1.0 - np.eye(q)
     if level == "interval":
-        return (v[:, None] - v[None, :]) ** 2
+        return np.asarray((v[:, None] - v[None, :]) ** 2)
     if level == "ratio":
         s = v[:, None] + v[None, :]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -65,12 +66,12 @@ def distance_matrix(
         d_sorted = (cum[hi + 1] - cum[lo] - (n_sorted[lo] + n_sorted[hi]) / 2.0) ** 2
         inv = np.empty(q, dtype=int)
         inv[order] = np.arange(q)
-        return d_sorted[np.ix_(inv, inv)]
+        return np.asarray(d_sorted[np.ix_(inv, inv)])
     raise ValueError(f"unknown level of measurement {level!r}; choose one of {', '.join(LEVELS)}")
 
 
 def alpha_from_coincidences(
-    o: np.ndarray, delta: np.ndarray, name: str = "krippendorff_alpha"
+    o: NDArray[Any], delta: NDArray[Any], name: str = "krippendorff_alpha"
 ) -> AgreementResult:
     """α from a coincidence matrix and a distance matrix (see the module docstring)."""
     n_c = o.sum(axis=1)
@@ -91,8 +92,8 @@ def _pairable_annotators(t: Tally) -> int:
 def krippendorff_alpha(
     codes: Any,
     level: str = "nominal",
-    values: Sequence[float] | np.ndarray | None = None,
-    distance: Distance | np.ndarray | None = None,
+    values: Sequence[float] | NDArray[Any] | None = None,
+    distance: Distance | NDArray[Any] | None = None,
     n_categories: int | None = None,
     weights: Any = None,
 ) -> AgreementResult:
@@ -159,7 +160,7 @@ def krippendorff_alpha(
 # strings with the normalized Levenshtein distance
 
 
-def nld_pairs(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+def nld_pairs(a: Sequence[str], b: Sequence[str]) -> NDArray[Any]:
     """NLD of aligned pairs (a[j], b[j]) in bulk (rapidfuzz ``cpdist``); NLD('', '') = 0."""
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cpdist
@@ -173,7 +174,9 @@ def nld_pairs(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     return np.where(den > 0, ld / np.where(den > 0, den, 1.0), 0.0)
 
 
-def nld_expected_sums(labels: Sequence[str], weights: np.ndarray, chunk: int = 1024) -> np.ndarray:
+def nld_expected_sums(
+    labels: Sequence[str], weights: NDArray[Any], chunk: int = 1024
+) -> NDArray[Any]:
     r"""Σ_{c,k} w_c w_k NLD(c, k) over all pairs of labels, for each column of ``weights``.
 
     ``weights`` is (q,) or (q, K): K weightings share one pass over the label pairs (the
@@ -229,7 +232,7 @@ def nld_expected_sums(labels: Sequence[str], weights: np.ndarray, chunk: int = 1
     return total
 
 
-def _nld_expected_sum(labels: Sequence[str], n_c: np.ndarray, chunk: int = 4096) -> float:
+def _nld_expected_sum(labels: Sequence[str], n_c: NDArray[Any], chunk: int = 4096) -> float:
     """Σ_{c,k} n_c n_k NLD(c, k) (see :func:`nld_expected_sums`)."""
     return float(nld_expected_sums(labels, np.asarray(n_c, dtype=np.float64), chunk)[0])
 
@@ -265,10 +268,10 @@ def krippendorff_alpha_strings(
 
 def _string_distances(
     categories: Sequence[str],
-    a: np.ndarray,
-    b: np.ndarray,
+    a: NDArray[Any],
+    b: NDArray[Any],
     distance: str | Callable[[str, str], float],
-) -> np.ndarray:
+) -> NDArray[Any]:
     if distance == "nld":
         return nld_pairs([categories[k] for k in a], [categories[k] for k in b])
     if isinstance(distance, str):

@@ -141,7 +141,7 @@ class Tally:
     @cached_property
     def ms_m(self) -> FloatArray:
         """m_s: number of labels of each multiset."""
-        return (self.ms_sym > 0).sum(axis=1).astype(np.float64)
+        return np.asarray((self.ms_sym > 0).sum(axis=1), dtype=np.float64)
 
     @cached_property
     def ms_counts(self) -> Any:
@@ -165,7 +165,7 @@ class Tally:
     def ms_sum_sq(self) -> FloatArray:
         """Σ_k n_sk² of each multiset (= m_s + 2·number of agreeing label pairs)."""
         sym = self.ms_sym
-        out = (sym > 0).sum(axis=1).astype(np.float64)
+        out: FloatArray = (sym > 0).sum(axis=1).astype(np.float64)
         c = sym.shape[1]
         for x in range(c):
             for y in range(x + 1, c):
