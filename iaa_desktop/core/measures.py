@@ -476,7 +476,9 @@ MEASURES: tuple[Measure, ...] = (
         "Dirichlet posterior; the median and the central 89% and 95% intervals of κ are shown.",
         "the uncertainty from having few items; not the uncertainty from choosing annotators.",
         "an interval around the point value.",
-        "items are not independent (several items from one text): the interval is too narrow.",
+        "items are not independent (several items from one text): the interval is too narrow. The "
+        "Bayesian interval is also too narrow with more than two annotators (in simulations its "
+        "95% interval covers the true κ in about 70–80% of studies with four annotators).",
         "Efron & Tibshirani (1993), An introduction to the bootstrap; seed 000 for the Bayesian model",
         (
             "ci_low",

@@ -171,7 +171,9 @@ def _irrcac(codes, q, weights="identity"):
     from irrCAC.raw import CAC
 
     df = pd.DataFrame(np.where(codes >= 0, codes + 1.0, np.nan))
-    return CAC(df, weights=weights, categories=[float(k + 1) for k in range(q)], digits=12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # irrCAC sets values on a filtered frame (pandas warns)
+        return CAC(df, weights=weights, categories=[float(k + 1) for k in range(q)], digits=12)
 
 
 def _comparable(codes):
@@ -182,7 +184,8 @@ def _comparable(codes):
         for x in range(codes.shape[1])
         for y in range(x + 1, codes.shape[1])
     )
-    return pairable.any() and valid.any(axis=0).all() and shared
+    # irrCAC's variance divides by n(n − 1): it needs two rated items
+    return pairable.any() and valid.any(axis=1).sum() >= 2 and valid.any(axis=0).all() and shared
 
 
 @settings(max_examples=40, deadline=None)
