@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.errors import InsufficientDataError, OptionError, ReaderError
+from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
@@ -24,11 +24,13 @@ from iaa_desktop.core.kinds.table.agreement import (
     coincidences,
     compute_overall,
     compute_pairwise,
+    declared_order,
+    items_table,
     per_category_table,
     study_stats,
 )
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
-from iaa_desktop.core.metrics import AgreementResult, item_agreement
+from iaa_desktop.core.metrics import AgreementResult
 from iaa_desktop.core.metrics.registry import title as metric_title
 from iaa_desktop.core.progress import Progress
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES
@@ -470,81 +472,34 @@ def build_reliability(  # noqa: C901  (to split)
     return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
-def declared_order(data: ReliabilityData, options: Mapping[str, Any]) -> ReliabilityData:
-    """The categories as the ``categories`` option declares them (order, and unused ones).
-
-    Numbers are ordered by value; other labels take the declared order, whose ranks ordinal α
-    and the weighted coefficients use. A label used but not declared is an error.
-    """
-    names = [s.strip() for s in str(options.get("categories") or "").split(",") if s.strip()]
-    if not names:
-        return data
-    if data.numeric:
+def group_results(
+    data: ReliabilityData, opts: Mapping[str, Any]
+) -> Generator[Progress, None, list[GroupResult]]:
+    """The overall figures of each level of the ``group_by`` column, each group tallied alone."""
+    groups: list[GroupResult] = []
+    gb = opts.get("group_by")
+    if not gb:
+        return groups
+    levels = pd.unique(data.items[gb])
+    for k, level_value in enumerate(levels):
+        yield Progress(75 + 24 * k / max(1, len(levels)), 100, f"Group {level_value}")
+        mask = (data.items[gb] == level_value).to_numpy()
+        sub = ReliabilityData(
+            data.codes[mask],
+            data.categories,
+            data.numeric,
+            None if data.values is None else data.values[mask],
+            data.judged[mask],
+            data.items[mask].reset_index(drop=True),
+            data.annotators,
+        )
         try:
-            declared = np.array(sorted({float(x) for x in names}))
-        except ValueError:
-            raise OptionError(
-                "Category order: the labels are numbers, so the declared categories must be too."
-            ) from None
-        old = [float(c) for c in data.categories]
-    else:
-        declared = np.array(list(dict.fromkeys(names)), dtype=object)
-        old = [str(c) for c in data.categories]
-    index = {v: k for k, v in enumerate(declared.tolist())}
-    unknown = [str(v) for v in old if v not in index]
-    if unknown:
-        raise OptionError(
-            f"Category order: the label(s) {', '.join(repr(u) for u in unknown[:5])} are used "
-            "but not declared."
-        )
-    mapping = np.array([index[v] for v in old], dtype=np.int64)
-    codes = np.where(data.codes >= 0, mapping[np.maximum(data.codes, 0)], -1).astype(np.int32)
-    return ReliabilityData(
-        codes, declared, data.numeric, data.values, data.judged, data.items, data.annotators
-    )
-
-
-def _label_text(data: ReliabilityData) -> np.ndarray:
-    cats = data.categories
-    if data.numeric:
-        txt = np.array(
-            [(str(int(v)) if float(v).is_integer() else repr(float(v))) for v in cats], dtype=object
-        )
-    else:
-        txt = np.array([str(v) for v in cats], dtype=object)
-    out = np.full(data.codes.shape, "", dtype=object)
-    ok = data.codes >= 0
-    out[ok] = txt[data.codes[ok]]
-    return out
-
-
-def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per item: key, group, every annotator's label, the number of labels, disagreement."""
-    gb = options.get("group_by") or None
-    key_cols = [c for c in data.items.columns if c != gb]
-    keys = data.items[key_cols].astype(str)
-    items = pd.DataFrame(
-        {"item": keys.agg(" | ".join, axis=1) if len(key_cols) > 1 else keys[key_cols[0]]}
-    )
-    if gb:
-        items["group"] = data.items[gb].to_numpy()
-    labels = _label_text(data)
-    for j, a in enumerate(data.annotators):
-        items[a] = labels[:, j]
-    n_labels = (data.codes >= 0).sum(axis=1)
-    items["n_labels"] = n_labels
-    items["disagreement"] = 1.0 - item_agreement(data.codes, len(data.categories))
-    if data.numeric and data.values is not None:
-        with np.errstate(all="ignore"):
-            v = data.values
-            has = ~np.isnan(v).all(axis=1)
-            rng = np.full(v.shape[0], np.nan)
-            mean = np.full(v.shape[0], np.nan)
-            rng[has] = np.nanmax(v[has], axis=1) - np.nanmin(v[has], axis=1)
-            mean[has] = np.nanmean(v[has], axis=1)
-        items["range"] = rng
-        items["mean"] = mean
-    return items
+            g_overall = compute_overall(sub, opts)
+        except InsufficientDataError:
+            g_overall = {}
+        n_pairable = int(((sub.codes >= 0).sum(axis=1) >= 2).sum())
+        groups.append(GroupResult(str(level_value), n_pairable, g_overall))
+    return groups
 
 
 class TableKind:
@@ -598,31 +553,7 @@ class TableKind:
             if len(data.categories) <= MAX_TABLE_CATEGORIES
             else pd.DataFrame()
         )
-        groups: list[GroupResult] = []
-        gb = opts.get("group_by")
-        if gb:
-            levels = pd.unique(data.items[gb])
-            for k, level_value in enumerate(levels):
-                yield Progress(75 + 24 * k / max(1, len(levels)), 100, f"Group {level_value}")
-                mask = (data.items[gb] == level_value).to_numpy()
-                sub = ReliabilityData(
-                    data.codes[mask],
-                    data.categories,
-                    data.numeric,
-                    None if data.values is None else data.values[mask],
-                    data.judged[mask],
-                    data.items[mask].reset_index(drop=True),
-                    data.annotators,
-                )
-                try:
-                    g_overall = compute_overall(sub, opts)
-                except InsufficientDataError:
-                    g_overall = {}
-                groups.append(
-                    GroupResult(
-                        str(level_value), int(((sub.codes >= 0).sum(axis=1) >= 2).sum()), g_overall
-                    )
-                )
+        groups = yield from group_results(data, opts)
         yield Progress(100, 100, "Done")
         return TableResult(
             kind=self.name,
