@@ -1,0 +1,19 @@
+"""Labelled spans (named entities and any span annotation): span F1, κ/α, unitizing α, γ.
+
+Modules: ``readers`` (brat standoff, span tables), ``loading`` (inputs, pairing of documents),
+``corpus`` (flat arrays), ``measures`` (the figures), ``compare`` (the kind and its result),
+``tables``, ``report`` (report section and methods paragraph), ``adjudication`` (units and gold
+writers), ``gamma`` (γ through pygamma-agreement, optional).
+"""
+
+from iaa_desktop.core.kinds.spec import KindSpec
+
+SPEC = KindSpec(
+    name="spans",
+    title="Labelled spans",
+    inputs="one folder or file per annotator: brat standoff or span tables (document, start, end, label)",
+    compare="iaa_desktop.core.kinds.spans.compare:KIND",
+    report="iaa_desktop.core.kinds.spans.report:build",
+    methods="iaa_desktop.core.kinds.spans.report:methods",
+    adjudication="iaa_desktop.core.kinds.spans.adjudication:units_for_spans",
+)
