@@ -37,6 +37,11 @@ KIND_BLURBS: dict[str, tuple[str, str]] = {
         "Two annotators' brat files of two short texts, one in Hebrew script: "
         "matched classes side by side, MUC, B³, CEAF, BLANC, LEA.",
     ),
+    "spans": (
+        "Labelled spans",
+        "Three annotators' named entities in English, Hebrew and Arabic news (brat): "
+        "span F1, κ/α per character, unitizing α, disagreements side by side.",
+    ),
     "normalization": (
         "Spelling normalization",
         "Three annotators normalize a historical German "
