@@ -37,11 +37,6 @@ KIND_BLURBS: dict[str, tuple[str, str]] = {
         "Two annotators' brat files of two short texts, one in Hebrew script: "
         "matched classes side by side, MUC, B³, CEAF, BLANC, LEA.",
     ),
-    "spans": (
-        "Labelled spans",
-        "Three annotators' named entities in English, Hebrew and Arabic news (brat): "
-        "span F1, κ/α per character, unitizing α, disagreements side by side.",
-    ),
     "normalization": (
         "Spelling normalization",
         "Three annotators normalize a historical German "
@@ -61,6 +56,11 @@ KIND_BLURBS: dict[str, tuple[str, str]] = {
         "Multi-label",
         "Sentences of a news story labelled complication / resolution / "
         "success: per-label κ and the two-level decomposition.",
+    ),
+    "spans": (
+        "Labelled spans",
+        "Three annotators' named entities in English, Hebrew and Arabic news (brat): "
+        "span F1, κ/α per character, unitizing α, disagreements side by side.",
     ),
     "judgments": (
         "Judgment table",

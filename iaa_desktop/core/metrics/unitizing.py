@@ -190,13 +190,14 @@ def unitizing_alpha(study: UnitizingStudy) -> dict[str, object]:
     Returns ``alpha``, ``observed`` and ``expected`` (means over the categories) and
     ``categories``: code → (αU(k), D_o(k), D_e(k)).
 
-    Krippendorff (2004, p. 254)'s example (two observers, continuum 150–450) gives αU = 0.8591:
+    Krippendorff (2004, p. 254)'s example (two observers, continuum 150–450): DKPro's test expects
+    αU = 0.8591 ± 0.0005:
 
     >>> s = UnitizingStudy.of([(225, 70, 0, 0), (370, 30, 0, 0), (220, 80, 1, 0), (355, 20, 1, 0),
     ...     (400, 20, 1, 0), (180, 60, 0, 1), (300, 50, 0, 1), (180, 60, 1, 1), (300, 50, 1, 1)],
     ...     2, 300, 150)
-    >>> round(unitizing_alpha(s)["alpha"], 4)
-    0.8591
+    >>> abs(unitizing_alpha(s)["alpha"] - 0.8591) < 0.0005
+    True
     """
     cats = sorted(set(np.asarray(study.category).tolist()))
     per: dict[int, tuple[float, float, float]] = {}

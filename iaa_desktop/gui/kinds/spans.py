@@ -184,10 +184,25 @@ class SpansPanel(QWidget):
         split.addWidget(right)
         split.setSizes([520, 880])
         outer.addWidget(split, 1)
+        for view in (self.doc_view, self.dis_view):
+            view.installEventFilter(self)  # a table would take N and P for its keyboard search
         for key, step in (("N", 1), ("P", -1)):
             sc = QShortcut(QKeySequence(key), self)
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.activated.connect(lambda step=step: self.step(step))
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        from PySide6.QtCore import QEvent
+
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and obj in (self.doc_view, self.dis_view)
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+            and event.key() in (Qt.Key.Key_N, Qt.Key.Key_P)
+        ):
+            self.step(1 if event.key() == Qt.Key.Key_N else -1)
+            return True
+        return super().eventFilter(obj, event)
 
     # -- data -----------------------------------------------------------------------------------
 
