@@ -8,12 +8,9 @@ writers), ``gamma`` (γ through pygamma-agreement, optional).
 
 from iaa_desktop.core.kinds.spec import KindSpec
 
-SPEC = KindSpec(
-    name="spans",
+SPEC = KindSpec.of_package(
+    __name__,
+    "spans",
     title="Labelled spans",
     inputs="one folder or file per annotator: brat standoff or span tables (document, start, end, label)",
-    compare="iaa_desktop.core.kinds.spans.compare:KIND",
-    report="iaa_desktop.core.kinds.spans.report:build",
-    methods="iaa_desktop.core.kinds.spans.report:methods",
-    adjudication="iaa_desktop.core.kinds.spans.adjudication:units_for_spans",
 )
