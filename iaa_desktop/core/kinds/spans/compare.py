@@ -48,6 +48,8 @@ FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_f
 
 @dataclass
 class SpansResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
+
     annotators: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
     corpus: SpanCorpus | None = None
