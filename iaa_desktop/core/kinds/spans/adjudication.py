@@ -148,7 +148,7 @@ class SpansModel(AdjudicationModel):
         nl = text.find("\n", hi)
         b = min(nl if nl >= 0 else len(text), hi + 120)
         colour = {lab: COLOURS[k % len(COLOURS)] for k, lab in enumerate(self.corpus.labels)}
-        rows = [f"<p><b>{html.escape(self.titles[i])}</b></p>"]
+        rows = []  # the panel shows the unit's title above
         for x, name in enumerate(names):
             mine = sorted(decode(self.versions[i, x]), key=lambda s: s.start)
             pieces, pos = [], a

@@ -293,13 +293,14 @@ def compare_corpus(
         )
     for level, u in units.items():
         if u["left_out"]:
-            what = "characters" if level == "char" else "tokens"
+            n = u["left_out"]
+            what = ("character" if level == "char" else "token") + ("s" if n != 1 else "")
             warnings.append(
                 ReaderError(
                     None,
                     None,
-                    f"{u['left_out']:,} {what} covered by two labels of one annotator (overlapping "
-                    "spans) are left out of the character/token coefficients.",
+                    f"{n:,} {what} covered by two labels of one annotator (overlapping spans) "
+                    f"{'is' if n == 1 else 'are'} left out of the character/token coefficients.",
                 )
             )
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
