@@ -80,3 +80,29 @@ def test_gamma_equals_pygamma_on_two_documents_laid_end_to_end():
     ours = r.overall["gamma"]["value"]
     assert ours == pytest.approx(_direct_gamma(_table_units(folder), 0))
     assert -1.0 < ours < 1.0
+
+
+def test_report_json_on_standard_output_stays_valid_with_gamma():
+    """The solvers' chatter (GLPK prints from C, pygamma-agreement logs a warning per alignment)
+    never reaches standard output, where the JSON report goes."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    folders = [str(SPANS / "brat" / "A"), str(SPANS / "brat" / "B")]
+    cmd = [sys.executable, "-m", "iaa_desktop", "report", "--kind", "spans", *folders]
+    out = subprocess.run(
+        [*cmd, "--gamma", "--n-resamples", "20", "--json", "-"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode in (0, 1), out.stderr
+    report = json.loads(out.stdout)
+    assert report["overall"]["gamma"]["value"] == pytest.approx(
+        _direct_gamma(_brat_units([Path(f) for f in folders]), 0)
+    )
+    assert "CBC solver" not in out.stderr
