@@ -58,6 +58,19 @@ REFERENCES: dict[str, str] = {
     "subsequences. Journal of Molecular Biology, 147(1), 195–197.",
     "kuhn1955": "Kuhn, H. W. (1955). The Hungarian method for the assignment problem. Naval Research "
     "Logistics Quarterly, 2(1–2), 83–97.",
+    "hripcsak2005": "Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and "
+    "reliability in information retrieval. Journal of the American Medical Informatics "
+    "Association, 12(3), 296–298.",
+    "krippendorff1995": "Krippendorff, K. (1995). On the reliability of unitizing continuous data. "
+    "Sociological Methodology, 25, 47–76.",
+    "meyer2014": "Meyer, C. M., Mieskes, M., Stab, C. & Gurevych, I. (2014). DKPro Agreement: An "
+    "open-source Java library for measuring inter-rater agreement. Proceedings of COLING 2014: "
+    "System Demonstrations, 105–109.",
+    "mathet2015": "Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic "
+    "method gamma (γ) for inter-annotator agreement measure and alignment. Computational "
+    "Linguistics, 41(3), 437–479.",
+    "hopcroft1973": "Hopcroft, J. E. & Karp, R. M. (1973). An n^5/2 algorithm for maximum matchings "
+    "in bipartite graphs. SIAM Journal on Computing, 2(4), 225–231.",
 }
 
 
