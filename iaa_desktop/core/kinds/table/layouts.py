@@ -181,14 +181,19 @@ def _triples(text: str) -> list[tuple[int, list[str]]] | None:
     return out or None
 
 
-def detect(path: Path, text: str) -> tuple[str, str] | None:
-    """``(layout, reason)`` when the text shows a special layout clearly, else ``None``."""
+def detect(path: Path, text: str, contingency: bool = True) -> tuple[str, str] | None:
+    """``(layout, reason)`` when the text shows a special layout clearly, else ``None``.
+
+    ``contingency=False`` looks for triples only (``text`` is then the start of a long file).
+    """
     triples = _triples(text)
     if triples and len(triples) >= 2:
         first = [f.lower() for f in triples[0][1]]
         coders = [f[0] for _, f in triples]
         if not set(first) & _HEADER_WORDS and coders.count(coders[0]) > 1:
             return "triples", "three fields a line and no header (coder item label)"
+    if not contingency:
+        return None
     delim = sniff_delimiter(path, text)
     rows = _rows(text, delim)
     if len(rows) < 2:

@@ -271,11 +271,13 @@ def _file_frame(
         ".xlsx",
         ".xlsm",
     ):
-        try:
-            text = read_text(path)
-        except ReaderError:
-            text = ""  # the table reader below says what is wrong with the file
-        found = detect(path, text) if layout == "auto" and text else (layout, "")
+        found = _detect_from_head(path, head) if layout == "auto" else (layout, "")
+        text = ""
+        if found is not None:
+            try:
+                text = read_text(path)
+            except ReaderError:
+                found = None  # the table reader below says what is wrong with the file
         if found is not None and found[0] == "triples":
             return from_triples(path, text), (), "triples", warnings
         if found is not None and found[0] == "contingency":
@@ -301,6 +303,23 @@ def _file_frame(
 
 
 _LONG_COLS = ("item", "annotator", "label", LINE)
+
+
+def _detect_from_head(path: Path, head: str) -> tuple[str, str] | None:
+    """The special layout the start of the file shows (:func:`layouts.detect`).
+
+    Contingency tables are small: a file longer than the head is looked at for triples only,
+    so a large table is not parsed twice.
+    """
+    if not head:
+        return None
+    try:
+        complete = path.stat().st_size <= len(head.encode("utf-8"))
+    except OSError:
+        return None
+    if not complete:
+        head = head[: head.rfind("\n") + 1]  # whole lines only
+    return detect(path, head, contingency=complete)
 
 
 def _strip(col: pd.Series) -> pd.Series:
