@@ -30,7 +30,7 @@ References
 Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and Psychological
 Measurement* 20(1), 37–46.
 Levi, E. & Shenhav, S. R. (2022). A decomposition-based approach for evaluating and analyzing
-inter-annotator disagreement. (Seed 004; METHODS.md §6.)
+inter-annotator disagreement. (Levi & Shenhav 2022.)
 """
 
 from __future__ import annotations
@@ -362,7 +362,7 @@ def _kappa(
 
 
 def mean_strict(values: NDArray[Any], axis: int | tuple[int, ...]) -> NDArray[Any]:
-    """Mean that is NaN as soon as one value is undefined (METHODS.md §6)."""
+    """Mean that is NaN as soon as one value is undefined (Levi & Shenhav 2022)."""
     return np.asarray(np.mean(values, axis=axis))
 
 

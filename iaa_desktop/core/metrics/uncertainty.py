@@ -7,8 +7,8 @@ study's tally (the same distribution, at a cost independent of the number of ite
 coefficient is evaluated for all resamples at once from the same sufficient statistics
 (:func:`bootstrap_batch`).
 
-Bayesian multi-κ (Manjavacas et al.'s model without its hierarchical part; METHODS.md §1): for
-each annotator pair (x, y) the counts of the pairwise outcomes (label by x, label by y) give a
+Bayesian multi-κ (the Bernard of Clairvaux intertextuality study, without its hierarchical part):
+for each annotator pair (x, y) the counts of the pairwise outcomes (label by x, label by y) give a
 posterior :math:`\theta^{xy} \sim \mathrm{Dirichlet}(1 + \text{counts})` over the q² outcomes;
 per draw :math:`A_o = \operatorname{mean}_{xy} \sum_k \theta^{xy}_{kk}` and, with :math:`A_e`
 fixed from the data as in multi-κ, :math:`\kappa = (A_o - A_e)/(1 - A_e)`. Reported: the posterior

@@ -1,4 +1,4 @@
-"""Coreference comparison (seed 001, METHODS.md §3): matched classes and standard scores.
+"""Coreference comparison (the Psalms coreference study; Pradhan et al. 2014): matched classes and standard scores.
 
 Inputs: one folder (or file) per annotator — brat ``.ann`` + ``.txt``, CoNLL-2012 files, or a
 mention table. Documents are paired by name; every pair of annotators is compared.
@@ -24,6 +24,11 @@ from iaa_desktop.core.kinds.coref.readers import (
     read_brat,
     read_conll,
     read_mention_table,
+)
+from iaa_desktop.core.kinds.coref.sources import (
+    is_coref_file,
+    read_coref_file,
+    read_project_exports,
 )
 from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
 from iaa_desktop.core.metrics.coreference import BlancCounts, Counts, DocumentScores
@@ -66,6 +71,14 @@ SETTINGS = [
     Setting("end_column", "Mention table: end column", "end", str),
     Setting("entity_column", "Mention table: entity column", "entityNum", str),
     Setting(
+        "curation",
+        "INCEpTION export: compare the curated version too",
+        False,
+        bool,
+        (),
+        "read the curation folder of an INCEpTION project export as one more annotator",
+    ),
+    Setting(
         "iaa_dir",
         "Write .iaa files into",
         "",
@@ -98,6 +111,7 @@ class DocumentComparison:
 
 @dataclass
 class CorefResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     documents: list[DocumentComparison] = field(default_factory=list)
     corpus_scores: dict[tuple[str, str], DocumentScores] = field(default_factory=dict)
@@ -302,6 +316,8 @@ class CorefKind:
                 for f in files[:50]
             ):
                 return 0.9
+            if any(f.is_file() and is_coref_file(f) for f in files[:50]):
+                return 0.9
         return 0.0
 
     def _read_annotator(
@@ -320,6 +336,8 @@ class CorefKind:
             try:
                 if f.suffix == ".ann":
                     found = [read_brat(f, rel)]
+                elif is_coref_file(f):
+                    found = read_coref_file(f)
                 elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
                     found = read_mention_table(
                         f,
@@ -354,7 +372,9 @@ class CorefKind:
                 ReaderError(
                     path,
                     None,
-                    "no coreference documents found (.ann, CoNLL-2012 or a mention table).",
+                    "no coreference documents found (formats tried: brat .ann, CoNLL-2012, CorefUD "
+                    "CoNLL-U, Universal Anaphora CoNLL-U Plus, WebAnno TSV 3.x with a chain "
+                    "layer, INCEpTION project export, mention table).",
                 )
             )
         return docs
@@ -364,12 +384,14 @@ class CorefKind:
     ) -> Generator[Progress, None, CorefResult]:
         opts = resolve_options(self.settings, options)
         inputs = [Path(p) for p in inputs]
-        if len(inputs) < 2:
+        original_inputs = tuple(str(p) for p in inputs)
+        errors: list[ReaderError] = []
+        # an INCEpTION project export holds every annotator: each user is one
+        by_annotator, inputs = read_project_exports(inputs, bool(opts.get("curation")), errors)
+        if len(inputs) + len(by_annotator) < 2:
             raise IaaError(
                 "Coreference needs two or more annotators: give one folder (or file) per annotator."
             )
-        errors: list[ReaderError] = []
-        by_annotator: dict[str, dict[str, CorefDocument]] = {}
         for k, p in enumerate(inputs):
             yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
             name = p.name if p.is_dir() else p.stem
@@ -420,7 +442,7 @@ class CorefKind:
             documents.append(DocumentComparison(name, docs, pairs, scores))
         result = CorefResult(
             kind=self.name,
-            inputs=tuple(str(p) for p in inputs),
+            inputs=original_inputs,
             options=dict(opts),
             errors=errors,
             annotators=annotators,

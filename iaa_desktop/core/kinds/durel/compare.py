@@ -1,4 +1,4 @@
-"""Graded judgments of use pairs (DURel / PhiTag exports; TRoTR, seed 002; METHODS.md §2).
+"""Graded judgments of use pairs (DURel / PhiTag exports; TRoTR, Periti et al. 2024).
 
 For every target and for all targets pooled, before and after the TRoTR filter:
 
@@ -226,7 +226,7 @@ def _grouped_ranks(groups: np.ndarray, x: np.ndarray) -> np.ndarray:
 def grouped_spearman_weighted(
     values: np.ndarray, judged: np.ndarray, groups: np.ndarray, n_groups: int
 ) -> np.ndarray:
-    r"""Weighted mean pairwise Spearman ρ of each group of items (TRoTR, seed 002).
+    r"""Weighted mean pairwise Spearman ρ of each group of items (TRoTR).
 
     Per group and annotator pair (x, y), ρ_xy is the Pearson correlation of the average ranks of
     the items both judged with valid values; the group's figure is
@@ -261,7 +261,7 @@ def grouped_spearman_weighted(
 
 
 def grouped_alpha(values: np.ndarray, groups: np.ndarray, n_groups: int, level: str) -> np.ndarray:
-    r"""Krippendorff's α of each group of items (METHODS.md §1), NaN for missing values.
+    r"""Krippendorff's α of each group of items (Krippendorff 2011), NaN for missing values.
 
     Coincidences per group :math:`o_{ck} = \sum_i (n_{ic} n_{ik} - [c=k] n_{ic})/(m_i - 1)` over
     pairable items, then :math:`\alpha = 1 - D_o/D_e` with the level's distance (the ordinal
@@ -355,6 +355,7 @@ def item_statistics(values: np.ndarray, options: Mapping[str, Any]) -> dict[str,
 
 @dataclass
 class DurelResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     level: str = "ordinal"
     overall: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -664,12 +665,7 @@ class DurelKind:
         items["n_valid"] = stats["n_valid"]
         items["mean"] = stats["mean"]
         items["range"] = stats["range"]
-        with np.errstate(invalid="ignore"):
-            sd = (
-                np.nanstd(np.where(np.isnan(matrix.values), np.nan, matrix.values), axis=1)
-                if matrix.values.size
-                else np.zeros(0)
-            )
+        sd = _row_sd(matrix.values)
         items["disagreement"] = np.where(
             np.isnan(stats["range"]), -1.0, stats["range"] + 0.01 * np.nan_to_num(sd)
         )
@@ -704,6 +700,22 @@ class DurelKind:
             items["overlap"] = overlap
         yield Progress(100, 100, "Done")
         return result
+
+
+def _row_sd(values: np.ndarray) -> np.ndarray:
+    """Population standard deviation of each row over its non-NaN values (NaN for none).
+
+    Written out rather than ``np.nanstd``, which warns on stderr for a row without values.
+    """
+    if values.size == 0:
+        return np.zeros(values.shape[0])
+    ok = ~np.isnan(values)
+    n = ok.sum(axis=1)
+    x = np.where(ok, values, 0.0)
+    safe = np.maximum(n, 1)
+    mean = x.sum(axis=1) / safe
+    var = (np.where(ok, values - mean[:, None], 0.0) ** 2).sum(axis=1) / safe
+    return np.where(n > 0, np.sqrt(var), np.nan)
 
 
 KIND = DurelKind()

@@ -10,7 +10,7 @@ is tallied on its own. The GUI and the command line run this same code.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from iaa_desktop.core.metrics.coefficients import per_category_agreement
 from iaa_desktop.core.metrics.percategory import per_category
 from iaa_desktop.core.metrics.suite import CodedOptions, evaluate, evaluator, pair_table
 from iaa_desktop.core.metrics.tally import Aggregates
+from iaa_desktop.core.progress import Progress
 
 if TYPE_CHECKING:
     from iaa_desktop.core.kinds.table.compare import ReliabilityData
@@ -312,6 +313,34 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
         items["range"] = rng
         items["mean"] = mean
     return items
+
+
+def group_results(
+    data: ReliabilityData, opts: Mapping[str, Any]
+) -> Generator[Progress, None, list[tuple[str, int, dict[str, AgreementResult]]]]:
+    """(level, pairable items, overall figures) of each level of the ``group_by`` column; each
+    group is tallied on its own."""
+    groups: list[tuple[str, int, dict[str, AgreementResult]]] = []
+    gb = opts.get("group_by")
+    if not gb:
+        return groups
+    levels = pd.unique(data.items[gb])
+    for k, level_value in enumerate(levels):
+        yield Progress(75 + 24 * k / max(1, len(levels)), 100, f"Group {level_value}")
+        mask = (data.items[gb] == level_value).to_numpy()
+        sub = replace(
+            data,
+            codes=data.codes[mask],
+            values=None if data.values is None else data.values[mask],
+            judged=data.judged[mask],
+            items=data.items[mask].reset_index(drop=True),
+        )
+        try:
+            g_overall = compute_overall(sub, opts)
+        except InsufficientDataError:
+            g_overall = {}
+        groups.append((str(level_value), int(((sub.codes >= 0).sum(axis=1) >= 2).sum()), g_overall))
+    return groups
 
 
 def per_category_table(data: ReliabilityData, stats: StudyStats | None = None) -> pd.DataFrame:

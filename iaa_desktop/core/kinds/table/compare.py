@@ -25,10 +25,12 @@ from iaa_desktop.core.kinds.table.agreement import (
     compute_overall,
     compute_pairwise,
     declared_order,
+    group_results,
     items_table,
     per_category_table,
     study_stats,
 )
+from iaa_desktop.core.kinds.table.layouts import LAYOUTS, sniff_export
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
 from iaa_desktop.core.metrics import AgreementResult
 from iaa_desktop.core.metrics.registry import title as metric_title
@@ -128,6 +130,26 @@ SETTINGS = [
     Setting("annotator", "Annotator column", "", str, (), "annotator column of a long table"),
     Setting("label", "Label column", "", str, (), "label column of a long table"),
     Setting(
+        "layout",
+        "Table layout",
+        "auto",
+        str,
+        LAYOUTS,
+        "auto: from the content; long (item, annotator, label); wide (one column per "
+        "annotator); wide-no-item (row number = item); contingency (two annotators' "
+        "categories × categories counts); counts (subjects × categories counts, Fleiss 1971); "
+        "triples (coder item label, no header)",
+    ),
+    Setting(
+        "question",
+        "Question",
+        "",
+        str,
+        (),
+        "the question compared when a tool's export asks several (Label Studio from_name, "
+        "Prodigy label)",
+    ),
+    Setting(
         "metadata",
         "Metadata columns",
         "",
@@ -161,6 +183,7 @@ class GroupResult:
 
 @dataclass
 class TableResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     n_items: int = 0
     level: str = "nominal"
@@ -472,36 +495,6 @@ def build_reliability(  # noqa: C901  (to split)
     return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
-def group_results(
-    data: ReliabilityData, opts: Mapping[str, Any]
-) -> Generator[Progress, None, list[GroupResult]]:
-    """The overall figures of each level of the ``group_by`` column, each group tallied alone."""
-    groups: list[GroupResult] = []
-    gb = opts.get("group_by")
-    if not gb:
-        return groups
-    levels = pd.unique(data.items[gb])
-    for k, level_value in enumerate(levels):
-        yield Progress(75 + 24 * k / max(1, len(levels)), 100, f"Group {level_value}")
-        mask = (data.items[gb] == level_value).to_numpy()
-        sub = ReliabilityData(
-            data.codes[mask],
-            data.categories,
-            data.numeric,
-            None if data.values is None else data.values[mask],
-            data.judged[mask],
-            data.items[mask].reset_index(drop=True),
-            data.annotators,
-        )
-        try:
-            g_overall = compute_overall(sub, opts)
-        except InsufficientDataError:
-            g_overall = {}
-        n_pairable = int(((sub.codes >= 0).sum(axis=1) >= 2).sum())
-        groups.append(GroupResult(str(level_value), n_pairable, g_overall))
-    return groups
-
-
 class TableKind:
     name = "table"
     title = SPEC.title
@@ -513,7 +506,10 @@ class TableKind:
             p = Path(p)
             files.extend(sorted(p.iterdir()) if p.is_dir() else [p])
         tables = [f for f in files if f.suffix.lower() in TABLE_SUFFIXES]
-        return 0.3 if tables else 0.0
+        if tables:
+            return 0.3
+        exports = [f for f in files if f.is_file() and sniff_export(f)]
+        return 0.5 if exports else 0.0
 
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
@@ -530,6 +526,8 @@ class TableKind:
             metadata=tuple(
                 c.strip() for c in str(opts.get("metadata") or "").split(",") if c.strip()
             ),
+            layout=str(opts.get("layout") or "auto"),
+            question=opts.get("question") or None,
         )
         judgments = read_judgments(list(inputs), roles)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
@@ -553,7 +551,7 @@ class TableKind:
             if len(data.categories) <= MAX_TABLE_CATEGORIES
             else pd.DataFrame()
         )
-        groups = yield from group_results(data, opts)
+        groups = [GroupResult(*g) for g in (yield from group_results(data, opts))]
         yield Progress(100, 100, "Done")
         return TableResult(
             kind=self.name,
