@@ -12,6 +12,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("IAA_SHARED_DATA", REPO.parent / "shared" / "data"))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: test data and test-only packages, imported by tests, never collected (nor their doctests)
+collect_ignore_glob = ["fixtures/*", "plugins/*"]
 
 
 def shared_path(*parts: str) -> Path:
