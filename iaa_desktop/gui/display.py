@@ -150,4 +150,22 @@ def display_problem(environ: Mapping[str, str] = os.environ) -> str | None:
     return None
 
 
-__all__ = ["display_problem", "missing_libraries", "package_list", "packages_for", "xcb_plugin"]
+def check_libraries() -> int:
+    """``python -m iaa_desktop.gui.display --check-libraries``: 0 when Qt's xcb plugin finds every
+    library it loads, else 1 with the missing ones and their packages named (used by ./run)."""
+    plugin = xcb_plugin()
+    missing = missing_libraries(plugin) if plugin is not None else []
+    if not missing:
+        return 0
+    packages = packages_for(missing)
+    print(f"Qt's window plugin still lacks these libraries: {', '.join(missing)}", file=sys.stderr)
+    if packages:
+        print(f"  install them with:  sudo apt-get install {' '.join(packages)}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(check_libraries() if sys.argv[1:] == ["--check-libraries"] else 2)
+
+
+__all__ = ["check_libraries", "display_problem", "missing_libraries", "package_list", "packages_for", "xcb_plugin"]
