@@ -168,4 +168,11 @@ if __name__ == "__main__":
     sys.exit(check_libraries() if sys.argv[1:] == ["--check-libraries"] else 2)
 
 
-__all__ = ["check_libraries", "display_problem", "missing_libraries", "package_list", "packages_for", "xcb_plugin"]
+__all__ = [
+    "check_libraries",
+    "display_problem",
+    "missing_libraries",
+    "package_list",
+    "packages_for",
+    "xcb_plugin",
+]

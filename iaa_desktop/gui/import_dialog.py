@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -143,16 +144,23 @@ class ImportDialog(QDialog):
         self.left_out = QListWidget()
         self.left_out.setObjectName("left_out")
         self.left_out.setWordWrap(True)
+        self.problems = QListWidget()
+        self.problems.setObjectName("problems")
+        self.problems.setWordWrap(True)
         self.reasons = QLabel()
         self.reasons.setObjectName("kind_reasons")
         self.reasons.setWordWrap(True)
         self.reasons.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        reasons = QScrollArea()
+        reasons.setWidgetResizable(True)
+        reasons.setWidget(self.reasons)
         for w, title in (
             (self.preview, "Preview"),
             (self.pairing, "What pairs up"),
             (self.left_out, "Left out"),
-            (self.reasons, "Why this kind"),
+            (self.problems, "Problems"),
+            (reasons, "Why this kind"),
         ):
             self.tabs.addTab(w, title)
         split.addWidget(self.tabs)
@@ -208,6 +216,7 @@ class ImportDialog(QDialog):
         self.annotators = _table(["name", "from", "annotations"])
         self.annotators.setObjectName("annotators")
         self.annotators.itemChanged.connect(self._check_names)
+        self.annotators.setMinimumHeight(110)
         lay.addWidget(self.annotators, 2)
         self.notes = QLabel()
         self.notes.setObjectName("import_notes")
@@ -312,7 +321,13 @@ class ImportDialog(QDialog):
             it.setToolTip(str(lo.path))
             self.left_out.addItem(it)
         self.tabs.setTabText(2, f"Left out ({len(plan.left_out)})")
-        notes = list(plan.notes) + [f"⚠ {p}" for p in plan.problems[:5]]
+        self.problems.clear()
+        for text in plan.problems:
+            self.problems.addItem(QListWidgetItem(text))
+        self.tabs.setTabText(3, f"Problems ({len(plan.problems)})")
+        notes = list(plan.notes)
+        if plan.problems:
+            notes.append(f"{len(plan.problems)} problem(s) found while reading: see Problems.")
         self.notes.setText("\n".join(notes))
         self._check_names()
 
@@ -414,7 +429,8 @@ class ImportDialog(QDialog):
         ok = not problem
         self.open_button.setEnabled(ok)
         n = len(plan.annotators)
-        summary = f"{plan.kind}: {n} annotator{'s' if n != 1 else ''}" if n else plan.kind
+        title = KINDS[plan.kind].title
+        summary = f"{title}, {n} annotator{'s' if n != 1 else ''}" if n else title
         self.status.setText(
             f"<span style='color:#a00'>{html.escape(problem)}</span>"
             if problem

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
     QStackedWidget,
     QTabWidget,
     QWidget,
@@ -97,9 +96,9 @@ class MainWindow(QMainWindow):
 
         self.status_label = QLabel("Ready")
         self.headline_label = QLabel()
-        # long headlines must not make the window wider than a laptop screen
+        # long texts may be cut but must not make the window wider than a laptop screen (an
+        # explicit minimum width overrides a label's minimum size hint, its whole text)
         for label in (self.status_label, self.headline_label):
-            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             label.setMinimumWidth(80)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
