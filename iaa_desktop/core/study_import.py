@@ -6,7 +6,7 @@ targets pair up across annotators, the files left out and why, and a preview of 
 :func:`plan_import` reads the files (it runs in a worker thread in the GUI); the arrangement rules
 follow what each kind's reader does with its inputs, so the plan and the computation agree:
 
-* coreference: one folder (or CoNLL file) per annotator. Files picked in several folders stand
+* coreference and brat spans: one folder (or CoNLL file) per annotator. Files picked in several folders stand
   for their folders; files picked in one folder are *one* annotator's documents (never one
   annotator per document); a brat ``.txt`` is the text of the ``.ann`` beside it.
 * a single folder whose sub-folders hold the annotations (``study/A``, ``study/B``) stands for its
@@ -279,7 +279,7 @@ def _arrange_coref(paths: Sequence[Path]) -> tuple[list[Path], list[LeftOut], li
     if len(folders) == 1 and len(inputs) == 1 and not picked_dirs:
         notes.append(
             f"All the .ann files are in one folder, {folders[0].name}: they are one annotator's "
-            "documents. Add the folder of each other annotator (coreference compares two or more)."
+            "documents. Add the folder of each other annotator (agreement needs two or more)."
         )
     else:
         for folder in folders:
@@ -354,8 +354,10 @@ def _table_files(paths: Sequence[Path]) -> list[Path]:
 
 def arrange(kind: str, paths: Sequence[Path]) -> tuple[list[Path], list[LeftOut], list[str]]:
     """The study's inputs for ``kind`` from the cleaned selection, the files left out, notes."""
-    if kind == "coref":
-        return _arrange_coref(paths)
+    if kind == "coref" or (kind == "spans" and any(p.suffix in (".ann", ".txt") for p in paths)):
+        return _arrange_coref(paths)  # brat: one folder per annotator
+    if kind == "spans":
+        return list(paths), [], []  # folders (a brat project: one sub-folder per annotator), tables
     if kind == "durel":
         return _arrange_durel(paths)
     if kind == "candidates":

@@ -261,7 +261,44 @@ def _normalization(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
     )
 
 
+def _spans(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
+    from iaa_desktop.core.kinds.spans.loading import read_input
+
+    errors: list[Any] = []
+    by_annotator: dict[str, dict[str, Any]] = {}
+    sources: dict[str, str] = {}
+    for p in plan.inputs:
+        for who, docs in read_input(Path(p), opts, errors).items():
+            name = who  # the kind's own rule (and its prime for twins)
+            while name in by_annotator:
+                name += "'"
+            by_annotator[name] = docs
+            sources[name] = str(p) + ("/" if p.is_dir() else "")
+    names = tuple(by_annotator)
+    docs = sorted(set().union(*(set(d) for d in by_annotator.values()))) if names else []
+    annotators = tuple(
+        AnnotatorSource(n, sources[n], _plural(len(d), "document")) for n, d in by_annotator.items()
+    )
+    rows = tuple((doc, tuple(doc in by_annotator[a] for a in names)) for doc in docs)
+    cells = [
+        (doc,)
+        + tuple(
+            _plural(len(by_annotator[a][doc].spans), "span") if doc in by_annotator[a] else "—"
+            for a in names
+        )
+        for doc in docs[:N_PREVIEW]
+    ]
+    return replace(
+        plan,
+        annotators=tuple(a for a in annotators if by_annotator[a.name]),
+        pairing=Pairing("document", names, rows),
+        preview=Preview(("document", *names), tuple(cells), "labelled spans per document"),
+        problems=_problems(errors),
+    )
+
+
 SURVEYS: dict[str, Callable[[ImportPlan, dict[str, Any]], ImportPlan]] = {
+    "spans": _spans,
     "coref": _coref,
     "table": _table,
     "durel": _durel,
