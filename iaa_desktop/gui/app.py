@@ -154,41 +154,40 @@ def cmd_gui(argv: Sequence[str]) -> int:
     return code
 
 
-def cmd_open(argv: Sequence[str]) -> int:
-    """``iaa-desktop open INPUTS... --screenshot PNG``: show the results, save a screenshot, exit."""
+def _open_parser(add_help: bool) -> argparse.ArgumentParser:
+    from iaa_desktop.core.kinds import kind_names
+
+    p = argparse.ArgumentParser(
+        prog="iaa-desktop open",
+        add_help=add_help,
+        description="Open the window on INPUTS, wait for the results, save a screenshot and exit.",
+    )
+    p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path)
+    p.add_argument("--kind", choices=kind_names())
+    p.add_argument(
+        "--screenshot",
+        type=Path,
+        help="PNG file to write (without a display the window is drawn offscreen)",
+    )
+    p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
+    p.add_argument(
+        "--tab", default=None, help="select the results tab with this title before the screenshot"
+    )
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the results")
+    return p
+
+
+def _parse_open_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str | None, dict] | int:
+    """The options of ``open``, the kind and its resolved options; an exit status on an error."""
     from iaa_desktop.core.errors import IaaError
-    from iaa_desktop.core.kinds import detect_kind, get_kind, kind_names
+    from iaa_desktop.core.kinds import detect_kind, get_kind
     from iaa_desktop.core.kinds.spec import add_settings_to_parser, resolve_options
 
-    def base_parser(add_help: bool) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(
-            prog="iaa-desktop open",
-            add_help=add_help,
-            description="Open the window on INPUTS, wait for the results, save a screenshot and exit.",
-        )
-        p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path)
-        p.add_argument("--kind", choices=kind_names())
-        p.add_argument(
-            "--screenshot",
-            type=Path,
-            help="PNG file to write (without a display the window is drawn offscreen)",
-        )
-        p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
-        p.add_argument(
-            "--tab",
-            default=None,
-            help="select the results tab with this title before the screenshot",
-        )
-        p.add_argument(
-            "--timeout", type=float, default=300.0, help="seconds to wait for the results"
-        )
-        return p
-
-    known, _ = base_parser(False).parse_known_args(list(argv))
+    known, _ = _open_parser(False).parse_known_args(list(argv))
     inputs = [Path(p) for p in known.inputs]
     is_study = len(inputs) == 1 and str(inputs[0]).endswith(".iaa-study")
     kind_name = known.kind or (None if is_study or not inputs else detect_kind(inputs))
-    parser = base_parser(True)
+    parser = _open_parser(True)
     if kind_name:
         add_settings_to_parser(
             parser.add_argument_group(f"options of --kind {kind_name}"),
@@ -209,6 +208,15 @@ def cmd_open(argv: Sequence[str]) -> int:
         except IaaError as e:
             print(f"iaa-desktop: error: {e}", file=sys.stderr)
             return 2
+    return ns, kind_name if ns.kind else None, options
+
+
+def cmd_open(argv: Sequence[str]) -> int:
+    """``iaa-desktop open INPUTS... --screenshot PNG``: show the results, save a screenshot, exit."""
+    parsed = _parse_open_args(argv)
+    if isinstance(parsed, int):
+        return parsed
+    ns, kind_name, options = parsed
     try:
         w, h = (int(x) for x in ns.size.lower().split("x"))
     except ValueError:
@@ -221,6 +229,7 @@ def cmd_open(argv: Sequence[str]) -> int:
             return 2
         # a screenshot needs no screen: draw offscreen, as asked for by --screenshot
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        _quiet_offscreen()
     app = make_app()
     import tempfile
 
@@ -235,7 +244,7 @@ def cmd_open(argv: Sequence[str]) -> int:
         window.show()
         failures: list[str] = []
         window.session.computation_failed.connect(lambda m, _d: failures.append(m))
-        open_inputs(window, list(ns.inputs), kind_name if ns.kind else None, options)
+        open_inputs(window, list(ns.inputs), kind_name, options)
         done = window.session.wait(ns.timeout)
         window.resize(w, h)  # the size asked for, not the one remembered for the kind of view
         app.processEvents()
@@ -245,6 +254,18 @@ def cmd_open(argv: Sequence[str]) -> int:
         if failures and window.session.result is None:
             print(f"iaa-desktop: error: {failures[-1]}", file=sys.stderr)
         return _finish_screenshot(app, window, ns)
+
+
+def _quiet_offscreen() -> None:
+    """Drop the offscreen platform's note that windows have no size hints (said for every window,
+    and meaningless for a screenshot); every other Qt message still reaches stderr."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_mode, _context, message: str) -> None:
+        if "propagateSizeHints" not in message:
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
 
 
 def _finish_screenshot(app, window, ns: argparse.Namespace) -> int:
