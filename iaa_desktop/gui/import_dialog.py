@@ -118,6 +118,7 @@ class ImportDialog(QDialog):
         self.setObjectName("import_dialog")
         self.setWindowTitle("Open as a study")
         self.setSizeGripEnabled(True)
+        self.setAcceptDrops(True)  # more files or folders can be dropped on the dialog
         self.selection: list[Path] = list(dict.fromkeys(Path(p) for p in selection))
         self.forced_kind = kind
         self.plan: ImportPlan | None = None
@@ -267,7 +268,6 @@ class ImportDialog(QDialog):
         """Make the plan of the current selection and kind in a worker thread."""
         from superqt.utils import create_worker
 
-        self.setAcceptDrops(True)
         self.selected.clear()
         for p in self.selection:
             it = QListWidgetItem(p.name + ("/" if p.is_dir() else ""))
