@@ -228,3 +228,13 @@ def test_geometry_is_remembered_per_kind_of_view(qtbot, window):
     QTimer.singleShot(0, lambda: None)
     assert (window.width(), window.height()) == (1000, 650)
     assert window.settings.value("view/coref/size") == QSize(1200, 700)
+
+
+def test_the_example_study_gives_the_cli_figures_intervals_included(qtbot, window):
+    """The 80-item example with bootstrap intervals: the window shows what `report` writes."""
+    study = examples_dir() / "judgments" / "ratings.iaa-study"
+    with qtbot.waitSignal(window.session.results_ready, timeout=300000) as blocker:
+        window.open_path(study)
+    data = gui_json(blocker.args[0])
+    assert data["overall"]["krippendorff_alpha"]["ci_low"] is not None
+    assert data == cli_json(str(study))
