@@ -233,7 +233,16 @@ def _header(path: Path) -> str:
 
 
 def _is_coref_file(f: Path) -> bool:
-    return f.suffix == ".ann" or f.name.endswith(CONLL_SUFFIXES)
+    """brat, CoNLL-2012 by name, or a format the coreference kind recognises by its content
+    (CoNLL-U with CorefUD or Universal Anaphora annotations, WebAnno TSV with chains, INCEpTION)."""
+    if f.suffix == ".ann" or f.name.endswith(CONLL_SUFFIXES):
+        return True
+    from iaa_desktop.core.kinds.coref.sources import is_coref_file
+
+    try:
+        return is_coref_file(f)
+    except (OSError, ValueError):
+        return False
 
 
 def _is_mention_table(f: Path) -> bool:

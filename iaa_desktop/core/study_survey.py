@@ -44,23 +44,23 @@ def _plural(n: int, word: str) -> str:
 
 def _coref(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
     from iaa_desktop.core.kinds.coref.compare import KIND
+    from iaa_desktop.core.kinds.coref.sources import read_project_exports
 
     errors: list[Any] = []
-    by_annotator: dict[str, dict[str, Any]] = {}
-    sources: dict[str, Path] = {}
-    for p in plan.inputs:
-        name = p.name if p.is_dir() else p.stem  # the kind's own rule (and its prime for twins)
+    # as the kind reads them: an INCEpTION project export holds every annotator, each other
+    # input is one annotator named after it (with a prime for twins)
+    by_annotator, rest = read_project_exports(list(plan.inputs), bool(opts.get("curation")), errors)
+    sources = {n: "a project export" for n in by_annotator}
+    for p in rest:
+        name = p.name if p.is_dir() else p.stem
         while name in by_annotator:
             name += "'"
         by_annotator[name] = KIND._read_annotator(p, opts, errors)
-        sources[name] = p
+        sources[name] = str(p) + ("/" if p.is_dir() else "")
     names = tuple(by_annotator)
     docs = sorted(set().union(*(set(d) for d in by_annotator.values()))) if names else []
     annotators = tuple(
-        AnnotatorSource(
-            n, str(sources[n]) + ("/" if sources[n].is_dir() else ""), _plural(len(d), "document")
-        )
-        for n, d in by_annotator.items()
+        AnnotatorSource(n, sources[n], _plural(len(d), "document")) for n, d in by_annotator.items()
     )
     rows = tuple((doc, tuple(doc in by_annotator[a] for a in names)) for doc in docs)
     cells = []
