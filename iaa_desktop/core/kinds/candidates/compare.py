@@ -32,7 +32,13 @@ from iaa_desktop.core.kinds.candidates.reader import (
     read_candidates,
 )
 from iaa_desktop.core.kinds.durel.compare import PairDetail, _clean, make_detail
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.kinds.spec import (
+    Setting,
+    TaskResult,
+    annotator_names,
+    rename_annotators,
+    resolve_options,
+)
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
 from iaa_desktop.core.progress import Progress
 
@@ -273,6 +279,14 @@ class CandidatesResult(TaskResult):
         ]
 
 
+def _rename_annotators(data, opts: Mapping[str, Any]) -> None:
+    """The user's names for the annotators (the ``annotator_names`` option), in place."""
+    if annotator_names(opts):
+        names = rename_annotators(data.annotators, opts)
+        data.labels = data.labels.rename(columns=dict(zip(data.annotators, names)))
+        data.annotators = names
+
+
 class CandidatesKind:
     name = "candidates"
     title = SPEC.title
@@ -301,6 +315,7 @@ class CandidatesKind:
             )
         )
         data = read_candidates([Path(p) for p in inputs], spec)
+        _rename_annotators(data, opts)
         errors: list[ReaderError] = list(data.errors)
         warnings: list[ReaderError] = list(data.warnings)
         if len(data.annotators) < 2:
