@@ -280,7 +280,7 @@ class CandidatesResult(TaskResult):
         lines = [
             "Agreement model: PSIS-LOO comparison (ELPD by outcome; by whole item beside it)",
             self.model.elpd_text(),
-            f"chance agreement A_e = {a_e:.3f} (Eq. 8 of Manjavacas et al. 2019: each annotator's "
+            f"chance agreement A_e = {a_e:.3f} (Eq. 8 of the Bernard of Clairvaux agreement study: each annotator's "
             "label distribution over the whole data set)",
         ]
         lines += [f"warning: {w}" for w in self.model.warnings()]

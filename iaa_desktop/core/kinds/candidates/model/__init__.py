@@ -1,4 +1,5 @@
-"""The hierarchical agreement model of candidate-pair studies (Manjavacas et al. 2019, §2.3).
+"""The hierarchical agreement model of candidate-pair studies (§2.3 of the study of biblical
+intertextuality in Bernard of Clairvaux).
 
 Every annotator pair's judgments of an item form one *pairwise outcome* (``00``, ``01``, ``10``,
 ``11`` for accept/reject labels). A baseline-category logit regression (pivot ``00``) models the

@@ -3,7 +3,7 @@
 For every item and every pair of annotators (x, y), x before y in the study's annotator order,
 who both labelled it, the outcome is ``o = k_x·q + k_y`` (labels coded 0..q−1 in the study's
 category order), one of q² outcomes; outcome 0 (both gave the first category, ``00``) is the pivot
-of the baseline-category logits (Manjavacas et al. 2019, Eq. 3–6).
+of the baseline-category logits (the Bernard of Clairvaux agreement study, Eq. 3–6).
 
 Models are named as in the paper's Table 2: ``m`` (annotator-pair intercepts only), ``m.M``
 (+ retrieval method), ``m.MB`` (+ source book), ``m.kMB`` (+ the "known" flag), ``m.klMB``

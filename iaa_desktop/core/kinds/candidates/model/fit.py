@@ -1,6 +1,6 @@
 """Sampling the agreement model: NumPyro's NUTS run in chunks of draws, or a variational preview.
 
-The model (Manjavacas et al. 2019, Eq. 3–6, with the priors of its appendix: weakly informative,
+The model (the Bernard of Clairvaux agreement study, Eq. 3–6, with the priors of its appendix: weakly informative,
 as brms sets them): for outcome n of annotator pair p with fixed-effect row x_n and levels l_g of
 the varying-intercept factors g, the q²−1 logits against the pivot ``00`` are
 
@@ -19,6 +19,8 @@ only here, inside the functions.
 from __future__ import annotations
 
 import math
+import os
+import sys
 import time
 from collections.abc import Generator
 from dataclasses import asdict, dataclass, field
@@ -88,7 +90,20 @@ class Posterior:
         return a.reshape((-1, *a.shape[2:]))
 
 
+def configure_jax() -> None:
+    """One CPU thread for XLA, set before JAX is first imported.
+
+    The model's arrays are small: Eigen's thread pool only spins against the GUI thread and
+    other processes (its idle threads count as CPU time too). A user's own ``XLA_FLAGS`` win.
+    """
+    if "jax" not in sys.modules:
+        os.environ.setdefault(
+            "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+        )
+
+
 def _make_model(n_pairs: int, n_fixed: int, n_levels: tuple[int, ...], n_logits: int):
+    configure_jax()
     import jax.numpy as jnp
     import numpyro
     import numpyro.distributions as dist
@@ -156,6 +171,7 @@ def sample_nuts(
     data: OutcomeData, settings: SamplerSettings
 ) -> Generator[Progress, None, Posterior]:
     """Run NUTS chain by chain in chunks (see the module docstring); return the posterior."""
+    configure_jax()
     import jax
     import jax.numpy as jnp
     from numpyro.infer import NUTS
@@ -242,6 +258,7 @@ def sample_variational(
     Variational posteriors are too narrow as a rule; the preview is for a first look at large
     studies, never for the intervals one reports.
     """
+    configure_jax()
     import jax
     from numpyro.infer import SVI, Trace_ELBO
     from numpyro.infer.autoguide import AutoNormal

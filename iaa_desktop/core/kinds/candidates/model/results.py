@@ -105,7 +105,12 @@ def check_diagnostics(diag: dict[str, Any], loo: dict[str, dict[str, Any]]) -> l
                 "biased. Raise the target acceptance rate (e.g. 0.95) or reparametrise the model "
                 "(a factor with few levels as a fixed effect rather than varying intercepts)."
             )
-        if diag["rhat_max"] > RHAT_MAX:
+        if chains < 2:
+            out.append(
+                "One chain only: R-hat cannot check convergence. Run at least two chains "
+                "(four by default) before reporting."
+            )
+        elif diag["rhat_max"] > RHAT_MAX:
             out.append(
                 f"R-hat up to {diag['rhat_max']:.3f} ({diag['rhat_worst']}): the chains disagree. "
                 "Run longer chains (more warm-up and draws)."
@@ -134,7 +139,7 @@ def check_diagnostics(diag: dict[str, Any], loo: dict[str, dict[str, Any]]) -> l
         bad = int((e["pareto_k"] > e["good_k"]).sum())
         if bad:
             out.append(
-                f"{bad} {what} with Pareto k > {e['good_k']:.2f}: leave-one-out by {level} is "
+                f"{bad} {what if bad > 1 else what[:-1]} with Pareto k > {e['good_k']:.2f}: leave-one-out by {level} is "
                 "unreliable for them; compare the models by K-fold cross-validation, or trust "
                 "the differences only when they are large against their SE."
             )
@@ -169,7 +174,7 @@ def _load_cached(path: Path, spec: ModelSpec) -> ModelFit | None:
         diagnostics=meta["diagnostics"],
         loo=loo,
         kappa=meta["kappa"],
-        curves=meta["curves"],
+        curves=meta["kappa_curves"],
         coefficients=meta["coefficients"],
         correlations=meta["correlations"],
         warnings=meta["warnings"],
@@ -265,8 +270,13 @@ def fit_models(
     specs: Sequence[ModelSpec],
     settings: SamplerSettings,
     cache_dir: str | Path | None = None,
-) -> Generator[Progress, None, ModelResults]:
-    """Fit every model of ``specs`` (from the cache where possible) and compare them."""
+    cache_only: bool = False,
+) -> Generator[Progress, None, ModelResults | None]:
+    """Fit every model of ``specs`` (from the cache where possible) and compare them.
+
+    With ``cache_only`` nothing is fitted: the result holds the cached fits (``None`` when there
+    are none), so a view can show earlier results of a study at once.
+    """
     missing = missing_packages()
     if missing:
         raise ModelUnavailableError(f"{INSTALL_HINT} (missing: {', '.join(missing)})")
@@ -283,6 +293,8 @@ def fit_models(
         key = cache_key(data, settings)
         path = Path(cache_dir) / f"candidates-model-{key}.npz" if cache_dir else None
         fit = _load_cached(path, spec) if path is not None and path.exists() else None
+        if fit is None and cache_only:
+            continue
         if fit is None:
             label = f"Model {spec.name} ({k + 1} of {len(specs)})"
             gen = _fit_one(data, settings)
@@ -297,6 +309,8 @@ def fit_models(
                 _save_cached(path, fit)
         fits[spec.name] = fit
         yield Progress(k + 1, len(specs), f"Model {spec.name} done")
+    if not fits:
+        return None
     return ModelResults(fits=fits, notes=list(dict.fromkeys(notes)))
 
 
@@ -338,7 +352,7 @@ class ModelResults:
                 "eq8": self.chance_eq8,
                 "definition": "A_e = mean over annotator pairs (x, y) of Σ_k P(k|x)·P(k|y), "
                 "P(k|x) the share of x's labels that are k over the whole data set "
-                "(Manjavacas et al. 2019, Eq. 8); 'kappa_cond' uses instead the chance agreement "
+                "(Eq. 8 of the Bernard of Clairvaux agreement study); 'kappa_cond' uses instead the chance agreement "
                 "of each condition, mean over pairs of Σ_k θ_k· θ_·k",
             },
             "comparison": self.comparison("outcome"),

@@ -23,7 +23,7 @@ MODEL_SETTINGS = [
         "none",
         str,
         MODEL_CHOICES,
-        "fit the hierarchical agreement model of Manjavacas et al. (2019): 'all' = the five "
+        "fit the hierarchical agreement model of the Bernard of Clairvaux agreement study: 'all' = the five "
         "nested models compared by PSIS-LOO, one of them by name, or 'custom' "
         "(--model-fixed, --model-varying); needs the optional 'model' packages",
         gui=False,

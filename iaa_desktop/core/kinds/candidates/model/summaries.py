@@ -1,6 +1,6 @@
 """Posterior summaries of the agreement model: multi-κ per condition, curves, coefficients, LOO.
 
-multi-κ of a condition (Manjavacas et al. 2019, Eq. 1, 7, 8), per posterior draw s:
+multi-κ of a condition (the Bernard of Clairvaux agreement study, Eq. 1, 7, 8), per posterior draw s:
 
     A_o^(s) = (1 / C(c,2)) Σ_{x<y} Σ_k θ^{xy,(s)}_{kk}          (Eq. 7)
     A_e     = (1 / C(c,2)) Σ_{x<y} Σ_k P(k|x)·P(k|y)            (Eq. 8, from the whole data set)
@@ -122,6 +122,12 @@ def _model_factors(data: OutcomeData) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
+def _crossed(data: OutcomeData) -> list[tuple[str, tuple[str, ...]]]:
+    """The factors whose levels are crossed into conditions (Table 3 rows, Figure 3 panels): the
+    categorical fixed effects with few levels; varying intercepts are the table's −/+ columns."""
+    return [(t.name, t.levels) for t in data.terms if 0 < len(t.levels) <= CROSS_MAX_LEVELS]
+
+
 def _new_levels(post: Posterior, data: OutcomeData, seed: int) -> dict[int, np.ndarray]:
     rng = np.random.default_rng(seed)
     return {g: _mvn_draw(post, g, rng) for g in range(len(data.groups))}
@@ -139,8 +145,9 @@ def _row(cond: dict[str, Any], d_without: dict, d_with: dict) -> dict[str, Any]:
 
 
 def kappa_tables(post: Posterior, data: OutcomeData, seed: int) -> dict[str, Any]:
-    """multi-κ overall, by every level of every factor and for the crossing of the factors with
-    few levels (the paper's Table 3), each without and with the variation of the open factors."""
+    """multi-κ overall, by every level of every factor and for the crossing of the categorical
+    fixed effects (the paper's Table 3), each without and with the variation of the open
+    varying-intercept factors."""
     rng = np.random.default_rng(seed)
     new = _new_levels(post, data, seed)
 
@@ -155,7 +162,7 @@ def kappa_tables(post: Posterior, data: OutcomeData, seed: int) -> dict[str, Any
     by_level = {
         name: [dict(row({name: lv}), level=lv) for lv in levels] for name, levels in factors
     }
-    small = [(n, lv) for n, lv in factors if len(lv) <= CROSS_MAX_LEVELS]
+    small = _crossed(data)
     crossed = []
     if len(small) >= 2:
         for combo in product(*(lv for _, lv in small)):
@@ -169,13 +176,13 @@ def kappa_tables(post: Posterior, data: OutcomeData, seed: int) -> dict[str, Any
 
 
 def kappa_curves(post: Posterior, data: OutcomeData, seed: int) -> dict[str, Any]:
-    """κ over standardised overlap for each combination of the few-level factors (Figure 3)."""
+    """κ over standardised overlap for each crossing of the categorical fixed effects (Figure 3)."""
     if OVERLAP not in [t.name for t in data.terms]:
         return {}
     lo, hi = data.z_range
     grid = np.linspace(lo, hi, CURVE_POINTS)
     term = next(t for t in data.terms if t.name == OVERLAP)
-    small = [(n, lv) for n, lv in _model_factors(data) if len(lv) <= CROSS_MAX_LEVELS]
+    small = _crossed(data)
     combos = [dict(zip([n for n, _ in small], c)) for c in product(*(lv for _, lv in small))]
     rng = np.random.default_rng(seed)
     new = _new_levels(post, data, seed)
@@ -219,18 +226,27 @@ def diagnostics(post: Posterior) -> dict[str, Any]:
     idata = az.from_dict(posterior=params)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        rhat = az.rhat(idata)
+        # R-hat compares chains: with one chain there is nothing to compare
+        rhat = az.rhat(idata) if post.n_chains > 1 else None
         bulk = az.ess(idata, method="bulk")
         tail = az.ess(idata, method="tail")
         bfmi = az.bfmi(post.stats["energy"]) if "energy" in post.stats else np.array([math.nan])
 
-    def worst(ds, fn) -> tuple[float, str]:
-        vals = [(float(fn(ds[k].values)), k) for k in ds.data_vars]
-        return (fn([v for v, _ in vals]), next(n for v, n in vals if v == fn([v for v, _ in vals])))
+    def worst(ds: Any, largest: bool) -> tuple[float, str]:
+        if ds is None:
+            return math.nan, ""
+        vals = [
+            (float(np.nanmax(ds[k].values) if largest else np.nanmin(ds[k].values)), k)
+            for k in ds.data_vars
+            if np.isfinite(ds[k].values).any()
+        ]
+        if not vals:
+            return math.nan, ""
+        return max(vals) if largest else min(vals)
 
-    rmax, rname = worst(rhat, np.nanmax)
-    bmin, bname = worst(bulk, np.nanmin)
-    tmin, tname = worst(tail, np.nanmin)
+    rmax, rname = worst(rhat, True)
+    bmin, bname = worst(bulk, False)
+    tmin, tname = worst(tail, False)
     out.update(
         method="nuts",
         divergences=int(post.stats["diverging"].sum()),
@@ -344,7 +360,7 @@ def compare(entries: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 "elpd": float(elpd),
                 "se": float(se),
                 "p_loo": float(p),
-                "elpd_diff": -float(diff),
+                "elpd_diff": 0.0 - float(diff),
                 "se_diff": float(dse),
                 "weight": float(weight),
                 "pareto_k_bad": int((e["pareto_k"] > e["good_k"]).sum()),
