@@ -1,6 +1,6 @@
 r"""Agreement coefficients for coded items, vectorised over the reliability data.
 
-Notation (``../shared/spec/METHODS.md`` §1): items i = 1..N, annotators x, y, ... (c of them),
+Notation (Artstein & Poesio 2008): items i = 1..N, annotators x, y, ... (c of them),
 categories k = 1..q; ``codes[i, x]`` is x's category for i or ``-1`` when x did not label i;
 :math:`n_{ik}` is the number of annotators who gave i the label k and :math:`m_i = \sum_k n_{ik}`.
 Only *pairable* items (:math:`m_i \ge 2`) enter the coefficients.
@@ -141,7 +141,7 @@ def fleiss_kappa(
         \kappa = \frac{A_o - A_e}{1 - A_e}
 
     with A_o over pairable items and p_k the share of all labels that are k (Fleiss 1971;
-    Artstein & Poesio 2008, §2.5; METHODS.md §1).
+    Artstein & Poesio 2008, §2.5).
 
     Fleiss (1971)'s table (10 subjects × 14 raters, 5 categories) gives κ = 0.210:
 
@@ -195,7 +195,7 @@ def multi_kappa(
 
     with :math:`P(k\mid x)` the share of all of x's labels that are k; annotator
     pairs that share no item are left out of the mean (Hubert 1977; Artstein & Poesio 2008, §2.6;
-    seed 000, eq. 7–8). For two annotators it equals Cohen's κ.
+    the Bernard of Clairvaux intertextuality study, eq. 7–8). For two annotators it equals Cohen's κ.
 
     Artstein & Poesio (2008), example 1 (100 items, counts 20/10/20/50) gives κ = 0.348:
 

@@ -5,7 +5,7 @@ coefficient, take the percentile interval. Items with identical rows of labels a
 interchangeable, so we resample the *distinct* rows with multinomial counts — the same
 distribution, at a cost independent of the number of items.
 
-Bayesian multi-κ (seed 000, Manjavacas et al., without the hierarchical part; METHODS.md §1):
+Bayesian multi-κ (the Bernard of Clairvaux intertextuality study, without its hierarchical part):
 for each annotator pair (x, y) the counts of the pairwise outcomes (label by x, label by y) give a
 posterior :math:`\theta^{xy} \sim \mathrm{Dirichlet}(1 + \text{counts})` over the q² outcomes;
 per draw :math:`A_o = \operatorname{mean}_{xy} \sum_k \theta^{xy}_{kk}` and, with :math:`A_e`

@@ -139,7 +139,7 @@ class FrameModel(QAbstractTableModel):
         if not 0 <= column < len(self._cols):
             return
         col = self._cols[column]
-        # undefined values stay last in both directions (METHODS.md §6)
+        # undefined values stay last in both directions (Levi & Shenhav 2022)
         frame = self._frame.sort_values(
             col, ascending=order == Qt.SortOrder.AscendingOrder, na_position="last", kind="stable"
         )

@@ -169,7 +169,7 @@ class CharacterGridModel(QAbstractTableModel):
                 self._rows.append((name, a["full"], a["diff"], False))
             if any(a["mod"] for a in anns.values()):
                 for name, a in anns.items():
-                    # no modernization: the modernized form is the normalization (METHODS.md §4)
+                    # no modernization: the modernized form is the normalization (Bollmann, Dipper & Petran 2016)
                     full = a["mod_full"] if a["mod_full"] is not None else a["full"]
                     diff = a["mod_diff"] if a["mod_diff"] is not None else a["diff"]
                     self._rows.append((f"{name} · mod", full, diff, True))

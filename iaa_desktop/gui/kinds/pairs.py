@@ -6,7 +6,7 @@ Two tabs:
   ``N`` / ``P`` or ``Alt+Down`` / ``Alt+Up`` jump to the next / previous disagreeing pair) beside
   the selected pair: both passages side by side, the reused passage (DURel offsets) in bold,
   words shared by both passages boxed in both (by lemma where given, else lower-cased form); under
-  them the Smith–Waterman local alignment over tokens drawn as in seed 000's Figure 1 (matches
+  them the Smith–Waterman local alignment over tokens drawn as in Figure 1 of the Bernard of Clairvaux intertextuality study (matches
   boxed, gaps underlined, mismatches red) with the overlap; then every annotator's judgment
   (name, value, comment), the mean and whether the filter keeps the item. A span that does not
   match the quoted text is shown as given, with a warning.
@@ -308,7 +308,7 @@ def passage_segments(d: PairDetail, side: str) -> list[tuple[str, dict[str, Any]
 
 
 def alignment_segments(d: PairDetail, side: str) -> list[tuple[str, dict[str, Any]]]:
-    """The aligned stretch of one passage as in seed 000's Figure 1: matches boxed, tokens facing a
+    """The aligned stretch of one passage as in Figure 1 of the Bernard of Clairvaux intertextuality study: matches boxed, tokens facing a
     gap underlined, mismatches red (the text between tokens is kept as written)."""
     text = d.text_a if side == "a" else d.text_b
     toks = d.tokens_a if side == "a" else d.tokens_b
