@@ -130,9 +130,12 @@ class ModelPanel(QWidget):
         row.addWidget(self.fit_button)
         row.addWidget(self.cancel_button)
         row.addWidget(self.progress, 1)
-        self.elpd_model = DataFrameModel(parent=self, digits=2)
-        self.kappa_model = DataFrameModel(parent=self)
+        from iaa_desktop.core.kinds.candidates.model.report import ELPD_HEADERS, KAPPA_HEADERS
+
+        self.elpd_model = DataFrameModel(parent=self, digits=2, headers=ELPD_HEADERS)
+        self.kappa_model = DataFrameModel(parent=self, headers={"table": "Table", **KAPPA_HEADERS})
         self.coef_model = DataFrameModel(parent=self, digits=2)
+        self.views: list[QTableView] = []
         left = QSplitter(Qt.Orientation.Vertical)
         for title, m in (
             ("Model comparison (PSIS-LOO)", self.elpd_model),
@@ -143,9 +146,11 @@ class ModelPanel(QWidget):
             v = QVBoxLayout(box)
             v.setContentsMargins(0, 0, 0, 0)
             v.addWidget(QLabel(f"<b>{title}</b>"))
-            v.addWidget(_view(m), 1)
+            view = _view(m)
+            self.views.append(view)
+            v.addWidget(view, 1)
             left.addWidget(box)
-        left.setSizes([150, 380, 300])
+        left.setSizes([200, 300, 230])
         self.figures = QScrollArea()
         self.figures.setWidgetResizable(True)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -302,6 +307,8 @@ class ModelPanel(QWidget):
             corr = corr.rename(columns={"factor": "term", "logits": "logit"})
             coef = pd.concat([coef, corr[["term", "logit", "median", "low95", "high95"]]])
         self.coef_model.set_frame(coef)
+        for view in self.views:
+            view.resizeColumnsToContents()
         warnings = results.warnings()
         cached = " (from the cache)" if all(f.cached for f in results.fits.values()) else ""
         text = (
@@ -314,7 +321,8 @@ class ModelPanel(QWidget):
         if warnings:
             text += (
                 "<br><span style='color:#b00020'><b>Check:</b> "
-                + "<br>".join(html.escape(w) for w in warnings[:6])
+                + "<br>".join(html.escape(w) for w in warnings[:2])
+                + (f" (and {len(warnings) - 2} more: see the report)" if len(warnings) > 2 else "")
                 + "</span>"
             )
         self.status.setText(text)

@@ -43,7 +43,7 @@ def kappa_forest_figure(fit: Any, width: float = 7.0):
     ys = list(range(len(rows)))[::-1]
     for ax, key, title in (
         (axes[0], "kappa", "without varying intercepts"),
-        (axes[1], "kappa_with_varying", "with varying intercepts (new level)"),
+        (axes[1], "kappa_with_varying", "with varying intercepts"),
     ):
         for y, (_, r) in zip(ys, rows):
             s = r[key]
@@ -51,7 +51,7 @@ def kappa_forest_figure(fit: Any, width: float = 7.0):
             ax.plot(s["q89"], [y, y], color="C0", lw=2.6)
             ax.plot([s["median"]], [y], "o", color="black", ms=3.5)
         ax.axvline(0.0, color="0.75", lw=0.8)
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=8.5)
         ax.set_xlabel("multi-κ", fontsize=8.5)
         ax.tick_params(labelsize=7.5)
     axes[0].set_yticks(ys, labels=[lab for lab, _ in rows], fontsize=7.5)

@@ -177,7 +177,7 @@ def _load_cached(path: Path, spec: ModelSpec) -> ModelFit | None:
         curves=meta["kappa_curves"],
         coefficients=meta["coefficients"],
         correlations=meta["correlations"],
-        warnings=meta["warnings"],
+        warnings=check_diagnostics(meta["diagnostics"], loo),  # in today's words
         cached=True,
     )
 

@@ -31,12 +31,21 @@ def kappa_rows(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def kappa_frame(results: ModelResults, model: str | None = None) -> pd.DataFrame:
-    """multi-κ by every factor level, then the crossing of the few-level factors (Table 3)."""
+    """multi-κ overall, the crossing of the categorical fixed effects (Table 3), every level."""
     fit = results.fits[model] if model else results.main
     k = fit.kappa
     rows = [
         {"model": fit.spec.name, "table": "overall", "condition": "all", **kappa_rows(k["overall"])}
     ]
+    for r in k["crossed"]:
+        rows.append(
+            {
+                "model": fit.spec.name,
+                "table": " × ".join(k["crossed_factors"]),
+                "condition": ", ".join(f"{a} = {b}" for a, b in r["condition"].items()),
+                **kappa_rows(r),
+            }
+        )
     for factor, levels in k["by_level"].items():
         for lv in levels:
             rows.append(
@@ -47,15 +56,6 @@ def kappa_frame(results: ModelResults, model: str | None = None) -> pd.DataFrame
                     **kappa_rows(lv),
                 }
             )
-    for r in k["crossed"]:
-        rows.append(
-            {
-                "model": fit.spec.name,
-                "table": " × ".join(k["crossed_factors"]),
-                "condition": ", ".join(f"{a} = {b}" for a, b in r["condition"].items()),
-                **kappa_rows(r),
-            }
-        )
     return pd.DataFrame(rows)
 
 
