@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bayes_truth import load_params, true_kappa
+from bayes_truth import load_params, realised_book_mean, true_kappa
 
 from iaa_desktop.core.kinds.candidates.compare import KIND
 from iaa_desktop.core.kinds.candidates.model.data import build_outcomes, named_spec
@@ -68,15 +68,34 @@ def one_study(folder: Path, model: str, settings: SamplerSettings) -> dict:
     )
     params = load_params(folder)
     chance = fit.info["chance_eq8"]
+    return {
+        "folder": str(folder),
+        "cpu_seconds": fit.diagnostics.get("cpu_seconds"),
+        "divergences": fit.diagnostics.get("divergences"),
+        "rhat_max": fit.diagnostics.get("rhat_max"),
+        "chance": chance,
+        "rows": score(params, fit.kappa["crossed"], chance),
+    }
+
+
+def score(params: dict, crossed: list[dict], chance: float) -> list[dict]:
+    """Each condition's interval against the generator's κ: at the population's average book
+    (book effect 0) and at the study's average book (the mean of the realised effects)."""
+    u_bar = realised_book_mean(params)
     rows = []
-    for r in fit.kappa["crossed"]:
+    for r in crossed:
         cond = r["condition"]
-        truth = true_kappa(params, cond["method"], cond["known"] == "true", 0.0, chance)
+        known = cond["known"] == "true"
+        truth = true_kappa(params, cond["method"], known, 0.0, chance)
+        truth_fp = true_kappa(params, cond["method"], known, 0.0, chance, u_bar)
         k = r["kappa"]
         rows.append(
             {
                 "condition": cond,
+                "kappa": k,
                 "truth": truth,
+                "truth_study_books": truth_fp,
+                "in95_study_books": bool(k["q95"][0] <= truth_fp <= k["q95"][1]),
                 "median": k["median"],
                 "q95": k["q95"],
                 "q89": k["q89"],
@@ -84,12 +103,47 @@ def one_study(folder: Path, model: str, settings: SamplerSettings) -> dict:
                 "in89": bool(k["q89"][0] <= truth <= k["q89"][1]),
             }
         )
+    return rows
+
+
+def rescore(path: Path) -> list[dict]:
+    """Recompute both truths for the studies of an earlier run (no refitting)."""
+    studies = json.loads(path.read_text(encoding="utf-8"))["studies"]
+    for st in studies:
+        folder = Path(st["folder"])
+        chance = st.get("chance")
+        if chance is None:
+            res = run_to_end(
+                KIND.run([folder / "pairs.tsv", folder / "labels.tsv"], {"max_aligned": 0})
+            )
+            data = build_outcomes(
+                res.pairs, res.annotators, res.categories, named_spec("m", res.factors)
+            )
+            chance = data.chance_eq8
+        crossed = [
+            {
+                "condition": r["condition"],
+                "kappa": r.get("kappa") or {k: r[k] for k in ("median", "q95", "q89")},
+            }
+            for r in st["rows"]
+        ]
+        st["chance"] = chance
+        st["rows"] = score(load_params(folder), crossed, chance)
+    return studies
+
+
+def summarise(studies: list[dict]) -> dict:
+    rows = [r for s in studies for r in s["rows"]]
     return {
-        "folder": str(folder),
-        "cpu_seconds": fit.diagnostics.get("cpu_seconds"),
-        "divergences": fit.diagnostics.get("divergences"),
-        "rhat_max": fit.diagnostics.get("rhat_max"),
-        "rows": rows,
+        "studies": len(studies),
+        "intervals": len(rows),
+        "coverage95": float(np.mean([r["in95"] for r in rows])),
+        "coverage89": float(np.mean([r["in89"] for r in rows])),
+        "coverage95_study_books": float(np.mean([r["in95_study_books"] for r in rows])),
+        "mean_width95": float(np.mean([r["q95"][1] - r["q95"][0] for r in rows])),
+        "mean_bias": float(np.mean([r["median"] - r["truth"] for r in rows])),
+        "divergent_studies": int(sum(1 for s in studies if s.get("divergences"))),
+        "fit_cpu_seconds_mean": float(np.mean([s["cpu_seconds"] for s in studies])),
     }
 
 
@@ -101,7 +155,17 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None, help="JSON file of every figure")
     ap.add_argument("--model", default="m.klMB")
     ap.add_argument("--generator", type=Path, default=SHARED / "candidates" / "generate.py")
+    ap.add_argument("--rescore", type=Path, help="only rescore the studies of this JSON file")
     a = ap.parse_args()
+    if a.rescore:
+        studies = rescore(a.rescore)
+        print(json.dumps(summarise(studies), indent=1))
+        if a.out:
+            a.out.write_text(
+                json.dumps({"summary": summarise(studies), "studies": studies}, indent=1),
+                encoding="utf-8",
+            )
+        return 0
     if not a.generator.exists():
         print(f"generator not found: {a.generator}", file=sys.stderr)
         return 2
@@ -126,21 +190,7 @@ def main() -> int:
         )
         if a.out:
             a.out.write_text(json.dumps({"studies": studies}, indent=1), encoding="utf-8")
-    rows = [r for s in studies for r in s["rows"]]
-    in95 = np.mean([r["in95"] for r in rows])
-    in89 = np.mean([r["in89"] for r in rows])
-    width = np.mean([r["q95"][1] - r["q95"][0] for r in rows])
-    bias = np.mean([r["median"] - r["truth"] for r in rows])
-    summary = {
-        "studies": len(studies),
-        "intervals": len(rows),
-        "coverage95": float(in95),
-        "coverage89": float(in89),
-        "mean_width95": float(width),
-        "mean_bias": float(bias),
-        "divergent_studies": int(sum(1 for s in studies if s["divergences"])),
-        "fit_cpu_seconds_mean": float(np.mean([s["cpu_seconds"] for s in studies])),
-    }
+    summary = summarise(studies)
     print(json.dumps(summary, indent=1))
     if a.out:
         a.out.write_text(

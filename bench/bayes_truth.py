@@ -8,8 +8,10 @@ The labels are simulated per item and annotator (``generate.py`` of the candidat
 so the probability of the pairwise outcome (a, b) of annotators x, y on item i is
 E_e[P(y_ix = a) P(y_iy = b)] (Gauss–Hermite over e). From it:
 
-* :func:`true_kappa` — multi-κ of a condition (method, known, overlap z, book effect 0) with the
-  chance agreement of the paper's Eq. 8 taken from the data, as the model defines it;
+* :func:`true_kappa` — multi-κ of a condition (method, known, overlap z, book effect 0: the
+  average of the population of books; or the mean of the 50 realised book effects, the average
+  of the study's books) with the chance agreement of the paper's Eq. 8 taken from the data, as
+  the model defines it;
 * :func:`pseudo_true_coefficients` — the coefficients of the baseline-category logit model
   closest to the generator (Kullback–Leibler projection: the maximiser of the expected
   log-likelihood over the observed covariates, books as free intercepts). The model has no
@@ -51,10 +53,14 @@ def load_params(folder: Path) -> dict:
     return json.loads((Path(folder) / "params.json").read_text(encoding="utf-8"))
 
 
-def true_kappa(params: dict, method: str, known: bool, z: float, chance: float) -> float:
-    """multi-κ (Eq. 7 with the given Eq. 8 chance agreement) of a condition, book effect 0."""
+def true_kappa(
+    params: dict, method: str, known: bool, z: float, chance: float, u: float = 0.0
+) -> float:
+    """multi-κ (Eq. 7 with the given Eq. 8 chance agreement) of a condition with book effect
+    ``u`` (0: the average book of the population the books are drawn from)."""
     m = params["model"]
     logit = m["alpha"] + m["b_method"][method] + m["b_known"] * float(known) + m["b_overlap"] * z
+    logit += u
     delta = [m["delta"][a] for a in sorted(m["delta"])]
     th = outcome_probs(np.array([logit]), delta, m["sigma_pair"])[0]
     a_o = float((th[:, 0] + th[:, 3]).mean())
@@ -103,3 +109,8 @@ def pseudo_true_coefficients(
     res = minimize(f, np.zeros(sum(sizes)), jac=True, method="L-BFGS-B", options={"maxiter": 5000})
     a, b, _ = unpack(res.x)
     return {"alpha": a, "beta": b, "converged": bool(res.success)}
+
+
+def realised_book_mean(params: dict) -> float:
+    """Mean of the realised book effects (one per book, all books weighted alike)."""
+    return float(np.mean(list(params["book_effects"].values())))
