@@ -258,6 +258,23 @@ def test_cross_check_against_statsmodels_multinomial_logit():
     assert med == pytest.approx(np.asarray(mle)[3:], abs=0.25)
 
 
+@needs_model
+def test_variational_preview_runs_and_says_it_is_a_preview():
+    from iaa_desktop.core.kinds.candidates.model.results import fit_models, resolve_specs
+    from iaa_desktop.core.progress import run_to_end
+
+    df = simulated_pairs(100)
+    vi = SamplerSettings(method="variational", vi_steps=1000, draws=200, chunk=20, seed=1)
+    res = run_to_end(
+        fit_models(df, ["A1", "A2", "A3"], ["0", "1"], resolve_specs("m.kMB", FACTORS), vi)
+    )
+    fit = res.fits["m.kMB"]
+    assert fit.diagnostics["method"] == "variational"
+    assert any("variational preview" in w for w in fit.warnings)
+    k = fit.kappa["overall"]["kappa"]
+    assert -1 <= k["q95"][0] <= k["median"] <= k["q95"][1] <= 1
+
+
 # ----------------------------------------------------------------------------- CLI
 
 

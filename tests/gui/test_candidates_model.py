@@ -108,3 +108,12 @@ def test_finished_fit_shows_tables_and_figures_and_is_cached(qtbot, panel, cand_
     qtbot.waitUntil(lambda: other.model_results is not None, timeout=60_000)
     assert all(f.cached for f in other.model_results.fits.values())
     cand_result.model = None
+
+
+def test_large_studies_get_the_variational_preview_offered(qtbot, panel, cand_result, monkeypatch):
+    from iaa_desktop.core.kinds.candidates.model import results
+
+    monkeypatch.setattr(results, "LARGE_OUTCOMES", 10)
+    panel._suggest_preview(cand_result)
+    assert panel.method.currentText() == "variational"
+    assert "pairwise outcomes" in panel.status.text() and "nuts" in panel.status.text()

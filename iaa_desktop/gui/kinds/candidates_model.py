@@ -192,10 +192,25 @@ class ModelPanel(QWidget):
         self.cancel()
         self.result = result
         self.model_results = getattr(result, "model", None)
+        self._suggest_preview(result)
         if self.model_results is not None:
             self._show(self.model_results)
         elif not missing_packages():
             self._start(cache_only=True)
+
+    def _suggest_preview(self, result: Any) -> None:
+        """Large studies: say that NUTS takes long and offer the variational preview."""
+        from iaa_desktop.core.kinds.candidates.model.results import LARGE_OUTCOMES
+
+        labelled = (result.pairs[list(result.annotators)].astype(str) != "").sum(axis=1)
+        n = int((labelled * (labelled - 1) // 2).sum())
+        if n > LARGE_OUTCOMES:
+            self.method.setCurrentText("variational")
+            self.status.setText(
+                f"{n:,} pairwise outcomes: the full sampler (nuts) takes long on a study this "
+                "large. The variational preview is selected for a first look; choose nuts for "
+                "the intervals you report."
+            )
 
     def _on_choice_changed(self, text: str) -> None:
         self.fixed.setVisible(text == "custom")
