@@ -241,7 +241,12 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "not a verdict."
     )
     paragraphs, refs = [p1, p2], []
-    if getattr(result, "model", None) is not None:
+    if getattr(result, "model", None) is None:
+        paragraphs[1] += (
+            " These intervals treat each subset on its own; the hierarchical agreement model "
+            "(all factors and annotator pairs at once) was not fitted for this report."
+        )
+    else:
         from iaa_desktop.core.kinds.candidates.model.report import methods as model_methods
 
         paragraphs, refs = model_methods(result.model)
