@@ -20,6 +20,7 @@ import pandas as pd
 from iaa_desktop.core.errors import InsufficientDataError, OptionError, ReaderError
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
+from iaa_desktop.core.kinds.table.layouts import LAYOUTS, sniff_export
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
 from iaa_desktop.core.metrics import (
     AgreementResult,
@@ -124,6 +125,26 @@ SETTINGS = [
     ),
     Setting("annotator", "Annotator column", "", str, (), "annotator column of a long table"),
     Setting("label", "Label column", "", str, (), "label column of a long table"),
+    Setting(
+        "layout",
+        "Table layout",
+        "auto",
+        str,
+        LAYOUTS,
+        "auto: from the content; long (item, annotator, label); wide (one column per "
+        "annotator); wide-no-item (row number = item); contingency (two annotators' "
+        "categories × categories counts); counts (subjects × categories counts, Fleiss 1971); "
+        "triples (coder item label, no header)",
+    ),
+    Setting(
+        "question",
+        "Question",
+        "",
+        str,
+        (),
+        "the question compared when a tool's export asks several (Label Studio from_name, "
+        "Prodigy label)",
+    ),
     Setting(
         "metadata",
         "Metadata columns",
@@ -767,7 +788,10 @@ class TableKind:
             p = Path(p)
             files.extend(sorted(p.iterdir()) if p.is_dir() else [p])
         tables = [f for f in files if f.suffix.lower() in TABLE_SUFFIXES]
-        return 0.3 if tables else 0.0
+        if tables:
+            return 0.3
+        exports = [f for f in files if f.is_file() and sniff_export(f)]
+        return 0.5 if exports else 0.0
 
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
@@ -784,6 +808,8 @@ class TableKind:
             metadata=tuple(
                 c.strip() for c in str(opts.get("metadata") or "").split(",") if c.strip()
             ),
+            layout=str(opts.get("layout") or "auto"),
+            question=opts.get("question") or None,
         )
         judgments = read_judgments(list(inputs), roles)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
