@@ -113,23 +113,7 @@ class ModelPanel(QWidget):
         self.fit_button.clicked.connect(self.start_fit)
         self.cancel_button.clicked.connect(self.cancel)
         self.choice.currentTextChanged.connect(self._on_choice_changed)
-        row = QHBoxLayout()
-        for label, w in (
-            ("Models", self.choice),
-            ("", self.fixed),
-            ("", self.varying),
-            ("chains", self.chains),
-            ("warm-up", self.warmup),
-            ("draws", self.draws),
-            ("seed", self.seed),
-            ("", self.method),
-        ):
-            if label:
-                row.addWidget(QLabel(label))
-            row.addWidget(w)
-        row.addWidget(self.fit_button)
-        row.addWidget(self.cancel_button)
-        row.addWidget(self.progress, 1)
+        row = self._controls_row()
         from iaa_desktop.core.kinds.candidates.model.report import ELPD_HEADERS, KAPPA_HEADERS
 
         self.elpd_model = DataFrameModel(parent=self, digits=2, headers=ELPD_HEADERS)
@@ -166,6 +150,26 @@ class ModelPanel(QWidget):
         if missing:
             self.fit_button.setEnabled(False)
             self.status.setText(f"<b>The agreement model is not available.</b> {INSTALL_HINT}")
+
+    def _controls_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        for label, w in (
+            ("Models", self.choice),
+            ("", self.fixed),
+            ("", self.varying),
+            ("chains", self.chains),
+            ("warm-up", self.warmup),
+            ("draws", self.draws),
+            ("seed", self.seed),
+            ("", self.method),
+        ):
+            if label:
+                row.addWidget(QLabel(label))
+            row.addWidget(w)
+        row.addWidget(self.fit_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.progress, 1)
+        return row
 
     # ------------------------------------------------------------------ state
 

@@ -173,7 +173,6 @@ def sample_nuts(
     """Run NUTS chain by chain in chunks (see the module docstring); return the posterior."""
     configure_jax()
     import jax
-    import jax.numpy as jnp
     from numpyro.infer import NUTS
 
     t_cpu, t_wall = time.process_time(), time.perf_counter()
@@ -225,6 +224,14 @@ def sample_nuts(
             done += n
             yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: sampling")
         per_chain.append(jax.tree_util.tree_map(lambda *a: np.concatenate(a), *parts))
+    return _collect(per_chain, post_fn, data, settings, t_cpu, t_wall)
+
+
+def _collect(per_chain, post_fn, data: OutcomeData, settings: SamplerSettings, t_cpu, t_wall):
+    """Stack the chains, map the draws to constrained parameters, keep the sampler statistics."""
+    import jax
+    import jax.numpy as jnp
+
     stacked = jax.tree_util.tree_map(lambda *a: np.stack(a), *per_chain)
     z, diverging, num_steps, accept, energy, step_size = stacked
     flat_z = jax.tree_util.tree_map(lambda a: jnp.asarray(a.reshape((-1, *a.shape[2:]))), z)

@@ -58,11 +58,131 @@ def _warnings_html(results: Any) -> str:
     )
 
 
-def section(results: Any, charts: bool = True, max_rows: int = 70) -> Section:
-    """The "Agreement model" section: Table 2, Table 3, figures, coefficients, diagnostics."""
+ELPD_DIGITS = {"pareto_k_bad": 0, "p_loo": 1, "elpd": 1, "se": 1, "elpd_diff": 1}
+DIAG_HEADERS = {
+    "model": "Model",
+    "divergences": "divergences",
+    "rhat_max": "max R-hat",
+    "ess_bulk_min": "min bulk ESS",
+    "ess_tail_min": "min tail ESS",
+    "bfmi_min": "min BFMI",
+    "cpu_seconds": "CPU s",
+}
+
+
+def _comparison_html(results: Any, tables: dict[str, Any], charts: bool) -> list[str]:
+    from iaa_desktop.core.kinds.candidates.model import charts as ch
+
+    cmp, item = tables["model_elpd"], tables["model_elpd_by_item"]
+    if not len(cmp):
+        return []
+    out = [
+        table_html(
+            cmp,
+            [c for c in ELPD_HEADERS if c in cmp.columns],
+            ELPD_HEADERS,
+            digits=ELPD_DIGITS,
+            caption="Model comparison by PSIS-LOO, one pairwise outcome left out at a time "
+            "(best first)",
+        ),
+        table_html(
+            item,
+            [c for c in ELPD_HEADERS if c in item.columns],
+            ELPD_HEADERS,
+            digits=ELPD_DIGITS,
+            caption="The same, leaving out whole items (an item's outcomes share its labels: "
+            "the honest standard errors)",
+        ),
+    ]
+    if charts and len(cmp) > 1:
+        out.append(
+            figure_html(ch.elpd_figure(results.comparison()), "ELPD against the best model.")
+        )
+    return out
+
+
+def _kappa_html(results: Any, charts: bool, max_rows: int) -> list[str]:
     from iaa_desktop.core.kinds.candidates.model import charts as ch
     from iaa_desktop.core.kinds.candidates.model.tables import kappa_frame
 
+    fit = results.main
+    kf = kappa_frame(results)
+    crossed = kf[kf["table"].str.contains("×")]
+    out = [
+        table_html(
+            crossed if len(crossed) else kf[kf["table"] == "overall"],
+            list(KAPPA_HEADERS),
+            KAPPA_HEADERS,
+            caption=f"Posterior multi-κ ({esc(fit.spec.name)}), overlap at its mean: without and "
+            "with (+var.) the variation of the open varying-intercept factors",
+            note=CAVEAT_WITH_VARYING,
+        )
+    ]
+    if charts:
+        out.append(
+            figure_html(
+                ch.kappa_forest_figure(fit),
+                "Posterior multi-κ: median (dot), 89% (thick) and 95% (thin) intervals.",
+            )
+        )
+        if fit.curves:
+            out.append(
+                figure_html(
+                    ch.kappa_curves_figure(fit),
+                    "multi-κ over lexical overlap: median, 50% and 89% bands.",
+                )
+            )
+    levels = kf[kf["table"].str.startswith("by ")]
+    if len(levels):
+        out.append(
+            table_html(
+                levels,
+                ["table", *KAPPA_HEADERS],
+                {"table": "Table", **KAPPA_HEADERS},
+                caption="Posterior multi-κ by factor level",
+                max_rows=max(max_rows, 80),
+            )
+        )
+    return out
+
+
+def _parameters_html(results: Any, tables: dict[str, Any]) -> list[str]:
+    name = results.main.spec.name
+    coef = tables["model_coefficients"]
+    out = [
+        table_html(
+            coef[coef["model"] == name],
+            list(COEF_HEADERS),
+            COEF_HEADERS,
+            caption="Population-level coefficients",
+        )
+    ]
+    corr = tables["model_correlations"]
+    corr = corr[corr["model"] == name] if len(corr) else corr
+    if len(corr):
+        out.append(
+            table_html(
+                corr,
+                ["factor", "logits", "median", "low95", "high95"],
+                {"factor": "Factor", "logits": "Logits", **COEF_HEADERS},
+                caption="Correlations of the varying intercepts across the logits",
+            )
+        )
+    diag = tables["model_diagnostics"]
+    out.append(
+        table_html(
+            diag,
+            [c for c in DIAG_HEADERS if c in diag.columns],
+            DIAG_HEADERS,
+            digits={"divergences": 0, "ess_bulk_min": 0, "ess_tail_min": 0, "cpu_seconds": 1},
+            caption="Sampler diagnostics",
+        )
+    )
+    return out
+
+
+def section(results: Any, charts: bool = True, max_rows: int = 70) -> Section:
+    """The "Agreement model" section: Table 2, Table 3, figures, coefficients, diagnostics."""
     fit = results.main
     tables = results.tables()
     body = [
@@ -72,118 +192,10 @@ def section(results: Any, charts: bool = True, max_rows: int = 70) -> Section:
         "data set); the column “κ, own A_e” uses instead each condition's own chance agreement "
         "(Cohen's, from the margins of its outcome probabilities).</p>",
         _warnings_html(results),
+        *_comparison_html(results, tables, charts),
+        *_kappa_html(results, charts, max_rows),
+        *_parameters_html(results, tables),
     ]
-    cmp = tables["model_elpd"]
-    if len(cmp):
-        body.append(
-            table_html(
-                cmp,
-                [c for c in ELPD_HEADERS if c in cmp.columns],
-                ELPD_HEADERS,
-                digits={"pareto_k_bad": 0, "p_loo": 1, "elpd": 1, "se": 1, "elpd_diff": 1},
-                caption="Model comparison by PSIS-LOO, one pairwise outcome left out at a time "
-                "(best first)",
-            )
-        )
-        item = tables["model_elpd_by_item"]
-        body.append(
-            table_html(
-                item,
-                [c for c in ELPD_HEADERS if c in item.columns],
-                ELPD_HEADERS,
-                digits={"pareto_k_bad": 0, "p_loo": 1, "elpd": 1, "se": 1, "elpd_diff": 1},
-                caption="The same, leaving out whole items (an item's outcomes share its labels: "
-                "the honest standard errors)",
-            )
-        )
-        if charts and len(cmp) > 1:
-            body.append(
-                figure_html(ch.elpd_figure(results.comparison()), "ELPD against the best model.")
-            )
-    kf = kappa_frame(results)
-    crossed = kf[kf["table"].str.contains("×")]
-    shown = crossed if len(crossed) else kf[kf["table"] == "overall"]
-    body.append(
-        table_html(
-            shown,
-            list(KAPPA_HEADERS),
-            KAPPA_HEADERS,
-            caption=f"Posterior multi-κ ({esc(fit.spec.name)}), overlap at its mean: without and "
-            "with (+var.) the variation of the open varying-intercept factors",
-            note=CAVEAT_WITH_VARYING,
-        )
-    )
-    if charts:
-        body.append(
-            figure_html(
-                ch.kappa_forest_figure(fit),
-                "Posterior multi-κ: median (dot), 89% (thick) and 95% (thin) intervals.",
-            )
-        )
-        if fit.curves:
-            body.append(
-                figure_html(
-                    ch.kappa_curves_figure(fit),
-                    "multi-κ over lexical overlap: median, 50% and 89% bands.",
-                )
-            )
-    levels = kf[kf["table"].str.startswith("by ")]
-    if len(levels):
-        body.append(
-            table_html(
-                levels,
-                ["table", *KAPPA_HEADERS],
-                {"table": "Table", **KAPPA_HEADERS},
-                caption="Posterior multi-κ by factor level",
-                max_rows=max(max_rows, 80),
-            )
-        )
-    coef = tables["model_coefficients"]
-    coef = coef[coef["model"] == fit.spec.name]
-    body.append(
-        table_html(coef, list(COEF_HEADERS), COEF_HEADERS, caption="Population-level coefficients")
-    )
-    corr = tables["model_correlations"]
-    corr = corr[corr["model"] == fit.spec.name]
-    if len(corr):
-        body.append(
-            table_html(
-                corr,
-                ["factor", "logits", "median", "low95", "high95"],
-                {"factor": "Factor", "logits": "Logits", **COEF_HEADERS},
-                caption="Correlations of the varying intercepts across the logits",
-            )
-        )
-    diag = tables["model_diagnostics"]
-    cols = [
-        c
-        for c in (
-            "model",
-            "divergences",
-            "rhat_max",
-            "ess_bulk_min",
-            "ess_tail_min",
-            "bfmi_min",
-            "cpu_seconds",
-        )
-        if c in diag.columns
-    ]
-    body.append(
-        table_html(
-            diag,
-            cols,
-            {
-                "model": "Model",
-                "rhat_max": "max R-hat",
-                "ess_bulk_min": "min bulk ESS",
-                "ess_tail_min": "min tail ESS",
-                "bfmi_min": "min BFMI",
-                "cpu_seconds": "CPU s",
-            },
-            digits={"divergences": 0, "ess_bulk_min": 0, "ess_tail_min": 0, "cpu_seconds": 1},
-            caption="Sampler diagnostics",
-        )
-    )
     return Section("Agreement model", "\n".join(body), anchor="model")
 
 
