@@ -7,7 +7,9 @@ the same chains, warm-up, draws and seed: process CPU time (all threads) and wal
 compile step, divergences, the worst R-hat, and the ELPD (PSIS-LOO) each posterior gives. Also
 the import time of each stack in a fresh interpreter.
 
-Run: ``python bench/bench_model.py [--repeats 1] [--no-reference]``
+Run: ``python bench/bench_model.py [--repeats 1] [--no-reference]``; the reference needs
+``pip install pymc nutpie "pyarrow<18"`` (pyarrow 18+ needs NumPy 2). nutpie's default numba
+backend is not used: numba 0.68 broke the import of ``coverage`` 6 in the project's environment.
 """
 
 from __future__ import annotations
