@@ -14,6 +14,8 @@ REPO = Path(__file__).resolve().parents[1]
 collect_ignore_glob = ["fixtures/*", "fixtures/**/*"]
 SHARED_DATA = Path(os.environ.get("IAA_SHARED_DATA", REPO.parent / "shared" / "data"))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: test data and test-only packages, imported by tests, never collected (nor their doctests)
+collect_ignore_glob = ["fixtures/*", "plugins/*"]
 
 
 def shared_path(*parts: str) -> Path:
