@@ -10,8 +10,6 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 REPO = Path(__file__).resolve().parents[1]
-# scripts that build fixtures are not tests (two share a name: --doctest-modules collided on them)
-collect_ignore_glob = ["fixtures/*", "fixtures/**/*"]
 SHARED_DATA = Path(os.environ.get("IAA_SHARED_DATA", REPO.parent / "shared" / "data"))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: test data and test-only packages, imported by tests, never collected (nor their doctests)
