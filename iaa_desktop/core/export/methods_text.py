@@ -26,6 +26,17 @@ REFERENCES: dict[str, str] = {
     "hubert1977": "Hubert, L. (1977). Kappa revisited. Psychological Bulletin, 84(2), 289–297.",
     "gwet2008": "Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the presence "
     "of high agreement. British Journal of Mathematical and Statistical Psychology, 61(1), 29–48.",
+    "gwet2014": "Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.). Advanced "
+    "Analytics.",
+    "conger1980": "Conger, A. J. (1980). Integration and generalization of kappas for multiple "
+    "raters. Psychological Bulletin, 88(2), 322–328.",
+    "bennett1954": "Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954). Communications through "
+    "limited response questioning. Public Opinion Quarterly, 18(3), 303–308.",
+    "randolph2005": "Randolph, J. J. (2005). Free-marginal multirater kappa (multirater κfree): An "
+    "alternative to Fleiss' fixed-marginal multirater kappa. Joensuu Learning and Instruction "
+    "Symposium.",
+    "krippendorff2008": "Krippendorff, K. (2008). Systematic and random disagreement and the "
+    "reliability of nominal data. Communication Methods and Measures, 2(4), 323–338.",
     "krippendorff2011": "Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. "
     "Annenberg School for Communication, University of Pennsylvania, Departmental Papers 43.",
     "krippendorff2004": "Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology "
@@ -58,6 +69,28 @@ REFERENCES: dict[str, str] = {
     "subsequences. Journal of Molecular Biology, 147(1), 195–197.",
     "kuhn1955": "Kuhn, H. W. (1955). The Hungarian method for the assignment problem. Naval Research "
     "Logistics Quarterly, 2(1–2), 83–97.",
+    "hoffman2014": "Hoffman, M. D. & Gelman, A. (2014). The No-U-Turn Sampler: adaptively setting "
+    "path lengths in Hamiltonian Monte Carlo. Journal of Machine Learning Research, 15, 1593–1623.",
+    "phan2019": "Phan, D., Pradhan, N. & Jankowiak, M. (2019). Composable effects for flexible and "
+    "accelerated probabilistic programming in NumPyro. arXiv:1912.11554.",
+    "lewandowski2009": "Lewandowski, D., Kurowicka, D. & Joe, H. (2009). Generating random "
+    "correlation matrices based on vines and extended onion method. Journal of Multivariate "
+    "Analysis, 100(9), 1989–2001.",
+    "vehtari2017": "Vehtari, A., Gelman, A. & Gabry, J. (2017). Practical Bayesian model evaluation "
+    "using leave-one-out cross-validation and WAIC. Statistics and Computing, 27(5), 1413–1432.",
+    "hripcsak2005": "Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and "
+    "reliability in information retrieval. Journal of the American Medical Informatics "
+    "Association, 12(3), 296–298.",
+    "krippendorff1995": "Krippendorff, K. (1995). On the reliability of unitizing continuous data. "
+    "Sociological Methodology, 25, 47–76.",
+    "meyer2014": "Meyer, C. M., Mieskes, M., Stab, C. & Gurevych, I. (2014). DKPro Agreement: An "
+    "open-source Java library for measuring inter-rater agreement. Proceedings of COLING 2014: "
+    "System Demonstrations, 105–109.",
+    "mathet2015": "Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic "
+    "method gamma (γ) for inter-annotator agreement measure and alignment. Computational "
+    "Linguistics, 41(3), 437–479.",
+    "hopcroft1973": "Hopcroft, J. E. & Karp, R. M. (1973). An n^5/2 algorithm for maximum matchings "
+    "in bipartite graphs. SIAM Journal on Computing, 2(4), 225–231.",
 }
 
 

@@ -487,6 +487,10 @@ class AdjudicationPanel(QWidget):
         self.current = i
         s = self.session
         for b in self._choice_buttons:
+            # out of the grid at once: deleteLater waits for the event loop, and a button of the
+            # previous unit would still show in a cell the new unit does not fill
+            self.choices_layout.removeWidget(b)
+            b.hide()
             b.deleteLater()
         self._choice_buttons = []
         if i is None:
@@ -771,4 +775,5 @@ def _placeholder(kind: str) -> str:
         "multilabel": "labels separated by ; (empty = no label)",
         "durel": "a judgment, e.g. 3 or 2.5",
         "coref": "keep / drop (lone mentions and unmatched classes)",
+        "spans": "LABEL START END, several joined by ;  (empty = no span)",
     }.get(kind, "a label")
