@@ -71,9 +71,11 @@ def test_plain_chart_text_stays_text_and_right_to_left_text_is_drawn_by_matplotl
 def test_charts_are_drawn_once_even_when_the_layout_is_redone(tmp_path, monkeypatch):
     _need_weasyprint()
     result = _example("normalization")
+    from matplotlib.figure import Figure
+
     drawn, layouts = [], []
-    figure_html, render = R.figure_html, P.render
-    monkeypatch.setattr(R, "figure_html", lambda *a, **k: drawn.append(1) or figure_html(*a, **k))
+    savefig, render = Figure.savefig, P.render
+    monkeypatch.setattr(Figure, "savefig", lambda *a, **k: drawn.append(1) or savefig(*a, **k))
     monkeypatch.setattr(P, "render", lambda *a, **k: layouts.append(1) or render(*a, **k))
     # a guess far too low: laid out without contents, found long, laid out again with them
     monkeypatch.setattr(P, "estimate_pages", lambda html: 1.0)

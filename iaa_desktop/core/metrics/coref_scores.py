@@ -33,6 +33,8 @@ import numpy as np
 import numpy.typing as npt
 
 Entity = Sequence[Hashable]
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
 
@@ -112,16 +114,16 @@ class BlancCounts:
 class Contingency:
     """Sparse key × response overlap table and the entity sizes on each side."""
 
-    key_sizes: np.ndarray  # |K_i|
-    resp_sizes: np.ndarray  # |R_j|
-    rows: np.ndarray  # i of each nonzero cell
-    cols: np.ndarray  # j of each nonzero cell
-    n: np.ndarray  # |K_i ∩ R_j| of each nonzero cell
+    key_sizes: IntArray  # |K_i|
+    resp_sizes: IntArray  # |R_j|
+    rows: IntArray  # i of each nonzero cell
+    cols: IntArray  # j of each nonzero cell
+    n: IntArray  # |K_i ∩ R_j| of each nonzero cell
     #: mentions that are a singleton entity on both sides (LEA's resolved singletons)
     singletons_both: int
 
 
-def _relabel(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _relabel(labels: IntArray) -> tuple[IntArray, IntArray]:
     """Dense 0..k-1 entity ids for present mentions (``-1`` kept) and the entity sizes."""
     out = np.full(labels.shape, -1, dtype=np.int64)
     present = labels >= 0
@@ -132,12 +134,10 @@ def _relabel(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, np.bincount(inv, minlength=len(uniq)).astype(np.int64)
 
 
-def contingency(key: np.ndarray, response: np.ndarray) -> Contingency:
+def contingency(key: npt.ArrayLike, response: npt.ArrayLike) -> Contingency:
     """Build the overlap table of two labellings of the same mention index."""
-    key = np.asarray(key, dtype=np.int64)
-    response = np.asarray(response, dtype=np.int64)
-    k, ks = _relabel(key)
-    r, rs = _relabel(response)
+    k, ks = _relabel(np.asarray(key, dtype=np.int64))
+    r, rs = _relabel(np.asarray(response, dtype=np.int64))
     both = (k >= 0) & (r >= 0)
     if both.any():
         code = k[both] * max(len(rs), 1) + r[both]
@@ -165,7 +165,7 @@ def contingency(key: np.ndarray, response: np.ndarray) -> Contingency:
 # ------------------------------------------------------------------------------------- metrics
 
 
-def _muc_side(sizes: np.ndarray, part_rows: np.ndarray, part_n: np.ndarray) -> tuple[float, float]:
+def _muc_side(sizes: IntArray, part_rows: IntArray, part_n: IntArray) -> tuple[float, float]:
     # |p(K)| = number of other-side entities meeting K + number of K's mentions absent there
     covered = np.bincount(part_rows, weights=part_n, minlength=len(sizes))
     parts = np.bincount(part_rows, minlength=len(sizes)) + (sizes - covered)
@@ -195,7 +195,7 @@ def bcub(c: Contingency) -> Counts:
     return Counts(rn, float(c.key_sizes.sum()), pn, float(c.resp_sizes.sum()))
 
 
-def _best_alignment(c: Contingency, sim: np.ndarray) -> float:
+def _best_alignment(c: Contingency, sim: FloatArray) -> float:
     """Maximum total similarity of a one-to-one entity alignment (Kuhn–Munkres per component).
 
     Entities that share no mention have similarity 0, so the bipartite graph splits into
@@ -256,7 +256,7 @@ def lea(c: Contingency) -> Counts:
     swaps the sides.
     """
 
-    def side(sizes: np.ndarray, own: np.ndarray, single_hits: int) -> tuple[float, float]:
+    def side(sizes: IntArray, own: IntArray, single_hits: int) -> tuple[float, float]:
         links = sizes * (sizes - 1) / 2.0
         common = np.bincount(own, weights=c.n * (c.n - 1) / 2.0, minlength=len(sizes))
         multi = sizes > 1
@@ -280,7 +280,7 @@ def blanc(c: Contingency) -> BlancCounts:
     Over documents the link counts are added before dividing.
     """
 
-    def pairs(x: np.ndarray) -> float:
+    def pairs(x: npt.ArrayLike) -> float:
         x = np.asarray(x, dtype=float)
         return float((x * (x - 1) / 2.0).sum())
 
