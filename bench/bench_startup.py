@@ -95,9 +95,9 @@ def run_once(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, flo
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     painted = [
-        float(line.split()[4].rstrip(";"))
+        float(line.split("first paint at monotonic")[1].split()[0].rstrip(";"))
         for line in r.stderr.splitlines()
-        if line.startswith("first paint at monotonic")
+        if "first paint at monotonic" in line
     ]
     if r.returncode != 0 or not painted:
         raise RuntimeError(f"{' '.join(cmd)} did not paint:\n{r.stderr[-2000:]}")

@@ -59,7 +59,7 @@ def test_the_main_window_module_imports_nothing_heavy():
 def test_the_app_paints_its_window_before_importing_anything_heavy():
     """The whole start of ``iaa-desktop`` up to the first paint (the app quits right then)."""
     lines = _run(["-m", "iaa_desktop"], IAA_QUIT_AFTER_SHOW="1", IAA_STARTUP_TIMING="1")
-    assert any(line.startswith("first paint at monotonic") for line in lines)
+    assert any("first paint at monotonic" in line for line in lines)
     packages = _imported(lines)
     assert "PySide6" in packages
     assert not _heavy(packages)
@@ -68,7 +68,7 @@ def test_the_app_paints_its_window_before_importing_anything_heavy():
 @pytest.mark.slow
 def test_the_warm_up_imports_begin_after_the_first_paint():
     lines = _run(["-m", "iaa_desktop"], IAA_QUIT_AFTER_WARM_UP="1", IAA_STARTUP_TIMING="1")
-    paint = next(i for i, line in enumerate(lines) if line.startswith("first paint at"))
+    paint = next(i for i, line in enumerate(lines) if "first paint at monotonic" in line)
     before, after = _imported(lines[:paint]), _imported(lines[paint:])
     assert not _heavy(before)
     assert {"pandas", "matplotlib"} <= _heavy(after)  # the warm-up did run, after the paint
