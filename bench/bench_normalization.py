@@ -1,40 +1,46 @@
-"""Benchmark of the normalization kind against LingPy-only alignment plus NLTK's α.
+"""Benchmark of the normalization kind: Needleman–Wunsch against LingPy, the study end to end.
 
-Usage::
-
-    python bench/bench_normalization.py [--scale 11] [--out /tmp/norm_bench] [--ref-tokens N]
+    python bench/bench_normalization.py [--scale 11] [--out /tmp/norm_bench] [--pairs 100000]
+                                        [--repeat 3] [--nltk-tokens 2000]
 
 Generates ``--scale`` replicates of the five-annotator data with the data set's own generator
-(``../shared/data/normalization/generate.py``; 11 × 4,600 = 50,600 tokens) under ``--out``
-(never inside the repository), then times in one run
+(``shared/data/normalization/generate.py``; 11 × 4,600 = 50,600 tokens) under ``--out`` (never
+inside the repository). Timed with the shared helper (``bench/timing.py``: the same repeats for
+both sides, alternately, CPU and wall time):
 
-1. ours: reading the files, and the whole analysis (alignment of every distinct pair, word and
-   character percent agreement / π* / α_NLD for ALL, MEDIUM, STRICT, overall and per text,
-   pairwise matrices, modernization, disagreement list);
-2. the reference: LingPy's ``nw_align`` for every token × annotator (no cache) and NLTK's
-   ``AnnotationTask.alpha`` with NLD, word- and character-based, on the first ``--ref-tokens``
-   tokens (default: all; NLTK's α is quadratic in the number of distinct labels, so on the full
-   data it takes minutes); the reference time is scaled linearly to the full data when a
-   prefix is used, and the ratio says so;
-3. responsiveness: the analysis runs in a worker thread while the main thread wakes every 5 ms
-   (as a GUI event loop would); the longest gap between wake-ups is printed.
+1. Needleman–Wunsch on ``--pairs`` (historical, normalized) pairs, every token × annotator of the
+   scaled data, no de-duplication: ours (``nw_align_many``, the alignments as operation codes,
+   and again as LingPy's lists) against LingPy's ``nw_align`` pair by pair; every alignment is
+   checked identical. Target: 100,000 pairs ≤ 0.2 s CPU.
+2. The study end to end in this process: reading the files and the whole analysis (alignment of
+   every distinct pair, word and character percent agreement / π* / α_NLD for ALL, MEDIUM,
+   STRICT, overall and per text, pairwise matrices, modernization, disagreement list). Target:
+   ≤ 1.5 s. The whole ``report --json`` command in a fresh process is timed beside it.
+3. The reference on the same prefix of ``--nltk-tokens`` tokens, for both sides: LingPy
+   alignment of every token × annotator plus NLTK's ``AnnotationTask.alpha`` with NLD, word and
+   character level, against ours on the same tokens (NLTK's α is quadratic in the number of
+   labels; no figure is scaled up from a prefix).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
-
-import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-GENERATOR = REPO.parent / "shared" / "data" / "normalization" / "generate.py"
+import timing  # noqa: E402
+
+GENERATOR = (
+    Path(os.environ.get("IAA_SHARED_DATA", REPO.parent / "shared" / "data"))
+    / "normalization"
+    / "generate.py"
+)
 
 
 def generate(scale: int, out: Path) -> Path:
@@ -49,11 +55,194 @@ def generate(scale: int, out: Path) -> Path:
     return folder
 
 
-def nld(a: str, b: str) -> float:
+def token_pairs(folder: Path, limit: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(historical, normalized) as graphemes, token × annotator in file order, no de-duplication."""
+    from iaa_desktop.core.align.characters import graphemes
+
+    cache: dict[str, tuple[str, ...]] = {}
+
+    def units(s: str) -> tuple[str, ...]:
+        u = cache.get(s)
+        if u is None:
+            u = cache[s] = graphemes(s.lower())
+        return u
+
+    out = []
+    for f in sorted(folder.glob("annotator_*.tsv")):
+        for line in f.read_text(encoding="utf-8").splitlines()[1:]:
+            cells = line.split("\t")
+            out.append((units(cells[2]), units(cells[3])))
+            if len(out) == limit:
+                return out
+    return out
+
+
+def bench_alignment(folder: Path, n_pairs: int, repeat: int) -> None:
+    import logging
+
+    logging.getLogger("lingpy").setLevel(logging.WARNING)
+    from lingpy.align.pairwise import nw_align as lingpy_nw_align
+
+    from iaa_desktop.core.align.needleman_wunsch import nw_align_many
+
+    pairs = token_pairs(folder, n_pairs)
+    a = [p[0] for p in pairs]
+    b = [p[1] for p in pairs]
+    print(f"Needleman–Wunsch: {len(pairs):,} pairs (token × annotator, no de-duplication)")
+
+    def lingpy_all():
+        return [lingpy_nw_align(list(x), list(y))[:2] for x, y in zip(a, b)]
+
+    ops, ref = timing.compare(
+        "ours (operation codes) vs LingPy's nw_align, pair by pair",
+        lambda: nw_align_many(a, b),
+        lingpy_all,
+        repeat=repeat,
+    )
+    lists, _ = timing.compare(
+        "ours (as LingPy's lists) vs LingPy's nw_align, pair by pair",
+        lambda: nw_align_many(a, b).to_lists(),
+        lingpy_all,
+        repeat=1,
+    )
+    same = lists.result == [(list(x), list(y)) for x, y in ref.result]
+    print(f"    identical to LingPy on every pair: {same}   target ≤ 0.2 s CPU")
+    timing.record(
+        "normalization",
+        f"Needleman–Wunsch, {len(pairs):,} pairs (alignments)",
+        ops,
+        ref,
+        reference="LingPy nw_align",
+        target="≤ 0.2 s CPU",
+        note=f"identical: {same}",
+    )
+    timing.record(
+        "normalization",
+        f"Needleman–Wunsch, {len(pairs):,} pairs (as LingPy's lists)",
+        lists,
+        ref,
+        reference="LingPy nw_align",
+    )
+
+
+def bench_study(folder: Path, repeat: int) -> None:
+    from iaa_desktop.core.kinds.normalization.compare import analyse
+    from iaa_desktop.core.kinds.normalization.reader import read_normalization
+    from iaa_desktop.core.progress import run_to_end
+
+    def end_to_end():
+        return run_to_end(analyse(read_normalization([folder]), {}))
+
+    t = timing.measure(end_to_end, repeat=repeat)
+    res = t.result
+    n, c = res.norm.shape
+    print(
+        f"study: {n:,} tokens × {c} annotators, {len(res.texts)} texts, "
+        f"{res.character['ALL'].n_units:,} character units, {res.aligner.n_pairs:,} distinct pairs"
+    )
+    print(f"  read + analysis in this process: {timing.fmt(t)}   target ≤ 1.5 s")
+    w, ch = res.word["ALL"], res.character["ALL"]
+    print(
+        f"    word ALL: agr {w.percent_agreement:.4f} π* {w.pi:.4f} α_NLD {w.alpha_nld:.4f}; "
+        f"char ALL: agr {ch.percent_agreement:.4f} π* {ch.pi:.4f} α_NLD {ch.alpha_nld:.4f}"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(REPO)
+    cmd = [sys.executable, "-m", "iaa_desktop", "report", "--kind", "normalization"]
+    cmd += [str(folder), "--json", os.devnull, "--quiet"]
+    proc = timing.measure_process(cmd, repeat=repeat, env=env, cwd=REPO)
+    print(f"  the whole 'report --json' command, fresh process: {timing.fmt(proc)}")
+    timing.record(
+        "normalization",
+        f"study {n:,} × {c}: read + analysis (in process)",
+        t,
+        target="≤ 1.5 s",
+    )
+    timing.record("normalization", f"study {n:,} × {c}: report --json (whole process)", proc)
+
+
+def bench_reference(folder: Path, n_tokens: int) -> None:
+    """LingPy + NLTK against ours on the same first tokens."""
+    import logging
+
+    logging.getLogger("lingpy").setLevel(logging.WARNING)
+    from lingpy.align.pairwise import nw_align as lingpy_nw_align
+    from nltk.metrics.agreement import AnnotationTask
     from rapidfuzz.distance import Levenshtein
 
-    m = max(len(a), len(b))
-    return Levenshtein.distance(a, b) / m if m else 0.0
+    from iaa_desktop.core.align.characters import align_units, graphemes
+    from iaa_desktop.core.kinds.normalization.compare import analyse
+    from iaa_desktop.core.kinds.normalization.reader import read_normalization
+    from iaa_desktop.core.progress import run_to_end
+
+    def nld(x: str, y: str) -> float:
+        m = max(len(x), len(y))
+        return Levenshtein.distance(x, y) / m if m else 0.0
+
+    prefix = _prefix(read_normalization([folder]), n_tokens)
+    # the tokens the analysis compares (lower-cased, punctuation left out), for the reference too
+    res0 = run_to_end(analyse(prefix, {}))
+    orig, norm = res0.orig, res0.norm
+    m, c = norm.shape
+
+    def reference():
+        diff = [
+            [
+                align_units(
+                    *lingpy_nw_align(list(graphemes(orig[i])), list(graphemes(norm[i, x])))[:2]
+                )[1]
+                for x in range(c)
+            ]
+            for i in range(m)
+        ]
+        word = AnnotationTask(
+            [(str(x), str(i), norm[i, x]) for i in range(m) for x in range(c)], distance=nld
+        )
+        char = AnnotationTask(
+            [
+                (str(x), f"{i}.{u}", diff[i][x][u])
+                for i in range(m)
+                for u in range(len(diff[i][0]))
+                for x in range(c)
+            ],
+            distance=nld,
+        )
+        return word.alpha(), char.alpha()
+
+    ours, ref = timing.compare(
+        f"first {m:,} tokens: ours (the whole analysis) vs LingPy alignment + NLTK α (word, char)",
+        lambda: run_to_end(analyse(prefix, {})),
+        reference,
+        repeat=1,
+    )
+    a_word, a_char = ref.result
+    res = ours.result
+    print(
+        f"    α word {a_word:.10f} (ours {res.word['ALL'].alpha_nld:.10f}), "
+        f"α char {a_char:.10f} (ours {res.character['ALL'].alpha_nld:.10f})"
+    )
+    timing.record(
+        "normalization",
+        f"first {m:,} tokens: analysis vs LingPy + NLTK α",
+        ours,
+        ref,
+        reference="LingPy + NLTK",
+    )
+
+
+def _prefix(data, m: int):
+    """The same study restricted to its first ``m`` tokens (before any token is dropped)."""
+    import dataclasses
+
+    return dataclasses.replace(
+        data,
+        text_ids=data.text_ids[:m],
+        token_ids=data.token_ids[:m],
+        orig=data.orig[:m],
+        norm=data.norm[:m],
+        mod=data.mod[:m],
+        mod_type=data.mod_type[:m],
+    )
 
 
 def main() -> int:
@@ -62,130 +251,18 @@ def main() -> int:
     )
     ap.add_argument("--scale", type=int, default=11)
     ap.add_argument("--out", type=Path, default=Path("/tmp/norm_bench"))
-    ap.add_argument(
-        "--ref-tokens", type=int, default=0, help="reference on the first N tokens only (0 = all)"
-    )
+    ap.add_argument("--pairs", type=int, default=100_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--nltk-tokens", type=int, default=2000)
     args = ap.parse_args()
     if not GENERATOR.exists():
         print(f"generator not found: {GENERATOR}", file=sys.stderr)
         return 2
+    timing.machine()
     folder = generate(args.scale, args.out)
-
-    from iaa_desktop.core.kinds.normalization.compare import analyse
-    from iaa_desktop.core.kinds.normalization.reader import read_normalization
-    from iaa_desktop.core.progress import run_to_end
-
-    # -- ours ------------------------------------------------------------------------------------
-    t0 = time.perf_counter()
-    data = read_normalization([folder])
-    t_read = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    res = run_to_end(analyse(data, {}))
-    t_cold = time.perf_counter() - t0
-    # a second run (fresh aligner, nothing cached) without the first run's lazy imports
-    t0 = time.perf_counter()
-    res = run_to_end(analyse(data, {}))
-    t_ours = time.perf_counter() - t0
-    n, c = res.norm.shape
-    print(
-        f"data: {n:,} tokens × {c} annotators, {len(res.texts)} texts, "
-        f"{res.character['ALL'].n_units:,} character units, {res.aligner.n_pairs:,} distinct pairs aligned"
-    )
-    print(
-        f"ours: read {t_read:.2f} s; analysis {t_cold:.2f} s first run (with lazy imports), "
-        f"{t_ours:.2f} s second run; read + first analysis {t_read + t_cold:.2f} s (target < 3 s)"
-    )
-    print(
-        f"      word ALL: agr {res.word['ALL'].percent_agreement:.4f}  π* {res.word['ALL'].pi:.4f}  "
-        f"α_NLD {res.word['ALL'].alpha_nld:.4f}"
-    )
-    print(
-        f"      char ALL: agr {res.character['ALL'].percent_agreement:.4f}  π* {res.character['ALL'].pi:.4f}  "
-        f"α_NLD {res.character['ALL'].alpha_nld:.4f}"
-    )
-
-    # -- responsiveness -----------------------------------------------------------------------
-    done = threading.Event()
-
-    def work() -> None:
-        run_to_end(analyse(read_normalization([folder]), {}))
-        done.set()
-
-    th = threading.Thread(target=work)
-    gaps = []
-    last = time.perf_counter()
-    th.start()
-    while not done.is_set():
-        time.sleep(0.005)
-        now = time.perf_counter()
-        gaps.append(now - last)
-        last = now
-    th.join()
-    print(
-        f"responsiveness: main thread woke {len(gaps)} times during read+analysis in a worker; "
-        f"longest gap {1000 * max(gaps):.0f} ms, median {1000 * float(np.median(gaps)):.1f} ms"
-    )
-
-    # -- reference: LingPy alignment of every token × annotator + NLTK α ------------------------
-    import logging
-
-    logging.getLogger("lingpy").setLevel(logging.WARNING)
-    from nltk.metrics.agreement import AnnotationTask
-
-    from iaa_desktop.core.align.characters import align_units, graphemes, lingpy_nw_align
-
-    m = n if args.ref_tokens <= 0 else min(n, args.ref_tokens)
-    t0 = time.perf_counter()
-    lingpy_nw_align(["a"], ["a"])  # import LingPy (part of the reference's cost)
-    t_import = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    diff_labels: list[list[tuple[str, ...]]] = []
-    for i in range(m):
-        units = graphemes(res.orig[i])
-        diff_labels.append(
-            [align_units(*lingpy_nw_align(units, graphemes(res.norm[i, x])))[1] for x in range(c)]
-        )
-    t_align = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    word_task = AnnotationTask(
-        data=[(str(x), str(i), res.norm[i, x]) for i in range(m) for x in range(c)], distance=nld
-    )
-    a_word = word_task.alpha()
-    t_nltk_word = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    char_task = AnnotationTask(
-        data=[
-            (str(x), f"{i}.{u}", diff_labels[i][x][u])
-            for i in range(m)
-            for u in range(len(diff_labels[i][0]))
-            for x in range(c)
-        ],
-        distance=nld,
-    )
-    a_char = char_task.alpha()
-    t_nltk_char = time.perf_counter() - t0
-    t_ref = t_import + t_align + t_nltk_word + t_nltk_char
-    print(
-        f"reference on {m:,} tokens: LingPy import {t_import:.2f} s, LingPy alignment {t_align:.2f} s, "
-        f"NLTK α word {t_nltk_word:.2f} s, NLTK α char {t_nltk_char:.2f} s, total {t_ref:.2f} s"
-    )
-    if m == n:
-        ok_w = abs(a_word - res.word["ALL"].alpha_nld) < 1e-9
-        ok_c = abs(a_char - res.character["ALL"].alpha_nld) < 1e-9
-        print(
-            f"           α word {a_word:.10f} (same as ours: {ok_w}), α char {a_char:.10f} (same as ours: {ok_c})"
-        )
-        print(
-            f"ratio reference / ours: {t_ref / t_ours:.1f}× (second run), "
-            f"{t_ref / (t_read + t_cold):.1f}× (read + first run)"
-        )
-    else:
-        scale = n / m
-        t_est = t_import + (t_align + t_nltk_word + t_nltk_char) * scale
-        print(
-            f"ratio reference / ours (analysis), reference scaled linearly ×{scale:.1f} "
-            f"(a lower bound: NLTK's α grows faster than linearly): {t_est / t_ours:.1f}×"
-        )
+    bench_alignment(folder, args.pairs, args.repeat)
+    bench_study(folder, args.repeat)
+    bench_reference(folder, args.nltk_tokens)
     return 0
 
 

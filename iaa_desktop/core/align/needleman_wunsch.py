@@ -26,6 +26,7 @@ The result is compact (:class:`Alignments`: one operation code per alignment col
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -118,7 +119,16 @@ class Alignments:
         seg_b[-1] = GAP
         xa: list[str] = seg_a[ja].tolist()
         xb: list[str] = seg_b[ib].tolist()
-        return [(xa[s:e], xb[s:e]) for s, e in zip(first.tolist(), self.starts[1:].tolist())]
+        # hundreds of thousands of small lists of strings, none in a cycle: the cyclic garbage
+        # collector would scan the growing heap again and again while they are made
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            ends = zip(first.tolist(), self.starts[1:].tolist())
+            return [(xa[s:e], xb[s:e]) for s, e in ends]
+        finally:
+            if enabled:
+                gc.enable()
 
 
 def _flatten(seqs: Sequence[Segments]) -> tuple[list[str], IntArray]:
