@@ -7,18 +7,27 @@
    decision) vs scikit-learn's ``cohen_kappa_score`` per annotator.
 3. Store: committed decisions per second (WAL, synchronous=FULL, one transaction each).
 
-Run: ``/work/venv/bin/python bench/bench_adjudication.py [--scale 20]``
+Both sides of a comparison run the same number of times, alternately (``bench/timing.py``: CPU
+and wall time, the machine's load printed).
+
+Run: ``python bench/bench_adjudication.py [--scale 20] [--repeat 3]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import timing
 
 from iaa_desktop.core.adjudication import (
     AdjudicationModel,
@@ -31,16 +40,10 @@ from iaa_desktop.core.adjudication import (
 from iaa_desktop.core.adjudication.session import agreement_with_gold
 from iaa_desktop.core.kinds.normalization.adjudication import model_from_inputs
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "normalization"
-
-
-def timed(fn, repeat: int = 3):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
+DATA = (
+    Path(os.environ.get("IAA_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+    / "normalization"
+)
 
 
 def counter_majority(versions: np.ndarray) -> list:
@@ -59,26 +62,39 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scale", type=int, default=20)
     ap.add_argument("--decisions", type=int, default=300)
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    timing.machine()
     base = model_from_inputs(sorted(DATA.glob("annotator_*.tsv")))
     versions = np.tile(base.versions, (args.scale, 1))
     keys = [f"{k}#{r}" for r in range(args.scale) for k in base.keys]
-    t_build, model = timed(lambda: AdjudicationModel(base.annotators, keys, versions), 1)
+    built = timing.measure(lambda: AdjudicationModel(base.annotators, keys, versions), 1)
+    model = built.result
     print(
-        f"units: {model.n_units:,} × {len(model.annotators)} annotators (model built in {t_build * 1000:.0f} ms)"
+        f"units: {model.n_units:,} × {len(model.annotators)} annotators (model built: {timing.fmt(built)})"
+    )
+    ours, ref = timing.compare(
+        "majority merge: vectorised vs a Counter per unit",
+        lambda: auto_merge(model, Strategy("majority")),
+        lambda: counter_majority(versions),
+        repeat=args.repeat,
+    )
+    assert list(ours.result) == ref.result
+    timing.record(
+        "adjudication",
+        f"majority merge, {model.n_units:,} units",
+        ours,
+        ref,
+        reference="Counter per unit",
     )
 
-    t_vec, ours = timed(lambda: auto_merge(model, Strategy("majority")))
-    t_ref, ref = timed(lambda: counter_majority(versions), 1)
-    assert list(ours) == ref
-    print(
-        f"majority merge: ours {t_vec * 1000:.1f} ms, Counter loop {t_ref * 1000:.1f} ms, ratio {t_ref / t_vec:.1f}×"
-    )
-
-    gold = ours.copy()
+    gold = ours.result.copy()
     code_of = {v: k for k, v in enumerate(model.code_values)}
     gold_codes = np.array([-1 if v is None else code_of[v] for v in gold], dtype=np.int64)
-    t_ag, table = timed(lambda: agreement_with_gold(model.codes, gold_codes, model.annotators))
+
+    def ours_agreement():
+        return agreement_with_gold(model.codes, gold_codes, model.annotators)
+
     try:
         from sklearn.metrics import cohen_kappa_score
 
@@ -91,21 +107,35 @@ def main() -> None:
                 out.append(cohen_kappa_score(versions[ok, x].astype(str), gold[ok].astype(str)))
             return out
 
-        t_sk, kappas = timed(sk, 1)
-        assert np.allclose(kappas, table["cohen_kappa"].to_numpy(), atol=1e-9)
-        print(
-            f"agreement with gold: ours {t_ag * 1000:.1f} ms, scikit-learn {t_sk * 1000:.1f} ms, ratio {t_sk / t_ag:.1f}×"
+        t_ag, t_sk = timing.compare(
+            "agreement with the gold: ours vs scikit-learn per annotator",
+            ours_agreement,
+            sk,
+            repeat=args.repeat,
+        )
+        assert np.allclose(t_sk.result, t_ag.result["cohen_kappa"].to_numpy(), atol=1e-9)
+        timing.record(
+            "adjudication", "agreement with the gold", t_ag, t_sk, reference="scikit-learn"
         )
     except ImportError:
-        print(f"agreement with gold: ours {t_ag * 1000:.1f} ms (scikit-learn not installed)")
+        print(f"agreement with gold: ours {timing.fmt(timing.measure(ours_agreement))}")
 
     with tempfile.TemporaryDirectory() as d, AdjudicationStore.open(Path(d) / "s.sqlite") as store:
-        t = time.perf_counter()
-        for k in range(args.decisions):
-            store.apply(Decide(f"u{k}", None, Decision("typed", str(k), "", "t")))
-        dt = time.perf_counter() - t
+
+        def decide_all():
+            for k in range(args.decisions):
+                store.apply(Decide(f"u{k}", None, Decision("typed", str(k), "", "t")))
+
+        t = timing.measure(decide_all, repeat=1)
+        rate = args.decisions / t.wall_median
         print(
-            f"store: {args.decisions / dt:.0f} committed decisions/s ({dt / args.decisions * 1000:.2f} ms each, synchronous=FULL)"
+            f"store: {rate:.0f} committed decisions/s ({t.wall_median / args.decisions * 1000:.2f} ms "
+            f"each, synchronous=FULL; {timing.fmt(t)})"
+        )
+        timing.record(
+            "adjudication",
+            f"store: {args.decisions} committed decisions ({rate:.0f}/s)",
+            t,
         )
 
 
