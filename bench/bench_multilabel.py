@@ -1,14 +1,14 @@
 """Time the multi-label decomposition against brute force with scikit-learn, and print ratios.
 
-    python bench/bench_multilabel.py [--items 100000] [--sample 12]
+    python bench/bench_multilabel.py [--items 100000] [--sample 12] [--repeat 3]
 
-Figures (issue 6):
+Figures (timed with ``bench/timing.py``: the same repeats for both sides, CPU and wall time):
 
 * k = 4: all 32,767 partitions on 100,000 items (one annotator pair), from raw codes (joint
-  counts included) — target under 0.1 s. Brute force = for each partition, filter the items and
-  call scikit-learn's ``cohen_kappa_score`` (1 + k calls); timed on a sample of partitions and
-  extrapolated to all 32,767 (the full run takes over half an hour). The sample is also checked
-  for equality.
+  counts included) — target under 0.1 s. Against brute force on the same ``--sample``
+  partitions (for each, filter the items and call scikit-learn's ``cohen_kappa_score``, 1 + k
+  calls) and ours on those same partitions: same work on both sides, nothing scaled up (brute
+  force on all 32,767 takes over half an hour). The sample is also checked for equality.
 * k = 5 (2,147,483,647 partitions): the bounded exploration (|S1| ≤ 4: 41,448 partitions) and
   the beam search under each criterion.
 * The whole ``multilabel`` kind on ../shared/data/multilabel (reading included), when present.
@@ -17,24 +17,24 @@ Figures (issue 6):
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import timing
 
 from iaa_desktop.core.metrics import decomposition as dec
 
 
-def timed(fn, repeat: int = 5):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
+def timed(fn, repeat: int = 3):
+    """(CPU seconds, the last result): the median over ``repeat`` runs (bench/timing.py)."""
+    t = timing.measure(fn, repeat=repeat)
+    return t.cpu_median, t.result
 
 
 def codes_pair(n: int, k: int, agree: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -66,29 +66,47 @@ def bench_k4(n: int, sample: int) -> None:
         joint = dec.joint_counts(x, y, k)[None]
         return dec.decompose(joint, parts)
 
-    t_ours, out = timed(ours)
+    all_parts = timing.measure(ours, repeat=3)
+    t_ours, out = all_parts.cpu_median, all_parts.result
     print(
         f"k = 4, {n:,} items, 1 pair, {len(parts):,} partitions (first + {k} second-level κ each)"
     )
-    print(
-        f"  vectorised (joint counts + all partitions): {t_ours * 1000:8.1f} ms   target < 100 ms: {'OK' if t_ours < 0.1 else 'MISSED'}"
+    print(f"  vectorised, all partitions (joint counts included): {timing.fmt(all_parts)}")
+    print(f"    target < 0.1 s: {'OK' if t_ours < 0.1 else 'MISSED'}")
+    timing.record(
+        "multilabel",
+        f"k = 4, {n:,} items: all {len(parts):,} partitions",
+        all_parts,
+        target="< 0.1 s",
     )
     rng = np.random.default_rng(0)
-    pick = rng.choice(len(parts), size=sample, replace=False)
-    t = time.perf_counter()
+    pick = np.sort(rng.choice(len(parts), size=sample, replace=False))
+
+    def brute():
+        return [brute_force(x, y, parts[i], k) for i in pick]
+
+    def ours_sample():
+        return dec.decompose(dec.joint_counts(x, y, k)[None], parts[pick])
+
+    t_o, t_b = timing.compare(
+        f"the same {sample} partitions: vectorised vs brute force (filter + scikit-learn)",
+        ours_sample,
+        brute,
+        repeat=1,
+    )
     worst = 0.0
-    for i in pick:
-        first, second = brute_force(x, y, parts[i], k)
+    for j, i in enumerate(pick):
+        first, second = t_b.result[j]
         worst = max(
             worst, abs(first - out.first[0, i]), *np.abs(np.array(second) - out.second[0, i])
         )
-    per = (time.perf_counter() - t) / sample
-    full = per * len(parts)
-    print(
-        f"  brute force (filter + scikit-learn): {per * 1000:8.1f} ms per partition → {full / 60:6.1f} min for all (extrapolated from {sample})"
-    )
-    print(
-        f"  ratio brute force / vectorised: {full / t_ours:,.0f}×   max |difference| on the sample: {worst:.1e}"
+    print(f"    max |difference| on the sample: {worst:.1e}")
+    timing.record(
+        "multilabel",
+        f"k = 4, {n:,} items: {sample} partitions",
+        t_o,
+        t_b,
+        reference="scikit-learn per partition",
     )
 
     # three annotators (three pairs), as in studies with overlapping annotators
@@ -127,19 +145,22 @@ def bench_k5(n: int) -> None:
 
 
 def bench_kind() -> None:
-    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "multilabel"
+    shared = Path(__file__).resolve().parents[2] / "shared" / "data"
+    data = Path(os.environ.get("IAA_SHARED_DATA", shared)) / "multilabel"
     if not (data / "annotations.tsv").exists():
         print("(../shared/data/multilabel not available: skipping the whole-kind timing)")
         return
     from iaa_desktop.core.kinds.multilabel.compare import KIND
     from iaa_desktop.core.progress import run_to_end
 
-    t, r = timed(
+    kind_t = timing.measure(
         lambda: run_to_end(
             KIND.run([data / "annotations.tsv"], {"texts": str(data / "sentences.tsv")})
         ),
         repeat=3,
     )
+    t, r = kind_t.cpu_median, kind_t.result
+    timing.record("multilabel", "NEAT data, the whole kind (reading included)", kind_t)
     js = r.to_json()
     k = {
         (p["a"], p["b"]): {lab: round(v["kappa"], 3) for lab, v in p["per_label"].items()}
@@ -159,6 +180,7 @@ def main() -> None:
     ap.add_argument("--items", type=int, default=100_000)
     ap.add_argument("--sample", type=int, default=12, help="partitions timed with scikit-learn")
     args = ap.parse_args()
+    timing.machine()
     bench_k4(args.items, args.sample)
     bench_k5(args.items)
     bench_kind()
