@@ -9,15 +9,18 @@
 2. candidates: the run on ../shared/data/candidates (overlap, multi-κ and posterior per factor
    level and bin), and the overlap against a plain Counter implementation.
 
-Run: ``/work/venv/bin/python bench/bench_pairs.py`` from the repository root.
+Both sides of a comparison run the same number of times, alternately (``bench/timing.py``).
+
+Run: ``python bench/bench_pairs.py [--repeat 1]`` from the repository root.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
+import os
 import sys
 import tempfile
-import time
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
@@ -27,6 +30,9 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import timing  # noqa: E402
 
 from iaa_desktop.core.kinds.durel import compare as durel_task  # noqa: E402
 from iaa_desktop.core.progress import run_to_end  # noqa: E402
@@ -100,7 +106,6 @@ def reference(df: pd.DataFrame, options: dict) -> tuple[dict, float]:
         "ignore"
     )  # scipy warns on constant input: ρ undefined, left out as ours does
 
-    t0 = time.perf_counter()
     wide = df.pivot_table(
         index=["target", "id1", "id2"],
         columns="annotator",
@@ -141,37 +146,51 @@ def reference(df: pd.DataFrame, options: dict) -> tuple[dict, float]:
         m = targets == t
         per[t] = (figures(values[m], jm[m]), figures(values[m & kept], jm[m & kept]))
     out["targets"] = per
-    return out, time.perf_counter() - t0
+    return out
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    timing.machine()
     options = {s.name: s.default for s in durel_task.SETTINGS}
     df = synthetic()
     print(
         f"durel: {df[['target', 'id1', 'id2']].drop_duplicates().shape[0]:,} pairs × {len(ANNOTATORS)} annotators, "
         f"{len(df):,} judgments, {N_TARGETS} targets"
     )
-    t0 = time.perf_counter()
-    matrix = durel_task.build_matrix(df)
-    figs = run_to_end(durel_task.compute(matrix, [f"T{k}" for k in range(N_TARGETS)], options))
-    t_compute = time.perf_counter() - t0
-    print(
-        f"  ours, all figures from the judgments:      {t_compute:6.2f} s   (target < 2 s: {'ok' if t_compute < 2 else 'TOO SLOW'})"
-    )
 
+    def ours():
+        matrix = durel_task.build_matrix(df)
+        targets = [f"T{k}" for k in range(N_TARGETS)]
+        return run_to_end(durel_task.compute(matrix, targets, options))
+
+    t_ours, t_ref = timing.compare(
+        "all figures from the judgments: ours vs krippendorff + scipy.spearmanr",
+        ours,
+        lambda: reference(df, options),
+        repeat=args.repeat,
+    )
+    figs, ref = t_ours.result, t_ref.result
+    print(f"    target < 2 s: {'ok' if t_ours.cpu_median < 2 else 'TOO SLOW'}")
+    timing.record(
+        "pairs",
+        f"durel: {N_TARGETS * PER_TARGET:,} pairs × {len(ANNOTATORS)}, all figures",
+        t_ours,
+        t_ref,
+        reference="krippendorff + scipy",
+        target="< 2 s",
+    )
     with tempfile.TemporaryDirectory() as tmp:
         write_durel(df, Path(tmp))
-        t0 = time.perf_counter()
-        res = run_to_end(durel_task.KIND.run([Path(tmp)], {}))
-        t_run = time.perf_counter() - t0
+        run = timing.measure(lambda: run_to_end(durel_task.KIND.run([Path(tmp)], {})), repeat=1)
+        res = run.result
     print(
-        f"  ours, whole run from {N_TARGETS} DURel folders:   {t_run:6.2f} s   (reading, validation, figures; texts aligned on demand)"
+        f"  ours, whole run from {N_TARGETS} DURel folders (reading, validation, figures): "
+        f"{timing.fmt(run)}"
     )
-
-    ref, t_ref = reference(df, options)
-    print(
-        f"  reference (krippendorff + scipy.spearmanr): {t_ref:6.2f} s   ratio reference/ours = {t_ref / t_compute:5.1f}×"
-    )
+    timing.record("pairs", f"durel: whole run from {N_TARGETS} DURel folders", run)
     worst = 0.0
     for part in ("all", "filtered"):
         mine = figs["overall"][part]
@@ -193,37 +212,45 @@ def main() -> None:
         f"  largest difference from the reference over pooled and {len(figs['targets'])} targets: {worst:.2e}"
     )
     assert res.overall["all"]["n_items"] == N_TARGETS * PER_TARGET
-
-    cand = ROOT.parent / "shared" / "data" / "candidates"
-    if cand.exists():
-        from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
-        from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES
-
-        t0 = time.perf_counter()
-        r = run_to_end(CANDIDATES.run([cand], {}))
-        t_c = time.perf_counter() - t0
-        print(
-            f"candidates: {len(r.pairs)} pairs, {len(r.factor_table())} factor levels and bins, 4000 posterior draws each"
-        )
-        print(f"  ours, whole run: {t_c:6.2f} s")
-        pairs = pd.read_csv(cand / "pairs.tsv", sep="\t")
-        a_texts, b_texts = list(pairs["target_text"]) * 20, list(pairs["source_text"]) * 20
-        t0 = time.perf_counter()
-        mine = [
-            weighted_jaccard(tokenize(a).keys, tokenize(b).keys) for a, b in zip(a_texts, b_texts)
-        ]
-        t_o = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        ref = [
-            _counter_jaccard(a.lower().split(), b.lower().split()) for a, b in zip(a_texts, b_texts)
-        ]
-        t_r = time.perf_counter() - t0
-        same = np.allclose(mine, ref)
-        print(
-            f"  overlap of {len(a_texts):,} pairs: ours (tokenize + Jaccard) {t_o:5.2f} s, "
-            f"generate.py's Counter version {t_r:5.2f} s, ratio {t_r / t_o:4.2f}×, equal: {same}"
-        )
+    _candidates(args.repeat)
     print("done")
+
+
+def _candidates(repeat: int) -> None:
+    shared = Path(os.environ.get("IAA_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    cand = shared / "candidates"
+    if not cand.exists():
+        return
+    from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
+    from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES
+
+    run = timing.measure(lambda: run_to_end(CANDIDATES.run([cand], {})), repeat=1)
+    r = run.result
+    print(
+        f"candidates: {len(r.pairs)} pairs, {len(r.factor_table())} factor levels and bins, "
+        f"4000 posterior draws each; whole run {timing.fmt(run)}"
+    )
+    timing.record("pairs", "candidates: whole run", run)
+    pairs = pd.read_csv(cand / "pairs.tsv", sep="\t")
+    a_texts, b_texts = list(pairs["target_text"]) * 20, list(pairs["source_text"]) * 20
+    t_o, t_r = timing.compare(
+        f"overlap of {len(a_texts):,} pairs: ours (tokenize + Jaccard) vs a Counter per pair",
+        lambda: [
+            weighted_jaccard(tokenize(a).keys, tokenize(b).keys) for a, b in zip(a_texts, b_texts)
+        ],
+        lambda: [
+            _counter_jaccard(a.lower().split(), b.lower().split()) for a, b in zip(a_texts, b_texts)
+        ],
+        repeat=repeat,
+    )
+    print(f"    equal: {np.allclose(t_o.result, t_r.result)}")
+    timing.record(
+        "pairs",
+        f"candidates: overlap of {len(a_texts):,} pairs",
+        t_o,
+        t_r,
+        reference="Counter per pair",
+    )
 
 
 def _counter_jaccard(a, b):
