@@ -24,6 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import timing
+
 from iaa_desktop.core.kinds.candidates.compare import KIND
 from iaa_desktop.core.kinds.candidates.model.data import build_outcomes, named_spec
 from iaa_desktop.core.kinds.candidates.model.fit import (
@@ -130,6 +135,7 @@ def main() -> int:
     ap.add_argument("--model", default="m.klMB")
     ap.add_argument("--no-reference", action="store_true")
     a = ap.parse_args()
+    timing.machine()
     folder = SHARED / "candidates"
     res = run_to_end(KIND.run([folder / "pairs.tsv", folder / "labels.tsv"], {"max_aligned": 0}))
     data = build_outcomes(
@@ -164,6 +170,14 @@ def main() -> int:
         cpu_ratio = np.mean([r["cpu"] for r in ref]) / np.mean([r["cpu"] for r in proj])
         wall_ratio = np.mean([r["wall"] for r in ref]) / np.mean([r["wall"] for r in proj])
         print(f"reference / project: CPU {cpu_ratio:.2f}×, wall {wall_ratio:.2f}×")
+    if proj:
+        timing.record(
+            "model",
+            f"{a.model}: NUTS, {settings.chains} chains × {settings.warmup} + {settings.draws}",
+            float(np.median([r["cpu"] for r in proj])),
+            float(np.median([r["cpu"] for r in ref])) if ref else None,
+            reference="PyMC + nutpie" if ref else "",
+        )
     return 0
 
 

@@ -19,12 +19,16 @@ Exact-match F1 per label must equal bratiaa's. Run:
 from __future__ import annotations
 
 import argparse
-import statistics
+import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import timing
 
 LABELS = ("PER", "LOC", "ORG", "MISC")
 
@@ -77,13 +81,9 @@ def simulate(root: Path, n_docs: int, n_spans: int, seed: int = 0) -> None:
 
 
 def timed(fn, repeats: int):
-    cpu, wall, out = [], [], None
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        out = fn()
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-    return statistics.median(cpu), statistics.median(wall), out
+    """(median CPU s, median wall s, last result) with the shared helper (bench/timing.py)."""
+    t = timing.measure(fn, repeat=repeats)
+    return t.cpu_median, t.wall_median, t.result
 
 
 def main() -> None:
@@ -92,6 +92,7 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=50_000)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
+    timing.machine()
 
     from iaa_desktop.core.kinds import get_kind
     from iaa_desktop.core.kinds.spans.compare import compare_corpus
@@ -135,6 +136,12 @@ def main() -> None:
                 f"bratiaa / ours (comparison), wall: {w_ref / w_cmp:.1f}×; "
                 f"bratiaa / ours (end to end), wall: {w_ref / w_all:.1f}×"
             )
+        ref_cpu = c_ref if compute_f1_agreement is not None else None
+        label = f"{args.docs:,} documents × 3, {corpus.n_spans:,} spans"
+        timing.record("spans", f"{label}: comparison", c_cmp, ref_cpu, reference="bratiaa")
+        timing.record(
+            "spans", f"{label}: reading + comparison", c_all, ref_cpu, reference="bratiaa"
+        )
 
 
 if __name__ == "__main__":
