@@ -15,16 +15,12 @@ Nothing here imports Qt; matplotlib and WeasyPrint are imported lazily.
 
 from __future__ import annotations
 
-import base64
 import datetime as _dt
 import hashlib
-import html
-import io
 import locale
 import math
 import os
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +28,27 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop import __version__
+from iaa_desktop.core.export.html_blocks import (  # noqa: F401  (re-exported for the kinds)
+    CHART_MAX_HEIGHT_IN,
+    CHART_MAX_WIDTH_IN,
+    esc,
+    figure_html,
+    finite,
+    fmt,
+    interval_text,
+    legend_outside,
+    table_html,
+    text_cell,
+    text_dir,
+)
+from iaa_desktop.core.export.summary import (  # noqa: F401  (re-exported for the kinds)
+    INTERPRETATION_NOTE,
+    LANDIS_KOCH,
+    SummaryRow,
+    interpretation,
+    summary_frame,
+    summary_table_html,
+)
 
 __all__ = [
     "AdjudicationSummary",
@@ -72,26 +89,6 @@ _LETTER_TERRITORIES = {
 
 # ---------------------------------------------------------------------------------------------
 # value types
-
-
-@dataclass
-class SummaryRow:
-    """One line of the summary table.
-
-    ``scale`` picks the interpretation convention: ``"kappa"`` (Landis & Koch 1977),
-    ``"alpha"`` (Krippendorff 2004: 0.667 / 0.800) or ``None`` (no convention, e.g. percent
-    agreement or a correlation).
-    """
-
-    measure: str
-    value: float
-    ci_low: float = math.nan
-    ci_high: float = math.nan
-    n: int | None = None
-    scale: str | None = None
-    digits: int = 3
-    percent: bool = False
-    note: str = ""
 
 
 @dataclass
@@ -175,295 +172,6 @@ class ReportContext:
     max_rows: int = MAX_TABLE_ROWS
     with_toc: bool = False
     charts: bool = True
-
-
-# ---------------------------------------------------------------------------------------------
-# small HTML helpers (used by the section modules)
-
-
-def esc(v: Any) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
-
-
-def text_dir(s: str) -> str:
-    """``rtl`` when the first strong character of ``s`` is right-to-left, else ``ltr``.
-
-    WeasyPrint does not implement ``dir="auto"``, so the direction is decided here (the rule of
-    the Unicode bidi algorithm, P2–P3).
-    """
-    for ch in s:
-        bidi = unicodedata.bidirectional(ch)
-        if bidi in ("R", "AL"):
-            return "rtl"
-        if bidi == "L":
-            return "ltr"
-    return "ltr"
-
-
-def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
-    s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-    d = text_dir(s)
-    attrs = f' dir="{d}"' if d == "rtl" else ""
-    # short single words (codes such as MEDIUM, labels) must not be split inside the word
-    if s and len(s) <= 18 and not any(ch.isspace() for ch in s):
-        cls = f"{cls} nw".strip()
-    c = f' class="{cls}"' if cls else ""
-    return f"<{tag}{attrs}{c}>{esc(s)}</{tag}>"
-
-
-def finite(v: Any) -> bool:
-    try:
-        return v is not None and math.isfinite(float(v))
-    except (TypeError, ValueError):
-        return False
-
-
-def fmt(v: Any, digits: int = 3, percent: bool = False) -> str:
-    """A number as the report prints it; "–" for undefined values."""
-    if v is None or isinstance(v, bool):
-        return esc(v) if isinstance(v, bool) else "–"
-    if isinstance(v, int) and not isinstance(v, bool):
-        return f"{v:,}" if abs(v) >= 10000 else str(v)
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return str(v)
-    if not math.isfinite(f):
-        return "–"
-    if percent:
-        return f"{100 * f:.{max(digits - 2, 1)}f}%"
-    if (
-        f.is_integer()
-        and abs(f) >= 1
-        and digits >= 0
-        and abs(f) < 1e15
-        and not isinstance(v, float)
-    ):
-        return str(int(f))
-    return f"{f:.{digits}f}"
-
-
-def interval_text(lo: Any, hi: Any, digits: int = 3, percent: bool = False) -> str:
-    if not (finite(lo) and finite(hi)):
-        return "–"
-    return f"[{fmt(lo, digits, percent)}, {fmt(hi, digits, percent)}]"
-
-
-def table_html(
-    df: pd.DataFrame,
-    columns: Sequence[str] | None = None,
-    headers: Mapping[str, str] | None = None,
-    digits: Mapping[str, int] | int = 3,
-    percent: Iterable[str] = (),
-    caption: str = "",
-    max_rows: int | None = None,
-    note: str = "",
-    cls: str = "",
-) -> str:
-    """A DataFrame as an HTML table; numbers right-aligned, text with its own direction."""
-    columns = list(columns) if columns is not None else [str(c) for c in df.columns]
-    headers = dict(headers or {})
-    percent = set(percent)
-    total = len(df)
-    shown = df if max_rows is None or total <= max_rows else df.iloc[:max_rows]
-    # short tables stay on one page; long ones break between rows and repeat their header
-    small = " small" if len(shown) <= 15 else ""
-    # the caption is a block before the table (WeasyPrint may leave a <caption> behind at a break)
-    out = [f'<div class="tbl{small}">']
-    if caption:
-        out.append(f'<p class="caption">{esc(caption)}</p>')
-    out.append(f'<table class="data {cls}">')
-    out.append(
-        "<thead><tr>"
-        + "".join(
-            f'<th class="nw">{esc(h)}</th>'
-            if len(h) <= 6 and " " not in h
-            else f"<th>{esc(h)}</th>"
-            for h in (str(headers.get(c, c)) for c in columns)
-        )
-        + "</tr></thead><tbody>"
-    )
-    cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
-    for i in range(len(shown)):
-        cells = []
-        for c, arr in zip(columns, cols):
-            v = arr[i]
-            if isinstance(v, bool) or (
-                hasattr(v, "dtype") and getattr(v, "dtype", None) is not None and v.dtype == bool
-            ):
-                cells.append(f'<td class="c">{"yes" if bool(v) else "no"}</td>')
-            elif isinstance(v, int | float) or (
-                hasattr(v, "dtype") and getattr(v.dtype, "kind", "") in "iuf"
-            ):
-                d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
-                fv = v.item() if hasattr(v, "item") else v
-                if isinstance(fv, float) and fv.is_integer() and d == 0:
-                    fv = int(fv)
-                cells.append(f'<td class="n">{fmt(fv, d, c in percent)}</td>')
-            else:
-                cells.append(text_cell(v))
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table></div>")
-    if max_rows is not None and total > max_rows:
-        note = (
-            note + " " if note else ""
-        ) + f"First {max_rows} of {total:,} rows; the CSV export holds all."
-    if note:
-        out.append(f'<p class="note">{esc(note)}</p>')
-    return "\n".join(out)
-
-
-#: printable area the charts must fit in (inches; A4 and Letter with the report's margins)
-CHART_MAX_WIDTH_IN = 6.9
-CHART_MAX_HEIGHT_IN = 8.8
-
-
-def legend_outside(fig: Any) -> Any:
-    """Move each axes' legend to the right of its plot, so it never hides the data (the GUI's
-    charts place legends inside, where an interactive user can still read behind them)."""
-    moved = False
-    for ax in fig.axes:
-        leg = ax.get_legend()
-        if leg is None:
-            continue
-        handles, labels = ax.get_legend_handles_labels()
-        if handles:
-            ax.legend(
-                handles,
-                labels,
-                loc="upper left",
-                bbox_to_anchor=(1.02, 1.0),
-                borderaxespad=0.0,
-                frameon=False,
-                fontsize="small",
-            )
-            moved = True
-    if moved:  # room for the legend beside the plot, which keeps its own width
-        fig.set_figwidth(fig.get_figwidth() * 1.3)
-    return fig
-
-
-def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) -> str:
-    """A matplotlib figure as an SVG image (vector in the PDF), with a caption.
-
-    The image is shown at its natural size, shrunk to fit the printable width (or
-    ``max_width_in``) and height of a page, keeping its aspect ratio.
-    """
-    import matplotlib
-
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "iaa-report"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", pad_inches=0.05)
-    svg = buf.getvalue()
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    w_in, h_in = _svg_size_in(svg) or (fig.get_figwidth(), fig.get_figheight())
-    scale = min(1.0, CHART_MAX_WIDTH_IN / w_in, CHART_MAX_HEIGHT_IN / h_in)
-    if max_width_in is not None:
-        scale = min(scale, max_width_in / w_in)
-    style = f' style="width: {w_in * scale:.2f}in; height: {h_in * scale:.2f}in"'
-    cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
-    return f'<figure class="chart"><img{style} alt="{esc(caption)}" src="data:image/svg+xml;base64,{data}"/>{cap}</figure>'
-
-
-def _svg_size_in(svg: str) -> tuple[float, float] | None:
-    """Width and height of a matplotlib SVG (given in pt) in inches."""
-    import re
-
-    m = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', svg[:2000])
-    return (float(m.group(1)) / 72, float(m.group(2)) / 72) if m else None
-
-
-# ---------------------------------------------------------------------------------------------
-# interpretation conventions
-
-
-LANDIS_KOCH = (
-    (0.0, "poor"),
-    (0.20, "slight"),
-    (0.40, "fair"),
-    (0.60, "moderate"),
-    (0.80, "substantial"),
-    (1.0, "almost perfect"),
-)
-
-
-def interpretation(value: float, scale: str | None) -> str:
-    """The band a value falls in under a published convention (not a verdict on the data).
-
-    κ-type coefficients: Landis & Koch (1977); α: Krippendorff (2004), 0.667 and 0.800.
-
-    >>> interpretation(0.447, "alpha")
-    '< .667: unreliable (K)'
-    >>> interpretation(0.46, "kappa")
-    'moderate (L&K)'
-    """
-    if scale is None or not finite(value):
-        return "–"
-    v = float(value)
-    if scale == "kappa":
-        if v < 0:
-            return "poor (L&K)"
-        for bound, name in LANDIS_KOCH[1:]:
-            if v <= bound + 1e-12:
-                return f"{name} (L&K)"
-        return "almost perfect (L&K)"
-    if scale == "alpha":
-        if v >= 0.800:
-            return "≥ .800: reliable (K)"
-        if v >= 0.667:
-            return ".667–.800: tentative (K)"
-        return "< .667: unreliable (K)"
-    return "–"
-
-
-INTERPRETATION_NOTE = (
-    "Interpretation is a convention, not a verdict: κ-type coefficients use the bands of Landis & Koch "
-    "(1977) (L&K: < 0 poor, 0–.20 slight, .21–.40 fair, .41–.60 moderate, .61–.80 substantial, "
-    ".81–1 almost perfect); Krippendorff's α uses Krippendorff's (2004) guideline (K: rely on data "
-    "with α ≥ .800, draw tentative conclusions from .667 ≤ α < .800). Percent agreement, "
-    "correlations and other scores (e.g. coreference F1 and δ) have no such convention. Intervals are 95% unless stated otherwise."
-)
-
-
-def summary_frame(rows: Sequence[SummaryRow]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "measure": r.measure,
-                "value": r.value,
-                "ci_low": r.ci_low,
-                "ci_high": r.ci_high,
-                "n": r.n,
-                "interpretation": interpretation(r.value, r.scale),
-                "note": r.note,
-            }
-            for r in rows
-        ]
-    )
-
-
-def summary_table_html(rows: Sequence[SummaryRow], caption: str = "") -> str:
-    out = ['<div class="tbl small">']
-    if caption:
-        out.append(f'<p class="caption">{esc(caption)}</p>')
-    out.append('<table class="data summary">')
-    out.append(
-        "<thead><tr><th>Measure</th><th>Value</th><th>95% interval</th><th>n</th><th>Interpretation</th></tr></thead><tbody>"
-    )
-    for r in rows:
-        note = f'<div class="note">{esc(r.note)}</div>' if r.note else ""
-        out.append(
-            "<tr>"
-            f"<td>{esc(r.measure)}{note}</td>"
-            f'<td class="n value">{fmt(r.value, r.digits, r.percent)}</td>'
-            f'<td class="n">{interval_text(r.ci_low, r.ci_high, r.digits, r.percent)}</td>'
-            f'<td class="n">{fmt(r.n, 0) if r.n is not None else "–"}</td>'
-            f"<td>{esc(interpretation(r.value, r.scale))}</td>"
-            "</tr>"
-        )
-    out.append("</tbody></table></div>")
-    out.append(f'<p class="note">{esc(INTERPRETATION_NOTE)}</p>')
-    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------------------------

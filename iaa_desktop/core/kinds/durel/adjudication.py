@@ -155,8 +155,11 @@ def units_for_durel(result: Any) -> DurelModel:
         + items["id2"].astype(str)
     ).tolist()
     titles = (items["id1"].astype(str) + " × " + items["id2"].astype(str)).tolist()
-    disagreement = items["range"].fillna(0.0).to_numpy(dtype=float) if "range" in items else None
-    return DurelModel(
+    from iaa_desktop.core.adjudication.severity import value_severity
+
+    level = str(getattr(result, "level", "") or result.options.get("level") or "ordinal")
+    disagreement = np.nan_to_num(value_severity(vals, level), nan=0.0)
+    model = DurelModel(
         annotators,
         keys,
         versions,
@@ -167,3 +170,6 @@ def units_for_durel(result: Any) -> DurelModel:
         options=result.options,
         result=result,
     )
+    model.level = level
+    model.scale = tuple(float(v) for v in np.unique(vals[np.isfinite(vals)]))
+    return model

@@ -161,6 +161,10 @@ class TableResult(TaskResult):
     groups: list[GroupResult] = field(default_factory=list)
     coincidence: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     per_category: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: per item its text and metadata (``item`` + columns); per judgment the annotators' notes
+    #: (``item, annotator, column, value``) — see :mod:`iaa_desktop.core.kinds.table.context`
+    item_context: pd.DataFrame = field(default_factory=pd.DataFrame)
+    notes: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def pair_matrix(self, metric: str) -> pd.DataFrame:
         """Annotators × annotators matrix of a pair metric (diagonal 1, or n for ``n_items``)."""
@@ -728,6 +732,12 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
     n_labels = (data.codes >= 0).sum(axis=1)
     items["n_labels"] = n_labels
     items["disagreement"] = 1.0 - item_agreement(data.codes, len(data.categories))
+    from iaa_desktop.core.adjudication.severity import item_severity
+
+    # the share of disagreeing pairs ignores the scale; severity weighs each pair by the
+    # distance of the level of measurement (a 4-vs-5 item is not a 1-vs-5 item)
+    level = str(options.get("level", "nominal"))
+    items["severity"] = item_severity(data.codes, level, data.categories if data.numeric else None)
     if data.numeric and data.values is not None:
         with np.errstate(all="ignore"):
             v = data.values
@@ -795,7 +805,12 @@ class TableKind:
         yield Progress(70, 100, "Per-item disagreement")
         items = (
             items_table(data, opts)
-            .sort_values("disagreement", ascending=False, kind="stable", na_position="last")
+            .sort_values(
+                ["severity", "disagreement"],
+                ascending=False,
+                kind="stable",
+                na_position="last",
+            )
             .reset_index(drop=True)
         )
         coinc = coincidence_matrix(data.codes, len(data.categories))
@@ -825,6 +840,14 @@ class TableKind:
                         str(level_value), int(((sub.codes >= 0).sum(axis=1) >= 2).sum()), g_overall
                     )
                 )
+        from iaa_desktop.core.kinds.table.context import build_context
+
+        context, notes = build_context(
+            judgments.frame,
+            judgments.item_columns,
+            [c for c in judgments.metadata_columns if c != gb],
+            "annotator",
+        )
         yield Progress(100, 100, "Done")
         return TableResult(
             kind=self.name,
@@ -842,6 +865,8 @@ class TableKind:
             groups=groups,
             coincidence=coinc,
             per_category=per_cat,
+            item_context=context,
+            notes=notes,
         )
 
 
