@@ -249,7 +249,7 @@ def test_coref_by_keyboard(qtbot, tmp_path: Path) -> None:
     panel.show()
     _adjudicate_by_keyboard(qtbot, panel, n=10)
     # a class pair: the union by "u"
-    pair = next(int(i) for i in session.queue() if model.units[int(i)].kind == "pair")
+    pair = next(int(i) for i in session.queue() if model.units[int(i)].kind == "group")
     panel.show_unit(pair)
     _press(qtbot, panel, Qt.Key.Key_U)
     assert session.decision(pair).choice == "union"
@@ -326,5 +326,5 @@ def test_open_adjudication_of_a_coref_result(qtbot, tmp_path: Path) -> None:
         for row in p.rows
         if row.class_a.startswith("C") and row.class_b.startswith("C") and row.M > 0
     )
-    assert sum(u.kind == "pair" for u in model.units) == n_rows
+    assert sum(u.kind == "group" for u in model.units) == n_rows
     dlg.close()

@@ -87,6 +87,8 @@ class AdjudicationModel:
         self.groups = tuple(groups) if groups is not None else ("",) * len(self.keys)
         self.inputs = tuple(str(p) for p in inputs)
         self.options = dict(options or {})
+        #: per unit, more text the queue's filter searches (e.g. every mention of a chain)
+        self.search_texts: tuple[str, ...] = ()
         self.index = {k: i for i, k in enumerate(self.keys)}
         self._codes, self._values = encode_versions(v)
         self.disagreement = (
@@ -132,8 +134,15 @@ class AdjudicationModel:
         """Short title of unit ``i``; ``names`` = the names to show per annotator column."""
         return self.titles[i]
 
-    def describe_html(self, i: int, names: Sequence[str] | None = None) -> str:
-        """Rich text shown above the versions; defaults to the escaped plain text."""
+    def describe_value(self, i: int, value: str | None) -> str:
+        """A version of unit ``i`` as the adjudicator reads it (default: :meth:`format_value`)."""
+        return self.format_value(value)
+
+    def describe_html(
+        self, i: int, names: Sequence[str] | None = None, current: str | None = None
+    ) -> str:
+        """Rich text of the unit's context (``current`` = its gold so far); defaults to the
+        escaped plain text."""
         import html
 
         return "<p>" + html.escape(self.describe(i)).replace("\n", "<br>") + "</p>"

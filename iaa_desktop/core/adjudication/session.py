@@ -182,7 +182,7 @@ class AdjudicationSession:
         return self.model.title(i, self.names_by_column())
 
     def describe_html(self, i: int) -> str:
-        return self.model.describe_html(i, self.names_by_column())
+        return self.model.describe_html(i, self.names_by_column(), current=self._gold[i])
 
     def decision(self, i: int) -> Decision | None:
         return self._decisions.get(self.model.keys[i])
@@ -225,8 +225,14 @@ class AdjudicationSession:
     def _text_mask(self, text: str) -> np.ndarray:
         if self._haystack is None:
             m = self.model
+            extra = m.search_texts or ("",) * m.n_units
             self._haystack = (
-                pd.Series([f"{k}\x1f{ti}\x1f{g}" for k, ti, g in zip(m.keys, m.titles, m.groups)])
+                pd.Series(
+                    [
+                        f"{k}\x1f{ti}\x1f{g}\x1f{x}"
+                        for k, ti, g, x in zip(m.keys, m.titles, m.groups, extra)
+                    ]
+                )
                 .str.replace("[\u2066-\u2069]", "", regex=True)
                 .str.casefold()
             )  # bidi isolates

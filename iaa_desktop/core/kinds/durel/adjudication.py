@@ -56,7 +56,7 @@ class DurelModel(AdjudicationModel):
                 parts.append(f"{u.identifier}: {u.text}")
         return "\n\n".join(parts)
 
-    def describe_html(self, i: int, names: Any = None) -> str:
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         out = [f"<p><b>{html.escape(self.groups[i])}</b> — {html.escape(self.titles[i])}</p>"]
         for w in ("1", "2"):
             u = self._use(i, w)

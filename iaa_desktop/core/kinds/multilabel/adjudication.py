@@ -72,7 +72,7 @@ class MultiLabelModel(AdjudicationModel):
         t = self.texts[i] if i < len(self.texts) else ""
         return f"Item {self.titles[i]}" + (f"\n\n{t}" if t else "")
 
-    def describe_html(self, i: int, names: Any = None) -> str:
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         t = self.texts[i] if i < len(self.texts) else ""
         return f"<p><b>{html.escape(self.titles[i])}</b></p><p dir='auto'>{html.escape(t)}</p>"
 

@@ -59,7 +59,7 @@ class TableModel(AdjudicationModel):
         body = [f"{c}: {v}" for c, v in self.context(i)]
         return "\n".join([head, *body])
 
-    def describe_html(self, i: int, names: Any = None) -> str:
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         from iaa_desktop.core.adjudication.context_html import context_block
 
         g = self.groups[i]
