@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -34,7 +34,11 @@ def colour_at(t: float, stops: list[tuple[float, int, int, int]]) -> QColor:
 
 
 class MatrixHeatmap(QWidget):
-    """Rows × columns of coloured cells with their values; hover shows the pair and the value."""
+    """Rows × columns of coloured cells with their values; hover shows the pair and the value;
+    a click on a cell emits :attr:`cell_clicked` (row, column) so a view can list what is behind it.
+    """
+
+    cell_clicked = Signal(int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -161,14 +165,40 @@ class MatrixHeatmap(QWidget):
         )
         p.end()
 
-    def mouseMoveEvent(self, event) -> None:
-        pos = event.position()
+    #: what a click on a cell does, for the tooltip ("" = nothing)
+    click_hint = ""
+
+    def cell_at(self, pos) -> tuple[int, int] | None:
         for rect, i, j in self._cells:
             if rect.contains(pos):
-                v = self._values[i, j]
-                self.setToolTip(
-                    f"{self._rows[i]} × {self._cols[j]}: "
-                    + ("–" if math.isnan(v) else f"{v:.{max(self._digits, 3)}f}")
-                )
-                return
-        self.setToolTip("")
+                return i, j
+        return None
+
+    def mouseMoveEvent(self, event) -> None:
+        hit = self.cell_at(event.position())
+        if hit is None:
+            self.setToolTip("")
+            self.unsetCursor()
+            return
+        i, j = hit
+        v = self._values[i, j]
+        self.setToolTip(
+            f"{self._rows[i]} × {self._cols[j]}: "
+            + ("– (undefined)" if math.isnan(v) else f"{v:.{max(self._digits, 3)}f}")
+            + (f"\n{self.click_hint}" if self.click_hint else "")
+        )
+        if self.click_hint:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def mousePressEvent(self, event) -> None:
+        hit = self.cell_at(event.position())
+        if hit is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.cell_clicked.emit(*hit)
+        super().mousePressEvent(event)
+
+    def cell_centre(self, i: int, j: int):
+        """Centre of cell (i, j) in widget coordinates (tests click there)."""
+        for rect, a, b in self._cells:
+            if (a, b) == (i, j):
+                return rect.center()
+        return None

@@ -26,6 +26,7 @@ class Mark:
     href: str = ""  # link target (a click on the mention)
     style: str = ""  # extra CSS (text colour, underline …)
     anchor: str = ""  # name of an anchor placed at the start
+    brackets: bool = True  # draw [ ] around it (needed where mentions nest or cross)
 
 
 def render(text: str, marks: Sequence[Mark], lo: int = 0, hi: int | None = None) -> str:
@@ -62,7 +63,9 @@ def render(text: str, marks: Sequence[Mark], lo: int = 0, hi: int | None = None)
 def _open(m: Mark, reopened: bool = False) -> str:
     tip = f" title='{html.escape(m.tip, quote=True)}'" if m.tip else ""
     anchor = f"<a name='{m.anchor}'></a>" if m.anchor and not reopened else ""
-    bracket = "" if reopened else "<span style='color:#555; font-size:small'>[</span>"
+    bracket = (
+        "" if reopened or not m.brackets else "<span style='color:#555; font-size:small'>[</span>"
+    )
     link = (
         f"<a href='{html.escape(m.href, quote=True)}' style='color:#000; text-decoration:none'>"
         if m.href
@@ -78,7 +81,23 @@ def _close(m: Mark, last: bool) -> str:
     label = (
         f"<sub style='color:#444; font-size:small'>{html.escape(m.label)}</sub>" if m.label else ""
     )
-    return f"{link}<span style='color:#555; font-size:small'>]</span>{label}</span>"
+    bracket = "<span style='color:#555; font-size:small'>]</span>" if m.brackets else ""
+    return f"{link}{bracket}{label}</span>"
+
+
+def nesting(spans: Sequence[tuple[int, int]]) -> list[bool]:
+    """For each span, whether it contains, lies inside or crosses another one."""
+    order = sorted(range(len(spans)), key=lambda k: (spans[k][0], -spans[k][1]))
+    out = [False] * len(spans)
+    end, owner = -1, -1
+    for k in order:
+        s, e = spans[k]
+        if s < end:
+            out[k] = True
+            out[owner] = True
+        if e > end:
+            end, owner = e, k
+    return out
 
 
 def line_starts(text: str) -> list[int]:
