@@ -15,22 +15,34 @@ import html
 import re
 from dataclasses import dataclass
 
+from iaa_desktop.core.metrics import registry
+
 __all__ = ["MEASURES", "Measure", "find", "measures_html", "tooltip"]
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One coefficient: its explanation in four parts and the names it appears under."""
+    """One coefficient: its explanation in four parts and the names it appears under.
+
+    Its title and its heading in the help come from the metrics registry
+    (:mod:`iaa_desktop.core.metrics.registry`), the one place where titles are written.
+    """
 
     key: str
-    title: str
-    group: str
     summary: str
     corrects_for: str
     range: str
     misleads: str
     reference: str
     aliases: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        return registry.get(self.key).title
+
+    @property
+    def group(self) -> str:
+        return registry.get(self.key).group
 
     def text(self) -> str:
         """Plain text, a few short paragraphs: the tooltip of the measure."""
@@ -66,8 +78,6 @@ MEASURES: tuple[Measure, ...] = (
     # ------------------------------------------------------------------ coded items
     Measure(
         "percent_agreement",
-        "Percent agreement",
-        "Coded items",
         "The share of annotator pairs that gave an item the same label, averaged over the items "
         "that at least two annotators labelled.",
         "nothing: it counts agreement as it is, including what chance alone would produce.",
@@ -86,8 +96,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "cohen_kappa",
-        "Cohen's κ",
-        "Coded items",
         "Agreement of one pair of annotators beyond chance, where chance is computed from each "
         "annotator's own label distribution. With more annotators the app shows the mean over pairs.",
         f"{_CHANCE} if each labelled at random with their own label frequencies.",
@@ -101,8 +109,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "scott_pi",
-        "Scott's π",
-        "Coded items",
         "Like Cohen's κ for one pair, but chance uses the pooled label distribution of both annotators. "
         "With more annotators the app shows the mean over pairs.",
         f"{_CHANCE} if both drew labels from one shared distribution.",
@@ -114,8 +120,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "fleiss_kappa",
-        "Fleiss' κ (π*)",
-        "Coded items",
         "Multi-annotator generalisation of Scott's π: observed agreement is the mean pairwise "
         "agreement per item; chance uses the pooled distribution of all labels. The normalization "
         "study calls it π* (Artstein & Poesio's name).",
@@ -129,8 +133,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "multi_kappa",
-        "multi-κ",
-        "Coded items",
         "Multi-annotator generalisation of Cohen's κ (Hubert's κ): observed agreement as Fleiss' κ, "
         "chance as the mean over annotator pairs of each pair's own-distribution chance. The "
         "candidate-pairs study adds bootstrap and Bayesian intervals (median, 89% and 95%).",
@@ -145,8 +147,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "gwet_ac1",
-        "Gwet's AC1",
-        "Coded items",
         "A chance-corrected agreement whose chance term is small when labels are skewed, so it "
         "stays close to percent agreement where κ collapses.",
         "the chance of agreeing when an annotator is uncertain and guesses, estimated from how "
@@ -160,8 +160,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "weighted_kappa_linear",
-        "Weighted κ (linear)",
-        "Coded items",
         "Cohen's κ for ordered labels where a near miss counts as partial agreement: the "
         "disagreement weight grows linearly with the distance between labels. Mean over pairs.",
         f"{_CHANCE} from each annotator's own distribution, weighted the same way.",
@@ -172,8 +170,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "weighted_kappa_quadratic",
-        "Weighted κ (quadratic)",
-        "Coded items",
         "As the linear weighted κ, but the disagreement weight grows with the squared distance: "
         "large misses count much more than near misses. Close to an intraclass correlation.",
         f"{_CHANCE} from each annotator's own distribution, weighted the same way.",
@@ -185,8 +181,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "krippendorff_alpha",
-        "Krippendorff's α",
-        "Coded items",
         "Reliability as 1 − observed disagreement / expected disagreement, for any number of "
         "annotators and missing labels, with a distance for the level of the labels (nominal, "
         "ordinal, interval, ratio). Graded pairs use the ordinal level with can't-decide as missing.",
@@ -202,8 +196,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "spearman_weighted",
-        "Spearman ρ (weighted mean)",
-        "Coded items",
         "Rank correlation of each pair of annotators over the items both judged, averaged over "
         "pairs weighted by how many items each pair shared (as in the TRoTR study). Per annotator, "
         "the app also shows ρ against the mean of the others.",
@@ -222,14 +214,13 @@ MEASURES: tuple[Measure, ...] = (
             "spearman_all",
             "spearman_filtered",
             "spearman ρ",
+            "spearman ρ (weighted mean)",
             "ρ",
         ),
     ),
     # ------------------------------------------------------------------ coreference
     Measure(
         "class_matching_d",
-        "Class matching δ (d = D / (D + M))",
-        "Coreference",
         "Each class of annotator A is matched to one class of annotator B by a minimum-cost "
         "assignment on set differences. Per matched pair: M = mentions both put in the class, "
         "L = only in A's, R = only in B's, D = L + R, d = D / (D + M). Texts with d ≥ 1/3 are "
@@ -246,8 +237,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "muc",
-        "MUC",
-        "Coreference",
         "Link-based score: how many of the links needed to form A's classes are also in B's "
         "(recall), and vice versa (precision); F1 is their harmonic mean.",
         "nothing; it is a set-overlap score between the two annotations (A as key, B as response).",
@@ -259,8 +248,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "bcub",
-        "B³",
-        "Coreference",
         "Mention-based score: for each mention, how much of its class in A is in its class in B; "
         "averaged over mentions (recall), and the other way round (precision).",
         "nothing; set overlap per mention.",
@@ -273,8 +260,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "ceafm",
-        "CEAF-m",
-        "Coreference",
         "Entity alignment score: A's and B's classes are aligned one to one to maximise the number "
         "of shared mentions; recall and precision are the shared mentions over each side's mentions.",
         "nothing; optimal one-to-one alignment of classes.",
@@ -285,8 +270,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "ceafe",
-        "CEAF-e",
-        "Coreference",
         "Entity-based CEAF: the same one-to-one alignment, but each aligned pair scores its "
         "similarity 2|A∩B|/(|A|+|B|), so every class weighs the same whatever its size.",
         "nothing; optimal one-to-one alignment of classes.",
@@ -298,8 +281,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "blanc",
-        "BLANC",
-        "Coreference",
         "Rand-index score: averages the F1 of coreference links (pairs of mentions in one class) and "
         "of non-coreference links (pairs in different classes).",
         "the imbalance between the few coreference links and the many non-coreference links, by "
@@ -313,8 +294,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "lea",
-        "LEA",
-        "Coreference",
         "Link-based entity-aware score: each class is weighted by its size, and scored by the "
         "share of its coreference links found in the other annotation.",
         "the weaknesses above: singletons and over-merging are not rewarded, big classes count more.",
@@ -327,31 +306,25 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "mentions",
-        "Mention F1",
-        "Coreference",
         "Whether the two annotators marked the same mentions at all (exact spans), whatever their classes.",
         "nothing.",
         "0 to 1; 1 = identical mention spans.",
         "annotators agree on the referent but differ by a word in the span: it counts as two misses.",
         _PRADHAN,
-        ("mention_f1", "mention"),
+        ("mention_f1", "mention", "mention f1"),
     ),
     Measure(
         "conll",
-        "CoNLL F1",
-        "Coreference",
         "The plain mean of the MUC, B³ and CEAF-e F1 scores, the usual single-number summary.",
         "the particular biases of each of the three scores, by averaging them.",
         "0 to 1; 1 = same classes.",
         "it hides which kind of disagreement is present; look at the three parts.",
         "Pradhan et al. (2012), CoNLL-2012 shared task; " + _PRADHAN,
-        ("conll_f1", "conll_average"),
+        ("conll_f1", "conll_average", "conll f1"),
     ),
     # ------------------------------------------------------------------ normalization
     Measure(
         "normalization_word",
-        "Word-based agreement (normalization)",
-        "Spelling normalization",
         "Each annotator's normalized word is the label of the historical token: percent agreement, "
         "π* (Fleiss) and α with the normalized Levenshtein distance, for ALL tokens, MEDIUM (at "
         "least one annotator changed it) and STRICT (all changed it).",
@@ -365,8 +338,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "normalization_character",
-        "Character-based agreement (normalization)",
-        "Spelling normalization",
         "Each character of the historical token is a unit: the normalization is aligned to it "
         "(Needleman–Wunsch), insertions merge into the neighbouring unit and unchanged characters "
         "become the identity label '_'. Percent agreement, π* and α_NLD over all units.",
@@ -381,8 +352,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "alpha_nld",
-        "α_NLD",
-        "Spelling normalization",
         "Krippendorff's α with the normalized Levenshtein distance LD(a, b) / max(|a|, |b|) between "
         "two labels as the disagreement, so that near spellings disagree only a little.",
         "the disagreement expected between randomly paired labels of the study.",
@@ -395,8 +364,6 @@ MEASURES: tuple[Measure, ...] = (
     # ------------------------------------------------------------------ candidates
     Measure(
         "overlap",
-        "Lexical overlap (weighted Jaccard)",
-        "Candidate pairs",
         "Σ_w min(c(w, A), c(w, B)) / Σ_w max(c(w, A), c(w, B)) over the word types (lemmas where "
         "given) of the two passages of a candidate pair. Agreement is shown per overlap quintile.",
         "nothing: it describes the pair, not the annotators.",
@@ -409,8 +376,6 @@ MEASURES: tuple[Measure, ...] = (
     # ------------------------------------------------------------------ multi-label
     Measure(
         "per_label_kappa",
-        "Per-label κ (multi-label)",
-        "Multi-label",
         "For each label, Cohen's κ on 'has this label or not' for each pair of annotators, and "
         "their mean; with the percent agreement beside it.",
         f"{_CHANCE} from each annotator's own frequency of the label.",
@@ -422,8 +387,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "exact_set_agreement",
-        "Exact set agreement",
-        "Multi-label",
         "The share of items for which a pair of annotators chose exactly the same set of labels.",
         "nothing.",
         "0 to 1.",
@@ -433,8 +396,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "first_level",
-        "First level (multi-label decomposition)",
-        "Multi-label",
         "The label combinations are split into two groups S1 and S2 (by default S1 = 'no label at "
         "all'): Cohen's κ on which group each annotator chose, per pair, then the mean over pairs. "
         "It answers 'do they agree whether…?'.",
@@ -448,8 +409,6 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "second_level",
-        "Second level (multi-label decomposition)",
-        "Multi-label",
         "On the items where a pair agrees at the first level, Cohen's κ per label, averaged over "
         "labels and then over pairs. It answers 'given they agree whether, do they agree which?'.",
         f"{_CHANCE} per label, on the agreeing items only.",
@@ -461,8 +420,6 @@ MEASURES: tuple[Measure, ...] = (
     # ------------------------------------------------------------------ uncertainty
     Measure(
         "interval",
-        "Intervals (bootstrap and Bayesian)",
-        "Uncertainty",
         "Bootstrap: items are resampled with replacement (1,000 times, fixed seed) and the 2.5% and "
         "97.5% percentiles of the coefficient are shown. Bayesian: each pair's outcomes get a "
         "Dirichlet posterior; the median and the central 89% and 95% intervals of κ are shown.",

@@ -25,10 +25,14 @@ from iaa_desktop.core.metrics.coding import (
     unique_rows,
 )
 from iaa_desktop.core.metrics.coefficients import (
+    agreement_weights,
     annotator_distributions,
+    bennett_s,
     cohen_kappa,
+    conger_kappa,
     fleiss_kappa,
     gwet_ac1,
+    gwet_ac2,
     item_agreement,
     item_disagreement,
     kappa_from_confusion,
@@ -47,16 +51,29 @@ from iaa_desktop.core.metrics.correlation import (
     spearman_weighted,
 )
 from iaa_desktop.core.metrics.result import AgreementResult
+from iaa_desktop.core.metrics.tally import Aggregates, Tally, aggregate, tally
 from iaa_desktop.core.metrics.uncertainty import (
     bayes_multi_kappa,
+    bootstrap_batch,
     bootstrap_interval,
     bootstrap_plan,
+    percentile_interval,
 )
 
 __all__ = [
     "LEVELS",
     "MISSING",
+    "Aggregates",
     "AgreementResult",
+    "Tally",
+    "aggregate",
+    "agreement_weights",
+    "bennett_s",
+    "bootstrap_batch",
+    "conger_kappa",
+    "gwet_ac2",
+    "percentile_interval",
+    "tally",
     "alpha_from_coincidences",
     "alpha_strings_from_codes",
     "annotator_distributions",

@@ -24,14 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from iaa_desktop.core.metrics.coding import (
-    MISSING,
-    annotators_on,
-    category_counts,
-    coincidences_from_counts,
-    n_categories_of,
-)
+from iaa_desktop.core.metrics import batch
+from iaa_desktop.core.metrics.coding import MISSING, n_categories_of
 from iaa_desktop.core.metrics.result import AgreementResult
+from iaa_desktop.core.metrics.tally import Tally, aggregate, tally
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -87,13 +83,18 @@ def alpha_from_coincidences(
     return AgreementResult(name, value, d_o, d_e)
 
 
+def _pairable_annotators(t: Tally) -> int:
+    valid = (t.sym > 0) & (t.sym <= t.n_categories)
+    return int(valid[valid.sum(axis=1) >= 2].any(axis=0).sum())
+
+
 def krippendorff_alpha(
-    codes: np.ndarray,
+    codes: Any,
     level: str = "nominal",
     values: Sequence[float] | np.ndarray | None = None,
     distance: Distance | np.ndarray | None = None,
     n_categories: int | None = None,
-    weights: np.ndarray | None = None,
+    weights: Any = None,
 ) -> AgreementResult:
     """Krippendorff's α over pairable items.
 
@@ -107,6 +108,10 @@ def krippendorff_alpha(
         broadcast category values, replacing the level's distance
     weights : per-item weights (bootstrap)
 
+    Computed from the study's tally (:mod:`~iaa_desktop.core.metrics.tally`): the observed
+    disagreement needs the distances of co-occurring labels only, the expected one the
+    marginals (:func:`~iaa_desktop.core.metrics.batch.alpha`).
+
     Krippendorff (2011)'s reliability data (4 observers × 12 units, with missing values):
 
     >>> from iaa_desktop.core.metrics.coding import encode
@@ -118,29 +123,34 @@ def krippendorff_alpha(
     ...  for lv in ("nominal", "ordinal", "interval", "ratio")]
     [0.743, 0.815, 0.849, 0.797]
     """
-    codes = np.asarray(codes)
-    q = n_categories_of(codes, n_categories)
+    arr = np.asarray(codes)
+    q = n_categories_of(arr, n_categories)
     vals = np.arange(q, dtype=float) if values is None else np.asarray(values, dtype=float)
     if len(vals) != q:
         raise ValueError("values must give one number per category")
-    counts = category_counts(codes, q).astype(float)
-    o = coincidences_from_counts(counts, weights)
-    if distance is not None:
-        delta = (
-            distance if isinstance(distance, np.ndarray) else distance(vals[:, None], vals[None, :])
+    if level not in LEVELS and distance is None:
+        raise ValueError(
+            f"unknown level of measurement {level!r}; choose one of {', '.join(LEVELS)}"
         )
-        delta = np.asarray(delta, dtype=float)
-    else:
-        delta = distance_matrix(level, vals, o.sum(axis=1))
-    r = alpha_from_coincidences(o, delta)
-    pair = counts.sum(axis=1) >= 2
+    t = tally(arr, q, weights)
+    ag = aggregate(t)
+    delta = None
+    if distance is not None:
+        delta = np.asarray(
+            distance
+            if isinstance(distance, np.ndarray)
+            else distance(vals[:, None], vals[None, :]),
+            dtype=float,
+        )
+    b = batch.alpha(t, ag, level, vals, delta)
+    n_pair = float(batch.observed(t, ag)[1][0])
     return AgreementResult(
         "krippendorff_alpha",
-        r.value,
-        r.observed,
-        r.expected,
-        int(pair.sum()),
-        annotators_on(codes, pair),
+        float(b.value[0]),
+        float(b.observed[0]),
+        float(b.expected[0]),
+        int(round(n_pair)),
+        _pairable_annotators(t),
         extra={"level": level if distance is None else "custom"},
     )
 
@@ -149,56 +159,75 @@ def krippendorff_alpha(
 # strings with the normalized Levenshtein distance
 
 
-def _nld_rows(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
-    """NLD for aligned pairs (a[j], b[j]); empty vs empty is 0."""
+def nld_pairs(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+    """NLD of aligned pairs (a[j], b[j]) in bulk (rapidfuzz ``cpdist``); NLD('', '') = 0."""
     from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.process import cpdist
 
-    out = np.empty(len(a))
-    for j, (x, y) in enumerate(zip(a, b)):
-        m = max(len(x), len(y))
-        out[j] = Levenshtein.distance(x, y) / m if m else 0.0
-    return out
+    if not len(a):
+        return np.zeros(0)
+    ld = cpdist(list(a), list(b), scorer=Levenshtein.distance, dtype=np.int32, workers=-1)
+    la = np.fromiter((len(x) for x in a), dtype=np.float64, count=len(a))
+    lb = np.fromiter((len(x) for x in b), dtype=np.float64, count=len(b))
+    den = np.maximum(la, lb)
+    return np.where(den > 0, ld / np.where(den > 0, den, 1.0), 0.0)
 
 
-def _nld_expected_sum(labels: Sequence[str], n_c: np.ndarray, chunk: int = 4096) -> float:
-    r"""Σ_{c,k} n_c n_k NLD(c, k) over all pairs of distinct labels.
+def nld_expected_sums(labels: Sequence[str], weights: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    r"""Σ_{c,k} w_c w_k NLD(c, k) over all pairs of labels, for each column of ``weights``.
 
-    This is the costly part of α with a string distance (every pair of labels). Labels are
-    grouped by length, so within a block of two length groups the denominator max(|c|, |k|) is
-    one number and the block reduces to ``n_Li · LD · n_Lj / max(li, lj)``: rapidfuzz's ``cdist``
-    computes the Levenshtein distances (SIMD, all cores) and BLAS the weighted sums, with no
-    per-pair arithmetic in numpy.
+    ``weights`` is (q,) or (q, K): K weightings share one pass over the label pairs (the
+    expected disagreement of a study and of each annotator pair, say). This is the costly part
+    of α with a string distance: every pair of labels. Labels are grouped by length, so within a
+    block of two length groups the denominator max(|c|, |k|) is one number; each block pair is
+    computed once (LD is symmetric, the shorter labels as rapidfuzz ``cdist`` queries, which it
+    processes in SIMD lanes), and only the upper triangle of the same-length blocks.
     """
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist
 
     labels = list(labels)
-    weights = np.asarray(n_c, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    one = w.ndim == 1
+    w2 = w[:, None] if one else w
     lengths = np.fromiter((len(s) for s in labels), dtype=np.int64, count=len(labels))
     groups = [np.flatnonzero(lengths == ln) for ln in np.unique(lengths)]
     group_len = [int(lengths[g[0]]) for g in groups]
-    total = 0.0
+    total = np.zeros(w2.shape[1])
     for i, gi in enumerate(groups):
+        queries = [labels[k] for k in gi]
         for j in range(i, len(groups)):
-            gj = groups[j]
             denom = max(group_len[i], group_len[j])
             if denom == 0:
                 continue  # "" vs "": distance 0
-            choices = [labels[k] for k in gj]
-            wj = weights[gj].astype(np.float32)
-            block_sum = 0.0
+            gj = groups[j]
+            wj = w2[gj].astype(np.float32)
+            block = np.zeros(w2.shape[1])
             for start in range(0, len(gi), chunk):
-                rows = gi[start : start + chunk]
+                stop = min(start + chunk, len(gi))
+                # same length group: only the labels after this chunk's first one (upper part)
+                c0 = start if i == j else 0
                 ld = cdist(
-                    [labels[k] for k in rows],
-                    choices,
+                    queries[start:stop],
+                    [labels[k] for k in gj[c0:]],
                     scorer=Levenshtein.distance,
                     dtype=np.float32,
                     workers=-1,
                 )
-                block_sum += float(weights[rows] @ (ld @ wj).astype(np.float64))
-            total += block_sum / denom * (1.0 if i == j else 2.0)
-    return total
+                part = ld @ wj[c0:]
+                rows = w2[gi[start:stop]]
+                if i == j:
+                    # the square chunk × chunk corner was counted in full: keep its upper half
+                    corner = ld[:, : stop - start] * np.triu(np.ones((stop - start,) * 2), 1)
+                    part = part - ld[:, : stop - start] @ wj[start:stop] + corner @ wj[start:stop]
+                block += (rows * part.astype(np.float64)).sum(axis=0)
+            total += block / denom * 2.0
+    return np.asarray(total[:1] if one else total, dtype=np.float64)
+
+
+def _nld_expected_sum(labels: Sequence[str], n_c: np.ndarray, chunk: int = 4096) -> float:
+    """Σ_{c,k} n_c n_k NLD(c, k) (see :func:`nld_expected_sums`)."""
+    return float(nld_expected_sums(labels, np.asarray(n_c, dtype=np.float64), chunk)[0])
 
 
 def krippendorff_alpha_strings(
@@ -222,7 +251,7 @@ def krippendorff_alpha_strings(
     if arr.ndim != 2:
         raise ValueError("labels must be a 2-D table: items × annotators")
     flat = arr.ravel()
-    valid = np.array([isinstance(v, str) for v in flat])
+    valid = np.fromiter((isinstance(v, str) for v in flat), dtype=bool, count=len(flat))
     cats, inv = np.unique(flat[valid].astype(str), return_inverse=True)
     codes = np.full(flat.shape, MISSING, dtype=np.int64)
     codes[valid] = inv
@@ -230,60 +259,91 @@ def krippendorff_alpha_strings(
     return alpha_strings_from_codes(codes, cats.tolist(), distance)
 
 
+def _string_distances(
+    categories: Sequence[str],
+    a: np.ndarray,
+    b: np.ndarray,
+    distance: str | Callable[[str, str], float],
+) -> np.ndarray:
+    if distance == "nld":
+        return nld_pairs([categories[k] for k in a], [categories[k] for k in b])
+    if isinstance(distance, str):
+        raise ValueError(f"unknown string distance {distance!r}")
+    return np.array([float(distance(categories[x], categories[y])) for x, y in zip(a, b)])
+
+
 def alpha_strings_from_codes(
-    codes: np.ndarray,
+    codes: Any,
     categories: Sequence[str],
     distance: str | Callable[[str, str], float] = "nld",
 ) -> AgreementResult:
     """:func:`krippendorff_alpha_strings` for already encoded labels (categories = the strings)."""
-    codes = np.asarray(codes)
-    q = len(categories)
-    valid = codes >= 0
-    m = valid.sum(axis=1)
-    keep = m >= 2
-    ck, mk = codes[keep], m[keep]
-    if ck.shape[0] == 0:
+    t = tally(np.asarray(codes), len(categories))
+    ag = aggregate(t)
+    cu, ku, _ = batch.label_pairs(t)
+    d_pairs = _string_distances(categories, cu, ku, distance)
+    n_c = batch.pairable_marginals(t, ag)[0]
+    n = float(n_c.sum())
+    n_pair = float(batch.observed(t, ag)[1][0])
+    if n_pair == 0 or n <= 1:
         return AgreementResult("krippendorff_alpha", math.nan, n_items=0)
-    c = codes.shape[1]
-    # ordered pairs of values within each item, weighted 1/(m_i − 1)
-    pa, pb, pw = [], [], []
-    inv_m = 1.0 / (mk - 1.0)
-    for x in range(c):
-        for y in range(c):
-            if x == y:
-                continue
-            both = (ck[:, x] >= 0) & (ck[:, y] >= 0)
-            pa.append(ck[both, x])
-            pb.append(ck[both, y])
-            pw.append(inv_m[both])
-    a = np.concatenate(pa)
-    b = np.concatenate(pb)
-    w = np.concatenate(pw)
-    n_c = np.bincount(a, weights=w, minlength=q)  # Σ_k o_ck
-    n = n_c.sum()
-    diff = a != b
-    pair_keys = a[diff].astype(np.int64) * q + b[diff]
-    uniq, pos = np.unique(pair_keys, return_inverse=True)
-    if distance == "nld":
-        d_pairs = _nld_rows([categories[k // q] for k in uniq], [categories[k % q] for k in uniq])
-    else:
-        d_pairs = np.array([float(distance(categories[k // q], categories[k % q])) for k in uniq])
-    d_o = float((d_pairs[pos] * w[diff]).sum() / n)
+    d_o = float(batch.pair_weights(t, ag)[0] @ d_pairs) / n
     present = np.flatnonzero(n_c > 0)
+    labs = [categories[k] for k in present]
     if distance == "nld":
-        e_sum = _nld_expected_sum([categories[k] for k in present], n_c[present])
+        e_sum = _nld_expected_sum(labs, n_c[present])
     else:
-        labs = [categories[k] for k in present]
-        dm = np.array([[float(distance(s, t)) for t in labs] for s in labs])
+        fn = distance if callable(distance) else None
+        assert fn is not None
+        dm = np.array([[float(fn(s, u)) for u in labs] for s in labs])
         e_sum = float(n_c[present] @ dm @ n_c[present])
-    d_e = float(e_sum / (n * (n - 1)))
+    d_e = e_sum / (n * (n - 1))
     value = 1.0 - d_o / d_e if d_e > 0 else math.nan
     return AgreementResult(
         "krippendorff_alpha",
         value,
         d_o,
         d_e,
-        int(keep.sum()),
-        int(valid[keep].any(axis=0).sum()),
+        int(round(n_pair)),
+        _pairable_annotators(t),
         extra={"level": "nld" if distance == "nld" else "custom"},
     )
+
+
+def alpha_strings_pairs(
+    codes: Any, categories: Sequence[str], distance: str = "nld"
+) -> dict[tuple[int, int], float]:
+    """α with the normalized Levenshtein distance of every annotator pair (x < y).
+
+    Each pair's D_o needs the distances of the labels it pairs on co-labelled items (computed
+    once for all pairs, in bulk); the pairs' D_e share one pass over all label pairs
+    (:func:`nld_expected_sums` with one weight column per annotator pair).
+    """
+    if distance != "nld":
+        raise ValueError("only the normalized Levenshtein distance is supported here")
+    arr = np.asarray(codes)
+    q = len(categories)
+    pairs = [(x, y) for x in range(arr.shape[1]) for y in range(x + 1, arr.shape[1])]
+    if not pairs or q == 0:
+        return {}
+    weights = np.zeros((q, len(pairs)))
+    keys, owner = [], []
+    for p, (x, y) in enumerate(pairs):
+        both = (arr[:, x] >= 0) & (arr[:, y] >= 0)
+        a, b = arr[both, x].astype(np.int64), arr[both, y].astype(np.int64)
+        weights[:, p] = np.bincount(a, minlength=q) + np.bincount(b, minlength=q)
+        diff = a != b
+        keys.append(np.minimum(a[diff], b[diff]) * q + np.maximum(a[diff], b[diff]))
+        owner.append(np.full(int(diff.sum()), p))
+    key = np.concatenate(keys)
+    uniq, pos = np.unique(key, return_inverse=True)
+    d = nld_pairs([categories[k // q] for k in uniq], [categories[k % q] for k in uniq])
+    d_sum = 2.0 * np.bincount(np.concatenate(owner), weights=d[pos.ravel()], minlength=len(pairs))
+    present = np.flatnonzero(weights.sum(axis=1) > 0)
+    e_sum = nld_expected_sums([categories[k] for k in present], weights[present])
+    n = weights.sum(axis=0)
+    out: dict[tuple[int, int], float] = {}
+    for p, pair in enumerate(pairs):
+        ok = n[p] > 1 and e_sum[p] > 0
+        out[pair] = float(1.0 - (n[p] - 1.0) * d_sum[p] / e_sum[p]) if ok else math.nan
+    return out

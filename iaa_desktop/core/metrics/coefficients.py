@@ -1,25 +1,32 @@
-r"""Agreement coefficients for coded items, vectorised over the reliability data.
+r"""Agreement coefficients for coded items: one call each, computed from the study's tally.
 
-Notation (``../shared/spec/METHODS.md`` §1): items i = 1..N, annotators x, y, ... (c of them),
-categories k = 1..q; ``codes[i, x]`` is x's category for i or ``-1`` when x did not label i;
-:math:`n_{ik}` is the number of annotators who gave i the label k and :math:`m_i = \sum_k n_{ik}`.
-Only *pairable* items (:math:`m_i \ge 2`) enter the coefficients.
+Notation: items i = 1..N, annotators x, y, ... (c of them), categories k = 1..q; ``codes[i, x]``
+is x's category for i or ``-1`` when x did not label i; :math:`n_{ik}` is the number of
+annotators who gave i the label k and :math:`m_i = \sum_k n_{ik}`. Only *pairable* items
+(:math:`m_i \ge 2`) enter observed agreement.
 
-Every function accepts optional per-item ``weights`` (an item counted w_i times); the bootstrap
-uses them to resample the distinct rows of ``codes`` instead of the items.
+Every function tallies the distinct rows of ``codes`` (:mod:`~iaa_desktop.core.metrics.tally`)
+and evaluates the vectorised formula of :mod:`~iaa_desktop.core.metrics.batch` once; the
+bootstrap evaluates the same formulas for all resamples at once. Optional per-item ``weights``
+count an item w_i times.
 
 References
 ----------
 Artstein, R. & Poesio, M. (2008). Inter-coder agreement for computational linguistics.
 *Computational Linguistics* 34(4), 555–596.
+Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954). Communications through limited response
+questioning. *Public Opinion Quarterly* 18(3), 303–308.
 Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educ. Psychol. Meas.* 20, 37–46.
 Cohen, J. (1968). Weighted kappa. *Psychological Bulletin* 70(4), 213–220.
+Conger, A. J. (1980). Integration and generalization of kappas for multiple raters.
+*Psychological Bulletin* 88(2), 322–328.
 Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychol. Bull.* 76, 378–382.
 Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the presence of high
 agreement. *Brit. J. Math. Stat. Psychol.* 61, 29–48.
+Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. Advanced Analytics.
 Hubert, L. (1977). Kappa revisited. *Psychological Bulletin* 84(2), 289–297.
-Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
-Communication Departmental Papers 43.
+Randolph, J. J. (2005). Free-marginal multirater kappa (multirater κ_free). Joensuu Learning and
+Instruction Symposium.
 Scott, W. A. (1955). Reliability of content analysis. *Public Opinion Quarterly* 19, 321–325.
 """
 
@@ -28,89 +35,101 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from itertools import combinations
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from iaa_desktop.core.metrics import batch
 from iaa_desktop.core.metrics.coding import (
-    annotators_on,
-    category_counts,
     coincidence_matrix,
     confusion_matrix,
     item_weights,
     n_categories_of,
-    pairwise_confusions,
 )
 from iaa_desktop.core.metrics.result import AgreementResult
+from iaa_desktop.core.metrics.tally import Aggregates, Tally, aggregate, tally
 
 __all__ = [
-    "percent_agreement",
-    "fleiss_kappa",
-    "multi_kappa",
-    "gwet_ac1",
+    "agreement_weights",
+    "annotator_distributions",
+    "bennett_s",
+    "coincidence_matrix",
     "cohen_kappa",
-    "scott_pi",
-    "weighted_kappa",
+    "confusion_matrix",
+    "conger_kappa",
+    "fleiss_kappa",
+    "gwet_ac1",
+    "gwet_ac2",
     "item_agreement",
     "item_disagreement",
+    "kappa_from_confusion",
+    "multi_kappa",
+    "pairwise_cohen_kappa",
+    "pairwise_matrix",
     "per_category_agreement",
-    "annotator_distributions",
+    "percent_agreement",
+    "scott_pi",
+    "weighted_kappa",
 ]
 
+FloatArray = npt.NDArray[np.float64]
 
-def _chance_corrected(
-    name: str, a_o: float, a_e: float, n: int, c: int, **extra
+
+def _study(codes: Any, n_categories: int | None, weights: Any) -> tuple[Tally, Aggregates]:
+    t = tally(codes, n_categories, weights)
+    return t, aggregate(t)
+
+
+def _pairable_annotators(t: Tally) -> int:
+    valid = (t.sym > 0) & (t.sym <= t.n_categories)
+    pairable = valid.sum(axis=1) >= 2
+    return int(valid[pairable].any(axis=0).sum())
+
+
+def _result(
+    name: str, b: batch.Batch, t: Tally, n_pairable: float, **extra: Any
 ) -> AgreementResult:
-    value = (a_o - a_e) / (1.0 - a_e) if a_e < 1.0 and n > 0 else math.nan
-    if n > 0 and a_e >= 1.0 and a_o >= 1.0:
-        value = math.nan  # every label identical: chance agreement is total, the ratio is 0/0
-    return AgreementResult(name, float(value), float(a_o), float(a_e), int(n), int(c), extra=extra)
+    return AgreementResult(
+        name,
+        float(b.value[0]),
+        float(b.observed[0]),
+        float(b.expected[0]),
+        int(round(n_pairable)),
+        _pairable_annotators(t),
+        extra=extra,
+    )
 
 
-def _counts_and_weights(codes: np.ndarray, n_categories: int | None, weights: np.ndarray | None):
-    codes = np.asarray(codes)
-    counts = category_counts(codes, n_categories).astype(float)
-    m = counts.sum(axis=1)
-    w = item_weights(codes.shape[0], weights)
-    keep = (m >= 2) & (w > 0)
-    return codes, counts, m, w, keep
-
-
-def _observed(counts: np.ndarray, m: np.ndarray, w: np.ndarray, keep: np.ndarray) -> float:
-    """Weighted mean over pairable items of Σ_k n_ik(n_ik − 1) / (m_i(m_i − 1)), without copies."""
-    wk = np.where(keep, w, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        per_item = np.einsum("ik,ik->i", counts, counts) - m  # Σ n² − Σ n = Σ n(n − 1)
-        agr = np.where(keep, per_item / (m * (m - 1.0)), 0.0)
-    return float((agr * wk).sum() / wk.sum())
-
-
-def _n_annotators(codes: np.ndarray, keep: np.ndarray) -> int:
-    return annotators_on(codes, keep)
-
-
-def item_agreement(codes: np.ndarray, n_categories: int | None = None) -> np.ndarray:
+def item_agreement(codes: Any, n_categories: int | None = None) -> FloatArray:
     r"""Share of agreeing annotator pairs per item, NaN where fewer than two labels.
 
     .. math:: \mathrm{agr}(i) = \frac{\sum_k n_{ik}(n_{ik}-1)}{m_i (m_i - 1)}
 
+    computed as 2·(agreeing pairs of labels)/(m_i(m_i − 1)), with no N × q table.
+
     >>> item_agreement([[0, 0, 1], [1, 1, 1], [0, -1, -1]]).round(4).tolist()
     [0.3333, 1.0, nan]
     """
-    counts = category_counts(np.asarray(codes), n_categories).astype(float)
-    m = counts.sum(axis=1)
+    arr = np.asarray(codes)
+    valid = arr >= 0
+    m = valid.sum(axis=1).astype(np.float64)
+    same = np.zeros(arr.shape[0])
+    for x, y in combinations(range(arr.shape[1]), 2):
+        same += (arr[:, x] == arr[:, y]) & valid[:, x]
     with np.errstate(invalid="ignore", divide="ignore"):
-        agr = (counts * (counts - 1)).sum(axis=1) / (m * (m - 1))
+        agr = 2.0 * same / (m * (m - 1.0))
     agr[m < 2] = np.nan
-    return agr
+    return np.asarray(agr, dtype=np.float64)
 
 
-def item_disagreement(codes: np.ndarray, n_categories: int | None = None) -> np.ndarray:
+def item_disagreement(codes: Any, n_categories: int | None = None) -> FloatArray:
     """1 − :func:`item_agreement`: the share of annotator pairs that disagree on each item."""
     return 1.0 - item_agreement(codes, n_categories)
 
 
 def percent_agreement(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
+    codes: Any, n_categories: int | None = None, weights: Any = None
 ) -> AgreementResult:
     r"""Observed agreement: the mean over pairable items of the share of agreeing pairs.
 
@@ -121,27 +140,26 @@ def percent_agreement(
     >>> round(percent_agreement([[0, 0], [0, 1], [1, 1], [1, 1]]).value, 4)
     0.75
     """
-    codes, counts, m, w, keep = _counts_and_weights(codes, n_categories, weights)
-    if not keep.any():
-        return AgreementResult("percent_agreement", math.nan, n_items=0)
-    a_o = _observed(counts, m, w, keep)
-    return AgreementResult(
-        "percent_agreement", a_o, a_o, math.nan, int(keep.sum()), _n_annotators(codes, keep)
-    )
+    t, ag = _study(codes, n_categories, weights)
+    a_o, n_pair = batch.observed(t, ag)
+    nan = np.full(1, math.nan)
+    return _result("percent_agreement", batch.Batch(a_o, a_o, nan), t, float(n_pair[0]))
 
 
 def fleiss_kappa(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
+    codes: Any, n_categories: int | None = None, weights: Any = None
 ) -> AgreementResult:
-    r"""Fleiss' multi-rater κ (Artstein & Poesio's π*): chance from the pooled label distribution.
+    r"""Fleiss' multi-rater κ (Artstein & Poesio's π*), with Gwet's chance term for missing labels.
 
     .. math::
         A_o = \overline{\mathrm{agr}(i)},\qquad
-        A_e = \sum_k p_k^2,\quad p_k = \frac{\sum_i n_{ik}}{\sum_i m_i},\qquad
-        \kappa = \frac{A_o - A_e}{1 - A_e}
+        A_e = \sum_k \pi_k^2,\quad \pi_k = \frac{1}{n} \sum_{i: m_i \ge 1} \frac{n_{ik}}{m_i},
+        \qquad \kappa = \frac{A_o - A_e}{1 - A_e}
 
-    with A_o over pairable items and p_k the share of all labels that are k (Fleiss 1971;
-    Artstein & Poesio 2008, §2.5; METHODS.md §1).
+    with A_o over pairable items and π_k over the n items with at least one label. With complete
+    data π_k is the share of all labels that are k (Fleiss 1971); with missing labels this is
+    Gwet's generalisation (Gwet 2014, ch. 2), the one of irrCAC's ``fleiss.kappa.raw`` and
+    Stata's ``kappaetc``.
 
     Fleiss (1971)'s table (10 subjects × 14 raters, 5 categories) gives κ = 0.210:
 
@@ -150,42 +168,46 @@ def fleiss_kappa(
     >>> codes = [[k for k, n in enumerate(r) for _ in range(n)] for r in rows]
     >>> round(fleiss_kappa(codes).value, 3)
     0.21
+
+    Gwet (2014)'s 4 raters × 12 units with missing ratings (irrCAC's ``cac.raw4raters``;
+    Krippendorff 2011's data with unit 12 rated by the third rater) give 0.76117:
+
+    >>> from iaa_desktop.core.metrics.coding import encode
+    >>> data = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2],
+    ...         [1, 2, 3, 4], [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5],
+    ...         [None, None, 1, 1], [None, 3, None, None]]
+    >>> round(fleiss_kappa(encode(data)[0]).value, 5)
+    0.76117
     """
-    codes, counts, m, w, keep = _counts_and_weights(codes, n_categories, weights)
-    if not keep.any():
-        raise_or = AgreementResult("fleiss_kappa", math.nan)
-        return raise_or
-    a_o = _observed(counts, m, w, keep)
-    # p_k: share of *all* labels that are k (an item labelled once still shows label use)
-    p = w @ counts / float(w @ m)
-    a_e = float((p**2).sum())
-    return _chance_corrected("fleiss_kappa", a_o, a_e, int(keep.sum()), _n_annotators(codes, keep))
+    t, ag = _study(codes, n_categories, weights)
+    _, n_pair = batch.observed(t, ag)
+    return _result("fleiss_kappa", batch.fleiss(t, ag), t, float(n_pair[0]))
 
 
 def annotator_distributions(
-    codes: np.ndarray,
+    codes: Any,
     n_categories: int | None = None,
-    weights: np.ndarray | None = None,
-    items: np.ndarray | None = None,
-) -> np.ndarray:
+    weights: Any = None,
+    items: Any = None,
+) -> FloatArray:
     """``P[x, k]``: share of annotator x's labels (over ``items``, default all) that are k."""
-    codes = np.asarray(codes)
-    q = n_categories_of(codes, n_categories)
-    w = item_weights(codes.shape[0], weights)
+    arr = np.asarray(codes)
+    q = n_categories_of(arr, n_categories)
+    w = item_weights(arr.shape[0], weights)
     if items is not None:
-        codes, w = codes[items], w[items]
-    c = codes.shape[1]
-    P = np.zeros((c, q))
+        arr, w = arr[items], w[items]
+    c = arr.shape[1]
+    p = np.zeros((c, q))
     for x in range(c):
-        v = codes[:, x] >= 0
-        tot = np.bincount(codes[v, x], weights=w[v], minlength=q)
+        v = arr[:, x] >= 0
+        tot = np.bincount(arr[v, x], weights=w[v], minlength=q)
         s = tot.sum()
-        P[x] = tot / s if s > 0 else np.nan
-    return P
+        p[x] = tot / s if s > 0 else np.nan
+    return p
 
 
 def multi_kappa(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
+    codes: Any, n_categories: int | None = None, weights: Any = None
 ) -> AgreementResult:
     r"""Hubert's multi-κ: Fleiss' observed agreement, chance from each annotator's own distribution.
 
@@ -193,9 +215,9 @@ def multi_kappa(
         A_e = \frac{1}{\binom{c}{2}} \sum_{x<y} \sum_k P(k\mid x)\,P(k\mid y),\qquad
         \kappa = \frac{A_o - A_e}{1 - A_e}
 
-    with :math:`P(k\mid x)` the share of all of x's labels that are k; annotator
-    pairs that share no item are left out of the mean (Hubert 1977; Artstein & Poesio 2008, §2.6;
-    seed 000, eq. 7–8). For two annotators it equals Cohen's κ.
+    with :math:`P(k\mid x)` the share of all of x's labels that are k; annotator pairs that share
+    no item are left out of the mean (Hubert 1977; Artstein & Poesio 2008, §2.6). It is Conger's
+    κ (Conger 1980; :func:`conger_kappa`); for two annotators it equals Cohen's κ.
 
     Artstein & Poesio (2008), example 1 (100 items, counts 20/10/20/50) gives κ = 0.348:
 
@@ -203,25 +225,37 @@ def multi_kappa(
     >>> round(multi_kappa(codes).value, 3)
     0.348
     """
-    codes, counts, m, w, keep = _counts_and_weights(codes, n_categories, weights)
-    if not keep.any():
-        return AgreementResult("multi_kappa", math.nan)
-    a_o = _observed(counts, m, w, keep)
-    q = counts.shape[1]
-    P = annotator_distributions(codes, q, w)  # share of all of x's labels that are k
-    valid = codes[keep] >= 0
-    terms = []
-    for x, y in combinations(range(codes.shape[1]), 2):
-        if (valid[:, x] & valid[:, y]).any():
-            terms.append(float(P[x] @ P[y]))
-    a_e = float(np.mean(terms)) if terms else math.nan
-    n_ann = int(valid.any(axis=0).sum())
-    return _chance_corrected("multi_kappa", a_o, a_e, int(keep.sum()), n_ann)
+    t, ag = _study(codes, n_categories, weights)
+    _, n_pair = batch.observed(t, ag)
+    return _result("multi_kappa", batch.multi_kappa(t, ag), t, float(n_pair[0]))
 
 
-def gwet_ac1(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
+def conger_kappa(
+    codes: Any, n_categories: int | None = None, weights: Any = None
 ) -> AgreementResult:
+    r"""Conger's κ: the mean of the pairwise Cohen-type chance agreements (= Hubert's multi-κ).
+
+    .. math::
+        A_e = \frac{1}{c(c-1)} \sum_{x \ne y} \sum_k p_{xk} p_{yk},\qquad
+        \kappa_C = \frac{A_o - A_e}{1 - A_e}
+
+    (Conger 1980; Gwet 2014, §2.3) with A_o as Fleiss' and p_xk the share of x's labels that are
+    k. irrCAC's ``conger.kappa.raw`` gives 0.76282 on its ``cac.raw4raters`` (Gwet 2014's 4 raters
+    × 12 units; Krippendorff 2011's data with unit 12 rated by the third rater):
+
+    >>> from iaa_desktop.core.metrics.coding import encode
+    >>> data = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2],
+    ...         [1, 2, 3, 4], [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5],
+    ...         [None, None, 1, 1], [None, None, 3, None]]
+    >>> round(conger_kappa(encode(data)[0]).value, 5)
+    0.76282
+    """
+    t, ag = _study(codes, n_categories, weights)
+    _, n_pair = batch.observed(t, ag)
+    return _result("conger_kappa", batch.multi_kappa(t, ag), t, float(n_pair[0]))
+
+
+def gwet_ac1(codes: Any, n_categories: int | None = None, weights: Any = None) -> AgreementResult:
     r"""Gwet's AC1 for any number of annotators.
 
     .. math::
@@ -242,25 +276,97 @@ def gwet_ac1(
     >>> round(gwet_ac1(encode(data)[0]).value, 4)
     0.7754
     """
-    codes, counts, m, w, keep = _counts_and_weights(codes, n_categories, weights)
-    q = counts.shape[1]
-    if not keep.any() or q < 2:
-        return AgreementResult("gwet_ac1", math.nan, n_items=int(keep.sum()))
-    a_o = _observed(counts, m, w, keep)
-    rated = (m >= 1) & (w > 0)  # Gwet (2014, §2.3): π_k over every item with at least one rating
-    pi = np.average(counts[rated] / m[rated, None], axis=0, weights=w[rated])
-    a_e = float((pi * (1 - pi)).sum() / (q - 1))
-    return _chance_corrected("gwet_ac1", a_o, a_e, int(keep.sum()), _n_annotators(codes, keep))
+    t, ag = _study(codes, n_categories, weights)
+    _, n_pair = batch.observed(t, ag)
+    return _result("gwet_ac1", batch.gwet_ac1(t, ag), t, float(n_pair[0]))
 
 
-def _two(codes: np.ndarray) -> np.ndarray:
-    codes = np.asarray(codes)
-    if codes.ndim != 2 or codes.shape[1] != 2:
+def agreement_weights(kind: str | FloatArray, values: Any, span: float | None = None) -> FloatArray:
+    r"""Agreement weights w_kl (1 on the diagonal) of the categories' numeric ``values``.
+
+    ``linear``: :math:`1 - |v_k - v_l|/(v_{max} - v_{min})`; ``quadratic``:
+    :math:`1 - ((v_k - v_l)/(v_{max} - v_{min}))^2` (Cohen 1968; Gwet 2014, §3.4); ``identity``;
+    or a q × q matrix given as is. The scale's width is ``span`` (declared bounds, e.g. 4 for a
+    1–5 scale), by default the range of the values.
+
+    >>> agreement_weights("linear", [1, 2, 3]).tolist()
+    [[1.0, 0.5, 0.0], [0.5, 1.0, 0.5], [0.0, 0.5, 1.0]]
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if not isinstance(kind, str):
+        return np.asarray(kind, dtype=np.float64)
+    q = len(v)
+    if kind == "identity" or q < 2:
+        return np.eye(q)
+    width = float(span) if span else float(v.max() - v.min()) or 1.0
+    d = np.abs(v[:, None] - v[None, :]) / width
+    if kind == "linear":
+        return 1.0 - d
+    if kind == "quadratic":
+        return 1.0 - d**2
+    raise ValueError("weights must be 'identity', 'linear', 'quadratic' or a q × q matrix")
+
+
+def gwet_ac2(
+    codes: Any,
+    weights_kind: str | FloatArray = "quadratic",
+    values: Any = None,
+    n_categories: int | None = None,
+    weights: Any = None,
+) -> AgreementResult:
+    r"""Gwet's AC2: AC1 with agreement weights for ordered categories.
+
+    .. math::
+        A_o = \frac{1}{N'}\sum_{i: m_i\ge 2}\sum_k \frac{n_{ik}(n^*_{ik} - 1)}{m_i(m_i-1)},\quad
+        n^*_{ik} = \sum_l w_{kl} n_{il},\qquad
+        A_e = \frac{T_w}{q(q-1)} \sum_k \pi_k(1-\pi_k),\quad T_w = \sum_{kl} w_{kl}
+
+    (Gwet 2014, §3.4) with the weights of :func:`agreement_weights` from the category
+    ``values`` (default 0..q−1). With identity weights AC2 = AC1. irrCAC's documentation gives
+    AC2 = 0.90037 with its bipolar weights on Gwet's 4 raters × 12 units (checked in the tests).
+
+    >>> codes = [[0, 0, 1], [1, 1, 1], [2, 1, 2], [0, 0, 0]]
+    >>> round(gwet_ac2(codes, "identity").value, 6) == round(gwet_ac1(codes).value, 6)
+    True
+    """
+    t, ag = _study(codes, n_categories, weights)
+    q = t.n_categories
+    vals = np.arange(q, dtype=np.float64) if values is None else np.asarray(values, np.float64)
+    wm = agreement_weights(weights_kind, vals)
+    _, n_pair = batch.observed(t, ag)
+    name = f"gwet_ac2_{weights_kind}" if isinstance(weights_kind, str) else "gwet_ac2"
+    return _result(name, batch.gwet_ac2(t, ag, wm), t, float(n_pair[0]))
+
+
+def bennett_s(codes: Any, n_categories: int | None = None, weights: Any = None) -> AgreementResult:
+    r"""Bennett, Alpert & Goldstein's S (Randolph's free-marginal multirater κ).
+
+    .. math:: A_e = \frac{1}{q},\qquad S = \frac{A_o - 1/q}{1 - 1/q}
+
+    with A_o as Fleiss' and q the number of categories (Bennett et al. 1954; Randolph 2005;
+    Brennan & Prediger 1981; Gwet 2014, §2.3). The chance term is fixed: every category equally
+    likely. irrCAC's ``bp.coeff.raw`` gives 0.77273 on Gwet's 4 raters × 12 units:
+
+    >>> from iaa_desktop.core.metrics.coding import encode
+    >>> data = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2],
+    ...         [1, 2, 3, 4], [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5],
+    ...         [None, None, 1, 1], [None, 3, None, None]]
+    >>> round(bennett_s(encode(data)[0]).value, 5)
+    0.77273
+    """
+    t, ag = _study(codes, n_categories, weights)
+    _, n_pair = batch.observed(t, ag)
+    return _result("bennett_s", batch.bennett_s(t, ag), t, float(n_pair[0]))
+
+
+def _two(codes: Any) -> npt.NDArray[Any]:
+    arr = np.asarray(codes)
+    if arr.ndim != 2 or arr.shape[1] != 2:
         raise ValueError("this coefficient compares exactly two annotators (an N × 2 array)")
-    return codes
+    return arr
 
 
-def kappa_from_confusion(cm: np.ndarray, name: str = "cohen_kappa") -> AgreementResult:
+def kappa_from_confusion(cm: Any, name: str = "cohen_kappa") -> AgreementResult:
     """Cohen's κ (``name="cohen_kappa"``) or Scott's π (``"scott_pi"``) from a confusion matrix."""
     cm = np.asarray(cm, dtype=float)
     n = cm.sum()
@@ -270,25 +376,36 @@ def kappa_from_confusion(cm: np.ndarray, name: str = "cohen_kappa") -> Agreement
     a_o = float(np.trace(p))
     rows, cols = p.sum(axis=1), p.sum(axis=0)
     a_e = float(rows @ cols) if name == "cohen_kappa" else float((((rows + cols) / 2) ** 2).sum())
-    return _chance_corrected(name, a_o, a_e, int(round(n)), 2)
+    value = float(batch.chance_corrected(np.array([a_o]), np.array([a_e]))[0])
+    return AgreementResult(name, value, a_o, a_e, int(round(n)), 2)
+
+
+def _pair_result(name: str, b: batch.Batch, ag: Aggregates, p: int = 0) -> AgreementResult:
+    return AgreementResult(
+        name,
+        float(b.value[0, p]),
+        float(b.observed[0, p]),
+        float(b.expected[0, p]),
+        int(round(float(ag.pair_both[0, p]))),
+        2,
+    )
 
 
 def pairwise_cohen_kappa(
-    codes: np.ndarray, n_categories: int | None = None
+    codes: Any, n_categories: int | None = None
 ) -> dict[tuple[int, int], AgreementResult]:
     """Cohen's κ of every annotator pair (x < y) over the items both labelled, in one pass.
 
     >>> round(pairwise_cohen_kappa([[0, 0]] * 20 + [[0, 1]] * 10 + [[1, 0]] * 20 + [[1, 1]] * 50)[(0, 1)].value, 3)
     0.348
     """
-    return {
-        pair: kappa_from_confusion(cm)
-        for pair, cm in pairwise_confusions(codes, n_categories).items()
-    }
+    t, ag = _study(codes, n_categories, None)
+    b = batch.cohen_pairs(ag)
+    return {pair: _pair_result("cohen_kappa", b, ag, p) for p, pair in enumerate(t.pairs)}
 
 
 def cohen_kappa(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
+    codes: Any, n_categories: int | None = None, weights: Any = None
 ) -> AgreementResult:
     r"""Cohen's κ for one pair of annotators over the items both labelled.
 
@@ -302,22 +419,11 @@ def cohen_kappa(
     >>> round(cohen_kappa(codes).value, 3)
     0.348
     """
-    codes = _two(codes)
-    q = n_categories_of(codes, n_categories)
-    cm = confusion_matrix(codes, q, weights)
-    n = cm.sum()
-    if n == 0:
-        return AgreementResult("cohen_kappa", math.nan, n_items=0, n_annotators=2)
-    p = cm / n
-    a_o = float(np.trace(p))
-    a_e = float(p.sum(axis=1) @ p.sum(axis=0))
-    n_items = int(n) if weights is None else int(((codes[:, 0] >= 0) & (codes[:, 1] >= 0)).sum())
-    return _chance_corrected("cohen_kappa", a_o, a_e, n_items, 2)
+    _, ag = _study(_two(codes), n_categories, weights)
+    return _pair_result("cohen_kappa", batch.cohen_pairs(ag), ag)
 
 
-def scott_pi(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
-) -> AgreementResult:
+def scott_pi(codes: Any, n_categories: int | None = None, weights: Any = None) -> AgreementResult:
     r"""Scott's π for one pair: chance from the two annotators' pooled distribution.
 
     .. math:: A_e = \sum_k \left(\frac{P_x(k) + P_y(k)}{2}\right)^2
@@ -328,65 +434,51 @@ def scott_pi(
     >>> round(scott_pi(codes).value, 3)
     0.341
     """
-    codes = _two(codes)
-    q = n_categories_of(codes, n_categories)
-    cm = confusion_matrix(codes, q, weights)
-    n = cm.sum()
-    if n == 0:
-        return AgreementResult("scott_pi", math.nan, n_items=0, n_annotators=2)
-    p = cm / n
-    a_o = float(np.trace(p))
-    pooled = (p.sum(axis=1) + p.sum(axis=0)) / 2
-    a_e = float((pooled**2).sum())
-    n_items = int(((codes[:, 0] >= 0) & (codes[:, 1] >= 0)).sum())
-    return _chance_corrected("scott_pi", a_o, a_e, n_items, 2)
+    _, ag = _study(_two(codes), n_categories, weights)
+    return _pair_result("scott_pi", batch.scott_pairs(ag), ag)
+
+
+def disagreement_weights(kind: str, values: Any) -> FloatArray:
+    """1 − :func:`agreement_weights`: d_jk = |v_j − v_k|/(max − min), or its square."""
+    return 1.0 - agreement_weights(kind, values)
 
 
 def weighted_kappa(
-    codes: np.ndarray,
+    codes: Any,
     weights_kind: str = "linear",
     n_categories: int | None = None,
-    weights: np.ndarray | None = None,
+    weights: Any = None,
+    values: Any = None,
 ) -> AgreementResult:
-    r"""Cohen's weighted κ for one pair over ordered categories (their index order).
+    r"""Cohen's weighted κ for one pair over ordered categories, from the categories' values.
 
     .. math::
-        \kappa_w = 1 - \frac{\sum_{jk} w_{jk}\, p_{jk}}{\sum_{jk} w_{jk}\, P_x(j) P_y(k)},\qquad
-        w_{jk} = \frac{|j-k|}{q-1}\ \text{(linear)}\quad\text{or}\quad
-        \left(\frac{j-k}{q-1}\right)^2\ \text{(quadratic)}
+        \kappa_w = 1 - \frac{\sum_{jk} d_{jk}\, p_{jk}}{\sum_{jk} d_{jk}\, P_x(j) P_y(k)},\qquad
+        d_{jk} = \frac{|v_j-v_k|}{v_{max}-v_{min}}\ \text{(linear)}\quad\text{or}\quad
+        \left(\frac{v_j-v_k}{v_{max}-v_{min}}\right)^2\ \text{(quadratic)}
 
-    (Cohen 1968). The normalisation by q − 1 cancels in the ratio.
+    (Cohen 1968) with v the numeric ``values`` of the categories (default: their ranks 0..q−1,
+    the convention of scikit-learn's ``cohen_kappa_score``). Because d comes from the values, a
+    pair's κ_w does not depend on which other scale points the study uses; the scale's span
+    cancels in the ratio.
 
     >>> codes = [[0, 0], [1, 1], [2, 2], [0, 1], [2, 1], [0, 2]]
     >>> round(weighted_kappa(codes, "quadratic").value, 4)  # = scikit-learn's cohen_kappa_score
     0.28
     """
-    codes = _two(codes)
-    q = n_categories_of(codes, n_categories)
-    cm = confusion_matrix(codes, q, weights)
-    n = cm.sum()
-    name = f"weighted_kappa_{weights_kind}"
-    if n == 0 or q < 2:
-        return AgreementResult(name, math.nan, n_items=int(n), n_annotators=2)
-    idx = np.arange(q)
-    diff = np.abs(idx[:, None] - idx[None, :]) / (q - 1)
-    if weights_kind == "linear":
-        wm = diff
-    elif weights_kind == "quadratic":
-        wm = diff**2
-    else:
+    if weights_kind not in ("linear", "quadratic"):
         raise ValueError("weights_kind must be 'linear' or 'quadratic'")
-    p = cm / n
-    d_o = float((wm * p).sum())
-    d_e = float((wm * np.outer(p.sum(axis=1), p.sum(axis=0))).sum())
-    value = 1.0 - d_o / d_e if d_e > 0 else math.nan
-    n_items = int(((codes[:, 0] >= 0) & (codes[:, 1] >= 0)).sum())
-    return AgreementResult(name, value, 1 - d_o, 1 - d_e, n_items, 2)
+    t, ag = _study(_two(codes), n_categories, weights)
+    q = t.n_categories
+    vals = np.arange(q, dtype=np.float64) if values is None else np.asarray(values, np.float64)
+    name = f"weighted_kappa_{weights_kind}"
+    if q < 2:
+        return AgreementResult(name, math.nan, n_items=int(ag.pair_both[0, 0]), n_annotators=2)
+    d = disagreement_weights(weights_kind, vals)
+    return _pair_result(name, batch.weighted_kappa_pairs(t, ag, d), ag)
 
 
-def per_category_agreement(
-    codes: np.ndarray, n_categories: int | None = None
-) -> dict[str, np.ndarray]:
+def per_category_agreement(codes: Any, n_categories: int | None = None) -> dict[str, FloatArray]:
     r"""Agreement on each category k.
 
     Returns arrays indexed by category:
@@ -394,36 +486,25 @@ def per_category_agreement(
     ``specific``: specific (positive) agreement pooled over annotator pairs,
     :math:`\sum_i n_{ik}(n_{ik}-1) / \sum_i n_{ik}(m_i - 1)` — for two annotators
     :math:`2 n_{kk} / (n_{k\cdot} + n_{\cdot k})` (Uebersax 1982);
-    ``kappa``: Fleiss' κ of the binary label "k vs not k";
+    ``kappa``: Fleiss' κ of the binary label "k vs not k" (:func:`fleiss_kappa` of that data);
+    ``alpha``: Krippendorff's nominal α of "k vs not k" (Krippendorff's category-singling α,
+    Krippendorff 2008, Communication Methods and Measures 2(4));
     ``n_labels``: how often k was used.
 
     >>> r = per_category_agreement([[0, 0], [0, 1], [1, 1], [1, 1]])
     >>> r["specific"].round(4).tolist()
     [0.6667, 0.8]
     """
-    codes = np.asarray(codes)
-    counts = category_counts(codes, n_categories).astype(float)
-    m = counts.sum(axis=1)
-    keep = m >= 2
-    ck, mk = counts[keep], m[keep]
-    q = counts.shape[1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        specific = (ck * (ck - 1)).sum(axis=0) / (ck * (mk[:, None] - 1)).sum(axis=0)
-    kappa = np.full(q, np.nan)
-    for k in range(q):
-        bin_counts = np.stack([mk - ck[:, k], ck[:, k]], axis=1)
-        agr = (bin_counts * (bin_counts - 1)).sum(axis=1) / (mk * (mk - 1))
-        a_o = agr.mean() if len(agr) else np.nan
-        p = bin_counts.sum(axis=0) / mk.sum() if mk.sum() else np.array([np.nan, np.nan])
-        a_e = (p**2).sum()
-        kappa[k] = (a_o - a_e) / (1 - a_e) if a_e < 1 else np.nan
-    return {"specific": specific, "kappa": kappa, "n_labels": counts.sum(axis=0)}
+    t, ag = _study(codes, n_categories, None)
+    from iaa_desktop.core.metrics import percategory
+
+    return percategory.per_category(t, ag)
 
 
-PairMeasure = Callable[[np.ndarray], AgreementResult]
+PairMeasure = Callable[..., AgreementResult]
 
 
-def pairwise_matrix(codes: np.ndarray, measure: PairMeasure) -> tuple[np.ndarray, np.ndarray]:
+def pairwise_matrix(codes: Any, measure: PairMeasure) -> tuple[FloatArray, npt.NDArray[np.int64]]:
     """Apply a two-annotator measure to every pair; returns (values, n_items), both c × c.
 
     The diagonal is 1 (an annotator agrees with themself) with n = their number of labels;
@@ -433,31 +514,22 @@ def pairwise_matrix(codes: np.ndarray, measure: PairMeasure) -> tuple[np.ndarray
     >>> vals.round(3).tolist()[0]
     [1.0, 1.0, 0.4]
     """
-    codes = np.asarray(codes)
-    c = codes.shape[1]
+    arr = np.asarray(codes)
+    c = arr.shape[1]
     vals = np.full((c, c), np.nan)
-    ns = np.zeros((c, c), dtype=int)
-    q = n_categories_of(codes)
+    ns = np.zeros((c, c), dtype=np.int64)
+    q = n_categories_of(arr)
     for x in range(c):
         vals[x, x] = 1.0
-        ns[x, x] = int((codes[:, x] >= 0).sum())
+        ns[x, x] = int((arr[:, x] >= 0).sum())
     for x, y in combinations(range(c), 2):
-        both = (codes[:, x] >= 0) & (codes[:, y] >= 0)
+        both = (arr[:, x] >= 0) & (arr[:, y] >= 0)
         ns[x, y] = ns[y, x] = int(both.sum())
         if both.any():
-            sub = codes[:, [x, y]]  # items missing for either annotator drop out inside the measure
+            sub = arr[:, [x, y]]  # items missing for either annotator drop out inside the measure
             try:
-                r = measure(sub, q)  # type: ignore[call-arg]
+                r = measure(sub, q)
             except TypeError:
                 r = measure(sub)
             vals[x, y] = vals[y, x] = r.value
     return vals, ns
-
-
-__all__ += [
-    "pairwise_matrix",
-    "coincidence_matrix",
-    "confusion_matrix",
-    "kappa_from_confusion",
-    "pairwise_cohen_kappa",
-]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -20,27 +19,17 @@ import pandas as pd
 from iaa_desktop.core.errors import InsufficientDataError, OptionError, ReaderError
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
-from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
-from iaa_desktop.core.metrics import (
-    AgreementResult,
-    bayes_multi_kappa,
-    bootstrap_interval,
-    bootstrap_plan,
-    cohen_kappa,
-    coincidence_matrix,
-    fleiss_kappa,
-    gwet_ac1,
-    item_agreement,
-    kappa_from_confusion,
-    krippendorff_alpha,
-    multi_kappa,
-    pairwise_spearman,
-    percent_agreement,
-    scott_pi,
-    spearman_weighted,
-    weighted_kappa,
+from iaa_desktop.core.kinds.table.agreement import (
+    MAX_TABLE_CATEGORIES,
+    coincidences,
+    compute_overall,
+    compute_pairwise,
+    per_category_table,
+    study_stats,
 )
-from iaa_desktop.core.metrics.alpha import alpha_strings_from_codes
+from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
+from iaa_desktop.core.metrics import AgreementResult, item_agreement
+from iaa_desktop.core.metrics.registry import title as metric_title
 from iaa_desktop.core.progress import Progress
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES
 
@@ -51,25 +40,19 @@ OVERALL_METRICS = (
     "scott_pi_mean",
     "fleiss_kappa",
     "multi_kappa",
+    "conger_kappa",
     "krippendorff_alpha",
     "gwet_ac1",
+    "bennett_s",
     "spearman_weighted",
     "weighted_kappa_linear_mean",
     "weighted_kappa_quadratic_mean",
+    "gwet_ac2_linear",
+    "gwet_ac2_quadratic",
 )
 
-METRIC_TITLES = {
-    "percent_agreement": "Percent agreement",
-    "cohen_kappa_mean": "Cohen's κ (mean over pairs)",
-    "scott_pi_mean": "Scott's π (mean over pairs)",
-    "fleiss_kappa": "Fleiss' κ (π*)",
-    "multi_kappa": "multi-κ (Hubert)",
-    "krippendorff_alpha": "Krippendorff's α",
-    "gwet_ac1": "Gwet's AC1",
-    "spearman_weighted": "Spearman ρ (weighted mean of pairs)",
-    "weighted_kappa_linear_mean": "Weighted κ, linear (mean over pairs)",
-    "weighted_kappa_quadratic_mean": "Weighted κ, quadratic (mean over pairs)",
-}
+#: display titles, from the metrics registry (the one place where titles are written)
+METRIC_TITLES = {k: metric_title(k) for k in OVERALL_METRICS}
 
 SETTINGS = [
     Setting(
@@ -87,6 +70,24 @@ SETTINGS = [
         str,
         ("level", "nld"),
         "'level' = the distance of the level of measurement; 'nld' = normalized Levenshtein between text labels",
+    ),
+    Setting(
+        "scale",
+        "Scale bounds",
+        "",
+        str,
+        (),
+        "lowest and highest point of a numeric scale, e.g. 1,5 (default: the lowest and highest "
+        "label used); the weights of AC2 are fractions of this width",
+    ),
+    Setting(
+        "categories",
+        "Category order",
+        "",
+        str,
+        (),
+        "the labels in their order, comma-separated (ordered labels that are not numbers: "
+        "ordinal α and the weighted coefficients use these ranks)",
     ),
     Setting(
         "missing",
@@ -210,7 +211,7 @@ class TableResult(TaskResult):
             rows.append(
                 {
                     "metric": k,
-                    "title": METRIC_TITLES.get(k, k),
+                    "title": metric_title(k),
                     "value": r.value,
                     "ci_low": r.ci_low,
                     "ci_high": r.ci_high,
@@ -467,239 +468,38 @@ def build_reliability(  # noqa: C901  (to split)
     return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
-def _interval(
-    codes: np.ndarray, fn, options: Mapping[str, Any], q: int, plan=None
-) -> tuple[float, float]:
-    if options.get("interval") != "bootstrap":
-        return math.nan, math.nan
-    return bootstrap_interval(
-        codes,
-        fn,
-        n_resamples=int(options.get("n_resamples", 1000)),
-        seed=int(options.get("seed", 0)),
-        n_categories=q,
-        plan=plan,
-    )
+def declared_order(data: ReliabilityData, options: Mapping[str, Any]) -> ReliabilityData:
+    """The categories as the ``categories`` option declares them (order, and unused ones).
 
-
-def _mean_pair(fn):
-    """A statistic 'mean of a pair coefficient over annotator pairs' that accepts weights.
-
-    ``fn`` maps a pair's confusion matrix to an AgreementResult; each pair's confusion matrix is
-    one weighted bincount, so a bootstrap resample costs a few microseconds per pair.
+    Numbers are ordered by value; other labels take the declared order, whose ranks ordinal α
+    and the weighted coefficients use. A label used but not declared is an error.
     """
-
-    def stat(
-        codes: np.ndarray, q: int | None = None, weights: np.ndarray | None = None
-    ) -> AgreementResult:
-        q = int(q if q is not None else codes.max() + 1)
-        shifted = codes.astype(np.int64) + 1
-        vals = []
-        for x, y in combinations(range(codes.shape[1]), 2):
-            key = shifted[:, x] * (q + 1) + shifted[:, y]
-            cm = np.bincount(key, weights=weights, minlength=(q + 1) ** 2).reshape(q + 1, q + 1)[
-                1:, 1:
-            ]
-            if cm.sum() > 0:
-                v = fn(cm).value
-                if math.isfinite(v):
-                    vals.append(v)
-        v = float(np.mean(vals)) if vals else math.nan
-        return AgreementResult(
-            "mean",
-            v,
-            n_items=int(((codes >= 0).sum(axis=1) >= 2).sum()),
-            n_annotators=codes.shape[1],
-        )
-
-    return stat
-
-
-def _weighted_kappa_cm(kind: str):
-    def fn(cm: np.ndarray) -> AgreementResult:
-        q = cm.shape[0]
-        idx = np.arange(q)
-        diff = np.abs(idx[:, None] - idx[None, :]).astype(float)
-        wm = diff if kind == "linear" else diff**2
-        p = cm / cm.sum()
-        d_o = float((wm * p).sum())
-        d_e = float((wm * np.outer(p.sum(axis=1), p.sum(axis=0))).sum())
-        return AgreementResult("weighted_kappa", 1.0 - d_o / d_e if d_e > 0 else math.nan)
-
-    return fn
-
-
-def compute_overall(  # noqa: C901  (to split)
-    data: ReliabilityData, options: Mapping[str, Any], with_intervals: bool = True
-) -> dict[str, AgreementResult]:
-    """Every overall coefficient that applies to the level of measurement."""
-    codes, q = data.codes, len(data.categories)
-    level = options.get("level", "nominal")
-    opts = options if with_intervals else {**options, "interval": "none"}
-    out: dict[str, AgreementResult] = {}
-    if not ((codes >= 0).sum(axis=1) >= 2).any():
-        raise InsufficientDataError(
-            "No item was judged by two or more annotators; agreement cannot be computed."
-        )
-
-    plan = None
-    if opts.get("interval") == "bootstrap":
-        plan = bootstrap_plan(codes, int(opts.get("n_resamples", 1000)), int(opts.get("seed", 0)))
-
-    def add(name: str, fn, **extra) -> None:
-        r = fn(codes, q)
-        lo, hi = (
-            _interval(codes, fn, opts, q, plan) if math.isfinite(r.value) else (math.nan, math.nan)
-        )
-        out[name] = AgreementResult(
-            name,
-            r.value,
-            r.observed,
-            r.expected,
-            r.n_items,
-            r.n_annotators,
-            lo,
-            hi,
-            {**r.extra, **extra},
-        )
-
-    add("percent_agreement", percent_agreement)
-    add("cohen_kappa_mean", _mean_pair(kappa_from_confusion))
-    add("scott_pi_mean", _mean_pair(lambda cm: kappa_from_confusion(cm, "scott_pi")))
-    add("fleiss_kappa", fleiss_kappa)
-    add("multi_kappa", multi_kappa)
-    if opts.get("interval") == "bayes" and math.isfinite(out["multi_kappa"].value):
-        b = bayes_multi_kappa(codes, n_categories=q, seed=int(opts.get("seed", 0)))
-        r = out["multi_kappa"]
-        out["multi_kappa"] = AgreementResult(
-            r.name,
-            r.value,
-            r.observed,
-            r.expected,
-            r.n_items,
-            r.n_annotators,
-            b["low95"],
-            b["high95"],
-            {
-                "bayes_median": b["median"],
-                "bayes_89": [b["low89"], b["high89"]],
-                "bayes_95": [b["low95"], b["high95"]],
-            },
-        )
-    # α with the distance of the level (values = the numeric categories where there are any)
-    if options.get("distance") == "nld":
-        labels = [str(c) for c in data.categories]
-        r = alpha_strings_from_codes(codes, labels)
-        lo = hi = math.nan
-        if opts.get("interval") == "bootstrap" and q <= 2000:
-            from rapidfuzz.distance import Levenshtein
-            from rapidfuzz.process import cdist
-
-            ld = cdist(labels, list(labels), scorer=Levenshtein.distance, dtype=np.int32)
-            lens = np.array([len(s) for s in labels], dtype=float)
-            den = np.maximum(lens[:, None], lens[None, :])
-            den[den == 0] = 1
-            delta = ld / den
-
-            def fn_nld(cd, qq=None, weights=None):
-                return krippendorff_alpha(cd, distance=delta, n_categories=q, weights=weights)
-
-            lo, hi = _interval(codes, fn_nld, opts, q, plan)
-        out["krippendorff_alpha"] = AgreementResult(
-            "krippendorff_alpha",
-            r.value,
-            r.observed,
-            r.expected,
-            r.n_items,
-            r.n_annotators,
-            lo,
-            hi,
-            {"level": "nld"},
-        )
+    names = [s.strip() for s in str(options.get("categories") or "").split(",") if s.strip()]
+    if not names:
+        return data
+    if data.numeric:
+        try:
+            declared = np.array(sorted({float(x) for x in names}))
+        except ValueError:
+            raise OptionError(
+                "Category order: the labels are numbers, so the declared categories must be too."
+            ) from None
+        old = [float(c) for c in data.categories]
     else:
-        vals = data.categories.astype(float) if data.numeric else np.arange(q, dtype=float)
-        if level in ("interval", "ratio") and not data.numeric:
-            raise OptionError(f"The {level} level needs numeric labels.")
-
-        def fn_alpha(cd, qq=None, weights=None):
-            return krippendorff_alpha(cd, level, vals, n_categories=q, weights=weights)
-
-        add("krippendorff_alpha", fn_alpha, level=level)
-    add("gwet_ac1", gwet_ac1)
-    if data.numeric and level != "nominal" and data.values is not None:
-        r = spearman_weighted(data.values, data.judged)
-        lo = hi = math.nan
-        if opts.get("interval") == "bootstrap" and data.values.shape[0] <= 20000:
-            rng = np.random.default_rng(int(opts.get("seed", 0)))
-            n = data.values.shape[0]
-            stats = []
-            for _ in range(min(int(opts.get("n_resamples", 1000)), 400)):
-                idx = rng.integers(0, n, n)
-                v = spearman_weighted(data.values[idx], data.judged[idx]).value
-                if math.isfinite(v):
-                    stats.append(v)
-            if len(stats) >= 10:
-                lo, hi = (float(x) for x in np.quantile(stats, [0.025, 0.975]))
-        out["spearman_weighted"] = AgreementResult(
-            "spearman_weighted",
-            r.value,
-            n_items=r.n_items,
-            n_annotators=r.n_annotators,
-            ci_low=lo,
-            ci_high=hi,
+        declared = np.array(list(dict.fromkeys(names)), dtype=object)
+        old = [str(c) for c in data.categories]
+    index = {v: k for k, v in enumerate(declared.tolist())}
+    unknown = [str(v) for v in old if v not in index]
+    if unknown:
+        raise OptionError(
+            f"Category order: the label(s) {', '.join(repr(u) for u in unknown[:5])} are used "
+            "but not declared."
         )
-    if level in ("ordinal", "interval", "ratio") and q >= 2:
-        add("weighted_kappa_linear_mean", _mean_pair(_weighted_kappa_cm("linear")))
-        add("weighted_kappa_quadratic_mean", _mean_pair(_weighted_kappa_cm("quadratic")))
-    return out
-
-
-def compute_pairwise(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFrame:
-    codes, q = data.codes, len(data.categories)
-    level = options.get("level", "nominal")
-    vals = data.categories.astype(float) if data.numeric else np.arange(q, dtype=float)
-    rhos = {}
-    if data.numeric and data.values is not None and level != "nominal":
-        for x, y, rho, _nv, _nj in pairwise_spearman(data.values, data.judged):
-            rhos[(x, y)] = rho
-    rows = []
-    for x, y in combinations(range(codes.shape[1]), 2):
-        both = (codes[:, x] >= 0) & (codes[:, y] >= 0)
-        sub = codes[both][:, [x, y]]
-        row: dict[str, Any] = {
-            "a": data.annotators[x],
-            "b": data.annotators[y],
-            "n_items": int(both.sum()),
-        }
-        if both.any():
-            row["percent_agreement"] = float((sub[:, 0] == sub[:, 1]).mean())
-            row["cohen_kappa"] = cohen_kappa(sub, q).value
-            row["scott_pi"] = scott_pi(sub, q).value
-            if options.get("distance") == "nld":
-                row["krippendorff_alpha"] = alpha_strings_from_codes(
-                    sub, [str(c) for c in data.categories]
-                ).value
-            else:
-                row["krippendorff_alpha"] = krippendorff_alpha(
-                    sub,
-                    level if (data.numeric or level in ("nominal", "ordinal")) else "nominal",
-                    vals,
-                    n_categories=q,
-                ).value
-            if level in ("ordinal", "interval", "ratio"):
-                row["weighted_kappa_linear"] = weighted_kappa(sub, "linear", q).value
-                row["weighted_kappa_quadratic"] = weighted_kappa(sub, "quadratic", q).value
-        else:
-            row.update(
-                percent_agreement=math.nan,
-                cohen_kappa=math.nan,
-                scott_pi=math.nan,
-                krippendorff_alpha=math.nan,
-            )
-        if rhos:
-            row["spearman"] = rhos.get((x, y), math.nan)
-        rows.append(row)
-    return pd.DataFrame(rows)
+    mapping = np.array([index[v] for v in old], dtype=np.int64)
+    codes = np.where(data.codes >= 0, mapping[np.maximum(data.codes, 0)], -1).astype(np.int32)
+    return ReliabilityData(
+        codes, declared, data.numeric, data.values, data.judged, data.items, data.annotators
+    )
 
 
 def _label_text(data: ReliabilityData) -> np.ndarray:
@@ -751,20 +551,6 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
     return items
 
 
-def per_category_table(data: ReliabilityData) -> pd.DataFrame:
-    from iaa_desktop.core.metrics import per_category_agreement
-
-    pc = per_category_agreement(data.codes, len(data.categories))
-    return pd.DataFrame(
-        {
-            "category": [str(c) for c in data.categories],
-            "n_labels": pc["n_labels"].astype(int),
-            "specific_agreement": pc["specific"],
-            "kappa_one_vs_rest": pc["kappa"],
-        }
-    )
-
-
 class TableKind:
     name = "table"
     title = SPEC.title
@@ -798,10 +584,12 @@ class TableKind:
         errors, warnings = list(judgments.errors), list(judgments.warnings)
         yield Progress(15, 100, "Building the reliability data")
         data = build_reliability(judgments.frame, judgments.item_columns, opts, errors, warnings)
+        data = declared_order(data, opts)
         yield Progress(25, 100, "Computing overall agreement")
-        overall = compute_overall(data, opts)
+        stats = study_stats(data, opts)
+        overall = compute_overall(data, opts, stats=stats)
         yield Progress(60, 100, "Computing pairwise agreement")
-        pairwise = compute_pairwise(data, opts)
+        pairwise = compute_pairwise(data, opts, stats)
         yield Progress(70, 100, "Per-item disagreement")
         items = (
             items_table(data, opts)
@@ -813,8 +601,12 @@ class TableKind:
             )
             .reset_index(drop=True)
         )
-        coinc = coincidence_matrix(data.codes, len(data.categories))
-        per_cat = per_category_table(data) if len(data.categories) <= 200 else pd.DataFrame()
+        coinc = coincidences(stats)
+        per_cat = (
+            per_category_table(data, stats)
+            if len(data.categories) <= MAX_TABLE_CATEGORIES
+            else pd.DataFrame()
+        )
         groups: list[GroupResult] = []
         gb = opts.get("group_by")
         if gb:
