@@ -1,9 +1,8 @@
 """Human titles and explanations of result columns, for the GUI's headers and the report's tables.
 
-Titles of measures come from the metrics registry (:mod:`iaa_desktop.core.metrics.registry`,
-``title(name)``) when it knows the name, else from the Measures text (:mod:`iaa_desktop.core.measures`),
-so that a measure has one title everywhere; a column that is not a measure (``n_items``,
-``ci_low``) is spelled out from its name. Explanations (header tooltips) are the Measures text.
+Titles come from the metrics registry (:func:`iaa_desktop.core.metrics.registry.title`), so a
+measure or column has one title everywhere; a name the registry does not know is spelled out
+(``severity`` → ``Severity``). Explanations (header tooltips) are the Measures text.
 """
 
 from __future__ import annotations
@@ -15,55 +14,34 @@ from functools import lru_cache
 _ACRONYMS = {"ci", "pa", "id", "nld", "muc", "ceaf", "blanc", "lea", "sw", "trac", "iaa", "csv"}
 #: short names that are symbols (coreference L, M, R, D, d; α, κ ...): shown as they are
 _SYMBOL = re.compile(r"^[A-Za-z]$|^[^\x00-\x7f]{1,3}$")
-_AGGREGATES = {"mean": "mean", "avg": "mean", "average": "mean", "median": "median"}
 
 
 def _registry_title(name: str) -> str | None:
-    try:
-        from iaa_desktop.core.metrics import registry  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    fn = getattr(registry, "title", None)
-    if fn is None:
-        return None
-    try:
-        t = fn(name)
-    except (KeyError, ValueError, LookupError):
-        return None
-    return str(t) if t else None
+    from iaa_desktop.core.metrics.registry import title
+
+    t = title(name)
+    return t if t and t != name else None
 
 
 @lru_cache(maxsize=4096)
 def column_title(name: str) -> str:
-    """The title to show for a column or metric called ``name``.
+    """The title to show for a column or metric called ``name``: the metrics registry's title,
+    else the name spelled out (symbols and names already written for people stay as they are).
 
     >>> column_title("cohen_kappa_mean")
-    "Cohen's κ (mean)"
-    >>> column_title("n_items")
-    'N items'
+    "Cohen's κ (mean over pairs)"
+    >>> column_title("n_items"), column_title("severity")
+    ('Items', 'Severity')
     """
     raw = str(name)
-    if _SYMBOL.match(raw) or " " in raw or not raw:
-        return raw  # a symbol, or already written for people
+    if not raw:
+        return raw
     t = _registry_title(raw)
     if t:
         return t
-    from iaa_desktop.core.measures import find
-
-    base, _, tail = raw.rpartition("_")
-    if base and tail in _AGGREGATES:
-        inner = _registry_title(base) or (find(base).title if find(base) else None)
-        if inner:
-            return f"{inner} ({_AGGREGATES[tail]})"
-    m = find(raw)
-    if m is not None and _same_measure(raw, m.key, m.aliases):
-        return m.title
+    if _SYMBOL.match(raw) or " " in raw:
+        return raw  # a symbol, or already written for people
     return spell_out(raw)
-
-
-def _same_measure(name: str, key: str, aliases: tuple[str, ...]) -> bool:
-    n = name.lower()
-    return n == key or n in (a.lower().replace(" ", "_") for a in aliases)
 
 
 def spell_out(name: str) -> str:

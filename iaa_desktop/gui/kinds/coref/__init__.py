@@ -9,7 +9,7 @@ import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from iaa_desktop.gui.kinds.coref.panel import MATCH_TOOLTIPS, CorefPanel
+from iaa_desktop.gui.kinds.coref.panel import MATCH_TOOLTIPS, SYMBOL_HEADERS, CorefPanel
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.summary_table import SummaryTable
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
@@ -51,7 +51,9 @@ class ScoresPanel(QWidget):
         tl = QVBoxLayout(tbox)
         tl.setContentsMargins(0, 0, 0, 0)
         tl.addWidget(QLabel("Class matching over the corpus, per annotator pair"))
-        self.totals_model = DataFrameModel(severity_column="d", tooltips=MATCH_TOOLTIPS, digits=4)
+        self.totals_model = DataFrameModel(
+            severity_column="d", tooltips=MATCH_TOOLTIPS, headers=SYMBOL_HEADERS, digits=4
+        )
         self.totals_view = make_table(self.totals_model, name="class_matching_totals")
         tl.addWidget(self.totals_view, 1)
         split.addWidget(tbox)

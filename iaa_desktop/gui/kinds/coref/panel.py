@@ -42,6 +42,8 @@ MATCH_TOOLTIPS = {
     "(0 = identical classes, 1 = disjoint); rows are tinted by it",
     "study": "⚑ = the document's d reaches the study threshold (a text to look at)",
 }
+#: the matching's letters stay letters in the narrow headers; the tooltip says what each counts
+SYMBOL_HEADERS = {"L": "L", "M": "M", "R": "R", "D": "D", "d": "d"}
 LEGEND = (
     "Same colour = matched class pair · "
     f"<u><i><span style='color:{ONLY_ONE}'>only one annotator has the mention</span></i></u> · "
@@ -74,13 +76,17 @@ class CorefPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(QLabel("Documents, d of the chosen pair"))
-        self.doc_model = DataFrameModel(severity_column="d", tooltips=MATCH_TOOLTIPS, digits=4)
+        self.doc_model = DataFrameModel(
+            severity_column="d", tooltips=MATCH_TOOLTIPS, headers=SYMBOL_HEADERS, digits=4
+        )
         self.doc_view = make_table(self.doc_model, name="documents")
         self.doc_view.setObjectName("documents")
         self.doc_view.selectionModel().currentRowChanged.connect(lambda *_: self._show_document())
         ll.addWidget(self.doc_view, 1)
         ll.addWidget(QLabel("Classes of the document, most disagreement first"))
-        self.class_model = DataFrameModel(severity_column="d", tooltips=MATCH_TOOLTIPS, digits=4)
+        self.class_model = DataFrameModel(
+            severity_column="d", tooltips=MATCH_TOOLTIPS, headers=SYMBOL_HEADERS, digits=4
+        )
         self.class_bar = ListBar(self.class_model, noun="classes", placeholder="Filter classes…")
         ll.addWidget(self.class_bar)
         self.class_view = make_table(self.class_model, name="classes")
