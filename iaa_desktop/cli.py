@@ -28,24 +28,27 @@ EXIT_INPUT_ERRORS = 1  # results written, but some input had problems
 EXIT_FAILED = 2  # nothing could be computed, or the command line was wrong
 
 
-def _base_report_parser(
-    prog: str = "iaa-desktop report", add_help: bool = True
+def kind_command_parser(
+    prog: str, description: str, add_help: bool, inputs_help: str
 ) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog=prog,
-        description="Compute agreement headless and write the results.",
-        add_help=add_help,
-    )
-    p.add_argument(
-        "inputs",
-        nargs="*" if not add_help else "+",
-        type=Path,
-        help="files or folders: one per annotator, or one table holding all; or one .iaa-study file",
-    )
+    """The options every command over a study has: the inputs, ``--kind`` and ``--quiet``."""
+    p = argparse.ArgumentParser(prog=prog, description=description, add_help=add_help)
+    p.add_argument("inputs", nargs="+" if add_help else "*", type=Path, help=inputs_help)
     p.add_argument(
         "--kind",
         choices=kind_names(),
         help="kind of study (detected from the inputs when left out)",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+    return p
+
+
+def _base_report_parser(add_help: bool = True) -> argparse.ArgumentParser:
+    p = kind_command_parser(
+        "iaa-desktop report",
+        "Compute agreement headless and write the results.",
+        add_help,
+        "files or folders: one per annotator, or one table holding all; or one .iaa-study file",
     )
     p.add_argument(
         "--json",
@@ -60,7 +63,6 @@ def _base_report_parser(
         type=Path,
         help="write every result table as CSV into DIR",
     )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     return p
 
 

@@ -19,28 +19,19 @@ from iaa_desktop.cli import (
     EXIT_OK,
     check_inputs,
     compute,
+    kind_command_parser,
     parse_kind_args,
     run_guarded,
 )
-from iaa_desktop.core.kinds import get_kind, kind_names
+from iaa_desktop.core.kinds import get_kind
 
 
 def _parser(add_help: bool = True) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="iaa-desktop gold",
-        description="Write the automatically merged gold and the list of units still to decide.",
-        add_help=add_help,
-    )
-    p.add_argument(
-        "inputs",
-        nargs="+" if add_help else "*",
-        type=Path,
-        help="files or folders, as for 'report'",
-    )
-    p.add_argument(
-        "--kind",
-        choices=kind_names(),
-        help="kind of study (detected from the inputs when left out)",
+    p = kind_command_parser(
+        "iaa-desktop gold",
+        "Write the automatically merged gold and the list of units still to decide.",
+        add_help,
+        "files or folders, as for 'report'",
     )
     p.add_argument(
         "--strategy",
@@ -55,7 +46,6 @@ def _parser(add_help: bool = True) -> argparse.ArgumentParser:
         help="majority: the share of the unit's annotators the value needs (default: more than half)",
     )
     p.add_argument("--out", required=add_help, type=Path, help="folder to write the gold into")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     return p
 
 

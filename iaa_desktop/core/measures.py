@@ -142,7 +142,7 @@ MEASURES: tuple[Measure, ...] = (
         "skewed labels lower it as for κ.",
         "Hubert (1977), Kappa revisited, Psychological Bulletin 84; the Bayesian version follows "
         "the study of inter-annotator agreement on biblical intertextuality in Bernard of Clairvaux "
-        "(seed 000); " + _AP2008,
+        "(the Bernard of Clairvaux intertextuality study); " + _AP2008,
         ("multikappa", "multi-κ", "hubert_kappa", "bayes_median"),
     ),
     Measure(
@@ -205,7 +205,7 @@ MEASURES: tuple[Measure, ...] = (
         "one annotator uses the scale shifted (always one point higher): ρ stays 1 although no "
         "label agrees; or pairs share only a handful of items.",
         "Periti, Cassotti, Montanelli, Tahmasebi & Schlechtweg (2024), TRoTR: a framework for "
-        "evaluating the recontextualization of text reuse (seed 002)",
+        "evaluating the recontextualization of text reuse",
         (
             "spearman",
             "spearman_vs_others",
@@ -232,7 +232,7 @@ MEASURES: tuple[Measure, ...] = (
         "Jaccard, 'opt').",
         "Erwich, Creating a coreference-annotated corpus for Biblical Hebrew: an analysis of "
         "inter-annotator agreement for coreference resolution annotations in the Psalms and beyond "
-        "(notebook, github.com/cmerwich/participant-analysis; seed 001)",
+        "(notebook, github.com/cmerwich/participant-analysis)",
         ("d", "delta", "δ", "class_d", "L", "M", "R", "D"),
     ),
     Measure(
@@ -333,7 +333,7 @@ MEASURES: tuple[Measure, ...] = (
         "labels form an open class: π* treats every different spelling as a different category, so "
         "it understates agreement on long words; MEDIUM/STRICT exclude the easy unchanged tokens.",
         "Bollmann, Dipper & Petran (2016), Evaluating inter-annotator agreement on historical "
-        "spelling normalization, LAW-X (seed 003)",
+        "spelling normalization, LAW-X",
         ("word", "word_pi", "word_alpha"),
     ),
     Measure(
@@ -347,7 +347,7 @@ MEASURES: tuple[Measure, ...] = (
         "a token is rewritten completely (a different word): the alignment then pairs unrelated "
         "characters and the per-character figures look better than the word-level ones.",
         "Bollmann, Dipper & Petran (2016), Evaluating inter-annotator agreement on historical "
-        "spelling normalization, LAW-X (seed 003)",
+        "spelling normalization, LAW-X",
         ("character", "character_pi", "character_alpha"),
     ),
     Measure(
@@ -358,7 +358,7 @@ MEASURES: tuple[Measure, ...] = (
         "up to 1 (perfect); 0 = chance level.",
         "labels that are short (one character): every difference is a full disagreement and α_NLD "
         "behaves like nominal α.",
-        "Bollmann, Dipper & Petran (2016), LAW-X (seed 003); Krippendorff (2011)",
+        "Bollmann, Dipper & Petran (2016), LAW-X; Krippendorff (2011)",
         ("alpha_NLD", "nld_alpha", "α_nld"),
     ),
     # ------------------------------------------------------------------ candidates
@@ -370,7 +370,7 @@ MEASURES: tuple[Measure, ...] = (
         "0 (no shared word) to 1 (same words, same counts).",
         "lemmas are missing and inflected forms differ (Latin!): overlap is then understated.",
         "Ioffe (2010), Improved consistent sampling, weighted minhash and L1 sketching; used as in "
-        "the Bernard of Clairvaux intertextuality study (seed 000)",
+        "the Bernard of Clairvaux intertextuality study (the Bernard of Clairvaux intertextuality study)",
         ("weighted_jaccard", "jaccard", "overlap_median"),
     ),
     # ------------------------------------------------------------------ multi-label
@@ -382,7 +382,7 @@ MEASURES: tuple[Measure, ...] = (
         "−1 to 1; 0 = chance level.",
         "a label is very rare or almost always present (κ is unstable and can be undefined).",
         "Levi & Shenhav, A decomposition-based approach for evaluating and analyzing "
-        "inter-annotator disagreement (seed 004)",
+        "inter-annotator disagreement",
         ("mean_kappa", "label_kappa"),
     ),
     Measure(
@@ -391,7 +391,7 @@ MEASURES: tuple[Measure, ...] = (
         "nothing.",
         "0 to 1.",
         "sets are large: one differing label makes the whole item disagree.",
-        "Levi & Shenhav, A decomposition-based approach (seed 004)",
+        "Levi & Shenhav, A decomposition-based approach",
         ("set_agreement",),
     ),
     Measure(
@@ -404,7 +404,7 @@ MEASURES: tuple[Measure, ...] = (
         "one group is tiny: κ is unstable. The exploration ranks all partitions; the top ones may "
         "reflect the data's skew rather than a real structure.",
         "Levi & Shenhav, A decomposition-based approach for evaluating and analyzing "
-        "inter-annotator disagreement (seed 004)",
+        "inter-annotator disagreement",
         ("first", "level1", "first level"),
     ),
     Measure(
@@ -414,7 +414,7 @@ MEASURES: tuple[Measure, ...] = (
         f"{_CHANCE} per label, on the agreeing items only.",
         "−1 to 1; 0 = chance level. Undefined when a label is constant on those items.",
         "few items remain after the first level: the figure rests on very little data.",
-        "Levi & Shenhav, A decomposition-based approach (seed 004)",
+        "Levi & Shenhav, A decomposition-based approach",
         ("second", "level2", "second level"),
     ),
     # ------------------------------------------------------------------ uncertainty
@@ -426,7 +426,7 @@ MEASURES: tuple[Measure, ...] = (
         "the uncertainty from having few items; not the uncertainty from choosing annotators.",
         "an interval around the point value.",
         "items are not independent (several items from one text): the interval is too narrow.",
-        "Efron & Tibshirani (1993), An introduction to the bootstrap; seed 000 for the Bayesian model",
+        "Efron & Tibshirani (1993), An introduction to the bootstrap; the Bernard of Clairvaux intertextuality study for the Bayesian model",
         (
             "ci_low",
             "ci_high",

@@ -400,14 +400,9 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ help
 
     def show_measures(self) -> None:
-        try:
-            from iaa_desktop.gui.help_dialogs import MeasuresDialog
+        from iaa_desktop.gui.help_dialogs import MeasuresDialog
 
-            MeasuresDialog(self).exec()
-        except ImportError:
-            QMessageBox.information(
-                self, "Measures", "See ../shared/spec/METHODS.md and the README."
-            )
+        MeasuresDialog(self).exec()
 
     def show_about(self) -> None:
         try:

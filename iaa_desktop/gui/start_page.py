@@ -57,6 +57,11 @@ KIND_BLURBS: dict[str, tuple[str, str]] = {
         "Sentences of a news story labelled complication / resolution / "
         "success: per-label κ and the two-level decomposition.",
     ),
+    "spans": (
+        "Labelled spans",
+        "Three annotators' named entities in English, Hebrew and Arabic news (brat): "
+        "span F1, κ/α per character, unitizing α, disagreements side by side.",
+    ),
     "judgments": (
         "Judgment table",
         "Product review ratings in one table: every coefficient, "

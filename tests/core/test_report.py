@@ -295,6 +295,9 @@ def test_coref_sections_follow_the_documented_json_layout():
         def headline(self):
             return [("δ corpus", "0.400")]
 
+    from iaa_desktop.core.kinds import KINDS
+
+    FakeCoref.spec = KINDS["coref"]
     html = R.build_report(FakeCoref(kind="coref", inputs=())).html
     assert "Psalm 2" in html and "אדני" in html and "0.712" in html and "Classes of Psalm" in html
 

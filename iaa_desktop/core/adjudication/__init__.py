@@ -24,6 +24,7 @@ from iaa_desktop.core.adjudication.store import (
     new_store_path_beside,
     store_path_for,
 )
+from iaa_desktop.core.errors import OptionError
 
 __all__ = [
     "AdjudicationModel",
@@ -47,6 +48,7 @@ __all__ = [
 
 def units_for(result: Any) -> AdjudicationModel:
     """The adjudication units of a comparison result (its kind's spec builds them)."""
-    from iaa_desktop.core.kinds import get_kind
-
-    return get_kind(result.kind).units_for(result)  # type: ignore[no-any-return]
+    spec = getattr(result, "spec", None)
+    if spec is None:
+        raise OptionError(f"Adjudication is not available for '{result.kind}' studies.")
+    return spec.units_for(result)  # type: ignore[no-any-return]

@@ -1,4 +1,4 @@
-"""Character alignment of a historical token with its normalization (METHODS.md §4).
+"""Character alignment of a historical token with its normalization (Bollmann, Dipper & Petran 2016).
 
 Bollmann, Dipper & Petran (2016) turn word-level normalizations into a character-level
 annotation task: every *unit* (character) of the historical token gets a label, found by a

@@ -1,7 +1,7 @@
 r"""Tokens of a passage, weighted Jaccard overlap and Smith–Waterman local alignment over tokens.
 
 Used by the passage-pair kinds (``durel``, ``candidates``) to measure and show how much two
-passages share (seed 000, Manjavacas et al.; METHODS.md §5).
+passages share (the Bernard of Clairvaux intertextuality study).
 
 Tokens are runs of word characters (letters, digits, combining marks, with an inner apostrophe
 allowed: ``don't``); punctuation, spaces and emoji separate them. Offsets are **code-point**
@@ -9,7 +9,7 @@ offsets into the Python string (``text[start:end]``), as in DURel's ``indexes_ta
 A token's *key* — what is compared — is its lemma where lemmas are given, else the lower-cased
 form.
 
-Weighted Jaccard (seed 000, footnote 8):
+Weighted Jaccard (the Bernard of Clairvaux intertextuality study, footnote 8):
 
 .. math:: J(D_i, D_j) = \frac{\sum_w \min(c(w, D_i), c(w, D_j))}{\sum_w \max(c(w, D_i), c(w, D_j))}
 

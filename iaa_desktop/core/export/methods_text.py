@@ -34,10 +34,10 @@ REFERENCES: dict[str, str] = {
     "categorical data. Biometrics, 33(1), 159–174.",
     "efron1993": "Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.",
     "seed_candidates": "Inter-annotator agreement on biblical intertextuality in Bernard of Clairvaux: "
-    "a Bayesian multi-annotator κ with contextual factors (seed paper 000 of this project).",
+    "a Bayesian multi-annotator κ with contextual factors (text reuse in medieval literature).",
     "seed_coref": "Creating a coreference-annotated corpus for Biblical Hebrew: an analysis of "
     "inter-annotator agreement for coreference resolution annotations in the Psalms and beyond "
-    "(ETCBC notebook; seed document 001 of this project).",
+    "(ETCBC notebook, github.com/cmerwich/participant-analysis).",
     "periti2024": "Periti, F., Cassotti, P., Montanelli, S., Tahmasebi, N. & Schlechtweg, D. (2024). "
     "TRoTR: A framework for evaluating the re-contextualization of text reuse. Proceedings of "
     "EMNLP 2024.",
@@ -45,7 +45,7 @@ REFERENCES: dict[str, str] = {
     "on historical spelling normalization. Proceedings of the 10th Linguistic Annotation Workshop "
     "(LAW X).",
     "levi2022": "Levi, E. & Shenhav, S. R. (2022). A decomposition-based approach for evaluating and "
-    "analyzing inter-annotator disagreement (seed paper 004 of this project).",
+    "analyzing inter-annotator disagreement. Proceedings of the 16th Linguistic Annotation Workshop (LAW-XVI).",
     "pradhan2014": "Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V. & Strube, M. (2014). Scoring "
     "coreference partitions of predicted mentions: A reference implementation. Proceedings of ACL "
     "2014 (Short Papers), 30–35.",
@@ -58,6 +58,19 @@ REFERENCES: dict[str, str] = {
     "subsequences. Journal of Molecular Biology, 147(1), 195–197.",
     "kuhn1955": "Kuhn, H. W. (1955). The Hungarian method for the assignment problem. Naval Research "
     "Logistics Quarterly, 2(1–2), 83–97.",
+    "hripcsak2005": "Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and "
+    "reliability in information retrieval. Journal of the American Medical Informatics "
+    "Association, 12(3), 296–298.",
+    "krippendorff1995": "Krippendorff, K. (1995). On the reliability of unitizing continuous data. "
+    "Sociological Methodology, 25, 47–76.",
+    "meyer2014": "Meyer, C. M., Mieskes, M., Stab, C. & Gurevych, I. (2014). DKPro Agreement: An "
+    "open-source Java library for measuring inter-rater agreement. Proceedings of COLING 2014: "
+    "System Demonstrations, 105–109.",
+    "mathet2015": "Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic "
+    "method gamma (γ) for inter-annotator agreement measure and alignment. Computational "
+    "Linguistics, 41(3), 437–479.",
+    "hopcroft1973": "Hopcroft, J. E. & Karp, R. M. (1973). An n^5/2 algorithm for maximum matchings "
+    "in bipartite graphs. SIAM Journal on Computing, 2(4), 225–231.",
 }
 
 
@@ -130,9 +143,7 @@ def methods_generic(result: Any) -> tuple[list[str], list[str]]:
 
 def methods_for(result: Any) -> tuple[list[str], list[str]]:
     """The methods paragraphs and reference keys of a result, from its kind's spec."""
-    from iaa_desktop.core.kinds import KINDS
-
-    spec = KINDS.get(result.kind)
+    spec = getattr(result, "spec", None)
     if spec is None or spec.methods is None:
         return methods_generic(result)
     return spec.methods_text(result)

@@ -1,13 +1,13 @@
 """The agreement report: one HTML document (and its PDF) built from a result and its settings.
 
-Layout (issue 8): a title block (study, annotators, input files with SHA-256, date, version), a
+Layout: a title block (study, annotators, input files with SHA-256, date, version), a
 methods paragraph written from the options actually used, the summary table with intervals and an
 interpretation column, per-kind sections (tables worst first, charts as vector SVG, the kind's own
 tables), an optional adjudication section, running header and page numbers; a table of contents
 when the PDF is longer than five pages.
 
-The per-kind parts live in each kind's ``report`` module (named by its spec in
-:data:`iaa_desktop.core.kinds.KINDS`; a generic fallback for the others). A kind's result may also provide ``report_sections(ctx)``
+The per-kind parts live in each kind's ``report`` module, reached through the result's
+``spec`` (a generic fallback for results without one). A kind's result may also provide ``report_sections(ctx)``
 returning extra :class:`Section` objects; they are appended after the built-in ones.
 
 Nothing here imports Qt; matplotlib and WeasyPrint are imported lazily.
@@ -260,9 +260,7 @@ def default_paper(env: Mapping[str, str] | None = None) -> str:
 
 
 def _kind_report(result: Any, ctx: ReportContext) -> KindReport:
-    from iaa_desktop.core.kinds import KINDS
-
-    spec = KINDS.get(result.kind)
+    spec = getattr(result, "spec", None)
     if spec is None:
         from iaa_desktop.core.export.report_generic import build as build_generic
 
@@ -281,9 +279,8 @@ def _kind_report(result: Any, ctx: ReportContext) -> KindReport:
 
 
 def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
-    from iaa_desktop.core.kinds import KINDS
-
-    kind_title = KINDS[result.kind].title if result.kind in KINDS else result.kind
+    spec = getattr(result, "spec", None)
+    kind_title = spec.title if spec is not None else result.kind
 
     files, total = input_files(result.inputs)
     root = _common_root([Path(p) for p in result.inputs]) if result.inputs else None

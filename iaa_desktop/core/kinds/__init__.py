@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from iaa_desktop.core.errors import OptionError
-from iaa_desktop.core.kinds import candidates, coref, durel, multilabel, normalization, table
+from iaa_desktop.core.kinds import (
+    candidates,
+    coref,
+    durel,
+    multilabel,
+    normalization,
+    spans,
+    table,
+)
 from iaa_desktop.core.kinds.spec import KindSpec, Setting, TaskKind, TaskResult
 
 __all__ = [
@@ -37,6 +45,7 @@ KINDS: dict[str, KindSpec] = {
         candidates.SPEC,
         normalization.SPEC,
         multilabel.SPEC,
+        spans.SPEC,
     )
 }
 

@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from iaa_desktop.core.errors import OptionError, ReaderError
 from iaa_desktop.core.progress import Progress
@@ -88,6 +88,10 @@ class TaskResult:
     README documents) and :meth:`tables` (every result table, for ``--csv`` and the report).
     ``errors`` holds the problems found in the inputs that did not stop the computation.
     """
+
+    #: the :class:`KindSpec` of the result's kind (a class attribute of each kind's result); the
+    #: report, the methods paragraph and adjudication reach the kind through it
+    spec: ClassVar[KindSpec | None] = None
 
     kind: str
     inputs: tuple[str, ...] = ()
@@ -164,6 +168,21 @@ class KindSpec:
     methods: str | None = None
     adjudication: str | None = None
     gold_units: str | None = None
+
+    @classmethod
+    def of_package(
+        cls, package: str, name: str, title: str, inputs: str, **refs: str | None
+    ) -> KindSpec:
+        """The spec of a kind package laid out by convention: ``compare:KIND``,
+        ``report:build``, ``report:methods`` and ``adjudication:units_for_<name>``; ``refs``
+        overrides any of them or adds ``gold_units``."""
+        conventional: dict[str, str | None] = {
+            "compare": f"{package}.compare:KIND",
+            "report": f"{package}.report:build",
+            "methods": f"{package}.report:methods",
+            "adjudication": f"{package}.adjudication:units_for_{name}",
+        }
+        return cls(name=name, title=title, inputs=inputs, **{**conventional, **refs})
 
     @property
     def kind(self) -> TaskKind:

@@ -242,7 +242,7 @@ def krippendorff_alpha_strings(
     blocks with rapidfuzz, so tens of thousands of distinct labels stay fast.
 
     NLD (Levenshtein distance over the longer length) is used as δ itself, not squared
-    (Bollmann, Dipper & Petran 2016; METHODS.md §1).
+    (Bollmann, Dipper & Petran 2016).
 
     >>> round(krippendorff_alpha_strings([["abc", "abc"], ["abd", "abc"], ["x", "xy"]]).value, 4)
     0.5614

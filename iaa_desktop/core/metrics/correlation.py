@@ -1,6 +1,6 @@
 r"""Rank correlation between annotators of graded judgments.
 
-Weighted mean pairwise Spearman (Schlechtweg et al. 2018; TRoTR, Periti et al. 2024, seed 002):
+Weighted mean pairwise Spearman (Schlechtweg et al. 2018; TRoTR, Periti et al. 2024):
 for each pair of annotators (x, y), ρ_xy is Spearman's ρ over the items both judged with valid
 values; the overall figure is
 

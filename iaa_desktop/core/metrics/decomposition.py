@@ -30,7 +30,7 @@ References
 Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and Psychological
 Measurement* 20(1), 37–46.
 Levi, E. & Shenhav, S. R. (2022). A decomposition-based approach for evaluating and analyzing
-inter-annotator disagreement. (Seed 004; METHODS.md §6.)
+inter-annotator disagreement. (Levi & Shenhav 2022.)
 """
 
 from __future__ import annotations
@@ -358,7 +358,7 @@ def _kappa(n: np.ndarray, n11: np.ndarray, n1x: np.ndarray, n1y: np.ndarray) -> 
 
 
 def mean_strict(values: np.ndarray, axis: int | tuple[int, ...]) -> np.ndarray:
-    """Mean that is NaN as soon as one value is undefined (METHODS.md §6)."""
+    """Mean that is NaN as soon as one value is undefined (Levi & Shenhav 2022)."""
     return np.mean(values, axis=axis)
 
 

@@ -19,4 +19,5 @@ VIEW_MODULES: dict[str, str] = {
     "candidates": "iaa_desktop.gui.kinds.pairs",
     "multilabel": "iaa_desktop.gui.kinds.multilabel",
     "normalization": "iaa_desktop.gui.kinds.normalization",
+    "spans": "iaa_desktop.gui.kinds.spans",
 }

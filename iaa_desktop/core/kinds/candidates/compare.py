@@ -1,10 +1,10 @@
-"""Candidate text-reuse pairs judged accept/reject by several annotators (seed 000; METHODS.md §5).
+"""Candidate text-reuse pairs judged accept/reject by several annotators (the Bernard of Clairvaux intertextuality study).
 
 * Lexical overlap per pair: weighted Jaccard over token keys (lemmas when given, else
   lower-cased forms), see :mod:`iaa_desktop.core.align.tokens`.
 * multi-κ (Hubert) overall, per annotator pair, per level of each factor and per overlap bin
   (quantile bins by ``numpy.quantile``; a value on a boundary goes to the upper bin), each with
-  the conjugate Bayesian posterior of METHODS.md §1: per annotator pair θ ~ Dirichlet(1 + counts)
+  the conjugate Bayesian posterior: per annotator pair θ ~ Dirichlet(1 + counts)
   over the k² outcomes, A_o per draw = mean over pairs of Σ_k θ_kk, A_e fixed from the data;
   reported as the median and the central 89% and 95% intervals. ``ci_low``/``ci_high`` are the
   95% posterior interval.
@@ -130,6 +130,7 @@ def overlap_bins(overlap: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarr
 
 @dataclass
 class CandidatesResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     categories: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)

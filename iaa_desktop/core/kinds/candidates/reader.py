@@ -1,4 +1,4 @@
-"""Candidate text-reuse pairs: a pairs table plus the annotators' labels (seed 000; METHODS.md §5).
+"""Candidate text-reuse pairs: a pairs table plus the annotators' labels (the Bernard of Clairvaux intertextuality study).
 
 Inputs (files, or a folder holding them):
 

@@ -1,4 +1,4 @@
-"""Coreference comparison (seed 001, METHODS.md §3): matched classes and standard scores.
+"""Coreference comparison (the Psalms coreference study; Pradhan et al. 2014): matched classes and standard scores.
 
 Inputs: one folder (or file) per annotator — brat ``.ann`` + ``.txt``, CoNLL-2012 files, or a
 mention table. Documents are paired by name; every pair of annotators is compared.
@@ -98,6 +98,7 @@ class DocumentComparison:
 
 @dataclass
 class CorefResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     documents: list[DocumentComparison] = field(default_factory=list)
     corpus_scores: dict[tuple[str, str], DocumentScores] = field(default_factory=dict)

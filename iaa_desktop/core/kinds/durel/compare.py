@@ -1,4 +1,4 @@
-"""Graded judgments of use pairs (DURel / PhiTag exports; TRoTR, seed 002; METHODS.md §2).
+"""Graded judgments of use pairs (DURel / PhiTag exports; TRoTR, Periti et al. 2024).
 
 For every target and for all targets pooled, before and after the TRoTR filter:
 
@@ -226,7 +226,7 @@ def _grouped_ranks(groups: np.ndarray, x: np.ndarray) -> np.ndarray:
 def grouped_spearman_weighted(
     values: np.ndarray, judged: np.ndarray, groups: np.ndarray, n_groups: int
 ) -> np.ndarray:
-    r"""Weighted mean pairwise Spearman ρ of each group of items (TRoTR, seed 002).
+    r"""Weighted mean pairwise Spearman ρ of each group of items (TRoTR).
 
     Per group and annotator pair (x, y), ρ_xy is the Pearson correlation of the average ranks of
     the items both judged with valid values; the group's figure is
@@ -261,7 +261,7 @@ def grouped_spearman_weighted(
 
 
 def grouped_alpha(values: np.ndarray, groups: np.ndarray, n_groups: int, level: str) -> np.ndarray:
-    r"""Krippendorff's α of each group of items (METHODS.md §1), NaN for missing values.
+    r"""Krippendorff's α of each group of items (Krippendorff 2011), NaN for missing values.
 
     Coincidences per group :math:`o_{ck} = \sum_i (n_{ic} n_{ik} - [c=k] n_{ic})/(m_i - 1)` over
     pairable items, then :math:`\alpha = 1 - D_o/D_e` with the level's distance (the ordinal
@@ -355,6 +355,7 @@ def item_statistics(values: np.ndarray, options: Mapping[str, Any]) -> dict[str,
 
 @dataclass
 class DurelResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     level: str = "ordinal"
     overall: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -1,4 +1,4 @@
-"""Kind ``multilabel``: per-label agreement and the whether/which decomposition (METHODS.md §6).
+"""Kind ``multilabel``: per-label agreement and the whether/which decomposition (Levi & Shenhav 2022).
 
 Each annotator gives each item a set of k labels, a k-bit code (first label = leftmost bit).
 For every annotator pair that shares items: per-label percent agreement and Cohen's κ, the exact
@@ -84,6 +84,8 @@ def codes_of(mask: np.ndarray) -> list[int]:
 @dataclass
 class MultiLabelResult(TaskResult):
     """Everything computed for a multi-label study; arrays are read-only snapshots."""
+
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
 
     data: MultiLabelData | None = None
     #: annotator index pairs (a, b) that share items
@@ -566,7 +568,7 @@ class MultiLabelResult(TaskResult):
 
 
 def _null_nan(o: Any) -> Any:
-    """Undefined κ (NaN) becomes ``None`` (JSON ``null``), as METHODS.md §6 asks."""
+    """Undefined κ (NaN) becomes ``None`` (JSON ``null``), as Levi & Shenhav (2022) leave it undefined."""
     if isinstance(o, float | np.floating):
         return float(o) if np.isfinite(o) else None
     if isinstance(o, dict):

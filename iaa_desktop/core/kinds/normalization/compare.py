@@ -1,4 +1,4 @@
-"""Historical spelling normalization (kind ``normalization``, METHODS.md §4, seed 003).
+"""Historical spelling normalization (kind ``normalization``, Bollmann, Dipper & Petran 2016).
 
 Each annotator gives every historical token a normalized form and, optionally, a modernized
 form with a type (INFL, SEM, EXT). Agreement is reported
@@ -101,7 +101,7 @@ SETTINGS = [
 
 
 def simplify(s: str) -> str:
-    """The simplified form of a historical spelling (METHODS.md §4).
+    """The simplified form of a historical spelling (Bollmann, Dipper & Petran 2016).
 
     ``ſ`` → ``s``, ``ꝰ`` → ``us``, ``ꝫ`` → ``et``, lower case, NFKD, drop combining marks and
     characters of the categories Co (private use), Mn, Lm and Sk, then NFC.
@@ -121,7 +121,7 @@ def simplify(s: str) -> str:
 
 
 def is_unchanged(orig: str, norm: str, raw_compare: bool = False) -> bool:
-    """Whether a normalization leaves the historical token unchanged (METHODS.md §4).
+    """Whether a normalization leaves the historical token unchanged (Bollmann, Dipper & Petran 2016).
 
     >>> is_unchanged("für", "für"), is_unchanged("ſpricht", "spricht"), is_unchanged("ſpricht", "spricht", True)
     (True, True, False)
@@ -398,6 +398,8 @@ def build_character_data(
 @dataclass
 class NormalizationResult(TaskResult):
     """Everything the ``normalization`` kind computes (see the module docstring)."""
+
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
 
     annotators: tuple[str, ...] = ()
     text_ids: tuple[str, ...] = ()

@@ -152,6 +152,7 @@ class GroupResult:
 
 @dataclass
 class TableResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     n_items: int = 0
     level: str = "nominal"

@@ -1,0 +1,240 @@
+"""Units of the ``spans`` kind: every group of overlapping spans; gold in the inputs' format.
+
+A unit is one group of spans that overlap (any annotator, any label) in one document; an
+annotator's version is their spans in the group, each ``LABEL s-e[,s-e]`` joined by ``;`` in text
+order, ``""`` when they marked nothing there (``None`` when they lack the document). Unanimous
+groups are merged by the ``unanimous`` strategy; for the others the adjudicator picks a version
+(1, 2 …), merges the boundaries (``u``: one span over all of them, with the most frequent label),
+takes the common part (``i``), changes the label of a version's spans (a letter per label), keeps
+the spans of everyone (``k``) or drops them all (``x``).
+
+Gold export: brat standoff (``gold/<document>.ann`` and ``.txt``) when the inputs were brat, else a
+span table ``gold/gold.csv`` (document, start, end, label, text).
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
+from iaa_desktop.core.errors import IaaError, OptionError
+from iaa_desktop.core.kinds.spans.readers import Span
+
+#: keys of the label choices (n and p navigate; digits, m, u, i, k, x are taken)
+LABEL_KEYS = "abcdefghjlqrstvwy"
+COLOURS = ["#8dd3c7", "#ffffb3", "#bebada", "#fbb4ae", "#b3cde3", "#fed9a6", "#b3de69", "#fccde5"]
+
+
+def encode(spans: Sequence[Span]) -> str:
+    return ";".join(s.encode() for s in sorted(spans, key=lambda s: (s.start, s.end, s.label)))
+
+
+def decode(value: str | None) -> list[Span]:
+    if not value:
+        return []
+    return [Span.decode(p) for p in value.split(";") if p.strip()]
+
+
+class SpansModel(AdjudicationModel):
+    kind = "spans"
+
+    def __init__(self, *args: Any, result: Any = None, fmt: str = "brat", **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.result = result
+        self.fmt = fmt
+        self.group_doc: list[int] = []
+
+    @property
+    def corpus(self) -> Any:
+        return self.result.corpus
+
+    def _text(self, i: int) -> str:
+        return self.corpus.texts[self.group_doc[i]] or ""
+
+    def format_value(self, value: str | None) -> str:
+        if value is None:
+            return "—"
+        spans = decode(value)
+        if not spans:
+            return "∅ (no span)"
+        text = getattr(self, "_fmt_text", "")
+        return "; ".join(
+            f"{s.label} ‘\u2068{' … '.join(text[a:b] for a, b in s.fragments)}\u2069’ {s.start}–{s.end}"
+            for s in spans
+        )
+
+    def choices(self, i: int, order=None, names=None, min_share: float = 0.5) -> list[Choice]:
+        self._fmt_text = self._text(i)
+        return super().choices(i, order, names, min_share)
+
+    def extra_choices(self, i: int) -> list[Choice]:
+        self._fmt_text = self._text(i)
+        versions = [decode(v) for v in self.versions[i] if v]
+        every = [s for v in versions for s in v]
+        if not every:
+            return []
+        labels = Counter(s.label for s in every)
+        top = labels.most_common(1)[0][0]
+        lo, hi = min(s.start for s in every), max(s.end for s in every)
+        out = [
+            Choice(
+                "u",
+                f"merge boundaries: {self.format_value(encode([Span(top, ((lo, hi),))]))}",
+                "merge",
+                encode([Span(top, ((lo, hi),))]),
+            )
+        ]
+        a, b = max(s.start for s in every), min(s.end for s in every)
+        if a < b and (a, b) != (lo, hi):
+            v = encode([Span(top, ((a, b),))])
+            out.append(Choice("i", f"common part: {self.format_value(v)}", "common", v))
+        base = Counter(encode(v) for v in versions).most_common(1)[0][0]
+        for key, lab in zip(LABEL_KEYS, sorted(set(self.corpus.labels) | set(labels))):
+            relabelled = encode([Span(lab, s.fragments) for s in decode(base)])
+            if relabelled != base:
+                out.append(
+                    Choice(
+                        key,
+                        f"label {lab}: {self.format_value(relabelled)}",
+                        f"label:{lab}",
+                        relabelled,
+                    )
+                )
+        union = encode(list(dict.fromkeys(every)))
+        out.append(Choice("k", f"keep all: {self.format_value(union)}", "keep", union))
+        out.append(Choice("x", "drop: no span here", "drop", ""))
+        return out
+
+    def parse_value(self, text: str, i: int | None = None) -> str:
+        """``LABEL start end`` (or ``LABEL s-e,s-e``), several joined by ``;``; empty = no span."""
+        parts = [p.strip() for p in text.split(";") if p.strip()]
+        spans = []
+        for p in parts:
+            bits = p.split()
+            try:
+                if len(bits) == 3:
+                    spans.append(Span(bits[0], ((int(bits[1]), int(bits[2])),)))
+                else:
+                    spans.append(Span.decode(p))
+            except ValueError:
+                raise OptionError(
+                    f"'{p}' is not a span: type LABEL START END (several joined by ';')."
+                ) from None
+        n = len(self._text(i)) if i is not None else None
+        for s in spans:
+            if any(e <= b or (n and e > n) for b, e in s.fragments):
+                raise OptionError(f"{s.encode()}: the offsets must lie inside the text.")
+        return encode(spans)
+
+    def describe(self, i: int) -> str:
+        return self.titles[i]
+
+    def describe_html(self, i: int, names: Sequence[str] | None = None) -> str:
+        """The sentence around the group once per annotator, with that annotator's spans marked."""
+        text = self._text(i)
+        names = list(names) if names is not None else list(self.annotators)
+        spans = [s for v in self.versions[i] if v for s in decode(v)]
+        lo = min((s.start for s in spans), default=0)
+        hi = max((s.end for s in spans), default=0)
+        a = max(text.rfind("\n", 0, lo) + 1, lo - 120)
+        nl = text.find("\n", hi)
+        b = min(nl if nl >= 0 else len(text), hi + 120)
+        colour = {lab: COLOURS[k % len(COLOURS)] for k, lab in enumerate(self.corpus.labels)}
+        rows = [f"<p><b>{html.escape(self.titles[i])}</b></p>"]
+        for x, name in enumerate(names):
+            mine = sorted(decode(self.versions[i, x]), key=lambda s: s.start)
+            pieces, pos = [], a
+            for s in mine:
+                for fs, fe in s.fragments:
+                    if fs < pos:
+                        continue
+                    pieces.append(html.escape(text[pos:fs]))
+                    pieces.append(
+                        f"<span style='background:{colour.get(s.label, '#ddd')}'><b>"
+                        f"{html.escape(text[fs:fe])}</b><sub>{html.escape(s.label)}</sub></span>"
+                    )
+                    pos = fe
+            pieces.append(html.escape(text[pos:b]))
+            rows.append(
+                f"<p style='margin:2px'><b>{html.escape(name)}</b>: "
+                f"<span dir='auto'>\u2068{''.join(pieces)}\u2069</span></p>"
+            )
+        return "".join(rows)
+
+    # -- gold ------------------------------------------------------------------------------------
+
+    def gold_spans(self, gold: np.ndarray) -> dict[int, list[Span]]:
+        """Document index → gold spans (decided units only), in text order."""
+        out: dict[int, list[Span]] = {d: [] for d in range(len(self.corpus.names))}
+        for i, v in enumerate(gold):
+            if v:
+                out[self.group_doc[i]].extend(decode(v))
+        return {d: sorted(set(s), key=lambda s: (s.start, s.end, s.label)) for d, s in out.items()}
+
+    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+        from iaa_desktop.core.kinds.spans import writers
+
+        spans = self.gold_spans(gold)
+        if self.fmt == "brat":
+            return writers.write_brat(self.corpus, spans, Path(out_dir) / "gold")
+        return writers.write_table(self.corpus, spans, Path(out_dir) / "gold")
+
+
+def source_format(result: Any) -> str:
+    for by in result.corpus.docs.values():
+        for d in by.values():
+            return "brat" if str(d.path).endswith(".ann") else "table"
+    return "table"
+
+
+def units_for_spans(result: Any) -> SpansModel:
+    """Units of a :class:`~iaa_desktop.core.kinds.spans.compare.SpansResult` (every group)."""
+    from iaa_desktop.core.kinds.spans.measures import KINDS
+
+    corpus, groups = result.corpus, result.groups
+    if corpus is None or groups is None or len(corpus.annotators) < 2:
+        raise IaaError("Span adjudication needs a comparison of two or more annotators.")
+    members = np.argsort(groups.of_span, kind="stable")
+    bounds = np.searchsorted(groups.of_span[members], np.arange(len(groups.doc) + 1))
+    order = np.lexsort((groups.start, groups.doc))
+    A = len(corpus.annotators)
+    versions = np.empty((len(order), A), dtype=object)
+    keys, titles, grp, dis, gdoc = [], [], [], [], []
+    for row, g in enumerate(order.tolist()):
+        d = int(groups.doc[g])
+        ix = members[bounds[g] : bounds[g + 1]]
+        by: dict[int, list[Span]] = {}
+        for k in ix.tolist():
+            by.setdefault(int(corpus.ann[k]), []).append(corpus.spans[k])
+        for x in range(A):
+            versions[row, x] = encode(by.get(x, [])) if corpus.has[x, d] else None
+        name = corpus.names[d]
+        text = corpus.texts[d] or ""
+        s, e = int(groups.start[g]), int(groups.end[g])
+        keys.append(f"{name}|{s}|{e}")
+        titles.append(
+            f"{name} {s}–{e} ‘\u2068{text[s:e][:60]}\u2069’ — {KINDS[int(groups.kind[g])]}"
+        )
+        grp.append(name)
+        dis.append(float(groups.score[g]))
+        gdoc.append(d)
+    model = SpansModel(
+        corpus.annotators,
+        keys,
+        versions,
+        titles=titles,
+        groups=grp,
+        disagreement=np.array(dis),
+        inputs=result.inputs,
+        options=dict(result.options),
+        result=result,
+        fmt=source_format(result),
+    )
+    model.group_doc = gdoc
+    return model

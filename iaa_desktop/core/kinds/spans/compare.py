@@ -1,0 +1,280 @@
+"""Labelled spans compared: span F1, character/token κ and α, unitizing α, label confusion.
+
+Inputs: one folder (or file) per annotator — brat standoff or a span table — or one brat project
+with a folder per annotator, or one table with an annotator column.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.kinds.spans import SPEC
+from iaa_desktop.core.kinds.spans import measures as M
+from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
+from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.metrics import spans as S
+from iaa_desktop.core.progress import Progress
+
+SETTINGS = [
+    Setting("n_resamples", "Bootstrap resamples", 1000, int, (), "resamples of the documents"),
+    Setting("seed", "Random seed", 0, int, (), "seed of the bootstrap and of γ"),
+    Setting(
+        "gamma",
+        "γ (pygamma-agreement)",
+        False,
+        bool,
+        (),
+        "compute Mathet et al.'s γ with pygamma-agreement (slow; pip install 'iaa-desktop[gamma]')",
+    ),
+    Setting("document_column", "Span table: document column", "", str),
+    Setting("start_column", "Span table: start column", "", str),
+    Setting("end_column", "Span table: end column", "", str),
+    Setting("label_column", "Span table: label column", "", str),
+    Setting("annotator_column", "Span table: annotator column", "", str),
+    Setting("encoding", "Text encoding", "", str, (), "encoding of the files (empty: UTF-8)"),
+]
+
+FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_fleiss_kappa")
+
+
+@dataclass
+class SpansResult(TaskResult):
+    spec = SPEC  # the kind's spec: report section, methods, adjudication
+
+    annotators: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    corpus: SpanCorpus | None = None
+    groups: M.Groups | None = None
+    #: summary figure → {value, ci_low, ci_high}
+    overall: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    frames: dict[str, pd.DataFrame] = field(default_factory=dict)
+    confusion: np.ndarray | None = None
+    gamma_note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        def records(name: str) -> list[dict[str, Any]]:
+            df = self.frames.get(name)
+            if df is None:
+                return []
+            return [
+                {
+                    k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                    for k, v in r.items()
+                }
+                for r in df.to_dict("records")
+            ]
+
+        return {
+            "kind": self.kind,
+            "annotators": list(self.annotators),
+            "labels": list(self.labels),
+            "n_documents": len(self.corpus.names) if self.corpus else 0,
+            "overall": self.overall,
+            "pairs": records("pairs"),
+            "per_label": records("labels"),
+            "documents": records("documents"),
+            "pair_disagreements": records("pair_disagreements"),
+            "confusion": records("confusion"),
+            "disagreements": records("disagreements")[:200],
+            "gamma_note": self.gamma_note,
+        }
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        overall = pd.DataFrame(
+            [
+                {"measure": k, **{q: v.get(q) for q in ("value", "ci_low", "ci_high")}}
+                for k, v in self.overall.items()
+            ]
+        )
+        return {"overall": overall, **self.frames}
+
+    def headline(self) -> list[tuple[str, str]]:
+        out = [
+            ("documents", str(len(self.corpus.names) if self.corpus else 0)),
+            ("annotators", str(len(self.annotators))),
+        ]
+        for key, title in (("exact_f1", "span F1"), ("unitizing_alpha", "αU")):
+            v = self.overall.get(key, {}).get("value")
+            if v is not None and math.isfinite(v):
+                out.append((title, f"{v:.3f}"))
+        return out
+
+
+def _fig(value: float, ci: tuple[float, float] = (math.nan, math.nan)) -> dict[str, float | None]:
+    def f(x: float) -> float | None:
+        return float(x) if x is not None and math.isfinite(x) else None
+
+    return {"value": f(value), "ci_low": f(ci[0]), "ci_high": f(ci[1])}
+
+
+def _mean_pairs(values: np.ndarray) -> np.ndarray:
+    """Mean over annotator pairs (axis 0), NaN-aware (a pair without spans has no F1)."""
+    with np.errstate(invalid="ignore"), _quiet():
+        return np.nanmean(values, axis=0)
+
+
+class _quiet:
+    def __enter__(self) -> None:
+        import warnings
+
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc: object) -> None:
+        self._w.__exit__(*exc)
+
+
+def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict[str, Any]:
+    """Span F1 per pair, per label, per document and overall (mean over pairs), with intervals."""
+    pairs = M.pairs_of(corpus)
+    names = corpus.annotators
+    out: dict[str, Any] = {"pairs": [], "overall": {}}
+    per_label, per_doc = {"exact": [], "overlap": []}, {"exact": [], "overlap": []}
+    boot = {"exact": [], "overlap": []}
+    for p, pair in enumerate(pairs):
+        tp_e, tp_o, tot = counts.totals(pair, p, corpus.has)
+        row = {"a": names[pair[0]], "b": names[pair[1]]}
+        for kind, tp in (("exact", tp_e), ("overlap", tp_o)):
+            micro = S.f1_from_counts(tp.sum(), 0, tot.sum())
+            lab = S.f1_from_counts(tp.sum(axis=0), 0, tot.sum(axis=0))
+            per_label[kind].append(lab)
+            per_doc[kind].append(S.f1_from_counts(tp.sum(axis=1), 0, tot.sum(axis=1)))
+            b_tp, b_tot = draws @ tp.sum(axis=1), draws @ tot.sum(axis=1)
+            boot[kind].append(S.f1_from_counts(b_tp, 0, b_tot))
+            row[f"{kind}_f1"] = float(micro)
+            row[f"{kind}_f1_macro"] = float(np.nanmean(lab)) if np.isfinite(lab).any() else math.nan
+            lo, hi = S.percentile_interval(boot[kind][-1])
+            row[f"{kind}_f1_ci_low"], row[f"{kind}_f1_ci_high"] = lo, hi
+        out["pairs"].append(row)
+    for kind in ("exact", "overlap"):
+        mean = float(np.nanmean([r[f"{kind}_f1"] for r in out["pairs"]])) if pairs else math.nan
+        ci = S.percentile_interval(_mean_pairs(np.array(boot[kind]))) if pairs else (math.nan,) * 2
+        out["overall"][f"{kind}_f1"] = _fig(mean, ci)
+        macro = [r[f"{kind}_f1_macro"] for r in out["pairs"]]
+        out["overall"][f"{kind}_f1_macro"] = _fig(float(np.nanmean(macro)) if pairs else math.nan)
+        out[f"label_{kind}"] = _mean_pairs(np.array(per_label[kind])) if pairs else None
+        out[f"doc_{kind}"] = _mean_pairs(np.array(per_doc[kind])) if pairs else None
+        # per-label intervals: resample documents, F1 per pair and label, mean over pairs
+        lab_boot = []
+        for p, pair in enumerate(pairs):
+            tp_e, tp_o, tot = counts.totals(pair, p, corpus.has)
+            tp = tp_e if kind == "exact" else tp_o
+            lab_boot.append(S.f1_from_counts(draws @ tp, 0, draws @ tot))
+        mb = _mean_pairs(np.array(lab_boot)) if pairs else np.zeros((0, 0))
+        out[f"label_{kind}_ci"] = [
+            S.percentile_interval(mb[:, k]) if mb.size else (math.nan, math.nan)
+            for k in range(len(corpus.labels))
+        ]
+    return out
+
+
+def unit_figures(corpus: SpanCorpus, level: str, draws: np.ndarray) -> dict[str, Any]:
+    ut = M.unit_table(corpus, level)
+    if not len(ut.rows):
+        return {"left_out": ut.left_out, "overall": {}, "pairs": {}, "per_doc": {}}
+    total = M.unit_coefficients(ut, ut.per_doc.sum(axis=0)[None, :])
+    per_doc = M.unit_coefficients(ut, None)
+    boot = M.unit_coefficients(ut, draws @ ut.per_doc) if len(draws) else {}
+    figures = {
+        k: _fig(float(v[0]), S.percentile_interval(boot[k]) if boot else (math.nan, math.nan))
+        for k, v in total.items()
+    }
+    return {
+        "left_out": ut.left_out,
+        "figures": figures,
+        "per_doc": per_doc,
+        "n_units": float(ut.per_doc.sum()),
+    }
+
+
+class SpansKind:
+    name = "spans"
+    title = SPEC.title
+    settings = SETTINGS
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        from iaa_desktop.core.kinds.spans.sniffing import sniff
+
+        return sniff(inputs)
+
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, SpansResult]:
+        opts = resolve_options(self.settings, options)
+        errors: list[ReaderError] = []
+        yield Progress(0, 6, "Reading the annotations")
+        by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
+        docs = pair_documents(by_annotator, errors)
+        annotators = tuple(by_annotator)
+        corpus = build_corpus(annotators, docs)
+        result = yield from compare_corpus(corpus, opts, errors)
+        result.inputs = tuple(str(p) for p in inputs)
+        return result
+
+
+def compare_corpus(
+    corpus: SpanCorpus, opts: Mapping[str, Any], errors: list[ReaderError] | None = None
+) -> Generator[Progress, None, SpansResult]:
+    """Every figure of an already read corpus (the benchmark times this)."""
+    from iaa_desktop.core.kinds.spans.tables import assemble
+
+    errors = errors if errors is not None else []
+    warnings: list[ReaderError] = []
+    draws = M.doc_draws(
+        len(corpus.names), int(opts.get("n_resamples", 1000)), int(opts.get("seed", 0))
+    )
+    yield Progress(1, 6, "Matching spans")
+    edges = M.span_edges(corpus)
+    counts = M.f1_counts(corpus, edges)
+    f1 = f1_tables(corpus, counts, draws)
+    yield Progress(2, 6, "Grouping disagreements")
+    groups = M.span_groups(corpus, edges)
+    confusion, pair_dis = M.pair_disagreements(corpus, edges)
+    yield Progress(3, 6, "Character and token coefficients")
+    units = {level: unit_figures(corpus, level, draws) for level in ("char", "token")}
+    yield Progress(4, 6, "Unitizing α")
+    ua = M.unitizing_figures(corpus)
+    ua_pairs = {pair: M.unitizing_figures(corpus, pair)["alpha"] for pair in M.pairs_of(corpus)}
+    gamma, note = None, ""
+    if opts.get("gamma"):
+        from iaa_desktop.core.kinds.spans.gamma import corpus_gamma
+
+        gamma, note = corpus_gamma(corpus, int(opts.get("seed", 0)))
+    else:
+        note = "γ not computed: turn on the γ setting (needs pip install 'iaa-desktop[gamma]')."
+    yield Progress(5, 6, "Tables")
+    if corpus.duplicates:
+        warnings.append(
+            ReaderError(
+                None, None, f"{corpus.duplicates} spans repeated by the same annotator count once."
+            )
+        )
+    for level, u in units.items():
+        if u["left_out"]:
+            what = "characters" if level == "char" else "tokens"
+            warnings.append(
+                ReaderError(
+                    None,
+                    None,
+                    f"{u['left_out']:,} {what} covered by two labels of one annotator (overlapping "
+                    "spans) are left out of the character/token coefficients.",
+                )
+            )
+    result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
+    result.options, result.errors, result.warnings = dict(opts), errors, warnings
+    result.gamma_note = note
+    yield Progress(6, 6, "Done")
+    return result
+
+
+KIND = SpansKind()

@@ -1,0 +1,177 @@
+"""Reading a spans study: one folder (or file) per annotator, or one project folder or table.
+
+Documents pair up by name; a document that one annotator's files name differently is paired by its
+text when exactly one document of the others has the same text. Annotators who saw different texts
+under one name are an error naming the document, which is then left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.kinds.spans.readers import SpanDocument, read_brat, read_span_table
+
+TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
+
+
+def _columns(opts: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        role: str(opts.get(f"{role}_column") or "")
+        for role in ("document", "start", "end", "label", "annotator")
+    }
+
+
+def _texts_beside(folder: Path, encoding: str | None) -> dict[str, str]:
+    from iaa_desktop.core.textio import read_text
+
+    return {
+        f.stem: read_text(f, encoding)
+        for f in sorted(folder.glob("*.txt"))
+        if not f.with_suffix(".ann").exists()
+    }
+
+
+def read_input(
+    path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
+) -> dict[str, dict[str, SpanDocument]]:
+    """Annotator → document name → document, from one input (see the module docstring)."""
+    enc = opts.get("encoding") or None
+    path = Path(path)
+    if path.is_dir():
+        subdirs = [p for p in sorted(path.iterdir()) if p.is_dir() and not p.name.startswith(".")]
+        if not any(path.glob("*.ann")) and sum(1 for s in subdirs if any(s.glob("*.ann"))) >= 2:
+            out: dict[str, dict[str, SpanDocument]] = {}
+            for s in subdirs:  # a brat project: one folder per annotator
+                if any(s.glob("*.ann")):
+                    out[s.name] = _read_folder(s, s.name, opts, errors)
+            return out
+        files = sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
+        if any(f.suffix == ".ann" for f in files):
+            return {path.name: _read_folder(path, path.name, opts, errors)}
+        tables = [f for f in files if f.suffix.lower() in TABLE_SUFFIXES]
+        texts = _texts_beside(path, enc)
+        out = {}
+        for t in tables:
+            _merge(out, _read_table(t, opts, texts, errors), errors)
+        return out
+    if path.suffix == ".ann":
+        return {path.stem: {path.stem: _checked(read_brat(path, enc), errors)}}
+    return _read_table(path, opts, _texts_beside(path.parent, enc), errors)
+
+
+def _checked(doc: SpanDocument, errors: list[ReaderError]) -> SpanDocument:
+    errors.extend(doc.errors)
+    return doc
+
+
+def _read_folder(
+    folder: Path, who: str, opts: Mapping[str, Any], errors: list[ReaderError]
+) -> dict[str, SpanDocument]:
+    enc = opts.get("encoding") or None
+    out: dict[str, SpanDocument] = {}
+    for f in sorted(folder.rglob("*.ann")):
+        try:
+            doc = _checked(read_brat(f, enc), errors)
+        except ReaderError as e:
+            errors.append(e)
+            continue
+        doc.name = f.relative_to(folder).with_suffix("").as_posix()
+        out[doc.name] = doc
+    return out
+
+
+def _read_table(
+    path: Path, opts: Mapping[str, Any], texts: dict[str, str], errors: list[ReaderError]
+) -> dict[str, dict[str, SpanDocument]]:
+    try:
+        found = read_span_table(path, _columns(opts), texts)
+    except ReaderError as e:
+        errors.append(e)
+        return {}
+    out: dict[str, dict[str, SpanDocument]] = {}
+    for who, docs in found.items():
+        name = who if who is not None else path.stem
+        out[name] = {d.name: _checked(d, errors) for d in docs}
+    return out
+
+
+def _merge(
+    into: dict[str, dict[str, SpanDocument]],
+    new: dict[str, dict[str, SpanDocument]],
+    errors: list[ReaderError],
+) -> None:
+    for who, docs in new.items():
+        mine = into.setdefault(who, {})
+        for name, d in docs.items():
+            if name in mine:
+                errors.append(
+                    ReaderError(
+                        d.path,
+                        None,
+                        f"document {name} appears twice for {who}; the second is left out.",
+                    )
+                )
+                continue
+            mine[name] = d
+
+
+def read_inputs(
+    inputs: Sequence[Path], opts: Mapping[str, Any], errors: list[ReaderError]
+) -> dict[str, dict[str, SpanDocument]]:
+    """Annotator → documents over all inputs; annotator names made unique."""
+    out: dict[str, dict[str, SpanDocument]] = {}
+    for p in inputs:
+        for who, docs in read_input(Path(p), opts, errors).items():
+            name = who
+            while name in out:
+                name += "'"
+            out[name] = docs
+    if sum(1 for d in out.values() if d) < 2:
+        raise IaaError(
+            "Spans need two or more annotators: give one folder (or file) per annotator, a brat "
+            "project with one folder per annotator, or a table with an annotator column.\n"
+            + "\n".join(str(e) for e in errors[:10])
+        )
+    return {a: d for a, d in out.items() if d}
+
+
+def pair_documents(
+    by_annotator: dict[str, dict[str, SpanDocument]], errors: list[ReaderError]
+) -> dict[str, dict[str, SpanDocument]]:
+    """Document name → annotator → document (see the module docstring)."""
+    names: dict[str, dict[str, SpanDocument]] = {}
+    for who, docs in by_annotator.items():
+        for name, d in docs.items():
+            names.setdefault(name, {})[who] = d
+    # documents of one annotator only: pair by text with a document of the others
+    by_text: dict[str, list[str]] = {}
+    for name, by in names.items():
+        text = next((d.text for d in by.values() if d.text), None)
+        if text:
+            by_text.setdefault(text, []).append(name)
+    for _text, group in by_text.items():
+        if len(group) < 2:
+            continue
+        target = max(group, key=lambda n: (len(names[n]), n))
+        for other in group:
+            if other == target or set(names[other]) & set(names[target]):
+                continue
+            names[target].update(names.pop(other))
+    out: dict[str, dict[str, SpanDocument]] = {}
+    for name, by in names.items():
+        texts = {d.text for d in by.values() if d.text is not None}
+        if len(texts) > 1:
+            who = ", ".join(sorted(by))
+            errors.append(
+                ReaderError(
+                    next(iter(by.values())).path,
+                    None,
+                    f"document {name}: the annotators ({who}) saw different texts; the document is left out.",
+                )
+            )
+            continue
+        out[name] = by
+    return out

@@ -1,0 +1,327 @@
+"""Every figure of a spans study from a :class:`~.corpus.SpanCorpus`, vectorised over the corpus.
+
+* span F1 (exact and overlap) per annotator pair, label and document, from counts;
+* groups of overlapping spans (any annotator, any label) and what kind of disagreement each is;
+* label confusion of overlapping spans; boundary and label disagreements counted apart;
+* character- and token-level Cohen's κ, Fleiss' κ and Krippendorff's α ("no label" a category);
+* Krippendorff's unitizing α per document, per label, per pair and for the corpus.
+
+Intervals: percentile bootstrap over documents (the documents are resampled with replacement and
+every count summed again), the same resamples for every figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
+from iaa_desktop.core.metrics import spans as S
+from iaa_desktop.core.metrics.unitizing import alpha_from_disagreements, grouped_disagreements
+
+#: kinds of a group of overlapping spans, most severe first
+KINDS = ("only some", "boundary and label", "label", "boundary", "agree")
+
+
+def pairs_of(corpus: SpanCorpus) -> list[tuple[int, int]]:
+    return list(combinations(range(len(corpus.annotators)), 2))
+
+
+def span_edges(corpus: SpanCorpus) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j), i ≠ j, of spans of one document that share a character (any label)."""
+    gs, ge = corpus.frag_global()
+    i, j = S.overlap_edges(gs, ge, gs, ge)
+    i, j = corpus.frag_span[i], corpus.frag_span[j]
+    keep = i != j
+    code = np.unique(i[keep] * max(corpus.n_spans, 1) + j[keep])
+    return code // max(corpus.n_spans, 1), code % max(corpus.n_spans, 1)
+
+
+@dataclass
+class F1Counts:
+    """tp_exact / tp_overlap (pairs × documents × labels); n (annotators × documents × labels)."""
+
+    tp_exact: np.ndarray
+    tp_overlap: np.ndarray
+    n: np.ndarray
+
+    def totals(self, pair: tuple[int, int], p: int, has: np.ndarray) -> tuple[np.ndarray, ...]:
+        x, y = pair
+        both = (has[x] & has[y])[:, None]
+        return self.tp_exact[p] * both, self.tp_overlap[p] * both, (self.n[x] + self.n[y]) * both
+
+
+def f1_counts(corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]) -> F1Counts:
+    A, D, Q = len(corpus.annotators), len(corpus.names), len(corpus.labels)
+    pairs = pairs_of(corpus)
+    n = np.zeros((A, D, Q))
+    np.add.at(n, (corpus.ann, corpus.doc, corpus.label), 1.0)
+    tp_e = np.zeros((len(pairs), D, Q))
+    tp_o = np.zeros((len(pairs), D, Q))
+    i, j = edges
+    same_label = corpus.label[i] == corpus.label[j]
+    for p, (x, y) in enumerate(pairs):
+        ix = np.flatnonzero(corpus.ann == x)
+        iy = np.flatnonzero(corpus.ann == y)
+        common = np.intersect1d(corpus.key[ix], corpus.key[iy])
+        hit = ix[np.isin(corpus.key[ix], common)]
+        np.add.at(tp_e[p], (corpus.doc[hit], corpus.label[hit]), 1.0)
+        sel = same_label & (corpus.ann[i] == x) & (corpus.ann[j] == y)
+        pos_x = np.full(corpus.n_spans, -1, dtype=np.int64)
+        pos_x[ix] = np.arange(len(ix))
+        pos_y = np.full(corpus.n_spans, -1, dtype=np.int64)
+        pos_y[iy] = np.arange(len(iy))
+        ma, _mb = S.max_overlap_matching(len(ix), len(iy), pos_x[i[sel]], pos_y[j[sel]])
+        hit = ix[ma]
+        np.add.at(tp_o[p], (corpus.doc[hit], corpus.label[hit]), 1.0)
+    return F1Counts(tp_e, tp_o, n)
+
+
+def doc_draws(n_docs: int, n_resamples: int, seed: int) -> np.ndarray:
+    """Bootstrap weights (resamples × documents): how often each document is drawn."""
+    if n_resamples <= 0 or n_docs < 2:
+        return np.zeros((0, n_docs))
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=n_resamples).astype(float)
+
+
+# ------------------------------------------------------------------------------------ groups
+
+
+@dataclass
+class Groups:
+    """Groups of overlapping spans: per span its group; per group document, kind and score."""
+
+    of_span: np.ndarray
+    doc: np.ndarray
+    kind: np.ndarray  # index into KINDS
+    score: np.ndarray  # 1 − share of the annotators who agree with the most common version
+    start: np.ndarray
+    end: np.ndarray
+    labels: np.ndarray  # bit set of the labels in the group (labels < 63) for filtering
+    annotators: np.ndarray  # bit set of the annotators with a span in the group
+
+
+def _distinct(group: np.ndarray, *cols: np.ndarray, n: int) -> np.ndarray:
+    """Per group, the number of distinct tuples (cols) among its rows."""
+    stacked = np.stack([group, *cols], axis=1)
+    uniq = np.unique(stacked, axis=0) if len(stacked) else stacked
+    return np.bincount(uniq[:, 0], minlength=n) if len(uniq) else np.zeros(n, dtype=np.int64)
+
+
+def span_groups(corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]) -> Groups:
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    N = corpus.n_spans
+    i, j = edges
+    graph = csr_matrix((np.ones(len(i), dtype=np.int8), (i, j)), shape=(N, N))
+    n, of_span = connected_components(graph, directed=False)
+    g = of_span.astype(np.int64)
+    doc = np.zeros(n, dtype=np.int64)
+    doc[g] = corpus.doc
+    n_exp = corpus.has[:, doc].sum(axis=0)
+    present = _distinct(g, corpus.ann, n=n)
+    n_spans = np.bincount(g, minlength=n)
+    n_keys = _distinct(g, corpus.key, n=n)
+    n_where = _distinct(g, corpus.where, n=n)
+    n_labels = _distinct(g, corpus.label, n=n)
+    ann_where = _distinct(g, corpus.ann, corpus.where, n=n)
+    ann_labels = _distinct(g, corpus.ann, corpus.label, n=n)
+    # a version: the set of an annotator's spans in the group, hashed (order-free sum)
+    rng = np.random.default_rng(12345)
+    rnd = rng.integers(1, 2**62, size=max(int(corpus.key.max(initial=-1)) + 1, 1), dtype=np.int64)
+    A = len(corpus.annotators)
+    ver = np.zeros((n, A), dtype=np.int64)
+    with np.errstate(over="ignore"):
+        np.add.at(ver, (g, corpus.ann), rnd[corpus.key])
+    ver_ok = corpus.has[:, doc].T
+    best = np.zeros(n)
+    for x in range(A):
+        same = ((ver == ver[:, [x]]) & ver_ok).sum(axis=1)
+        best = np.maximum(best, np.where(ver_ok[:, x], same, 0))
+    score = 1.0 - best / np.maximum(n_exp, 1)
+    kind = np.full(n, KINDS.index("boundary and label"))
+    agree = (present == n_exp) & (n_spans == n_keys * n_exp)
+    same_where = ann_where == n_where * n_exp
+    same_labels = ann_labels == n_labels * n_exp
+    kind[same_labels] = KINDS.index("boundary")
+    kind[same_where & ~same_labels] = KINDS.index("label")
+    kind[present < n_exp] = KINDS.index("only some")
+    kind[agree] = KINDS.index("agree")
+    off = corpus.offsets
+    start = np.full(n, np.iinfo(np.int64).max)
+    end = np.zeros(n, dtype=np.int64)
+    fs = corpus.frag_span
+    np.minimum.at(start, g[fs], corpus.frag_start)
+    np.maximum.at(end, g[fs], corpus.frag_end)
+    del off
+    bits_l = np.zeros(n, dtype=np.int64)
+    np.bitwise_or.at(bits_l, g, np.left_shift(1, np.minimum(corpus.label, 62)))
+    bits_a = np.zeros(n, dtype=np.int64)
+    np.bitwise_or.at(bits_a, g, np.left_shift(1, np.minimum(corpus.ann, 62)))
+    return Groups(g, doc, kind, score, start, end, bits_l, bits_a)
+
+
+def pair_disagreements(
+    corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, list[dict[str, int]]]:
+    """Label confusion (labels × labels, first annotator of each pair in rows) and, per pair,
+    the spans of the first annotator by kind of match with the second's: exact, boundary only
+    (same label, other fragments), label only (same fragments), boundary and label, alone."""
+    Q = len(corpus.labels)
+    conf = np.zeros((Q, Q), dtype=np.int64)
+    i, j = edges
+    rows = []
+    for x, y in pairs_of(corpus):
+        sel = (corpus.ann[i] == x) & (corpus.ann[j] == y)
+        a, b = i[sel], j[sel]
+        same_l = corpus.label[a] == corpus.label[b]
+        same_w = corpus.where[a] == corpus.where[b]
+        np.add.at(conf, (corpus.label[a[~same_l]], corpus.label[b[~same_l]]), 1)
+        ix = np.flatnonzero(
+            (corpus.ann == x) & corpus.has[y, corpus.doc]
+        )  # spans of x where y has the document
+        exact = np.isin(ix, a[same_l & same_w])
+        lab = np.isin(ix, a[same_w & ~same_l]) & ~exact
+        bnd = np.isin(ix, a[same_l & ~same_w]) & ~exact & ~lab
+        any_edge = np.isin(ix, a)
+        both = any_edge & ~exact & ~lab & ~bnd
+        rows.append(
+            {
+                "a": corpus.annotators[x],
+                "b": corpus.annotators[y],
+                "exact": int(exact.sum()),
+                "boundary only": int(bnd.sum()),
+                "label only": int(lab.sum()),
+                "boundary and label": int(both.sum()),
+                "alone": int((~any_edge).sum()),
+            }
+        )
+    return conf, rows
+
+
+# ----------------------------------------------------------------------- character and token units
+
+
+@dataclass
+class UnitTable:
+    """Distinct rows of unit values (U × annotators), and their weight per document (D × U)."""
+
+    rows: np.ndarray
+    per_doc: np.ndarray
+    n_categories: int
+    left_out: int  # units covered by two labels of one annotator
+
+
+def unit_table(corpus: SpanCorpus, level: str) -> UnitTable:
+    """Characters (as runs between span boundaries, weighted by length) or tokens."""
+    D, A, Q = len(corpus.names), len(corpus.annotators), len(corpus.labels)
+    gs, ge = corpus.frag_global()
+    off = corpus.offsets
+    if level == "token":
+        us, ue, udoc = corpus.tokens()
+        weight = np.ones(len(us))
+    else:
+        total = int(corpus.lengths.sum())
+        cuts = np.unique(np.concatenate([gs, ge, off, [total]]))
+        us, ue = cuts[:-1], cuts[1:]
+        udoc = np.searchsorted(off, us, side="right") - 1
+        weight = (ue - us).astype(float)
+    codes = np.full((len(us), A), -1, dtype=np.int64)
+    frag_ann = corpus.ann[corpus.frag_span]
+    frag_label = corpus.label[corpus.frag_span]
+    for x in range(A):
+        sel = frag_ann == x
+        c = S.unit_codes(us, ue, gs[sel], ge[sel], frag_label[sel], Q)
+        codes[:, x] = np.where(corpus.has[x, udoc] if len(udoc) else [], c, -1)
+    conflict = (codes == S.CONFLICT).any(axis=1)
+    codes, weight, udoc = codes[~conflict], weight[~conflict], udoc[~conflict]
+    rows, inverse = (
+        np.unique(codes, axis=0, return_inverse=True) if len(codes) else (codes, np.zeros(0, int))
+    )
+    per_doc = np.zeros((D, len(rows)))
+    np.add.at(per_doc, (udoc, inverse.ravel()), weight)
+    return UnitTable(rows, per_doc, Q + 1, int(conflict.sum()))
+
+
+def unit_coefficients(ut: UnitTable, weights: np.ndarray | None) -> dict[str, np.ndarray]:
+    """Fleiss' κ, Krippendorff's α and every pair's Cohen's κ for each weighting of the distinct rows (rows of ``weights``; None: each document)."""
+    w = ut.per_doc if weights is None else weights
+    out = {
+        "fleiss_kappa": S.fleiss_kappa_batch(ut.rows, ut.n_categories, w),
+        "krippendorff_alpha": S.alpha_nominal_batch(ut.rows, ut.n_categories, w),
+    }
+    for x, y in combinations(range(ut.rows.shape[1]), 2):
+        out[f"cohen_kappa:{x}:{y}"] = S.cohen_kappa_batch(ut.rows[:, [x, y]], ut.n_categories, w)
+    return out
+
+
+# --------------------------------------------------------------------------------- unitizing α
+
+
+def unitizing_units(corpus: SpanCorpus, docs: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Fragments of the given documents as units: begin, end (document-relative), annotator,
+    document, label; one annotator's overlapping units of one label merged (DKPro's precondition)."""
+    keep = np.isin(corpus.doc[corpus.frag_span], docs)
+    fs = corpus.frag_span[keep]
+    b, e = corpus.frag_start[keep], corpus.frag_end[keep]
+    a, d, lab = corpus.ann[fs], corpus.doc[fs], corpus.label[fs]
+    stride = int(corpus.lengths.max(initial=0)) + 1
+    key = (a * len(corpus.names) + d) * max(len(corpus.labels), 1) + lab
+    order = np.lexsort((b, key))
+    b, e, a, d, lab, key = b[order], e[order], a[order], d[order], lab[order], key[order]
+    pos_b, pos_e = key * stride + b, key * stride + e
+    run_end = np.maximum.accumulate(pos_e) if len(pos_e) else pos_e
+    new = np.ones(len(b), dtype=bool)
+    new[1:] = pos_b[1:] >= run_end[:-1]
+    start_ix = np.flatnonzero(new)
+    ends = np.maximum.reduceat(pos_e, start_ix) - key[start_ix] * stride if len(b) else e
+    return b[start_ix], ends, a[start_ix], d[start_ix], lab[start_ix]
+
+
+def unitizing_figures(corpus: SpanCorpus, raters: tuple[int, ...] | None = None) -> dict:
+    """αU per document (over its labels), per label and overall for the corpus (documents every
+    annotator has, concatenated in name order), for the given annotators (default: all)."""
+    A = len(corpus.annotators)
+    raters = tuple(range(A)) if raters is None else raters
+    Q, D = max(len(corpus.labels), 1), len(corpus.names)
+    full = np.flatnonzero(corpus.has[list(raters)].all(axis=0))
+    b, e, a, d, lab = unitizing_units(corpus, full)
+    sel = np.isin(a, raters)
+    b, e, a, d, lab = b[sel], e[sel], a[sel], d[sel], lab[sel]
+    rix = np.searchsorted(np.array(raters), a)
+    R = len(raters)
+    # per (document, label)
+    d_o, d_e = grouped_disagreements(b, e, rix, d * Q + lab, np.repeat(corpus.lengths, Q), R)
+    present = np.zeros(D * Q, dtype=bool)
+    present[d * Q + lab] = True
+    per_doc = np.full(D, np.nan)
+    do2, de2, pr2 = d_o.reshape(D, Q), d_e.reshape(D, Q), present.reshape(D, Q)
+    for k in full:
+        if pr2[k].any():
+            per_doc[k] = alpha_from_disagreements(do2[k][pr2[k]].mean(), de2[k][pr2[k]].mean())
+    # corpus: documents end to end
+    off = np.concatenate([[0], np.cumsum(corpus.lengths[full])[:-1]]).astype(np.int64)
+    pos = np.full(D, 0, dtype=np.int64)
+    pos[full] = off
+    total = int(corpus.lengths[full].sum())
+    c_o, c_e = grouped_disagreements(b + pos[d], e + pos[d], rix, lab, np.full(Q, total), R)
+    labels_present = np.zeros(Q, dtype=bool)
+    labels_present[lab] = True
+    per_label = np.array(
+        [
+            (0.0 if c_o[k] == c_e[k] else 1.0 - c_o[k] / c_e[k]) if labels_present[k] else np.nan
+            for k in range(Q)
+        ]
+    )
+    overall = (
+        alpha_from_disagreements(
+            float(c_o[labels_present].mean()), float(c_e[labels_present].mean()), bool(len(b))
+        )
+        if labels_present.any()
+        else np.nan
+    )
+    return {"alpha": overall, "per_label": per_label, "per_document": per_doc, "documents": full}

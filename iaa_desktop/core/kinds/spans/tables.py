@@ -1,0 +1,149 @@
+"""The result of a spans comparison as tables (pairs, labels, documents, disagreements)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.kinds.spans import measures as M
+from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
+
+
+def _nan(v: Any) -> float:
+    return math.nan if v is None else float(v)
+
+
+def versions_text(corpus: SpanCorpus, spans_ix: np.ndarray) -> dict[int, str]:
+    """Per annotator index: that annotator's spans among ``spans_ix`` as ``LABEL 'text'@start``."""
+    out: dict[int, list[str]] = {}
+    for i in sorted(spans_ix.tolist(), key=lambda k: corpus.spans[k].start):
+        s = corpus.spans[i]
+        text = corpus.texts[corpus.doc[i]]
+        shown = " … ".join(text[a:b] for a, b in s.fragments) if text else ""
+        out.setdefault(int(corpus.ann[i]), []).append(f"{s.label} ‘\u2068{shown}\u2069’@{s.start}")
+    return {k: "; ".join(v) for k, v in out.items()}
+
+
+def disagreement_frame(corpus: SpanCorpus, groups: M.Groups) -> pd.DataFrame:
+    """Every group of overlapping spans that is not unanimous, most disagreeing first."""
+    bad = np.flatnonzero(groups.kind != M.KINDS.index("agree"))
+    order = np.lexsort((groups.start[bad], groups.doc[bad], groups.kind[bad], -groups.score[bad]))
+    bad = bad[order]
+    members = np.argsort(groups.of_span, kind="stable")
+    bounds = np.searchsorted(groups.of_span[members], np.arange(len(groups.doc) + 1))
+    rows = []
+    for g in bad.tolist():
+        ix = members[bounds[g] : bounds[g + 1]]
+        vt = versions_text(corpus, ix)
+        d = int(groups.doc[g])
+        row = {
+            "group": g,
+            "document": corpus.names[d],
+            "start": int(groups.start[g]),
+            "end": int(groups.end[g]),
+            "kind": M.KINDS[int(groups.kind[g])],
+            "score": round(float(groups.score[g]), 4),
+            "labels": ", ".join(sorted({corpus.labels[k] for k in corpus.label[ix].tolist()})),
+        }
+        for x, a in enumerate(corpus.annotators):
+            row[a] = vt.get(x, "—" if not corpus.has[x, d] else "")
+        rows.append(row)
+    cols = ["group", "document", "start", "end", "kind", "score", "labels", *corpus.annotators]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _pairs_frame(corpus, f1, units, ua_pairs) -> pd.DataFrame:
+    rows = []
+    for p, (x, y) in enumerate(M.pairs_of(corpus)):
+        row = dict(f1["pairs"][p])
+        for level in ("char", "token"):
+            fig = units[level].get("figures", {}).get(f"cohen_kappa:{x}:{y}", {})
+            row[f"{level}_cohen_kappa"] = _nan(fig.get("value"))
+            row[f"{level}_cohen_kappa_ci_low"] = _nan(fig.get("ci_low"))
+            row[f"{level}_cohen_kappa_ci_high"] = _nan(fig.get("ci_high"))
+        row["unitizing_alpha"] = float(ua_pairs[(x, y)])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _labels_frame(corpus, f1, ua) -> pd.DataFrame:
+    n = np.zeros((len(corpus.annotators), len(corpus.labels)), dtype=np.int64)
+    np.add.at(n, (corpus.ann, corpus.label), 1)
+    rows = []
+    for k, lab in enumerate(corpus.labels):
+        row: dict[str, Any] = {"label": lab}
+        for x, a in enumerate(corpus.annotators):
+            row[f"n {a}"] = int(n[x, k])
+        for kind in ("exact", "overlap"):
+            vals = f1.get(f"label_{kind}")
+            row[f"{kind}_f1"] = float(vals[k]) if vals is not None else math.nan
+            lo, hi = f1[f"label_{kind}_ci"][k]
+            row[f"{kind}_f1_ci_low"], row[f"{kind}_f1_ci_high"] = lo, hi
+        row["unitizing_alpha"] = float(ua["per_label"][k]) if k < len(ua["per_label"]) else math.nan
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    if len(df):
+        df = df.sort_values(["exact_f1", "label"], na_position="first", kind="stable")
+    return df.reset_index(drop=True)
+
+
+def _documents_frame(corpus, f1, groups, units, ua) -> pd.DataFrame:
+    D = len(corpus.names)
+    n = np.zeros((len(corpus.annotators), D), dtype=np.int64)
+    np.add.at(n, (corpus.ann, corpus.doc), 1)
+    dis = np.bincount(groups.doc[groups.kind != M.KINDS.index("agree")], minlength=D)
+    char = units["char"].get("per_doc", {}).get("krippendorff_alpha", np.full(D, np.nan))
+    rows = []
+    for d, name in enumerate(corpus.names):
+        row: dict[str, Any] = {"document": name}
+        for x, a in enumerate(corpus.annotators):
+            row[f"n {a}"] = int(n[x, d]) if corpus.has[x, d] else None
+        for kind in ("exact", "overlap"):
+            vals = f1.get(f"doc_{kind}")
+            row[f"{kind}_f1"] = float(vals[d]) if vals is not None else math.nan
+        row["char_alpha"] = float(char[d])
+        row["unitizing_alpha"] = float(ua["per_document"][d])
+        row["disagreements"] = int(dis[d])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma) -> Any:
+    from iaa_desktop.core.kinds.spans.compare import SpansResult, _fig
+
+    overall = dict(f1["overall"])
+    for level in ("char", "token"):
+        figs = units[level].get("figures", {})
+        for k in ("fleiss_kappa", "krippendorff_alpha"):
+            if k in figs:
+                overall[f"{level}_{k}"] = figs[k]
+    overall["unitizing_alpha"] = _fig(float(ua["alpha"]))
+    if gamma is not None:
+        overall["gamma"] = _fig(float(gamma))
+    conf_rows = [
+        {"label_a": corpus.labels[i], "label_b": corpus.labels[j], "count": int(confusion[i, j])}
+        for i, j in zip(*np.nonzero(confusion))
+    ]
+    frames = {
+        "pairs": _pairs_frame(corpus, f1, units, ua_pairs),
+        "labels": _labels_frame(corpus, f1, ua),
+        "documents": _documents_frame(corpus, f1, groups, units, ua),
+        "pair_disagreements": pd.DataFrame(pair_dis),
+        "confusion": pd.DataFrame(conf_rows, columns=["label_a", "label_b", "count"]).sort_values(
+            "count", ascending=False, kind="stable"
+        ),
+        "disagreements": disagreement_frame(corpus, groups),
+    }
+    return SpansResult(
+        kind="spans",
+        annotators=corpus.annotators,
+        labels=corpus.labels,
+        corpus=corpus,
+        groups=groups,
+        overall=overall,
+        frames=frames,
+        confusion=confusion,
+    )

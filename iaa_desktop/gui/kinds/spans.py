@@ -1,0 +1,355 @@
+"""Labelled spans view: each annotator's spans one above the other, line by line, with the
+disagreements listed worst first (filter by label, kind and annotator pair; N/P to step)."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from iaa_desktop.core.kinds.spans.measures import KINDS
+from iaa_desktop.gui.kinds.coref import PALETTE, _is_rtl
+from iaa_desktop.gui.kinds.table import fit_columns, make_table
+from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+
+#: agreement mark after each span, by the kind of its group
+MARKS = {
+    "agree": ("✓", "#2e7d32"),
+    "boundary": ("↔", "#1f3fbf"),
+    "label": ("≠", "#c00000"),
+    "boundary and label": ("≠↔", "#c00000"),
+    "only some": ("◐", "#8e24aa"),
+}
+#: longest stretch of text shown on one row before it is cut at a space outside every span
+MAX_CHUNK = 220
+
+
+def chunks(text: str, starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]]:
+    """Rows of the document: lines, long lines cut at a space that no span group covers."""
+    inside = np.zeros(len(text) + 1, dtype=np.int64)
+    np.add.at(inside, starts, 1)
+    np.add.at(inside, ends, -1)
+    covered = np.cumsum(inside)[: len(text)] > 0
+    out, a = [], 0
+    for k, ch in enumerate(text):
+        if ch == "\n":
+            out.append((a, k))
+            a = k + 1
+        elif k - a >= MAX_CHUNK and ch == " " and not covered[k]:
+            out.append((a, k + 1))
+            a = k + 1
+    out.append((a, len(text)))
+    return [(s, e) for s, e in out if e > s]
+
+
+def render_row(
+    text: str,
+    a: int,
+    b: int,
+    spans: list[tuple[int, int, str, str, int]],
+    colour: dict,
+    selected: int,
+) -> str:
+    """Text ``[a, b)`` with one annotator's spans (start, end, label, kind, group) marked."""
+    pieces, pos = [], a
+    for s, e, label, kind, g in spans:
+        if e <= a or s >= b or s < pos:
+            continue  # outside the row, or inside a span already shown (the outer one is shown)
+        s, e = max(s, a), min(e, b)
+        pieces.append(html.escape(text[pos:s]))
+        mark, mcol = MARKS.get(kind, ("", "#000"))
+        style = f"background-color:{colour.get(label, '#e0e0e0')};"
+        if g == selected:
+            style += "font-weight:bold; text-decoration:underline;"
+        tip = html.escape(f"{label} — {kind}")
+        pieces.append(
+            f"<a name='g{g}'></a><span style='{style}' title='{tip}'>{html.escape(text[s:e])}</span>"
+            f"<sup style='color:{mcol}'>{mark}</sup><sub style='color:#555'>{html.escape(label)}</sub>"
+        )
+        pos = e
+    pieces.append(html.escape(text[pos:b]))
+    return "".join(pieces)
+
+
+def render_document(result: Any, d: int, selected: int = -1) -> str:
+    """The document as a table: per row of text, one line per annotator (code-point offsets)."""
+    corpus, groups = result.corpus, result.groups
+    text = corpus.texts[d] or ""
+    colour = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(corpus.labels)}
+    per_ann: list[list[tuple[int, int, str, str, int]]] = [[] for _ in corpus.annotators]
+    for i in np.flatnonzero(corpus.doc == d).tolist():
+        g = int(groups.of_span[i])
+        kind = KINDS[int(groups.kind[g])]
+        for s, e in corpus.spans[i].fragments:
+            per_ann[int(corpus.ann[i])].append((s, e, corpus.spans[i].label, kind, g))
+    for lst in per_ann:
+        lst.sort(key=lambda t: (t[0], -t[1]))
+    in_doc = groups.doc == d
+    direction = "rtl" if _is_rtl(text) else "ltr"
+    align = "right" if direction == "rtl" else "left"
+    rows = []
+    for a, b in chunks(text, groups.start[in_doc], groups.end[in_doc]):
+        for x, name in enumerate(corpus.annotators):
+            if not corpus.has[x, d]:
+                body = "<i>— no annotation of this document —</i>"
+            else:
+                body = render_row(text, a, b, per_ann[x], colour, selected)
+            top = "border-top:1px solid #bbb;" if x == 0 else ""
+            rows.append(
+                f"<tr><td style='color:#666; padding-right:6px; {top}'>{html.escape(name)}</td>"
+                f"<td dir='{direction}' align='{align}' style='{top}'>{body}</td></tr>"
+            )
+    return (
+        "<table cellspacing='0' cellpadding='2' width='100%' style='font-size:12pt'>"
+        + "".join(rows)
+        + "</table>"
+    )
+
+
+class SpansPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result: Any = None
+        self.current_doc = -1
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        legend = QLabel(
+            "Colour = label · marks: "
+            + " · ".join(
+                f"<span style='color:{c}'>{html.escape(m)}</span> {html.escape(k)}"
+                for k, (m, c) in MARKS.items()
+            )
+            + " · N / P: next / previous disagreement"
+        )
+        legend.setTextFormat(Qt.TextFormat.RichText)
+        legend.setWordWrap(True)
+        outer.addWidget(legend)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(QLabel("Documents (lowest exact F1 first)"))
+        self.doc_model = DataFrameModel(tint_column="exact_f1")
+        self.doc_view = make_table(self.doc_model)
+        self.doc_view.setObjectName("documents")
+        self.doc_view.selectionModel().currentRowChanged.connect(lambda *_: self._on_document())
+        ll.addWidget(self.doc_view, 1)
+        filters = QHBoxLayout()
+        self.label_combo, self.kind_combo, self.pair_combo = QComboBox(), QComboBox(), QComboBox()
+        for combo in (self.label_combo, self.kind_combo, self.pair_combo):
+            combo.activated.connect(lambda _i: self._apply_filters())
+            filters.addWidget(combo, 1)
+        ll.addWidget(QLabel("Disagreements, worst first"))
+        ll.addLayout(filters)
+        self.dis_model = DataFrameModel(tint_column="score")
+        self.dis_view = make_table(self.dis_model, sortable=False)
+        self.dis_view.setObjectName("disagreements")
+        self.dis_view.selectionModel().currentRowChanged.connect(lambda *_: self._on_disagreement())
+        ll.addWidget(self.dis_view, 2)
+        nav = QHBoxLayout()
+        self.prev_button, self.next_button = (
+            QPushButton("◀ Previous (P)"),
+            QPushButton("Next (N) ▶"),
+        )
+        self.prev_button.clicked.connect(lambda: self.step(-1))
+        self.next_button.clicked.connect(lambda: self.step(1))
+        self.position = QLabel()
+        nav.addWidget(self.prev_button)
+        nav.addWidget(self.position, 1)
+        nav.addWidget(self.next_button)
+        ll.addLayout(nav)
+        split.addWidget(left)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel()
+        rl.addWidget(self.title)
+        self.text = QTextBrowser()
+        self.text.setOpenLinks(False)
+        rl.addWidget(self.text, 1)
+        split.addWidget(right)
+        split.setSizes([520, 880])
+        outer.addWidget(split, 1)
+        for view in (self.doc_view, self.dis_view):
+            view.installEventFilter(self)  # a table would take N and P for its keyboard search
+        for key, step in (("N", 1), ("P", -1)):
+            sc = QShortcut(QKeySequence(key), self)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(lambda step=step: self.step(step))
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        from PySide6.QtCore import QEvent
+
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and obj in (self.doc_view, self.dis_view)
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+            and event.key() in (Qt.Key.Key_N, Qt.Key.Key_P)
+        ):
+            self.step(1 if event.key() == Qt.Key.Key_N else -1)
+            return True
+        return super().eventFilter(obj, event)
+
+    # -- data -----------------------------------------------------------------------------------
+
+    def set_result(self, result: Any) -> None:
+        self.result = result
+        docs = result.frames["documents"]
+        keep = ["document", "exact_f1", "overlap_f1", "unitizing_alpha", "disagreements"]
+        frame = docs[keep].sort_values(["exact_f1", "document"], na_position="first", kind="stable")
+        self.doc_model.set_frame(frame.reset_index(drop=True))
+        fit_columns(self.doc_view)
+        self._fill_combo(
+            self.label_combo, "every label", [(lab, k) for k, lab in enumerate(result.labels)]
+        )
+        kinds = [(k, k) for k in KINDS if k != "agree"]
+        self._fill_combo(self.kind_combo, "every kind", kinds)
+        names = result.annotators
+        pairs = [
+            (f"{names[x]} ↔ {names[y]}", (x, y))
+            for x in range(len(names))
+            for y in range(x + 1, len(names))
+        ]
+        self._fill_combo(self.pair_combo, "every pair", pairs)
+        self.current_doc = -1
+        self._apply_filters()
+        if self.doc_model.rowCount() and not self.dis_model.rowCount():
+            self.doc_view.setCurrentIndex(self.doc_model.index(0, 0))
+
+    @staticmethod
+    def _fill_combo(combo: QComboBox, everything: str, items: list[tuple[str, Any]]) -> None:
+        current = combo.currentData()
+        combo.clear()
+        combo.addItem(everything, None)
+        for text, data in items:
+            combo.addItem(text, data)
+        combo.setCurrentIndex(max(0, combo.findData(current)) if current is not None else 0)
+
+    def _apply_filters(self) -> None:
+        if self.result is None:
+            return
+        dis = self.result.frames["disagreements"]
+        groups = self.result.groups
+        mask = np.ones(len(dis), dtype=bool)
+        g = dis["group"].to_numpy(dtype=np.int64) if len(dis) else np.zeros(0, dtype=np.int64)
+        label = self.label_combo.currentData()
+        if label is not None:
+            mask &= (groups.labels[g] >> min(int(label), 62)) & 1 == 1
+        kind = self.kind_combo.currentData()
+        if kind is not None:
+            mask &= dis["kind"].to_numpy() == kind
+        pair = self.pair_combo.currentData()
+        if pair is not None:
+            a, b = (self.result.annotators[i] for i in pair)
+            mask &= dis[a].to_numpy() != dis[b].to_numpy()
+        shown = dis[mask][["document", "kind", "score", "labels", "start", "group"]]
+        self.dis_model.set_frame(shown.reset_index(drop=True))
+        fit_columns(self.dis_view)
+        if len(shown):
+            self.dis_view.setCurrentIndex(self.dis_model.index(0, 0))
+        self._update_position()
+
+    # -- navigation -----------------------------------------------------------------------------
+
+    def step(self, delta: int) -> None:
+        n = self.dis_model.rowCount()
+        if not n:
+            return
+        row = self.dis_view.currentIndex().row()
+        row = min(max(0, (row if row >= 0 else -1) + delta), n - 1)
+        self.dis_view.setCurrentIndex(self.dis_model.index(row, 0))
+
+    def _update_position(self) -> None:
+        n = self.dis_model.rowCount()
+        row = self.dis_view.currentIndex().row()
+        self.position.setText(f"{row + 1} of {n}" if n and row >= 0 else f"{n} disagreements")
+
+    def _on_document(self) -> None:
+        idx = self.doc_view.currentIndex()
+        if self.result is None or not idx.isValid():
+            return
+        name = self.doc_model.frame["document"].iloc[idx.row()]
+        self.show_document(self.result.corpus.names.index(name))
+
+    def _on_disagreement(self) -> None:
+        idx = self.dis_view.currentIndex()
+        self._update_position()
+        if self.result is None or not idx.isValid():
+            return
+        rec = self.dis_model.frame.iloc[idx.row()]
+        d = self.result.corpus.names.index(rec["document"])
+        self.show_document(d, int(rec["group"]))
+
+    def show_document(self, d: int, group: int = -1) -> None:
+        corpus = self.result.corpus
+        self.current_doc = d
+        rec = self.result.frames["documents"].iloc[d]
+        self.title.setText(
+            f"<b>{html.escape(corpus.names[d])}</b> — exact F1 {rec['exact_f1']:.3f}, "
+            f"{int(rec['disagreements'])} disagreements"
+        )
+        self.text.setHtml(render_document(self.result, d, group))
+        if group >= 0:
+            self.text.scrollToAnchor(f"g{group}")
+
+
+def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
+    panel = context.cache.get("spans_panel") or SpansPanel()
+    context.cache["spans_panel"] = panel
+    panel.set_result(result)
+    tables = context.cache.get("spans_tables")
+    if tables is None:
+        tables = QWidget()
+        lay = QVBoxLayout(tables)
+        tables.models = []  # type: ignore[attr-defined]
+        for title in (
+            "Annotator pairs",
+            "Labels, worst first",
+            "Boundaries and labels",
+            "Label confusion",
+        ):
+            lay.addWidget(QLabel(title))
+            model = DataFrameModel()
+            lay.addWidget(make_table(model), 1)
+            tables.models.append(model)  # type: ignore[attr-defined]
+        context.cache["spans_tables"] = tables
+    f = result.frames
+    overall = pd.DataFrame([{"measure": k, **v} for k, v in result.overall.items()])
+    pairs = f["pairs"].drop(
+        columns=[c for c in f["pairs"].columns if c.endswith(("_low", "_high"))]
+    )
+    for model, frame in zip(
+        tables.models,  # type: ignore[attr-defined]
+        (pairs, f["labels"], f["pair_disagreements"], f["confusion"]),
+    ):
+        model.set_frame(frame)
+    summary = context.cache.get("spans_summary")
+    if summary is None:
+        summary = QWidget()
+        lay = QVBoxLayout(summary)
+        summary.note = QLabel()  # type: ignore[attr-defined]
+        summary.note.setWordWrap(True)  # type: ignore[attr-defined]
+        lay.addWidget(summary.note)  # type: ignore[attr-defined]
+        summary.model = DataFrameModel()  # type: ignore[attr-defined]
+        lay.addWidget(make_table(summary.model), 1)  # type: ignore[attr-defined]
+        context.cache["spans_summary"] = summary
+    summary.model.set_frame(overall)  # type: ignore[attr-defined]
+    summary.note.setText(  # type: ignore[attr-defined]
+        "Figures over all annotators (F1: mean over pairs), 95% bootstrap intervals over documents. "
+        + html.escape(result.gamma_note)
+    )
+    return [("Spans side by side", panel), ("Figures", summary), ("Tables", tables)]

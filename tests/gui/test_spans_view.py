@@ -1,0 +1,56 @@
+"""The spans view: annotators one above the other, filters, N/P, right-to-left text."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from iaa_desktop.core.kinds import get_kind
+from iaa_desktop.core.progress import run_to_end
+from iaa_desktop.gui.kinds.spans import create_panels, render_document
+from iaa_desktop.gui.main_window import ViewContext
+from iaa_desktop.gui.start_page import examples_dir
+
+
+def _panel(qtbot):
+    root = examples_dir() / "spans"
+    result = run_to_end(
+        get_kind("spans").run([root / "Noa", root / "Omar", root / "Lena"], {"n_resamples": 50})
+    )
+    ctx = ViewContext()
+    panel = create_panels(result, ctx)[0][1]
+    qtbot.addWidget(panel)
+    panel.resize(1280, 720)
+    panel.show()
+    return result, panel
+
+
+def test_disagreements_filter_and_step(qtbot):
+    result, panel = _panel(qtbot)
+    n = panel.dis_model.rowCount()
+    assert n == len(result.frames["disagreements"]) > 0
+    panel.kind_combo.setCurrentIndex(panel.kind_combo.findData("label"))
+    panel._apply_filters()
+    assert set(panel.dis_model.frame["kind"]) == {"label"}
+    panel.kind_combo.setCurrentIndex(0)
+    panel.label_combo.setCurrentIndex(panel.label_combo.findData(result.labels.index("ORG")))
+    panel._apply_filters()
+    assert all("ORG" in s for s in panel.dis_model.frame["labels"])
+    panel.label_combo.setCurrentIndex(0)
+    panel._apply_filters()
+    qtbot.keyClick(panel.dis_view, Qt.Key.Key_N)
+    assert panel.dis_view.currentIndex().row() == 1
+    qtbot.keyClick(panel.dis_view, Qt.Key.Key_P)
+    assert panel.dis_view.currentIndex().row() == 0
+    assert "of" in panel.position.text()
+
+
+def test_right_to_left_documents_render_each_annotator(qtbot):
+    result, panel = _panel(qtbot)
+    d = result.corpus.names.index("haaretz")
+    html = render_document(result, d)
+    assert "dir='rtl'" in html
+    for who in result.annotators:
+        assert who in html
+    assert "ירושלים" in html
+    panel.show_document(d)
+    assert "haaretz" in panel.title.text()
