@@ -433,3 +433,37 @@ def test_severity_follows_the_level_of_measurement() -> None:
         [1.0, 3.0, 4.0, 5.0],
     )
     assert text[0] == pytest.approx(1 / 16)
+
+
+def test_bulk_decisions_and_queue_filters(tmp_path: Path) -> None:
+    from iaa_desktop.core.adjudication import AdjudicationModel, bulk
+
+    versions = np.array(
+        [["4", "5", "4"], ["4", "5", "4"], ["1", "1", "1"], ["2", "3", None], ["1", "2", "1"]],
+        dtype=object,
+    )
+    m = AdjudicationModel(
+        ("A", "B", "C"),
+        ["u1", "u2", "u3", "u4", "u5"],
+        versions,
+        groups=["d1", "d1", "d1", "d2", "d2"],
+    )
+    s = AdjudicationSession(m, AdjudicationStore.open(tmp_path / "s.sqlite"))
+    # filters: the units on which A and B differ; the units where somebody said "3"
+    assert set(s.queue("all", pair=(0, 1)).tolist()) == {0, 1, 3, 4}
+    assert s.queue("all", label="3").tolist() == [3]
+    assert bulk.same_disagreement(s, 0).tolist() == [0, 1]
+    assert bulk.same_group(s, 3).tolist() == [3, 4]
+    s.apply(s.choose(0, next(c for c in s.choices(0) if c.choice == "annotator:A")))
+    changes = bulk.take_version(s, "B", bulk.same_disagreement(s, 0))
+    assert [c.unit for c in changes] == ["u2"]  # the unit decided by hand is left alone
+    s.apply_many(changes)
+    assert s.gold[1] == "5" and s.gold[0] == "4"
+    changes = bulk.accept_unanimous(s)
+    assert [c.unit for c in changes] == ["u3"]
+    s.apply_many(changes)
+    assert s.decision(2).choice == "unanimous" and s.is_decided(2)
+    # undo of a bulk step: the inverses in one transaction
+    s.apply_many([c.inverse() for c in reversed(changes)])
+    assert not s.is_decided(2)
+    s.store.close()

@@ -55,7 +55,7 @@ def severity_colour(t: float) -> QColor:
     """Background of a row whose disagreement severity is ``t`` (0..1), light enough for text."""
     t = min(1.0, max(0.0, float(t)))
     c = ramp(t, SEVERITY_STOPS)
-    c.setAlpha(int(45 + 150 * t))
+    c.setAlpha(int(40 + 110 * t))
     return c
 
 

@@ -76,8 +76,9 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
         f"<span style='background:{ALL}'>&nbsp;in every version&nbsp;</span> "
         f"<span style='background:{SOME}'>&nbsp;in some (names after ])&nbsp;</span> "
         f"<span style='background:{CHOSEN}'>&nbsp;in the decision&nbsp;</span> "
-        f"<span style='background:{OTHER}'>&nbsp;other mention&nbsp;</span> · [ ] bound a "
-        "mention; a nested mention is drawn inside its outer one</p>"
+        f"<span style='background:{OTHER}'>&nbsp;other mention&nbsp;</span><br/>[ ] bound a "
+        "mention, a nested mention inside its outer one; the number before a line is its line in "
+        "the file</p>"
     )
     body = context_lines(doc.text, marks, spans) if doc.text else _no_text(doc, focus)
     return legend + body + _membership(model, u, doc, names)

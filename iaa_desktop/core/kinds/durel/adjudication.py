@@ -154,7 +154,9 @@ def units_for_durel(result: Any) -> DurelModel:
         + " | "
         + items["id2"].astype(str)
     ).tolist()
-    titles = (items["id1"].astype(str) + " × " + items["id2"].astype(str)).tolist()
+    # the uses without their target, which the group column shows: 562-c2 × 563-c1
+    short = lambda col: items[col].astype(str).str.replace(r"_\([^)]*\)", "", regex=True)  # noqa: E731
+    titles = (short("id1") + " × " + short("id2")).tolist()
     from iaa_desktop.core.adjudication.severity import value_severity
 
     level = str(getattr(result, "level", "") or result.options.get("level") or "ordinal")
