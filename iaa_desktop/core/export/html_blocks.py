@@ -99,7 +99,10 @@ def table_html(
     note: str = "",
     cls: str = "",
 ) -> str:
-    """A DataFrame as an HTML table; numbers right-aligned, text with its own direction."""
+    """A DataFrame as an HTML table; numbers right-aligned, text with its own direction; a column
+    without a header of the caller's gets its title from the metrics registry."""
+    from iaa_desktop.core.export.titles import column_title
+
     columns = list(columns) if columns is not None else [str(c) for c in df.columns]
     headers = dict(headers or {})
     percent = set(percent)
@@ -118,7 +121,7 @@ def table_html(
             f'<th class="nw">{esc(h)}</th>'
             if len(h) <= 6 and " " not in h
             else f"<th>{esc(h)}</th>"
-            for h in (str(headers.get(c, c)) for c in columns)
+            for h in (str(headers.get(c) or column_title(c)) for c in columns)
         )
         + "</tr></thead><tbody>"
     )

@@ -3,8 +3,8 @@
 Layout: a title block (study, annotators, input files with SHA-256, date, version), a
 methods paragraph written from the options actually used, the summary table with intervals and an
 interpretation column, per-kind sections (tables worst first, charts as vector SVG, the kind's own
-tables), an optional adjudication section, running header and page numbers; a table of contents
-when the PDF is longer than five pages.
+tables), an optional adjudication section, running header and page numbers. The cover holds the
+study, the headline figures, the summary (when it fits) and the contents with page numbers.
 
 The per-kind parts live in each kind's ``report`` module, reached through the result's
 ``spec`` (a generic fallback for results without one). A kind's result may also provide ``report_sections(ctx)``
@@ -62,8 +62,10 @@ __all__ = [
     "write_report",
 ]
 
-#: a PDF longer than this gets a table of contents
-TOC_MIN_PAGES = 5
+#: the summary goes on the cover up to this many rows (else it opens the body)
+COVER_SUMMARY_ROWS = 24
+#: kept for callers that asked when the contents appear: now always, on the cover
+TOC_MIN_PAGES = 0
 #: rows of a "worst first" table in the document (the CSV has them all)
 MAX_TABLE_ROWS = 40
 
@@ -278,10 +280,8 @@ def _kind_report(result: Any, ctx: ReportContext) -> KindReport:
     return kr
 
 
-def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
-    spec = getattr(result, "spec", None)
-    kind_title = spec.title if spec is not None else result.kind
-
+def _files_html(result: Any) -> str:
+    """The input files with their SHA-256, so a reader can check the report's data."""
     files, total = input_files(result.inputs)
     root = _common_root([Path(p) for p in result.inputs]) if result.inputs else None
     rows = []
@@ -298,6 +298,27 @@ def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
             digest = f"unreadable: {e.strerror}"
         rows.append(f'<tr>{text_cell(shown)}<td class="mono">{esc(digest)}</td></tr>')
     more = f'<p class="note">and {total - len(files)} more files.</p>' if total > len(files) else ""
+    return (
+        '<table class="data files"><thead><tr><th>File</th><th>SHA-256</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>{more}"
+    )
+
+
+def _contents_html(sections: Sequence[Section]) -> str:
+    entries = "".join(
+        f'<li class="l{s.level}"><a href="#{esc(s.anchor)}">{esc(s.title)}</a></li>'
+        for s in sections
+    )
+    return f'<nav class="toc"><h2 class="toc-title">Contents</h2><ul>{entries}</ul></nav>'
+
+
+def _title_block(
+    result: Any, kr: KindReport, ctx: ReportContext, summary: str, contents: str
+) -> str:
+    """The cover page: the study, the headline figures, the summary with interpretation (when
+    it fits) and the contents with page numbers — one page."""
+    spec = getattr(result, "spec", None)
+    kind_title = spec.title if spec is not None else result.kind
     when = (ctx.generated or _dt.datetime.now().astimezone()).strftime("%Y-%m-%d %H:%M %Z").strip()
     headline = "".join(f"<tr><th>{esc(k)}</th>{text_cell(v)}</tr>" for k, v in result.headline())
     annotators = ", ".join(esc(a) for a in kr.annotators) or "–"
@@ -306,18 +327,18 @@ def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
 <header class="title-block">
   <p class="kicker">Inter-annotator agreement report</p>
   <h1 class="study" dir="{text_dir(ctx.title)}">{esc(ctx.title)}</h1>
+  <table class="cover-top"><tr><td class="cover-meta">
   <table class="meta">
     <tr><th>Kind of study</th><td>{esc(kind_title)} (<code>{esc(result.kind)}</code>)</td></tr>
     <tr><th>Annotators</th><td>{annotators} ({len(kr.annotators)})</td></tr>
     <tr><th>Inputs</th><td class="path">{inputs}</td></tr>
     <tr><th>Date</th><td>{esc(when)}</td></tr>
     <tr><th>Application</th><td>iaa_desktop {esc(__version__)}</td></tr>
-  </table>
-  <h3 class="nobreak">Headline figures</h3>
-  <table class="meta headline">{headline}</table>
-  <h3 class="nobreak">Input files (SHA-256)</h3>
-  <table class="data files"><thead><tr><th>File</th><th>SHA-256</th></tr></thead><tbody>{"".join(rows)}</tbody></table>
-  {more}
+  </table></td><td class="cover-headline">
+  <table class="meta headline"><caption>Headline figures</caption>{headline}</table>
+  </td></tr></table>
+  {summary}
+  {contents}
 </header>"""
 
 
@@ -419,30 +440,30 @@ def build_report(
         ctx.title = study_title(result)
     kr = kind_report if kind_report is not None else _kind_report(result, ctx)
     sections: list[Section] = []
+    summary_html = summary_table_html(kr.summary, kr.summary_caption)
+    on_cover = len(kr.summary) <= COVER_SUMMARY_ROWS
+    if not on_cover:
+        sections.append(Section("Summary", summary_html, anchor="summary"))
     methods = "".join(f"<p>{p}</p>" for p in kr.methods)
     sections.append(Section("Methods", methods + references_html(kr.references), anchor="methods"))
-    sections.append(
-        Section(
-            "Summary",
-            summary_table_html(kr.summary, kr.summary_caption) + _problems_html(result),
-            anchor="summary",
-        )
-    )
+    problems = _problems_html(result)
+    if problems:
+        sections.append(Section("Problems in the inputs", problems, anchor="problems"))
     sections.extend(kr.sections)
     if ctx.adjudication is not None:
         sections.append(
             Section("Adjudication", adjudication_html(ctx.adjudication), anchor="adjudication")
         )
+    sections.append(Section("Input files (SHA-256)", _files_html(result), anchor="inputs"))
     for i, s in enumerate(sections):
         if not s.anchor:
             s.anchor = f"s{i}"
-    toc = ""
-    if ctx.with_toc:
-        entries = "".join(
-            f'<li class="l{s.level}"><a href="#{esc(s.anchor)}">{esc(s.title)}</a></li>'
-            for s in sections
-        )
-        toc = f'<nav class="toc"><h2 class="toc-title">Contents</h2><ul>{entries}</ul></nav>'
+    cover_summary = (
+        f'<h2 class="cover-summary">Summary</h2>{summary_html}'
+        if on_cover
+        else '<p class="note">The summary of every coefficient with its interval and '
+        "interpretation is the first section.</p>"
+    )
     body = []
     for s in sections:
         h = "h2" if s.level <= 2 else "h3"
@@ -455,8 +476,7 @@ def build_report(
 <style>{_css(ctx.paper)}</style></head>
 <body>
 <div class="running" dir="{text_dir(ctx.title)}">{esc(ctx.title)} · agreement report</div>
-{_title_block(result, kr, ctx)}
-{toc}
+{_title_block(result, kr, ctx, cover_summary, _contents_html(sections))}
 {"".join(body)}
 </body></html>"""
     summary = summary_frame(kr.summary)
@@ -497,22 +517,7 @@ def write_report(
     written: list[Path] = []
     built = build_report(result, ctx)
     if pdf_path is not None:
-        # Lay out once with the table of contents when the report looks long, and only redo the
-        # layout when the guess was wrong (the TOC takes a page of its own); the image cache
-        # spares the second pass from parsing the charts again.
-        cache: dict[Any, Any] = {}
-        # (the estimate runs about half a page high on the example studies; Letter is shorter)
-        estimate = pdf.estimate_pages(built.html) * (297 / 279 if ctx.paper == "letter" else 1.0)
-        ctx.with_toc = estimate > TOC_MIN_PAGES + 1.5
-        if ctx.with_toc:
-            built = build_report(result, ctx, built.kind_report)
-        document = _render_pdf(built.html, cache)
-        content_pages = len(document.pages) - (1 if ctx.with_toc else 0)
-        if (content_pages > TOC_MIN_PAGES) != ctx.with_toc:
-            ctx.with_toc = not ctx.with_toc
-            built = build_report(result, ctx, built.kind_report)
-            document = _render_pdf(built.html, cache)
-        write_bytes_atomic(pdf_path, pdf.pdf_bytes(document))
+        write_bytes_atomic(pdf_path, pdf.pdf_bytes(_render_pdf(built.html)))
         written.append(Path(pdf_path))
     if html_path is not None:
         write_text_atomic(html_path, built.html)

@@ -88,6 +88,12 @@ INTERPRETATION_NOTE = (
 )
 
 
+NO_CONVENTION_NOTE = (
+    "These measures have no published interpretation bands (coreference scores, δ, percent "
+    "agreement and correlations); read them against the same measures of comparable studies."
+)
+
+
 def summary_frame(rows: Sequence[SummaryRow]) -> pd.DataFrame:
     return pd.DataFrame(
         [
@@ -106,24 +112,39 @@ def summary_frame(rows: Sequence[SummaryRow]) -> pd.DataFrame:
 
 
 def summary_table_html(rows: Sequence[SummaryRow], caption: str = "") -> str:
+    """The summary table; a column empty for every row (no interval, no n, no convention) is
+    left out rather than printed as a column of dashes."""
+    has_interval = any(finite(r.ci_low) and finite(r.ci_high) for r in rows)
+    has_n = any(r.n is not None for r in rows)
+    has_interp = any(r.scale is not None and finite(r.value) for r in rows)
     out = ['<div class="tbl small">']
     if caption:
         out.append(f'<p class="caption">{esc(caption)}</p>')
     out.append('<table class="data summary">')
-    out.append(
-        "<thead><tr><th>Measure</th><th>Value</th><th>95% interval</th><th>n</th><th>Interpretation</th></tr></thead><tbody>"
-    )
+    head = ["<th>Measure</th>", "<th>Value</th>"]
+    if has_interval:
+        head.append("<th>95% interval</th>")
+    if has_n:
+        head.append("<th>n</th>")
+    if has_interp:
+        head.append("<th>Interpretation</th>")
+    out.append(f"<thead><tr>{''.join(head)}</tr></thead><tbody>")
     for r in rows:
         note = f'<div class="note">{esc(r.note)}</div>' if r.note else ""
-        out.append(
-            "<tr>"
-            f"<td>{esc(r.measure)}{note}</td>"
-            f'<td class="n value">{fmt(r.value, r.digits, r.percent)}</td>'
-            f'<td class="n">{interval_text(r.ci_low, r.ci_high, r.digits, r.percent)}</td>'
-            f'<td class="n">{fmt(r.n, 0) if r.n is not None else "–"}</td>'
-            f"<td>{esc(interpretation(r.value, r.scale))}</td>"
-            "</tr>"
-        )
+        cells = [
+            f"<td>{esc(r.measure)}{note}</td>",
+            f'<td class="n value">{fmt(r.value, r.digits, r.percent)}</td>',
+        ]
+        if has_interval:
+            cells.append(
+                f'<td class="n">{interval_text(r.ci_low, r.ci_high, r.digits, r.percent)}</td>'
+            )
+        if has_n:
+            cells.append(f'<td class="n">{fmt(r.n, 0) if r.n is not None else "–"}</td>')
+        if has_interp:
+            cells.append(f"<td>{esc(interpretation(r.value, r.scale))}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
-    out.append(f'<p class="note">{esc(INTERPRETATION_NOTE)}</p>')
+    note = INTERPRETATION_NOTE if has_interp else NO_CONVENTION_NOTE
+    out.append(f'<p class="note">{esc(note)}</p>')
     return "\n".join(out)

@@ -34,13 +34,13 @@ def column_title(name: str) -> str:
     ('Items', 'Severity')
     """
     raw = str(name)
-    if not raw:
-        return raw
+    if not raw or _SYMBOL.match(raw):
+        return raw  # a symbol (the matching's L, M, R, D, d; κ) stays a symbol in a header
     t = _registry_title(raw)
     if t:
         return t
-    if _SYMBOL.match(raw) or " " in raw:
-        return raw  # a symbol, or already written for people
+    if " " in raw:
+        return raw  # already written for people
     return spell_out(raw)
 
 
