@@ -344,3 +344,20 @@ def test_nested_mentions_are_all_drawn() -> None:
     assert plain.replace("[", "").replace("]", "").replace("C1", "").replace("C2", "").replace(
         "C3", ""
     ) == text.replace(" ", " ")
+
+
+def test_the_queue_filter_finds_a_chain_by_any_of_its_mentions(tmp_path: Path) -> None:
+    ex = Path(__file__).resolve().parents[2] / "iaa_desktop" / "resources" / "examples" / "coref"
+    model = model_from_inputs([ex / "A", ex / "B"])
+    s = AdjudicationSession(model, AdjudicationStore.open(tmp_path / "s.sqlite"))
+    hits = s.queue("all", "boaz")  # lower case, as typed
+    assert len(hits) and any(model.units[int(i)].kind == "group" for i in hits)
+    for i in hits:
+        u = model.units[int(i)]
+        ms = [u.mention] if u.mention is not None else list(u.union)
+        assert any(model.docs[u.doc].surface(m).casefold() == "boaz" for m in ms)
+    # a version is described by its words and lines, not by offsets
+    g = next(int(i) for i in hits if model.units[int(i)].kind == "group")
+    label = next(c.label for c in s.choices(g) if c.choice.startswith("annotator:"))
+    assert "Boaz" in label and "@" not in label
+    s.store.close()

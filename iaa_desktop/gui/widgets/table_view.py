@@ -172,10 +172,10 @@ def make_table(
     view = view or FrameTableView(name=name)
     view.export_name = name
     view.setModel(model)
+    # no sort indicator until the user sorts (set before enabling sorting, which would sort by
+    # the indicator at once): the rows come in the core's ranking
+    view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
     view.setSortingEnabled(sortable)
-    if sortable:
-        # no sort indicator until the user sorts: the rows come in the core's ranking
-        view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
     view.setAlternatingRowColors(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
