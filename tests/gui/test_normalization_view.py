@@ -67,6 +67,10 @@ def test_keyboard_next_previous_and_filters(qtbot):
     panel.type_tint.setChecked(True)
     idx = panel.disagreement_indices().tolist()
     assert idx == sorted(idx) and len(idx) == 4
+    # the panel opened on the first disagreement of the list; from no selection, N is the first
+    # in text order
+    assert panel.current is not None
+    panel.select_token(None)
     qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
     assert panel.current == idx[0]
     qtbot.keyClick(panel.text_view, Qt.Key.Key_N)

@@ -13,7 +13,7 @@ from functools import lru_cache
 #: words written in capitals when a column name is spelled out
 _ACRONYMS = {"ci", "pa", "id", "nld", "muc", "ceaf", "blanc", "lea", "sw", "trac", "iaa", "csv"}
 #: short names that are symbols (coreference L, M, R, D, d; α, κ ...): shown as they are
-_SYMBOL = re.compile(r"^[A-Za-z]$|^[^\x00-\x7f]{1,3}$")
+_SYMBOL = re.compile(r"^[A-Z]$|^d$|^[^\x00-\x7f]{1,3}$")
 
 
 def _registry_title(name: str) -> str | None:

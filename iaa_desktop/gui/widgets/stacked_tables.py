@@ -14,8 +14,9 @@ from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 def compact(view, max_rows: int = 14) -> None:
     """Make a short table only as tall as its rows (up to ``max_rows``)."""
     rows = min(view.model().rowCount(), max_rows)
+    hh = view.horizontalHeader()
     height = (
-        view.horizontalHeader().sizeHint().height()
+        max(hh.sizeHint().height(), hh.minimumHeight())
         + rows * view.verticalHeader().defaultSectionSize()
     )
     scroll = view.horizontalScrollBar().sizeHint().height()

@@ -35,6 +35,12 @@ TOOLTIPS = {
 }
 
 
+LEGEND = (
+    "Interpretation: L&K = Landis & Koch (1977) bands for κ; K = Krippendorff (2004) for α "
+    "(≥ .800 reliable, .667–.800 tentative). A convention, not a verdict. – = undefined."
+)
+
+
 def summary_rows(result: Any) -> tuple[list[Any], str]:
     """``(rows, caption)`` of the kind's ``summary(result)`` (empty when it has none)."""
     from iaa_desktop.core.kinds import get_kind
@@ -105,10 +111,7 @@ class SummaryTable(QWidget):
         self.view = make_table(self.model, sortable=False, name="summary")
         self.view.setObjectName("summary")
         lay.addWidget(self.view, 1)
-        self.legend = QLabel(
-            "Interpretation: L&K = Landis & Koch (1977) bands for κ; K = Krippendorff (2004) for "
-            "α (≥ .800 reliable, .667–.800 tentative). A convention, not a verdict. – = undefined."
-        )
+        self.legend = QLabel(LEGEND)
         self.legend.setWordWrap(True)
         self.legend.setStyleSheet("color: #555")
         self.legend.setVisible(legend)
@@ -120,7 +123,10 @@ class SummaryTable(QWidget):
         self.caption.setVisible(bool(caption) and self._show_caption)
         df = summary_frame(rows)
         self.model.set_frame(df)
+        from iaa_desktop.core.export.summary import NO_CONVENTION_NOTE
+
+        self.legend.setText(LEGEND if "interpretation" in df.columns else NO_CONVENTION_NOTE)
         # the measure names carry the tooltip of their Measures entry
-        fit_columns(self.view, max_width=240)
+        fit_columns(self.view, max_width=330)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)

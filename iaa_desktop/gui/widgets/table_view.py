@@ -189,26 +189,52 @@ def make_table(
     hh.setStretchLastSection(True)
     hh.setHighlightSections(False)
     hh.setMinimumSectionSize(28)
+    # long titles (the registry's) wrap onto a second line rather than being cut
+    hh.setDefaultAlignment(
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
+    )
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     return view
 
 
-def fit_columns(view: QTableView, max_width: int = 320, sample: int = 100) -> None:
-    """Column widths from the header and the first ``sample`` rows (Qt's own resize to contents
+def fit_columns(
+    view: QTableView, max_width: int = 320, sample: int = 100, header_width: int = 150
+) -> None:
+    """Column widths from the first ``sample`` rows and the header — a long title wraps onto
+    two lines rather than widening its column past ``header_width`` (Qt's own resize to contents
     measures every row and takes hundreds of milliseconds on a large table)."""
     model = view.model()
     fm = view.fontMetrics()
-    hfm = view.horizontalHeader().fontMetrics()
+    hh = view.horizontalHeader()
+    hfm = hh.fontMetrics()
     rows = min(model.rowCount(), sample)
     for c in range(model.columnCount()):
         header = str(model.headerData(c, Qt.Orientation.Horizontal) or "")
-        width = hfm.horizontalAdvance(header) + 26
+        width = min(hfm.horizontalAdvance(header) + 26, header_width)
+        for word in header.split():
+            width = max(width, hfm.horizontalAdvance(word) + 26)
         for r in range(rows):
             text = model.data(model.index(r, c))
             if text:
                 width = max(width, fm.horizontalAdvance(str(text)) + 14)
         view.setColumnWidth(c, min(width, max_width))
+    fit_header_height(view)
+
+
+def fit_header_height(view: QTableView) -> None:
+    """Make the header as tall as its most wrapped title (Qt keeps it one line high)."""
+    from PySide6.QtCore import QRect
+
+    model, hh = view.model(), view.horizontalHeader()
+    hfm = hh.fontMetrics()
+    lines = 1
+    for c in range(model.columnCount()):
+        text = str(model.headerData(c, Qt.Orientation.Horizontal) or "")
+        w = max(20, view.columnWidth(c) - 14)
+        rect = hfm.boundingRect(QRect(0, 0, w, 1000), int(Qt.TextFlag.TextWordWrap), text)
+        lines = max(lines, min(3, round(rect.height() / max(1, hfm.lineSpacing()))))
+    hh.setFixedHeight(lines * hfm.lineSpacing() + 10)
 
 
 def select_row(view: QTableView, row: int) -> None:
@@ -251,7 +277,7 @@ class ListBar(QWidget):
         self.filter = QLineEdit()
         self.filter.setPlaceholderText(placeholder)
         self.filter.setClearButtonEnabled(True)
-        self.filter.setMinimumWidth(110)
+        self.filter.setMinimumWidth(80)
         lay.addWidget(self.filter, 1)
         self.only = QCheckBox("Disagreements only")
         self.only.setToolTip("show only the rows where the annotators disagree")
@@ -291,6 +317,7 @@ class ListBar(QWidget):
         if not self.only.isHidden():
             text += f", {with_dis:,} disagree"
         self.count.setText(text)
+        self.count.setMinimumWidth(self.count.sizeHint().width())
         self.count.setToolTip(
             f"{shown:,} {self.noun} shown of {total:,}; {with_dis:,} with a disagreement"
         )

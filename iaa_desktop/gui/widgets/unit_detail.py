@@ -28,7 +28,7 @@ def labels_html(
     for k, (name, value) in enumerate(zip(names, values)):
         shown = "" if value is None else str(value)
         if shown in ("", "nan"):
-            cell = f"<td style='color:#888'>{NO_LABEL} <i>(no label)</i></td>"
+            cell = f"<td style='color:#888'>{NO_LABEL} <i>(not labelled)</i></td>"
         else:
             text = html.escape(shown)
             href = links[k] if links is not None and k < len(links) else ""

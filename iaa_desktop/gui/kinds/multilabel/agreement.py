@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -130,8 +131,13 @@ class AgreementPanel(QWidget):
         lw.setLayout(left)
         rw.setLayout(right)
         split = QSplitter()
-        split.addWidget(lw)
-        split.addWidget(rw)
+        # the columns scroll rather than make the window taller than the screen
+        for w in (lw, rw):
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setWidget(w)
+            split.addWidget(scroll)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         lay.addWidget(split)

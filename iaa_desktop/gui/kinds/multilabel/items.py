@@ -47,7 +47,12 @@ def items_frame(r: MultiLabelResult) -> pd.DataFrame:
         data[a] = names[d.codes[:, x]]  # -1 → "" (not annotated)
     data["severity"] = item_severity(np.asarray(d.codes), "nominal")
     data["text"] = list(d.texts)
-    return pd.DataFrame(data)
+    # the most disagreeing first, then in file order (as every list of the app)
+    return (
+        pd.DataFrame(data)
+        .sort_values("severity", ascending=False, kind="stable", na_position="last")
+        .reset_index(drop=True)
+    )
 
 
 class AllItemsPanel(QWidget):
@@ -121,7 +126,7 @@ class AllItemsPanel(QWidget):
             else "fewer than two annotators labelled this item"
         )
         values = [row[a] if row[a] != "" else None for a in names]
-        shown = [v if v is None else (v or "∅ (no label)") for v in values]
+        shown = [v if v is None else (v or "∅ (no label)") for v in values]  # None: not labelled
         self.detail.setHtml(
             unit_html(
                 f"Item {row['item']}",

@@ -226,6 +226,13 @@ class NormalizationPanel(QWidget):
                 & (np.asarray(result.token_ids, dtype=object) == old_key[1])
             )
             self.current = int(hits[0]) if len(hits) else None
+        if self.current is None:
+            # open on the first disagreement of the list: its grid and line show at once
+            dis = self.disagreement_indices()
+            if len(result.disagreements) and len(dis):
+                first = result.disagreements["index"].to_numpy()
+                first = first[np.isin(first, dis)]
+                self.current = int(first[0]) if len(first) else None
         self._refresh()
 
     def _subset_mask(self) -> np.ndarray:

@@ -6,23 +6,56 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.summary_table import SummaryTable
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 
 
+def legend_below(fig: Any) -> Any:
+    """Move each axes' legend under its plot, off the data (the panes are narrow, so below
+    rather than beside)."""
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None:
+            continue
+        handles, labels = ax.get_legend_handles_labels()
+        if not handles:
+            continue
+        ax.legend(
+            handles,
+            labels,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.18),
+            ncol=2,
+            frameon=False,
+            fontsize="small",
+        )
+        fig.set_figheight(fig.get_figheight() + 0.25 * ((len(handles) + 1) // 2) + 0.3)
+    try:
+        fig.set_layout_engine("constrained")
+    except (ValueError, RuntimeError):
+        pass
+    return fig
+
+
 def canvas(fig: Any) -> QWidget:
-    """A matplotlib figure as a widget, its legends moved beside the plot."""
+    """A matplotlib figure as a widget at its natural size (the pane scrolls), legends below
+    the plot."""
     from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 
-    from iaa_desktop.core.export.html_blocks import legend_outside
-
-    legend_outside(fig)
+    legend_below(fig)
     c = FigureCanvasQTAgg(fig)
     w, h = fig.get_size_inches() * fig.dpi
-    c.setMinimumSize(int(min(w, 560) * 0.6), int(min(h, 520)))
+    c.setMinimumSize(int(w), int(h))
     return c
 
 
@@ -51,24 +84,34 @@ class DurelAgreementPanel(QWidget):
         self.chart.setWidgetResizable(True)
         tables = QSplitter(Qt.Orientation.Vertical)
         tables.addWidget(self.summary)
+        tabs = QTabWidget()
+        tables.addWidget(tabs)
+        tables.setSizes([190, 420])
         self.views = []
-        for title, model, name in (
-            ("Per target (all pairs / after the filter)", self.targets_model, "targets"),
+        for title, model, name, tab in (
             (
-                "Annotators: Spearman ρ against the mean of the others",
+                "Per target, all pairs and after the filter",
+                self.targets_model,
+                "targets",
+                "Targets",
+            ),
+            (
+                "Spearman ρ of each annotator against the mean of the others",
                 self.annotators_model,
                 "annotators",
+                "Annotators",
             ),
-            ("Annotator pairs", self.pairwise_model, "annotator_pairs"),
+            ("Annotator pairs", self.pairwise_model, "annotator_pairs", "Pairs"),
             (
                 "Topic variation (TRaC): targets by mean judgment, lower = more variation",
                 self.ranking_model,
                 "topic_ranking",
+                "TRaC",
             ),
         ):
             view = make_table(model, name=name)
             self.views.append(view)
-            tables.addWidget(_boxed(title, view))
+            tabs.addTab(_boxed(title, view), tab)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(tables)
         split.addWidget(self.chart)
@@ -86,7 +129,7 @@ class DurelAgreementPanel(QWidget):
             fit_columns(view, 200)
         from iaa_desktop.core.kinds.durel.charts import targets_figure
 
-        self.chart.setWidget(canvas(targets_figure(result, width=5.2)))
+        self.chart.setWidget(canvas(targets_figure(result, width=4.0)))
 
 
 class CandidatesAgreementPanel(QWidget):
@@ -129,5 +172,5 @@ class CandidatesAgreementPanel(QWidget):
         fit_columns(self.factor_view, 200)
         from iaa_desktop.core.kinds.durel.charts import forest_figure, overlap_curve_figure
 
-        self.forest.setWidget(canvas(forest_figure(result, width=5.6)))
-        self.curve.setWidget(canvas(overlap_curve_figure(result, width=5.6, height=3.0)))
+        self.forest.setWidget(canvas(forest_figure(result, width=4.2)))
+        self.curve.setWidget(canvas(overlap_curve_figure(result, width=4.2, height=2.6)))
