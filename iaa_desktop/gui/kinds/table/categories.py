@@ -91,7 +91,10 @@ class CategoriesPanel(QWidget):
 
     def set_result(self, result: Any) -> None:
         self.result = result
-        self.model.set_frame(result.per_category)
+        per = result.per_category.copy()
+        if "category" in per and len(per) == len(result.categories):
+            per["category"] = [category_label(c) for c in result.categories]  # 1, not 1.0
+        self.model.set_frame(per)
         fit_columns(self.view)
         cats = [category_label(c) for c in result.categories]
         if len(cats) <= 40:
