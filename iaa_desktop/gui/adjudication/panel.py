@@ -23,7 +23,6 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -33,7 +32,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTextBrowser,
-    QUndoView,
     QVBoxLayout,
     QWidget,
 )
@@ -45,9 +43,9 @@ from iaa_desktop.gui.adjudication.context import CHOOSE, unit_page
 from iaa_desktop.gui.adjudication.keys import KeyHandler
 from iaa_desktop.gui.adjudication.live_agreement import LiveAgreement
 from iaa_desktop.gui.adjudication.queue_model import QueueModel
+from iaa_desktop.gui.adjudication.side import SidePanel
 from iaa_desktop.gui.adjudication.toolbar import Toolbar
 from iaa_desktop.gui.adjudication.undo import UndoAdapter
-from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.zoom import TextZoom
 
@@ -129,7 +127,10 @@ class AdjudicationPanel(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self._build_queue())
         split.addWidget(self._build_center())
-        split.addWidget(self._build_right())
+        self.side = SidePanel(self)
+        self.agreement_model = self.side.agreement_model
+        self.agreement_view = self.side.agreement_view
+        split.addWidget(self.side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 4)
         split.setStretchFactor(2, 1)
@@ -251,47 +252,6 @@ class AdjudicationPanel(QWidget):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             nav.addWidget(b)
         return nav
-
-    def _build_right(self) -> QWidget:
-        right = QWidget()
-        rl = QVBoxLayout(right)
-        rl.setContentsMargins(0, 0, 0, 0)
-        label = QLabel("Agreement of each annotator with the gold so far")
-        label.setWordWrap(True)
-        rl.addWidget(label)
-        self.agreement_model = DataFrameModel(
-            percent=("percent_agreement",),
-            headers={
-                "annotator": "Annotator",
-                "n_units": "Units",
-                "n_agree": "Agree",
-                "percent_agreement": "%",
-                "cohen_kappa": "κ",
-            },
-            hidden=("n_overruled", "n_agree"),
-            label_columns=(),
-        )
-        self.agreement_view = make_table(self.agreement_model, sortable=False, name="agreement")
-        self.agreement_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        rl.addWidget(self.agreement_view, 1)
-        rl.addWidget(QLabel("Decisions of this sitting (click to go back):"))
-        self.history_view = QUndoView(self.undo_stack)
-        self.history_view.setEmptyLabel("(start of this sitting)")
-        self.history_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        rl.addWidget(self.history_view, 1)
-        self.export_gold_button = QPushButton("Export gold…")
-        self.export_log_button = QPushButton("Export decision log…")
-        self.export_feedback_button = QPushButton("Export feedback…")
-        self.export_feedback_button.setToolTip("one file per annotator: where the gold differs")
-        for b, slot in (
-            (self.export_gold_button, self._on_export_gold),
-            (self.export_log_button, self._on_export_log),
-            (self.export_feedback_button, self._on_export_feedback),
-        ):
-            b.clicked.connect(slot)
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            rl.addWidget(b)
-        return right
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -422,15 +382,7 @@ class AdjudicationPanel(QWidget):
         self.live.update(self.session.agreement_snapshot())
 
     def _show_agreement(self, table: pd.DataFrame) -> None:
-        s = self.session
-        names = dict(zip(s.model.annotators, s.names_by_column()))
-        order = [s.model.annotators[x] for x in s.annotator_order]
-        t = table.set_index("annotator").loc[order].reset_index()
-        self.last_agreement = t
-        shown = t.copy()
-        shown["annotator"] = [names[a] for a in t["annotator"]]
-        self.agreement_model.set_frame(shown)
-        fit_columns(self.agreement_view, max_width=90)
+        self.last_agreement = self.side.show_agreement(table)
 
     # -- deciding -----------------------------------------------------------------------------
 
@@ -597,39 +549,8 @@ class AdjudicationPanel(QWidget):
         except Exception:  # a heartbeat failure must not interrupt the meeting  # noqa: BLE001
             pass
 
-    # -- exports ------------------------------------------------------------------------------
-
     def export_gold(self, folder: str | Path) -> list[Path]:
         return self.session.write_gold(folder)
-
-    def _on_export_gold(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Export the gold into folder")
-        if folder:
-            self._run_export(lambda: self.export_gold(folder))
-
-    def _on_export_log(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export the decision log", "decision_log.csv", "CSV (*.csv)"
-        )
-        if path:
-            self._run_export(lambda: [self.session.write_decision_log(path)])
-
-    def _on_export_feedback(self) -> None:
-        folder = QFileDialog.getExistingDirectory(
-            self, "Export one feedback file per annotator into folder"
-        )
-        if folder:
-            self._run_export(lambda: self.session.write_feedback(folder))
-
-    def _run_export(self, fn: Any) -> None:
-        try:
-            files = fn()
-        except (OSError, IaaError) as e:
-            QMessageBox.critical(self, "Export", f"Nothing was lost, but the export failed: {e}")
-            return
-        QMessageBox.information(
-            self, "Export", "Written:\n" + "\n".join(str(f) for f in files[:12])
-        )
 
     def close_store(self) -> None:
         self._heartbeat.stop()

@@ -144,9 +144,11 @@ class MatrixHeatmap(QWidget):
                 0, fm.ascent(), fm.elidedText(name, Qt.TextElideMode.ElideRight, int(bottom * 1.3))
             )
             p.restore()
-        # colour legend
-        lx = x0 + n_c * cell + 12
-        lh = n_r * cell
+        self._paint_legend(p, fm, x0 + n_c * cell + 12, y0, n_r * cell)
+        p.end()
+
+    def _paint_legend(self, p: QPainter, fm: QFontMetrics, lx: float, y0: float, lh: float) -> None:
+        """The colour scale beside the matrix, with its two ends (outside the cells)."""
         steps = 40
         for k in range(steps):
             t = 1 - k / (steps - 1)
@@ -163,7 +165,6 @@ class MatrixHeatmap(QWidget):
             Qt.AlignmentFlag.AlignLeft,
             f"{self._vmin:.2g}",
         )
-        p.end()
 
     #: what a click on a cell does, for the tooltip ("" = nothing)
     click_hint = ""

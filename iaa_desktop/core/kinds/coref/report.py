@@ -103,6 +103,8 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:
     data = result.to_json()
     paragraphs, refs = methods(result)

@@ -107,6 +107,8 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:  # noqa: C901  (to split)
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))

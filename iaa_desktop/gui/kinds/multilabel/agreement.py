@@ -107,7 +107,26 @@ class AgreementPanel(QWidget):
             group("Label combinations (code: first label = leftmost bit)", self.comb_view)
         )
         right.addWidget(self.canvas, 1)
-        # joint distribution of the codes for one pair (rows: first annotator, columns: second)
+        left.addWidget(self._build_joint(), 1)
+        lay = QHBoxLayout(self)
+        lw, rw = QWidget(), QWidget()
+        lw.setLayout(left)
+        rw.setLayout(right)
+        split = QSplitter()
+        # the columns scroll rather than make the window taller than the screen
+        for w in (lw, rw):
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setWidget(w)
+            split.addWidget(scroll)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        lay.addWidget(split)
+
+    def _build_joint(self) -> QGroupBox:
+        """The joint distribution of the codes for one pair (rows: the first annotator's code,
+        columns: the second's); a click on a cell lists its items."""
         self.joint_pair = QComboBox()
         self.joint_pair.currentIndexChanged.connect(self._on_joint_pair_changed)
         self.joint_model = DataFrameModel()
@@ -125,22 +144,7 @@ class AgreementPanel(QWidget):
             "Joint distribution of label combinations (rows: first annotator's code, columns: second's)"
         )
         joint_group.setLayout(jbox)
-        left.addWidget(joint_group, 1)
-        lay = QHBoxLayout(self)
-        lw, rw = QWidget(), QWidget()
-        lw.setLayout(left)
-        rw.setLayout(right)
-        split = QSplitter()
-        # the columns scroll rather than make the window taller than the screen
-        for w in (lw, rw):
-            scroll = QScrollArea()
-            scroll.setWidgetResizable(True)
-            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-            scroll.setWidget(w)
-            split.addWidget(scroll)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        lay.addWidget(split)
+        return joint_group
 
     def set_result(self, result: MultiLabelResult) -> None:
         self.result = result

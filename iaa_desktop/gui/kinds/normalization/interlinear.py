@@ -67,7 +67,24 @@ class NormalizationPanel(QWidget):
         self._following = False
         self._disagree = np.zeros(0, bool)
         self._type_disagree = np.zeros(0, bool)
+        bar = self._build_bar()
+        split = self._build_views()
+        lay = QVBoxLayout(self)
+        lay.addLayout(bar)
+        lay.addWidget(split, 1)
+        self.text_combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.subset_combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.mod_combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.mode_combo.currentIndexChanged.connect(self._on_mode_changed)
+        self.type_tint.toggled.connect(self._on_filter_changed)
+        self.next_button.clicked.connect(self.next_disagreement)
+        self.prev_button.clicked.connect(self.previous_disagreement)
+        # an event filter rather than QShortcut: the keys must work whichever child has the focus
+        # (a table would otherwise use letters for its keyboard search)
+        for w in (self, self.text_view, self.grid, self.dis_view, self.text_view.viewport()):
+            w.installEventFilter(self)
 
+    def _build_bar(self) -> QHBoxLayout:
         self.text_combo = QComboBox()
         self.subset_combo = QComboBox()
         self.subset_combo.addItems(list(SUBSETS))
@@ -100,7 +117,9 @@ class NormalizationPanel(QWidget):
         bar.addStretch(1)
         bar.addWidget(self.prev_button)
         bar.addWidget(self.next_button)
+        return bar
 
+    def _build_views(self) -> QSplitter:
         self.text_view = QTextBrowser()
         self.text_view.setOpenLinks(False)
         self.text_view.setOpenExternalLinks(False)
@@ -160,22 +179,7 @@ class NormalizationPanel(QWidget):
         split.addWidget(self.text_view)
         split.addWidget(right)
         split.setSizes([760, 640])
-
-        lay = QVBoxLayout(self)
-        lay.addLayout(bar)
-        lay.addWidget(split, 1)
-
-        self.text_combo.currentIndexChanged.connect(self._on_filter_changed)
-        self.subset_combo.currentIndexChanged.connect(self._on_filter_changed)
-        self.mod_combo.currentIndexChanged.connect(self._on_filter_changed)
-        self.mode_combo.currentIndexChanged.connect(self._on_mode_changed)
-        self.type_tint.toggled.connect(self._on_filter_changed)
-        self.next_button.clicked.connect(self.next_disagreement)
-        self.prev_button.clicked.connect(self.previous_disagreement)
-        # an event filter rather than QShortcut: the keys must work whichever child has the focus
-        # (a table would otherwise use letters for its keyboard search)
-        for w in (self, self.text_view, self.grid, self.dis_view, self.text_view.viewport()):
-            w.installEventFilter(self)
+        return split
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):

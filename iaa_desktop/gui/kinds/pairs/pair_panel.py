@@ -125,6 +125,24 @@ class PairPanel(QWidget):
         lv.addWidget(hint)
         left.setMinimumWidth(280)
 
+        right = self._build_pair()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([430, 530])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(split)
+
+        self.list_view.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        for keys, step in ((("N", "Alt+Down"), 1), (("P", "Alt+Up"), -1)):
+            for key in keys:
+                sc = QShortcut(QKeySequence(key), self)
+                sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                sc.activated.connect(lambda s=step: self.step_disagreement(s))
+
+    def _build_pair(self) -> QWidget:
+        """The selected pair: title, warning, both passages, judgments, alignment."""
         self.title = QLabel()
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setWordWrap(True)
@@ -172,20 +190,7 @@ class PairPanel(QWidget):
         rv.addWidget(self.warning)
         rv.addWidget(right_split, 1)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setSizes([430, 530])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(split)
-
-        self.list_view.selectionModel().currentRowChanged.connect(self._on_current_changed)
-        for keys, step in ((("N", "Alt+Down"), 1), (("P", "Alt+Up"), -1)):
-            for key in keys:
-                sc = QShortcut(QKeySequence(key), self)
-                sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-                sc.activated.connect(lambda s=step: self.step_disagreement(s))
+        return right
 
     # -- data ---------------------------------------------------------------------------------
 
