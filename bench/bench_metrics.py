@@ -1,43 +1,50 @@
-"""Time the core coefficients against the reference libraries, in one process, and print ratios.
+"""Time the coefficients of coded items against the reference libraries, in one run, and print ratios.
 
-    python bench/bench_metrics.py [--items 1000000] [--annotators 5]
+    python bench/bench_metrics.py [--items 1000000] [--annotators 5] [--repeat 3]
 
-Figures (issue 2): α nominal and interval on 1,000,000 items × 5 annotators with 10% missing
-against the `krippendorff` package; Fleiss' κ plus all ten pairwise Cohen's κ; α with normalized
-Levenshtein on 50,000 items × 5 annotators with about 15,000 distinct labels (NLTK on a subset,
-extrapolated, since it takes minutes on the whole).
+Both sides of a comparison run the same number of times, alternately (``bench/timing.py``); CPU
+time is the figure to compare on a shared machine, wall time is printed beside it. Figures:
+
+- Krippendorff's α nominal and interval on N items × c annotators with 10% missing values, against
+  the ``krippendorff`` package, with the one-pass floor (one ``np.bincount`` over the data) beside;
+- Fleiss' κ plus the Cohen's κ of every annotator pair from one tally, against statsmodels
+  (``aggregate_raters`` + ``fleiss_kappa``) and scikit-learn (``cohen_kappa_score`` per pair);
+- every coefficient of the table kind with 1,000-resample bootstrap intervals on the same data
+  (the multinomial draw of the resamples printed beside: the floor of the matrix bootstrap);
+- the 80-item example study run through the table kind in this process, intervals included;
+- α with normalized Levenshtein on 50,000 items × 5 annotators with about 15,000 distinct labels,
+  and against NLTK on the largest subset NLTK runs in reasonable time (no extrapolation).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from iaa_desktop.core.metrics import (
-    cohen_kappa,
-    fleiss_kappa,
+from timing import compare, fmt, machine, measure, record  # noqa: E402
+
+from iaa_desktop.core.metrics import (  # noqa: E402
+    aggregate,
+    batch,
+    bootstrap_batch,
     krippendorff_alpha,
     krippendorff_alpha_strings,
-    pairwise_cohen_kappa,
+    tally,
 )
-
-
-def timed(fn, repeat: int = 3):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
+from iaa_desktop.core.metrics.suite import CodedOptions, evaluate, evaluator  # noqa: E402
 
 
 def coded_study(n: int, c: int, q: int, missing: float, seed: int = 0) -> np.ndarray:
+    """Labels that agree with a hidden truth 70% of the time, ``missing`` of them left out."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, q, n)
     codes = np.where(rng.random((n, c)) < 0.7, truth[:, None], rng.integers(0, q, (n, c))).astype(
@@ -48,97 +55,183 @@ def coded_study(n: int, c: int, q: int, missing: float, seed: int = 0) -> np.nda
 
 
 def string_study(n: int, c: int, n_labels: int, seed: int = 0) -> np.ndarray:
+    """String labels from a vocabulary of ``n_labels`` words (80% agree with a hidden truth)."""
     rng = np.random.default_rng(seed)
     alphabet = np.array(list("abcdefghijklmnopqrstuvwxyzäöüß"))
     vocab = sorted(
         {"".join(rng.choice(alphabet, rng.integers(2, 11))) for _ in range(int(n_labels * 1.05))}
     )[:n_labels]
-    vocab = np.array(vocab, dtype=object)
-    truth = rng.integers(0, len(vocab), n)
-    idx = np.where(rng.random((n, c)) < 0.8, truth[:, None], rng.integers(0, len(vocab), (n, c)))
-    labels = vocab[idx].astype(object)
+    words = np.array(vocab, dtype=object)
+    truth = rng.integers(0, len(words), n)
+    idx = np.where(rng.random((n, c)) < 0.8, truth[:, None], rng.integers(0, len(words), (n, c)))
+    labels = words[idx].astype(object)
     labels[rng.random((n, c)) < 0.05] = None
     return labels
+
+
+def bench_alpha(codes: np.ndarray, q: int, repeat: int) -> None:
+    import krippendorff
+
+    values = np.arange(1, q + 1, dtype=float)
+    rel = np.where(codes >= 0, values[np.maximum(codes, 0)], np.nan).T  # coders × units
+    floor = measure(lambda: np.bincount(codes.ravel() + 1), repeat)
+    print(f"  one-pass floor (np.bincount over the data): {fmt(floor)}")
+    for level in ("nominal", "interval"):
+        ours, ref = compare(
+            f"Krippendorff's α, {level}",
+            lambda level=level: krippendorff_alpha(codes, level, values).value,
+            lambda level=level: krippendorff.alpha(
+                reliability_data=rel, level_of_measurement=level, value_domain=values
+            ),
+            repeat,
+        )
+        print(
+            f"    |ours − krippendorff| = {abs(ours.result - ref.result):.1e}; "
+            f"ours / floor = {ours.cpu_median / floor.cpu_median:.1f}x"
+        )
+        record(
+            "metrics",
+            f"α {level}, {codes.shape[0]:,} × {codes.shape[1]}",
+            ours,
+            ref,
+            reference="krippendorff",
+            target="≥ 20× krippendorff, ≤ 5× floor",
+            note=f"floor {floor.cpu_median * 1e3:.1f} ms",
+        )
+
+
+def bench_fleiss_cohen(codes: np.ndarray, q: int, repeat: int) -> None:
+    from sklearn.metrics import cohen_kappa_score
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+    c = codes.shape[1]
+
+    def ours() -> float:
+        t = tally(codes, q)
+        ag = aggregate(t)
+        return float(batch.fleiss(t, ag).value[0] + batch.cohen_pairs(ag).value.sum())
+
+    complete = codes[(codes >= 0).all(axis=1)]  # statsmodels' Fleiss needs complete rows
+
+    def reference() -> float:
+        f = sm_fleiss(aggregate_raters(complete, n_cat=q)[0])
+        ks = 0.0
+        for x in range(c):
+            for y in range(x + 1, c):
+                both = (codes[:, x] >= 0) & (codes[:, y] >= 0)
+                ks += cohen_kappa_score(codes[both, x], codes[both, y])
+        return float(f + ks)
+
+    t_ours, t_ref = compare(
+        f"Fleiss' κ + {c * (c - 1) // 2} pairwise Cohen's κ (one tally)", ours, reference, repeat
+    )
+    t = tally(codes, q)
+    given = measure(lambda: batch.cohen_pairs(aggregate(t)), repeat)
+    print(f"    of which the coefficients from the tally: {fmt(given)}")
+    record(
+        "metrics",
+        f"Fleiss + {c * (c - 1) // 2} Cohen, {codes.shape[0]:,} × {c}",
+        t_ours,
+        t_ref,
+        reference="statsmodels + scikit-learn",
+        target="≤ 10 ms CPU",
+    )
+
+
+def bench_all_with_intervals(codes: np.ndarray, q: int, repeat: int, n_resamples: int) -> None:
+    values = np.arange(1, q + 1, dtype=float)
+    opts = CodedOptions(level="ordinal", values=values, spearman=True)
+
+    def run() -> int:
+        t = tally(codes, q)
+        evaluate(t, aggregate(t), opts)
+        return len(bootstrap_batch(t, evaluator(t, opts), n_resamples, seed=0))
+
+    t = tally(codes, q)
+    rng = np.random.default_rng(0)
+    draw = measure(lambda: rng.multinomial(int(t.n_items), t.freq / t.n_items, n_resamples), repeat)
+    total = measure(run, repeat)
+    print(
+        f"  every coefficient ({total.result} of them) with {n_resamples:,}-resample intervals, "
+        f"{codes.shape[0]:,} × {codes.shape[1]} ({t.n_rows:,} distinct rows): {fmt(total)}"
+    )
+    print(f"    the multinomial draw of the resamples alone: {fmt(draw)}")
+    record(
+        "metrics",
+        f"all coefficients + {n_resamples} resamples, {codes.shape[0]:,} × {codes.shape[1]}",
+        total,
+        draw,
+        reference="multinomial draw (floor)",
+        target="≤ 1 s CPU",
+    )
+
+
+def bench_example(repeat: int) -> None:
+    from iaa_desktop.core.kinds import get_kind
+    from iaa_desktop.core.progress import run_to_end
+    from iaa_desktop.core.study_file import load_study
+
+    study = load_study(ROOT / "iaa_desktop/resources/examples/judgments/ratings.iaa-study")
+    mod, attr = get_kind("table").compare.split(":")
+    kind = getattr(importlib.import_module(mod), attr)
+    first = measure(lambda: run_to_end(kind.run(study.inputs, study.options)), 1)
+    t = measure(lambda: run_to_end(kind.run(study.inputs, study.options)), max(repeat, 5))
+    print(
+        f"  80-item example study through the table kind, intervals included: {fmt(t)} "
+        f"(first run, with lazy imports: cpu {first.cpu_median:.3f} s)"
+    )
+    record("metrics", "80-item example (table kind, in process)", t, target="≤ 0.2 s CPU")
+
+
+def bench_nld(n_items: int, c: int, n_labels: int, repeat: int) -> None:
+    labels = string_study(n_items, c, n_labels)
+    n_distinct = len({v for v in labels.ravel() if v is not None})
+    t = measure(lambda: krippendorff_alpha_strings(labels).value, repeat)
+    print(
+        f"α NLD: {n_items:,} items × {c}, {n_distinct:,} distinct labels: {fmt(t)}, α = {t.result:.6f}"
+    )
+    record("metrics", f"α NLD, {n_items:,} × {c}, {n_distinct:,} labels", t, target="≤ 0.5 s CPU")
+    from nltk.metrics.agreement import AnnotationTask
+    from nltk.metrics.distance import edit_distance
+
+    def nld(a: str, b: str) -> float:
+        m = max(len(a), len(b))
+        return edit_distance(a, b) / m if m else 0.0
+
+    sub = labels[:300]
+    sub = sub[[all(v is not None for v in row) for row in sub]]
+    triples = [(str(a), str(i), sub[i, a]) for i in range(len(sub)) for a in range(c)]
+    ours, ref = compare(
+        f"α NLD on the first {len(sub)} complete items (NLTK's AnnotationTask on the same)",
+        lambda: krippendorff_alpha_strings(sub).value,
+        lambda: AnnotationTask(triples, distance=nld).alpha(),
+        repeat,
+    )
+    print(f"    |ours − NLTK| = {abs(ours.result - ref.result):.1e}")
+    record("metrics", f"α NLD, {len(sub)} items × {c}", ours, ref, reference="NLTK")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--items", type=int, default=1_000_000)
     ap.add_argument("--annotators", type=int, default=5)
+    ap.add_argument("--categories", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--string-items", type=int, default=50_000)
     ap.add_argument("--labels", type=int, default=15_000)
     args = ap.parse_args()
-
-    import krippendorff
-
-    n, c, q = args.items, args.annotators, 5
+    warnings.simplefilter("ignore")
+    machine()
+    n, c, q = args.items, args.annotators, args.categories
     codes = coded_study(n, c, q, 0.10)
-    values = np.arange(1, q + 1, dtype=float)
-    rel = np.where(
-        codes >= 0, values[np.maximum(codes, 0)], np.nan
-    ).T  # coders × units for the package
     print(f"reliability data: {n:,} items × {c} annotators, {q} categories, 10% missing")
-    for level in ("nominal", "interval"):
-        t_ours, ours = timed(lambda level=level: krippendorff_alpha(codes, level, values))
-        t_ref, ref = timed(
-            lambda level=level: krippendorff.alpha(
-                reliability_data=rel, level_of_measurement=level, value_domain=values
-            ),
-            repeat=1,
-        )
-        print(
-            f"  alpha {level:9s} ours {t_ours:7.3f} s  krippendorff {t_ref:7.3f} s  ratio {t_ref / t_ours:6.1f}x  "
-            f"(|diff| {abs(ours.value - ref):.1e})"
-        )
-
-    def fleiss_and_pairs():
-        f = fleiss_kappa(codes, q)
-        ks = list(pairwise_cohen_kappa(codes, q).values())
-        return f, ks
-
-    t_f, (f, ks) = timed(fleiss_and_pairs)
-    print(f"  Fleiss' kappa + {len(ks)} pairwise Cohen's kappa: {t_f:.3f} s (target < 0.1 s)")
-    try:
-        from sklearn.metrics import cohen_kappa_score
-
-        x, y = codes[:, 0], codes[:, 1]
-        both = (x >= 0) & (y >= 0)
-        t_sk, k_sk = timed(lambda: cohen_kappa_score(x[both], y[both]), repeat=1)
-        t_one, k_one = timed(lambda: cohen_kappa(codes[both][:, [0, 1]], q))
-        print(
-            f"  one Cohen's kappa: ours {t_one:.4f} s  scikit-learn {t_sk:.4f} s  ratio {t_sk / t_one:.1f}x (|diff| {abs(k_one.value - k_sk):.1e})"
-        )
-    except ImportError:
-        pass
-
-    labels = string_study(args.string_items, c, args.labels)
-    n_distinct = len({v for v in labels.ravel() if v is not None})
-    t_nld, r = timed(lambda: krippendorff_alpha_strings(labels), repeat=1)
-    print(
-        f"alpha NLD: {args.string_items:,} items × {c} annotators, {n_distinct:,} distinct labels: {t_nld:.2f} s (target < 2 s), alpha = {r.value:.4f}"
-    )
-    try:
-        from nltk.metrics.agreement import AnnotationTask
-        from nltk.metrics.distance import edit_distance
-
-        sub = labels[:300]
-        sub = sub[[all(v is not None for v in row) for row in sub]]
-        triples = [(str(a), str(i), sub[i, a]) for i in range(len(sub)) for a in range(c)]
-
-        def nld(a, b):
-            m = max(len(a), len(b))
-            return edit_distance(a, b) / m if m else 0.0
-
-        t_nltk, a_nltk = timed(lambda: AnnotationTask(triples, distance=nld).alpha(), repeat=1)
-        t_ours_sub, a_ours = timed(lambda: krippendorff_alpha_strings(sub), repeat=1)
-        # NLTK's expected disagreement is quadratic in the number of labels (n·c)²
-        scale = (labels.size / sub.size) ** 2
-        print(
-            f"  NLTK on {len(sub)} items: {t_nltk:.2f} s (ours {t_ours_sub:.3f} s, ratio {t_nltk / t_ours_sub:.0f}x, |diff| {abs(a_nltk - a_ours.value):.1e}); "
-            f"extrapolated to the whole set ≈ {t_nltk * scale / 60:.0f} min"
-        )
-    except ImportError:
-        pass
+    bench_alpha(codes, q, args.repeat)
+    bench_fleiss_cohen(codes, q, args.repeat)
+    bench_all_with_intervals(codes, q, args.repeat, args.resamples)
+    bench_example(args.repeat)
+    bench_nld(args.string_items, c, args.labels, args.repeat)
 
 
 if __name__ == "__main__":

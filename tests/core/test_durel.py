@@ -172,7 +172,8 @@ def test_bad_input_is_reported_and_the_rest_computed():
     assert "lies outside its text" in messages  # offsets outside the text
     assert "'b9' is not in uses.tsv" in messages  # use missing from uses.tsv
     assert "outside the scale" in messages  # judgment 7.0
-    assert "twice with different judgments" in messages  # same annotator, same pair, two values
+    # same annotator, same pair, two values: the median (2.5) is off the scale → missing
+    assert any("the median of the non-zero judgments (2.5)" in w.message for w in r.warnings)
     assert any("does not match" in w.message or "not the quoted" in w.message for w in r.warnings)
     assert any("counted once" in w.message for w in r.warnings)
     assert r.overall["all"]["n_items"] == 6

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from iaa_desktop.core.kinds import get_kind
 from iaa_desktop.core.progress import run_to_end
@@ -54,3 +55,30 @@ def test_right_to_left_documents_render_each_annotator(qtbot):
     assert "ירושלים" in html
     panel.show_document(d)
     assert "haaretz" in panel.title.text()
+
+
+def test_adjudication_shows_each_choice_of_the_current_unit_once(qtbot, tmp_path):
+    """A unit with fewer choices than the one before shows no button of the one before."""
+    from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for
+    from iaa_desktop.gui.adjudication import AdjudicationPanel
+
+    result, _ = _panel(qtbot)
+    model = units_for(result)
+    session = AdjudicationSession(model, AdjudicationStore.open(tmp_path / "s.sqlite"))
+    panel = AdjudicationPanel(session)
+    qtbot.addWidget(panel)
+    panel.resize(1280, 720)
+    panel.show()
+    counts = [len(session.choices(i)) for i in range(len(model.keys))]
+    many = max(range(len(counts)), key=counts.__getitem__)
+    few = min(range(len(counts)), key=counts.__getitem__)
+    assert counts[many] > counts[few]
+    panel.show_unit(many)
+    panel.show_unit(few)
+    QApplication.processEvents()  # shows the new buttons; deleteLater waits for an event loop
+    shown = [
+        w.text() for w in panel.findChildren(QPushButton) if w.isVisible() and "  ·  " in w.text()
+    ]
+    assert len(shown) == counts[few] == len(set(shown))
+    assert sum("drop" in t for t in shown) == 1
+    session.store.close()

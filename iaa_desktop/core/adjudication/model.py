@@ -217,11 +217,19 @@ class AdjudicationModel:
                     (self.annotators[x],),
                 )
             )
-        maj = majority_values(self._codes[i : i + 1], self._values, min_share)[0]
+        maj = self.majority(min_share, rows=slice(i, i + 1))[0]
         if maj is not None:
             out.append(Choice("m", f"majority: {self.format_value(maj)}", "majority", maj))
         out.extend(self.extra_choices(i))
         return out
+
+    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> np.ndarray:
+        """Per unit (of ``rows``), the majority value (:func:`majority_values`), else ``None``.
+
+        A kind whose value has parts may take the majority part by part (normalization).
+        """
+        codes = self._codes if rows is None else self._codes[rows]
+        return majority_values(codes, self._values, min_share)
 
     # -- gold -----------------------------------------------------------------------------------
 
@@ -344,7 +352,7 @@ def auto_merge(model: AdjudicationModel, strategy: Strategy) -> np.ndarray:
     if strategy.name == "unanimous":
         return unanimous_values(model.codes, model.code_values)
     if strategy.name == "majority":
-        return majority_values(model.codes, model.code_values, strategy.min_share)
+        return model.majority(strategy.min_share)
     if strategy.annotator not in model.annotators:
         raise OptionError(
             f"No annotator named '{strategy.annotator}'; the annotators are: {', '.join(model.annotators)}."

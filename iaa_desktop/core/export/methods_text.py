@@ -26,6 +26,17 @@ REFERENCES: dict[str, str] = {
     "hubert1977": "Hubert, L. (1977). Kappa revisited. Psychological Bulletin, 84(2), 289–297.",
     "gwet2008": "Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the presence "
     "of high agreement. British Journal of Mathematical and Statistical Psychology, 61(1), 29–48.",
+    "gwet2014": "Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.). Advanced "
+    "Analytics.",
+    "conger1980": "Conger, A. J. (1980). Integration and generalization of kappas for multiple "
+    "raters. Psychological Bulletin, 88(2), 322–328.",
+    "bennett1954": "Bennett, E. M., Alpert, R. & Goldstein, A. C. (1954). Communications through "
+    "limited response questioning. Public Opinion Quarterly, 18(3), 303–308.",
+    "randolph2005": "Randolph, J. J. (2005). Free-marginal multirater kappa (multirater κfree): An "
+    "alternative to Fleiss' fixed-marginal multirater kappa. Joensuu Learning and Instruction "
+    "Symposium.",
+    "krippendorff2008": "Krippendorff, K. (2008). Systematic and random disagreement and the "
+    "reliability of nominal data. Communication Methods and Measures, 2(4), 323–338.",
     "krippendorff2011": "Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. "
     "Annenberg School for Communication, University of Pennsylvania, Departmental Papers 43.",
     "krippendorff2004": "Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology "

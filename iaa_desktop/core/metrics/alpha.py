@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.metrics import batch
 from iaa_desktop.core.metrics.coding import MISSING, n_categories_of
@@ -31,12 +32,12 @@ from iaa_desktop.core.metrics.tally import Tally, aggregate, tally
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
-Distance = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Distance = Callable[[NDArray[Any], NDArray[Any]], NDArray[Any]]
 
 
 def distance_matrix(
-    level: str, values: np.ndarray, marginals: np.ndarray | None = None
-) -> np.ndarray:
+    level: str, values: NDArray[Any], marginals: NDArray[Any] | None = None
+) -> NDArray[Any]:
     """δ(c, k) for every pair of categories with the given numeric ``values``.
 
     ``marginals`` (n_c) are needed for the ordinal level, whose distance depends on them.
@@ -46,7 +47,7 @@ def distance_matrix(
     if level == "nominal":
         return 1.0 - np.eye(q)
     if level == "interval":
-        return (v[:, None] - v[None, :]) ** 2
+        return np.asarray((v[:, None] - v[None, :]) ** 2)
     if level == "ratio":
         s = v[:, None] + v[None, :]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -65,12 +66,12 @@ def distance_matrix(
         d_sorted = (cum[hi + 1] - cum[lo] - (n_sorted[lo] + n_sorted[hi]) / 2.0) ** 2
         inv = np.empty(q, dtype=int)
         inv[order] = np.arange(q)
-        return d_sorted[np.ix_(inv, inv)]
+        return np.asarray(d_sorted[np.ix_(inv, inv)])
     raise ValueError(f"unknown level of measurement {level!r}; choose one of {', '.join(LEVELS)}")
 
 
 def alpha_from_coincidences(
-    o: np.ndarray, delta: np.ndarray, name: str = "krippendorff_alpha"
+    o: NDArray[Any], delta: NDArray[Any], name: str = "krippendorff_alpha"
 ) -> AgreementResult:
     """α from a coincidence matrix and a distance matrix (see the module docstring)."""
     n_c = o.sum(axis=1)
@@ -91,8 +92,8 @@ def _pairable_annotators(t: Tally) -> int:
 def krippendorff_alpha(
     codes: Any,
     level: str = "nominal",
-    values: Sequence[float] | np.ndarray | None = None,
-    distance: Distance | np.ndarray | None = None,
+    values: Sequence[float] | NDArray[Any] | None = None,
+    distance: Distance | NDArray[Any] | None = None,
     n_categories: int | None = None,
     weights: Any = None,
 ) -> AgreementResult:
@@ -159,7 +160,7 @@ def krippendorff_alpha(
 # strings with the normalized Levenshtein distance
 
 
-def nld_pairs(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+def nld_pairs(a: Sequence[str], b: Sequence[str]) -> NDArray[Any]:
     """NLD of aligned pairs (a[j], b[j]) in bulk (rapidfuzz ``cpdist``); NLD('', '') = 0."""
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cpdist
@@ -167,33 +168,40 @@ def nld_pairs(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     if not len(a):
         return np.zeros(0)
     ld = cpdist(list(a), list(b), scorer=Levenshtein.distance, dtype=np.int32, workers=-1)
-    la = np.fromiter((len(x) for x in a), dtype=np.float64, count=len(a))
-    lb = np.fromiter((len(x) for x in b), dtype=np.float64, count=len(b))
+    la = np.fromiter(map(len, a), dtype=np.float64, count=len(a))
+    lb = np.fromiter(map(len, b), dtype=np.float64, count=len(b))
     den = np.maximum(la, lb)
     return np.where(den > 0, ld / np.where(den > 0, den, 1.0), 0.0)
 
 
-def nld_expected_sums(labels: Sequence[str], weights: np.ndarray, chunk: int = 4096) -> np.ndarray:
+def nld_expected_sums(
+    labels: Sequence[str], weights: NDArray[Any], chunk: int = 1024
+) -> NDArray[Any]:
     r"""Σ_{c,k} w_c w_k NLD(c, k) over all pairs of labels, for each column of ``weights``.
 
     ``weights`` is (q,) or (q, K): K weightings share one pass over the label pairs (the
-    expected disagreement of a study and of each annotator pair, say). This is the costly part
-    of α with a string distance: every pair of labels. Labels are grouped by length, so within a
-    block of two length groups the denominator max(|c|, |k|) is one number; each block pair is
-    computed once (LD is symmetric, the shorter labels as rapidfuzz ``cdist`` queries, which it
-    processes in SIMD lanes), and only the upper triangle of the same-length blocks.
+    expected disagreement of a study and of each annotator pair, say); returns (K,) (or (1,)).
+    This is the costly part of α with a string distance: every pair of labels. Labels are
+    grouped by length, so within a block of two length groups the denominator max(|c|, |k|) is
+    one number; each block pair is computed once (LD is symmetric; the shorter labels are the
+    rapidfuzz ``cdist`` queries) and, within a length group, only the pairs on or above the
+    diagonal (the square corner of each chunk counts half: it holds both triangles). Distances
+    come as bytes (LD ≤ the longer length) and the weighted sums are single-precision matrix
+    products over exact small integers.
     """
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist
 
     labels = list(labels)
     w = np.asarray(weights, dtype=np.float64)
-    one = w.ndim == 1
-    w2 = w[:, None] if one else w
-    lengths = np.fromiter((len(s) for s in labels), dtype=np.int64, count=len(labels))
+    w2 = w[:, None] if w.ndim == 1 else w
+    lengths = np.fromiter(map(len, labels), dtype=np.int64, count=len(labels))
+    total = np.zeros(w2.shape[1])
+    if not len(labels):
+        return total
+    dtype = np.uint8 if lengths.max() < 255 else np.int32
     groups = [np.flatnonzero(lengths == ln) for ln in np.unique(lengths)]
     group_len = [int(lengths[g[0]]) for g in groups]
-    total = np.zeros(w2.shape[1])
     for i, gi in enumerate(groups):
         queries = [labels[k] for k in gi]
         for j in range(i, len(groups)):
@@ -201,31 +209,30 @@ def nld_expected_sums(labels: Sequence[str], weights: np.ndarray, chunk: int = 4
             if denom == 0:
                 continue  # "" vs "": distance 0
             gj = groups[j]
+            choices = queries if i == j else [labels[k] for k in gj]
             wj = w2[gj].astype(np.float32)
             block = np.zeros(w2.shape[1])
             for start in range(0, len(gi), chunk):
                 stop = min(start + chunk, len(gi))
-                # same length group: only the labels after this chunk's first one (upper part)
                 c0 = start if i == j else 0
                 ld = cdist(
                     queries[start:stop],
-                    [labels[k] for k in gj[c0:]],
+                    choices[c0:],
                     scorer=Levenshtein.distance,
-                    dtype=np.float32,
-                    workers=-1,
-                )
-                part = ld @ wj[c0:]
-                rows = w2[gi[start:stop]]
+                    dtype=dtype,
+                    workers=1,
+                ).astype(np.float32)
                 if i == j:
-                    # the square chunk × chunk corner was counted in full: keep its upper half
-                    corner = ld[:, : stop - start] * np.triu(np.ones((stop - start,) * 2), 1)
-                    part = part - ld[:, : stop - start] @ wj[start:stop] + corner @ wj[start:stop]
-                block += (rows * part.astype(np.float64)).sum(axis=0)
+                    side = stop - start
+                    part = ld[:, side:] @ wj[stop:] + (ld[:, :side] @ wj[start:stop]) / 2
+                else:
+                    part = ld @ wj
+                block += (w2[gi[start:stop]] * part.astype(np.float64)).sum(axis=0)
             total += block / denom * 2.0
-    return np.asarray(total[:1] if one else total, dtype=np.float64)
+    return total
 
 
-def _nld_expected_sum(labels: Sequence[str], n_c: np.ndarray, chunk: int = 4096) -> float:
+def _nld_expected_sum(labels: Sequence[str], n_c: NDArray[Any], chunk: int = 4096) -> float:
     """Σ_{c,k} n_c n_k NLD(c, k) (see :func:`nld_expected_sums`)."""
     return float(nld_expected_sums(labels, np.asarray(n_c, dtype=np.float64), chunk)[0])
 
@@ -251,7 +258,7 @@ def krippendorff_alpha_strings(
     if arr.ndim != 2:
         raise ValueError("labels must be a 2-D table: items × annotators")
     flat = arr.ravel()
-    valid = np.fromiter((isinstance(v, str) for v in flat), dtype=bool, count=len(flat))
+    valid = np.fromiter(map(str.__instancecheck__, flat), dtype=bool, count=len(flat))
     cats, inv = np.unique(flat[valid].astype(str), return_inverse=True)
     codes = np.full(flat.shape, MISSING, dtype=np.int64)
     codes[valid] = inv
@@ -261,10 +268,10 @@ def krippendorff_alpha_strings(
 
 def _string_distances(
     categories: Sequence[str],
-    a: np.ndarray,
-    b: np.ndarray,
+    a: NDArray[Any],
+    b: NDArray[Any],
     distance: str | Callable[[str, str], float],
-) -> np.ndarray:
+) -> NDArray[Any]:
     if distance == "nld":
         return nld_pairs([categories[k] for k in a], [categories[k] for k in b])
     if isinstance(distance, str):

@@ -328,12 +328,12 @@ def coincidences(t: Tally, ag: Aggregates) -> FloatArray:
     diag = np.asarray((ag.ms * f["inv_m1"][None, :]) @ (dense * (dense - 1.0)), dtype=np.float64)
     cu, ku, _ = label_pairs(t)
     pw = pair_weights(t, ag) / 2.0
-    o = np.zeros((ag.n_resamples, q, q))
+    o = np.zeros((ag.n_resamples, q * q))
     idx = np.arange(q)
-    o[:, idx, idx] = diag
-    np.add.at(o, (slice(None), cu, ku), pw)
-    np.add.at(o, (slice(None), ku, cu), pw)
-    return o
+    o[:, idx * q + idx] = diag
+    np.add.at(o.T, cu * q + ku, pw.T)
+    np.add.at(o.T, ku * q + cu, pw.T)
+    return o.reshape(-1, q, q)
 
 
 def pairable_marginals(t: Tally, ag: Aggregates) -> FloatArray:
@@ -350,7 +350,7 @@ def midranks(n_c: FloatArray, values: FloatArray) -> FloatArray:
     """
     order = np.argsort(values, kind="stable")
     cum = np.cumsum(n_c[:, order], axis=1) - n_c[:, order] / 2.0
-    out = np.empty_like(cum)
+    out: FloatArray = np.empty_like(cum)
     out[:, order] = cum
     return out
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 MISSING = -1
 
@@ -21,7 +22,7 @@ def encode(
     table: Any,
     missing: Iterable[Any] = (),
     categories: Sequence[Any] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """Turn a 2-D table of labels (items × annotators) into ``(codes, categories)``.
 
     ``None``, NaN and any value in ``missing`` are missing. Numeric tables give numeric,
@@ -77,7 +78,7 @@ def _hashable(v: Any) -> bool:
     return True
 
 
-def encode_numeric(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def encode_numeric(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Codes for a float array with NaN as missing; categories are the sorted distinct values."""
     values = np.asarray(values, dtype=float)
     valid = ~np.isnan(values)
@@ -87,13 +88,13 @@ def encode_numeric(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes, cats
 
 
-def n_categories_of(codes: np.ndarray, n_categories: int | None = None) -> int:
+def n_categories_of(codes: NDArray[Any], n_categories: int | None = None) -> int:
     if n_categories is not None:
         return int(n_categories)
     return int(codes.max()) + 1 if codes.size and codes.max() >= 0 else 0
 
 
-def category_counts(codes: np.ndarray, n_categories: int | None = None) -> np.ndarray:
+def category_counts(codes: NDArray[Any], n_categories: int | None = None) -> NDArray[Any]:
     """``counts[i, k]`` = number of annotators who gave item i the label k (shape N × q).
 
     >>> category_counts([[0, 1, 1], [2, -1, 2]], 3).tolist()
@@ -114,7 +115,7 @@ def category_counts(codes: np.ndarray, n_categories: int | None = None) -> np.nd
     return np.bincount(flat.ravel(), minlength=n * q + 1)[:-1].reshape(n, q)
 
 
-def item_weights(n_items: int, weights: np.ndarray | None) -> np.ndarray:
+def item_weights(n_items: int, weights: NDArray[Any] | None) -> NDArray[Any]:
     if weights is None:
         return np.ones(n_items)
     w = np.asarray(weights, dtype=float)
@@ -124,8 +125,8 @@ def item_weights(n_items: int, weights: np.ndarray | None) -> np.ndarray:
 
 
 def coincidence_matrix(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
-) -> np.ndarray:
+    codes: NDArray[Any], n_categories: int | None = None, weights: NDArray[Any] | None = None
+) -> NDArray[Any]:
     r"""Krippendorff's coincidence matrix over pairable items.
 
     .. math:: o_{ck} = \sum_i \frac{n_{ic} n_{ik} - [c = k] n_{ic}}{m_i - 1}
@@ -140,7 +141,9 @@ def coincidence_matrix(
     return coincidences_from_counts(counts, weights)
 
 
-def coincidences_from_counts(counts: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+def coincidences_from_counts(
+    counts: NDArray[Any], weights: NDArray[Any] | None = None
+) -> NDArray[Any]:
     """:func:`coincidence_matrix` from the item × category counts."""
     m = counts.sum(axis=1)
     w = item_weights(counts.shape[0], weights)
@@ -148,20 +151,19 @@ def coincidences_from_counts(counts: np.ndarray, weights: np.ndarray | None = No
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = np.where(m >= 2, w / (m - 1.0), 0.0)
     scaled = counts * scale[:, None]
-    o = scaled.T @ counts
-    o -= np.diag(scaled.sum(axis=0))
+    o: NDArray[Any] = scaled.T @ counts - np.diag(scaled.sum(axis=0))
     return o
 
 
-def annotators_on(codes: np.ndarray, items: np.ndarray) -> int:
+def annotators_on(codes: NDArray[Any], items: NDArray[Any]) -> int:
     """How many annotators labelled at least one of the ``items`` (boolean mask)."""
     codes = np.asarray(codes)
     return sum(bool(np.any((codes[:, x] >= 0) & items)) for x in range(codes.shape[1]))
 
 
 def confusion_matrix(
-    codes: np.ndarray, n_categories: int | None = None, weights: np.ndarray | None = None
-) -> np.ndarray:
+    codes: NDArray[Any], n_categories: int | None = None, weights: NDArray[Any] | None = None
+) -> NDArray[Any]:
     """Counts of (label by the first annotator, label by the second) over co-labelled items.
 
     >>> confusion_matrix([[0, 0], [0, 1], [1, 1], [1, -1]]).tolist()
@@ -179,8 +181,8 @@ def confusion_matrix(
 
 
 def pairwise_confusions(
-    codes: np.ndarray, n_categories: int | None = None
-) -> dict[tuple[int, int], np.ndarray]:
+    codes: NDArray[Any], n_categories: int | None = None
+) -> dict[tuple[int, int], NDArray[Any]]:
     """Confusion matrices of every annotator pair (x < y), in one pass over annotator-major data.
 
     >>> pairwise_confusions([[0, 0, 1], [1, 1, -1]])[(0, 2)].tolist()
@@ -199,12 +201,12 @@ def pairwise_confusions(
     return out
 
 
-def pairable(codes: np.ndarray) -> np.ndarray:
+def pairable(codes: NDArray[Any]) -> NDArray[Any]:
     """Boolean mask of items labelled by at least two annotators."""
-    return (np.asarray(codes) >= 0).sum(axis=1) >= 2
+    return np.asarray((np.asarray(codes) >= 0).sum(axis=1) >= 2)
 
 
-def unique_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def unique_rows(codes: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Distinct rows of ``codes`` and how often each occurs (for fast resampling)."""
     codes = np.ascontiguousarray(codes)
     n, c = codes.shape

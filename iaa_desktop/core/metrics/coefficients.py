@@ -1,9 +1,9 @@
 r"""Agreement coefficients for coded items: one call each, computed from the study's tally.
 
-Notation: items i = 1..N, annotators x, y, ... (c of them), categories k = 1..q; ``codes[i, x]``
-is x's category for i or ``-1`` when x did not label i; :math:`n_{ik}` is the number of
-annotators who gave i the label k and :math:`m_i = \sum_k n_{ik}`. Only *pairable* items
-(:math:`m_i \ge 2`) enter observed agreement.
+Notation (Artstein & Poesio 2008): items i = 1..N, annotators x, y, ... (c of them),
+categories k = 1..q; ``codes[i, x]`` is x's category for i or ``-1`` when x did not label i;
+:math:`n_{ik}` is the number of annotators who gave i the label k and :math:`m_i = \sum_k n_{ik}`.
+Only *pairable* items (:math:`m_i \ge 2`) enter observed agreement.
 
 Every function tallies the distinct rows of ``codes`` (:mod:`~iaa_desktop.core.metrics.tally`)
 and evaluates the vectorised formula of :mod:`~iaa_desktop.core.metrics.batch` once; the
@@ -216,7 +216,8 @@ def multi_kappa(
         \kappa = \frac{A_o - A_e}{1 - A_e}
 
     with :math:`P(k\mid x)` the share of all of x's labels that are k; annotator pairs that share
-    no item are left out of the mean (Hubert 1977; Artstein & Poesio 2008, §2.6). It is Conger's
+    no item are left out of the mean (Hubert 1977; Artstein & Poesio 2008, §2.6; the Bernard of Clairvaux
+    intertextuality study, eq. 7–8). It is Conger's
     κ (Conger 1980; :func:`conger_kappa`); for two annotators it equals Cohen's κ.
 
     Artstein & Poesio (2008), example 1 (100 items, counts 20/10/20/50) gives κ = 0.348:

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import math
 from itertools import combinations
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.metrics.result import AgreementResult
 
 
-def _rank(x: np.ndarray) -> np.ndarray:
+def _rank(x: NDArray[Any]) -> NDArray[Any]:
     """Average ranks (ties share the mean rank), as ``scipy.stats.rankdata``."""
     order = np.argsort(x, kind="mergesort")
     xs = x[order]
@@ -35,7 +37,7 @@ def _rank(x: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def spearman_rho(x: np.ndarray, y: np.ndarray) -> float:
+def spearman_rho(x: NDArray[Any], y: NDArray[Any]) -> float:
     """Spearman's ρ (Pearson correlation of average ranks); NaN when undefined.
 
     >>> round(spearman_rho(np.array([1., 2, 3, 4]), np.array([1., 3, 2, 4])), 4)
@@ -50,7 +52,9 @@ def spearman_rho(x: np.ndarray, y: np.ndarray) -> float:
     return float((rx * ry).sum() / den) if den > 0 else math.nan
 
 
-def pairwise_spearman(values: np.ndarray, judged: np.ndarray | None = None):
+def pairwise_spearman(
+    values: NDArray[Any], judged: NDArray[Any] | None = None
+) -> list[tuple[int, int, float, int, int]]:
     """ρ and weights for every annotator pair: list of (x, y, rho, n_valid, n_judged)."""
     values = np.asarray(values, dtype=float)
     valid = ~np.isnan(values)
@@ -64,7 +68,7 @@ def pairwise_spearman(values: np.ndarray, judged: np.ndarray | None = None):
     return out
 
 
-def spearman_weighted(values: np.ndarray, judged: np.ndarray | None = None) -> AgreementResult:
+def spearman_weighted(values: NDArray[Any], judged: NDArray[Any] | None = None) -> AgreementResult:
     """Mean pairwise Spearman ρ weighted by co-judged items (see the module docstring).
 
     ``values`` is items × annotators with NaN for missing; ``judged`` marks who judged what
@@ -92,7 +96,7 @@ def spearman_weighted(values: np.ndarray, judged: np.ndarray | None = None) -> A
     )
 
 
-def spearman_vs_others(values: np.ndarray) -> np.ndarray:
+def spearman_vs_others(values: NDArray[Any]) -> NDArray[Any]:
     """Per annotator: ρ between their judgments and the mean of the other annotators' judgments
     on the same items (items where they and at least one other have a valid value)."""
     values = np.asarray(values, dtype=float)

@@ -40,8 +40,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = [
     "DecompositionArrays",
@@ -70,16 +72,16 @@ def code_string(code: int, k: int) -> str:
     return format(int(code), f"0{k}b")
 
 
-def bit_matrix(k: int) -> np.ndarray:
+def bit_matrix(k: int) -> NDArray[Any]:
     """``E[a, j] = 1`` when code ``a`` has label ``j`` (label 0 = leftmost bit); shape (2**k, k)."""
     codes = np.arange(2**k)[:, None]
     shifts = (k - 1 - np.arange(k))[None, :]
-    return ((codes >> shifts) & 1).astype(np.int64)
+    return np.asarray((codes >> shifts) & 1, dtype=np.int64)
 
 
 def n_partitions(k: int) -> int:
     """Number of decompositions of ``2**k`` codes: ``2**(2**k − 1) − 1`` (127 for k = 3)."""
-    return 2 ** (2**k - 1) - 1
+    return int(2 ** (2**k - 1) - 1)
 
 
 def n_bounded_partitions(k: int, max_size: int) -> int:
@@ -100,7 +102,7 @@ def largest_bound(k: int, budget: int = 50_000) -> int:
     return b
 
 
-def canonical_partitions(s1: np.ndarray) -> np.ndarray:
+def canonical_partitions(s1: NDArray[Any]) -> NDArray[Any]:
     """Put each partition in canonical form: ``S1`` is the smaller side; on a tie, the side
     holding code 0 (so ``{000}`` and the paper's tables read as they do there).
 
@@ -115,16 +117,16 @@ def canonical_partitions(s1: np.ndarray) -> np.ndarray:
     return np.where(flip[:, None], ~s1, s1)
 
 
-def _sorted_partitions(s1: np.ndarray) -> np.ndarray:
+def _sorted_partitions(s1: NDArray[Any]) -> NDArray[Any]:
     """Order by ``|S1|``, then lexicographically by the codes in ``S1``."""
     if len(s1) == 0:
         return s1
     keys = [~s1[:, a] for a in range(s1.shape[1] - 1, -1, -1)] + [s1.sum(axis=1)]
-    return s1[np.lexsort(keys)]
+    return np.asarray(s1[np.lexsort(keys)])
 
 
 @lru_cache(maxsize=8)
-def _exhaustive_cached(k: int) -> np.ndarray:
+def _exhaustive_cached(k: int) -> NDArray[Any]:
     n_codes = 2**k
     if n_codes > 24:
         raise ValueError(f"{n_partitions(k):,} partitions for k = {k}: too many to enumerate")
@@ -137,7 +139,7 @@ def _exhaustive_cached(k: int) -> np.ndarray:
     return out
 
 
-def exhaustive_partitions(k: int) -> np.ndarray:
+def exhaustive_partitions(k: int) -> NDArray[Any]:
     """All ``2**(2**k − 1) − 1`` partitions as a read-only bool array (P, 2**k) of ``S1``.
 
     Sorted by ``|S1|`` then by codes; only for ``k ≤ 4`` (32,767 partitions).
@@ -145,7 +147,7 @@ def exhaustive_partitions(k: int) -> np.ndarray:
     return _exhaustive_cached(int(k))
 
 
-def bounded_partitions(k: int, max_size: int) -> np.ndarray:
+def bounded_partitions(k: int, max_size: int) -> NDArray[Any]:
     """Every partition with ``1 ≤ |S1| ≤ max_size`` (``S1`` the smaller side), bool (P, 2**k)."""
     n_codes = 2**k
     max_size = max(1, min(int(max_size), n_codes // 2))
@@ -163,7 +165,7 @@ def bounded_partitions(k: int, max_size: int) -> np.ndarray:
     return _sorted_partitions(np.concatenate(blocks)) if blocks else np.zeros((0, n_codes), bool)
 
 
-def joint_counts(codes_x: np.ndarray, codes_y: np.ndarray, k: int) -> np.ndarray:
+def joint_counts(codes_x: NDArray[Any], codes_y: NDArray[Any], k: int) -> NDArray[Any]:
     """Joint count matrix (2**k, 2**k) of two annotators' codes over items both labelled.
 
     Negative codes are missing and left out.
@@ -177,8 +179,8 @@ def joint_counts(codes_x: np.ndarray, codes_y: np.ndarray, k: int) -> np.ndarray
 
 
 def kappa_from_counts(
-    n: np.ndarray, n11: np.ndarray, n1x: np.ndarray, n1y: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n: NDArray[Any], n11: NDArray[Any], n1x: NDArray[Any], n1y: NDArray[Any]
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     r"""Cohen's κ of binary labels from counts, vectorised over any shape.
 
     .. math::
@@ -220,7 +222,7 @@ def kappa_from_counts(
     return kappa, observed, expected
 
 
-def per_label_agreement(joint: np.ndarray, k: int) -> dict[str, np.ndarray]:
+def per_label_agreement(joint: NDArray[Any], k: int) -> dict[str, NDArray[Any]]:
     """Per-label percent agreement and Cohen's κ of one pair from its joint count matrix.
 
     For label j, "has label j" is compared over every item of the pair.
@@ -263,13 +265,13 @@ class DecompositionArrays:
     n_agree : (m, P) items on which the pair agrees on ``C_S1`` (the second level's items)
     """
 
-    first: np.ndarray
-    second: np.ndarray
-    n_items: np.ndarray
-    n_agree: np.ndarray
+    first: NDArray[Any]
+    second: NDArray[Any]
+    n_items: NDArray[Any]
+    n_agree: NDArray[Any]
 
 
-def decompose(joints: np.ndarray, s1: np.ndarray, chunk: int = 65_536) -> DecompositionArrays:
+def decompose(joints: NDArray[Any], s1: NDArray[Any], chunk: int = 65_536) -> DecompositionArrays:
     """First- and second-level κ for every pair and every partition, from joint counts only.
 
     Parameters
@@ -346,23 +348,25 @@ def decompose(joints: np.ndarray, s1: np.ndarray, chunk: int = 65_536) -> Decomp
     return DecompositionArrays(first=first, second=second, n_items=n_items, n_agree=n_agree)
 
 
-def _kappa(n: np.ndarray, n11: np.ndarray, n1x: np.ndarray, n1y: np.ndarray) -> np.ndarray:
+def _kappa(
+    n: NDArray[Any], n11: NDArray[Any], n1x: NDArray[Any], n1y: NDArray[Any]
+) -> NDArray[Any]:
     """κ only (see :func:`kappa_from_counts`), with fewer temporaries for the inner loop."""
     chance = n1x * n1y + (n - n1x) * (n - n1y)
     den = n * n - chance
     num = n * (n - n1x - n1y + 2.0 * n11) - chance
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = num / den
+        out: NDArray[Any] = num / den
     out[den <= 0] = np.nan
     return out
 
 
-def mean_strict(values: np.ndarray, axis: int | tuple[int, ...]) -> np.ndarray:
+def mean_strict(values: NDArray[Any], axis: int | tuple[int, ...]) -> NDArray[Any]:
     """Mean that is NaN as soon as one value is undefined (Levi & Shenhav 2022)."""
-    return np.mean(values, axis=axis)
+    return np.asarray(np.mean(values, axis=axis))
 
 
-def mean_defined(values: np.ndarray, axis: int | tuple[int, ...]) -> np.ndarray:
+def mean_defined(values: NDArray[Any], axis: int | tuple[int, ...]) -> NDArray[Any]:
     """Mean over the defined (non-NaN) values only; NaN when none is defined."""
     values = np.asarray(values, dtype=np.float64)
     ok = ~np.isnan(values)
@@ -372,15 +376,15 @@ def mean_defined(values: np.ndarray, axis: int | tuple[int, ...]) -> np.ndarray:
         return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
 
 
-def rank_order(values: np.ndarray, descending: bool = False) -> np.ndarray:
+def rank_order(values: NDArray[Any], descending: bool = False) -> NDArray[Any]:
     """Indices sorting ``values`` (ascending or descending), undefined (NaN) last, stable."""
     values = np.asarray(values, dtype=np.float64)
     key = -values if descending else values
     key = np.where(np.isnan(key), np.inf, key)
-    return np.lexsort((np.arange(len(values)), np.isnan(values).astype(int), key))
+    return np.asarray(np.lexsort((np.arange(len(values)), np.isnan(values).astype(int), key)))
 
 
-def _scores(dec: DecompositionArrays, criterion: str) -> np.ndarray:
+def _scores(dec: DecompositionArrays, criterion: str) -> NDArray[Any]:
     """Score to *minimise* for the search: first level, or minus the second-level average."""
     if criterion == "first":
         s = mean_strict(dec.first, axis=0)
@@ -390,13 +394,13 @@ def _scores(dec: DecompositionArrays, criterion: str) -> np.ndarray:
 
 
 def search_partitions(
-    joints: np.ndarray,
+    joints: NDArray[Any],
     criterion: str,
     beam: int = 24,
     top: int = 20,
     max_rounds: int = 64,
     starts: Iterable[Sequence[int]] | None = None,
-) -> tuple[np.ndarray, int]:
+) -> tuple[NDArray[Any], int]:
     """Beam search for the best partitions without enumerating them all (for k ≥ 5).
 
     Starts from every single code (and the given ``starts``, lists of codes in ``S1``); each
@@ -434,9 +438,9 @@ def search_partitions(
             extra = np.array(rows)
         init = np.concatenate([init, extra])
     seen: dict[bytes, float] = {}
-    store: dict[bytes, np.ndarray] = {}
+    store: dict[bytes, NDArray[Any]] = {}
 
-    def evaluate(cands: np.ndarray) -> None:
+    def evaluate(cands: NDArray[Any]) -> None:
         cands = canonical_partitions(cands)
         keep = [i for i, row in enumerate(cands) if row.tobytes() not in seen]
         if not keep:
@@ -453,8 +457,8 @@ def search_partitions(
     evaluate(init)
     frontier = best(beam)
     for _ in range(max_rounds):
-        rows = np.array([store[b] for b in frontier])
-        flips = rows[:, None, :] ^ np.eye(n_codes, dtype=bool)[None]
+        current = np.array([store[b] for b in frontier])
+        flips = current[:, None, :] ^ np.eye(n_codes, dtype=bool)[None]
         flips = flips.reshape(-1, n_codes)
         size = flips.sum(axis=1)
         evaluate(flips[(size > 0) & (size < n_codes)])

@@ -184,13 +184,22 @@ METRICS: tuple[Metric, ...] = (
     ),
     Metric("gwet_ac1", "Gwet's AC1", "AC1", _co.gwet_ac1),
     Metric(
+        "gwet_ac2",
+        "Gwet's AC2",
+        "AC2",
+        inputs="other",
+        scope="other",
+        bounds=(-_INF, 1.0),
+        level="ordinal",
+        aliases=("ac2",),
+    ),
+    Metric(
         "gwet_ac2_linear",
         "Gwet's AC2, linear weights",
         "AC2",
         _ac2_linear,
         bounds=(-_INF, 1.0),
         level="ordinal",
-        aliases=("gwet_ac2", "ac2"),
     ),
     Metric(
         "gwet_ac2_quadratic",

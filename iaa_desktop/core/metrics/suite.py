@@ -66,7 +66,7 @@ class CodedOptions:
         return np.arange(q, dtype=np.float64) if self.values is None else self.values
 
     def names(self, q: int) -> tuple[str, ...]:
-        out = NOMINAL_COEFFICIENTS
+        out: tuple[str, ...] = NOMINAL_COEFFICIENTS
         if self.ordered and q >= 2:
             out = out + ORDERED_COEFFICIENTS
         if self.spearman:

@@ -141,7 +141,7 @@ class Tally:
     @cached_property
     def ms_m(self) -> FloatArray:
         """m_s: number of labels of each multiset."""
-        return (self.ms_sym > 0).sum(axis=1).astype(np.float64)
+        return np.asarray((self.ms_sym > 0).sum(axis=1), dtype=np.float64)
 
     @cached_property
     def ms_counts(self) -> Any:
@@ -165,7 +165,7 @@ class Tally:
     def ms_sum_sq(self) -> FloatArray:
         """Σ_k n_sk² of each multiset (= m_s + 2·number of agreeing label pairs)."""
         sym = self.ms_sym
-        out = (sym > 0).sum(axis=1).astype(np.float64)
+        out: FloatArray = (sym > 0).sum(axis=1).astype(np.float64)
         c = sym.shape[1]
         for x in range(c):
             for y in range(x + 1, c):
@@ -205,26 +205,34 @@ def tally(
     if arr.size and int(arr.max()) >= q:
         raise ValueError("a code is not below the number of categories")
     base = q + 2
-    small = base**c < (1 << 31) if c else True
-    sym = arr.astype(np.int32 if small else np.int64) + 1
-    if judged is not None:
-        jm = np.asarray(judged, dtype=bool) & (sym == 0)
-        sym[jm] = q + 1
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
     if w is not None and w.shape != (n,):
         raise ValueError("weights must give one value per item")
     if n == 0:
         empty = np.zeros((0, c), dtype=np.int32)
         return Tally(empty, np.zeros(0), q, np.zeros(0, dtype=np.int64), empty)
-    key, space, exact = _row_keys(sym, base)
-    if exact and space <= max(_MAX_DENSE_KEYS // 4, 4 * n) and space <= _MAX_DENSE_KEYS:
-        # one bincount over the key space; the rows are the digits of the non-empty keys
+    jm = None
+    if judged is not None:
+        jm = np.asarray(judged, dtype=bool) & (arr < 0)
+        jm = jm if jm.any() else None
+    space = base**c if c else 1
+    if c and space <= max(_MAX_DENSE_KEYS // 4, 4 * n) and space <= _MAX_DENSE_KEYS:
+        # the common case: one matrix-vector product gives every row's key (digits code + 1 in
+        # base q + 2), one bincount over the key space the distinct rows and their frequencies
+        powers = base ** np.arange(c - 1, -1, -1, dtype=np.int64)
+        key = arr @ powers.astype(arr.dtype if arr.dtype.itemsize >= 4 else np.int32)
+        key += int(powers.sum())
+        if jm is not None:
+            key += (jm * ((q + 1) * powers)).sum(axis=1).astype(key.dtype)
         hist = np.bincount(key, weights=w, minlength=space)
         nz = np.flatnonzero(hist > 0)
         freq = hist[nz].astype(np.float64)
-        powers = base ** np.arange(c - 1, -1, -1, dtype=np.int64)
         rows = ((nz[:, None] // powers[None, :]) % base).astype(np.int32)
     else:
+        sym = arr.astype(np.int64) + 1
+        if jm is not None:
+            sym[jm] = q + 1
+        key, _, _ = _row_keys(sym, base)
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         freq = np.bincount(inverse.ravel(), weights=w, minlength=len(first)).astype(np.float64)
         keep = freq > 0
@@ -380,15 +388,18 @@ def aggregate(t: Tally, weights: Any = None) -> Aggregates:
     For B weightings one sparse product (features × weights) computes all of them: its cost is
     the number of non-zero features (R·(P + c + 1)) times B.
     """
-    w = t.freq if weights is None else np.asarray(weights, dtype=np.float64)
+    w = t.freq if weights is None else np.asarray(weights)
     w2 = w[None, :] if w.ndim == 1 else w
     if w2.shape[1] != t.n_rows:
         raise ValueError("weights must give one value per distinct row")
     mat, spans = _feature_matrix(t)
     # counts up to 2**24 are exact in single precision, which halves the memory traffic
-    exact32 = float(np.abs(w2).sum(axis=1).max(initial=0.0)) < 2**24 and np.array_equal(
-        w2, np.round(w2)
-    )
+    if np.issubdtype(w2.dtype, np.integer):
+        exact32 = int(w2.sum(axis=1).max(initial=0)) < 2**24 and int(w2.min(initial=0)) >= 0
+    else:
+        exact32 = float(np.abs(w2).sum(axis=1).max(initial=0.0)) < 2**24 and bool(
+            np.array_equal(w2, np.round(w2))
+        )
     wt = np.ascontiguousarray(w2.T, dtype=np.float32 if exact32 else np.float64)
     m = mat if exact32 else mat.astype(np.float64)
     totals = np.asarray(m @ wt, dtype=np.float64).T
@@ -397,7 +408,7 @@ def aggregate(t: Tally, weights: Any = None) -> Aggregates:
 
 def resample_rows(
     t: Tally, n_resamples: int, rng: np.random.Generator, chunk: int | None = None
-) -> list[FloatArray]:
+) -> list[IntArray]:
     """Bootstrap resamples of the items as multinomial counts over the distinct rows.
 
     Drawing N items with replacement and tallying them is the same distribution as drawing the
@@ -410,11 +421,11 @@ def resample_rows(
         return []
     p = t.freq / t.freq.sum()
     size = chunk or max(1, min(n_resamples, (1 << 23) // max(r_n, 1)))
-    out: list[FloatArray] = []
+    out: list[IntArray] = []
     left = n_resamples
     while left > 0:
         b = min(size, left)
-        out.append(rng.multinomial(n, p, size=b).astype(np.float64))
+        out.append(rng.multinomial(n, p, size=b))
         left -= b
     return out
 

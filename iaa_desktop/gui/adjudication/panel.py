@@ -56,6 +56,7 @@ PLACEHOLDERS = {
     "multilabel": "labels separated by ; (empty = no label)",
     "durel": "a judgment, e.g. 3",
     "coref": "keep / drop, or click mentions in the text to edit a chain",
+    "spans": "LABEL START END, several joined by ;  (empty = no span)",
 }
 
 

@@ -183,7 +183,7 @@ class SpansPanel(QWidget):
         self.text.setOpenLinks(False)
         rl.addWidget(self.text, 1)
         split.addWidget(right)
-        split.setSizes([520, 880])
+        split.setSizes([560, 720])
         outer.addWidget(split, 1)
         for view in (self.doc_view, self.dis_view):
             view.installEventFilter(self)  # a table would take N and P for its keyboard search
@@ -214,6 +214,7 @@ class SpansPanel(QWidget):
         frame = docs[keep].sort_values(["exact_f1", "document"], na_position="first", kind="stable")
         self.doc_model.set_frame(frame.reset_index(drop=True))
         fit_columns(self.doc_view)
+        unsorted(self.doc_view)
         self._fill_combo(
             self.label_combo, "every label", [(lab, k) for k, lab in enumerate(result.labels)]
         )
@@ -260,6 +261,7 @@ class SpansPanel(QWidget):
         shown = dis[mask][["document", "kind", "score", "labels", "start", "group"]]
         self.dis_model.set_frame(shown.reset_index(drop=True))
         fit_columns(self.dis_view)
+        self.dis_view.setColumnHidden(len(shown.columns) - 1, True)  # the group: for navigation
         if len(shown):
             self.dis_view.setCurrentIndex(self.dis_model.index(0, 0))
         self._update_position()
@@ -308,6 +310,11 @@ class SpansPanel(QWidget):
             self.text.scrollToAnchor(f"g{group}")
 
 
+def unsorted(view: Any) -> None:
+    """No sort arrow: the frame comes in its own order (worst first), not by the first column."""
+    view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+
+
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
     panel = context.cache.get("spans_panel") or SpansPanel()
     context.cache["spans_panel"] = panel
@@ -316,7 +323,7 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
     if tables is None:
         tables = QWidget()
         lay = QVBoxLayout(tables)
-        tables.models = []  # type: ignore[attr-defined]
+        tables.models, tables.views = [], []  # type: ignore[attr-defined]
         for title in (
             "Annotator pairs",
             "Labels, worst first",
@@ -325,32 +332,42 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         ):
             lay.addWidget(QLabel(title))
             model = DataFrameModel()
-            lay.addWidget(make_table(model), 1)
+            view = make_table(model)
+            lay.addWidget(view, 1)
             tables.models.append(model)  # type: ignore[attr-defined]
+            tables.views.append(view)  # type: ignore[attr-defined]
         context.cache["spans_tables"] = tables
     f = result.frames
     overall = pd.DataFrame([{"measure": k, **v} for k, v in result.overall.items()])
     pairs = f["pairs"].drop(
         columns=[c for c in f["pairs"].columns if c.endswith(("_low", "_high"))]
     )
-    for model, frame in zip(
+    for model, view, frame in zip(
         tables.models,  # type: ignore[attr-defined]
+        tables.views,  # type: ignore[attr-defined]
         (pairs, f["labels"], f["pair_disagreements"], f["confusion"]),
     ):
         model.set_frame(frame)
+        fit_columns(view)
+        unsorted(view)
     summary = context.cache.get("spans_summary")
     if summary is None:
         summary = QWidget()
         lay = QVBoxLayout(summary)
         summary.note = QLabel()  # type: ignore[attr-defined]
+        summary.note.setTextFormat(Qt.TextFormat.PlainText)  # type: ignore[attr-defined]
         summary.note.setWordWrap(True)  # type: ignore[attr-defined]
         lay.addWidget(summary.note)  # type: ignore[attr-defined]
         summary.model = DataFrameModel()  # type: ignore[attr-defined]
-        lay.addWidget(make_table(summary.model), 1)  # type: ignore[attr-defined]
+        summary.view = make_table(summary.model)  # type: ignore[attr-defined]
+        summary.view.horizontalHeader().setStretchLastSection(False)  # type: ignore[attr-defined]
+        lay.addWidget(summary.view, 1)  # type: ignore[attr-defined]
         context.cache["spans_summary"] = summary
     summary.model.set_frame(overall)  # type: ignore[attr-defined]
+    fit_columns(summary.view)  # type: ignore[attr-defined]
+    unsorted(summary.view)  # type: ignore[attr-defined]
     summary.note.setText(  # type: ignore[attr-defined]
         "Figures over all annotators (F1: mean over pairs), 95% bootstrap intervals over documents. "
-        + html.escape(result.gamma_note)
+        + result.gamma_note
     )
     return [("Spans side by side", panel), ("Figures", summary), ("Tables", tables)]

@@ -25,6 +25,11 @@ from iaa_desktop.core.kinds.coref.readers import (
     read_conll,
     read_mention_table,
 )
+from iaa_desktop.core.kinds.coref.sources import (
+    is_coref_file,
+    read_coref_file,
+    read_project_exports,
+)
 from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
 from iaa_desktop.core.metrics.coreference import BlancCounts, Counts, DocumentScores
 from iaa_desktop.core.progress import Progress
@@ -65,6 +70,14 @@ SETTINGS = [
     Setting("begin_column", "Mention table: begin column", "begin", str),
     Setting("end_column", "Mention table: end column", "end", str),
     Setting("entity_column", "Mention table: entity column", "entityNum", str),
+    Setting(
+        "curation",
+        "INCEpTION export: compare the curated version too",
+        False,
+        bool,
+        (),
+        "read the curation folder of an INCEpTION project export as one more annotator",
+    ),
     Setting(
         "iaa_dir",
         "Write .iaa files into",
@@ -303,6 +316,8 @@ class CorefKind:
                 for f in files[:50]
             ):
                 return 0.9
+            if any(f.is_file() and is_coref_file(f) for f in files[:50]):
+                return 0.9
         return 0.0
 
     def _read_annotator(
@@ -321,6 +336,8 @@ class CorefKind:
             try:
                 if f.suffix == ".ann":
                     found = [read_brat(f, rel)]
+                elif is_coref_file(f):
+                    found = read_coref_file(f)
                 elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
                     found = read_mention_table(
                         f,
@@ -355,7 +372,9 @@ class CorefKind:
                 ReaderError(
                     path,
                     None,
-                    "no coreference documents found (.ann, CoNLL-2012 or a mention table).",
+                    "no coreference documents found (formats tried: brat .ann, CoNLL-2012, CorefUD "
+                    "CoNLL-U, Universal Anaphora CoNLL-U Plus, WebAnno TSV 3.x with a chain "
+                    "layer, INCEpTION project export, mention table).",
                 )
             )
         return docs
@@ -365,12 +384,14 @@ class CorefKind:
     ) -> Generator[Progress, None, CorefResult]:
         opts = resolve_options(self.settings, options)
         inputs = [Path(p) for p in inputs]
-        if len(inputs) < 2:
+        original_inputs = tuple(str(p) for p in inputs)
+        errors: list[ReaderError] = []
+        # an INCEpTION project export holds every annotator: each user is one
+        by_annotator, inputs = read_project_exports(inputs, bool(opts.get("curation")), errors)
+        if len(inputs) + len(by_annotator) < 2:
             raise IaaError(
                 "Coreference needs two or more annotators: give one folder (or file) per annotator."
             )
-        errors: list[ReaderError] = []
-        by_annotator: dict[str, dict[str, CorefDocument]] = {}
         for k, p in enumerate(inputs):
             yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
             name = p.name if p.is_dir() else p.stem
@@ -421,7 +442,7 @@ class CorefKind:
             documents.append(DocumentComparison(name, docs, pairs, scores))
         result = CorefResult(
             kind=self.name,
-            inputs=tuple(str(p) for p in inputs),
+            inputs=original_inputs,
             options=dict(opts),
             errors=errors,
             annotators=annotators,

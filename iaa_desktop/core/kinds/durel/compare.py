@@ -665,12 +665,7 @@ class DurelKind:
         items["n_valid"] = stats["n_valid"]
         items["mean"] = stats["mean"]
         items["range"] = stats["range"]
-        with np.errstate(invalid="ignore"):
-            sd = (
-                np.nanstd(np.where(np.isnan(matrix.values), np.nan, matrix.values), axis=1)
-                if matrix.values.size
-                else np.zeros(0)
-            )
+        sd = _row_sd(matrix.values)
         items["disagreement"] = np.where(
             np.isnan(stats["range"]), -1.0, stats["range"] + 0.01 * np.nan_to_num(sd)
         )
@@ -705,6 +700,22 @@ class DurelKind:
             items["overlap"] = overlap
         yield Progress(100, 100, "Done")
         return result
+
+
+def _row_sd(values: np.ndarray) -> np.ndarray:
+    """Population standard deviation of each row over its non-NaN values (NaN for none).
+
+    Written out rather than ``np.nanstd``, which warns on stderr for a row without values.
+    """
+    if values.size == 0:
+        return np.zeros(values.shape[0])
+    ok = ~np.isnan(values)
+    n = ok.sum(axis=1)
+    x = np.where(ok, values, 0.0)
+    safe = np.maximum(n, 1)
+    mean = x.sum(axis=1) / safe
+    var = (np.where(ok, values - mean[:, None], 0.0) ** 2).sum(axis=1) / safe
+    return np.where(n > 0, np.sqrt(var), np.nan)
 
 
 KIND = DurelKind()

@@ -15,9 +15,11 @@ missing value. Offsets are code-point offsets, end exclusive (Python ``context[s
 
 Problems are collected as :class:`ReaderError` (errors leave the bad unit out, warnings keep it):
 judgments naming uses missing from ``uses.tsv`` (left out), offsets outside the text (use kept
-without a span), judgments outside the scale (left out), an annotator judging a pair twice
-(identical: counted once; different: both left out), a span whose text does not match the quoted
-passage (warning, shown as given).
+without a span), judgments outside the scale (left out), a span whose text does not match the
+quoted passage (warning, shown as given). Use pairs are unordered, (u, v) and (v, u) being one
+item, and an annotator's repeated judgments of one pair are combined by the median of the
+non-zero judgments, a median off the scale being a missing value (the WUGs convention,
+Schlechtweg et al. 2021); each combination is a warning that names the lines.
 """
 
 from __future__ import annotations
@@ -92,16 +94,21 @@ def _first(cols: Sequence[str], names: Sequence[str]) -> str | None:
 def _is_judgments_name(p: Path) -> bool:
     return (
         p.is_file()
-        and p.stem.lower().startswith("judgment")
+        and p.stem.lower().startswith(("judgment", "judgement"))
         and p.suffix.lower() in (".tsv", ".csv", ".txt")
     )
 
 
+#: spellings of each file: PhiTag writes ``judgements.tsv`` (British), DURel ``judgments.tsv``
+_SPELLINGS = {"judgments": ("judgments", "judgements")}
+
+
 def _find(folder: Path, stem: str) -> Path | None:
-    for suffix in (".tsv", ".csv", ".txt"):
-        p = folder / f"{stem}{suffix}"
-        if p.is_file():
-            return p
+    for name in _SPELLINGS.get(stem, (stem,)):
+        for suffix in (".tsv", ".csv", ".txt"):
+            p = folder / f"{name}{suffix}"
+            if p.is_file():
+                return p
     return None
 
 
@@ -184,21 +191,27 @@ def read_uses(
     cols = [c for c in df.columns if c != LINE]
     c_id, c_text, c_span = _first(cols, _USE_ID), _first(cols, _USE_TEXT), _first(cols, _USE_SPAN)
     c_lemma = _first(cols, ("lemma",))
+    c_pos = _first(cols, ("pos",))
     if c_id is None or c_text is None:
         raise ReaderError(
             path, 1, "a uses file needs the columns 'identifier' (or 'dataID') and 'context'."
         )
     uses: dict[str, Use] = {}
     n_bad_span = n_mismatch = 0
-    for ident, text, span, lemma, line in zip(
+    for ident, text, span, lemma, pos, line in zip(
         df[c_id],
         df[c_text],
         df[c_span] if c_span else [""] * len(df),
         df[c_lemma] if c_lemma else [""] * len(df),
+        df[c_pos] if c_pos else [""] * len(df),
         df[LINE],
     ):
         start = end = None
         quote = lemma.replace("_", " ").strip()
+        # in DWUG/WUGs the lemma column holds the dictionary form of the target word (with a part
+        # of speech beside it), which an inflected use need not match; only a quoted passage of
+        # several words (TRoTR) is compared with the span
+        is_quote = not pos.strip() and len(normalise_quote(quote).split()) >= 2
         if span:
             m = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", span)
             if m is None or not (int(m.group(1)) <= int(m.group(2)) <= len(text)):
@@ -217,7 +230,7 @@ def read_uses(
                 got = normalise_quote(text[start:end])
                 want = normalise_quote(quote)
                 # the export's lemma is the quotation, sometimes cut short: a prefix match is fine
-                if want and got and not (got.startswith(want) or want.startswith(got)):
+                if is_quote and want and got and not (got.startswith(want) or want.startswith(got)):
                     n_mismatch += 1
                     if n_mismatch <= _MAX_MESSAGES:
                         warnings.append(
@@ -353,41 +366,87 @@ def validate_judgments(
         _add_limited(errors, frame[out_of_scale], msg, "more judgments outside the scale left out.")
     frame = frame.assign(value=np.where(cant, np.nan, num))[~out_of_scale]
 
+    frame = unordered_pairs(frame)
+    return combine_repeats(frame, scale, warnings)
+
+
+def unordered_pairs(frame: pd.DataFrame) -> pd.DataFrame:
+    """(u, v) and (v, u) as one item, in the orientation the pair first appears in.
+
+    A use pair is unordered in the WUGs/DURel annotation (Schlechtweg et al. 2021): which use
+    an annotator saw first does not make another pair.
+    """
+    if frame.empty:
+        return frame
+    a, b = frame["id1"].astype(str), frame["id2"].astype(str)
+    lo, hi = a.where(a <= b, b), b.where(a <= b, a)
+    keyed = pd.DataFrame(
+        {"t": frame["target"].to_numpy(), "lo": lo.to_numpy(), "hi": hi.to_numpy()}
+    )
+    first = keyed.groupby(["t", "lo", "hi"], sort=False).ngroup().to_numpy()
+    idx_first = pd.Series(np.arange(len(frame))).groupby(first).transform("first").to_numpy()
+    if (idx_first == np.arange(len(frame))).all():
+        return frame
+    return frame.assign(
+        id1=frame["id1"].to_numpy()[idx_first], id2=frame["id2"].to_numpy()[idx_first]
+    )
+
+
+def combine_repeats(frame: pd.DataFrame, scale: Scale, warnings: list[ReaderError]) -> pd.DataFrame:
+    """One judgment per annotator and pair: repeats combined by the median (WUGs convention).
+
+    The median is taken over the judgments that are not *can't decide* (0); when every repeat
+    is 0 the pair stays *can't decide*, and a median between two scale points (1.5) is a missing
+    value. Each combination is a warning naming the lines.
+    """
     key = ["target", "id1", "id2", "annotator"]
     dup = frame.duplicated(key, keep=False)
-    if dup.any():
-        d = frame[dup]
-        same = d.groupby(key, sort=False)["raw"].transform("nunique") == 1
-        drop_idx: list[int] = []
-        conflicts = d[~same].drop_duplicates(key, keep="last")
-
-        def msg(r):
-            return ReaderError(
-                r.file,
-                int(r.line),
-                f"annotator '{r.annotator}' judged the pair ({r.id1}, {r.id2}) twice with "
-                "different judgments; both judgments are left out.",
+    if not dup.any():
+        return frame
+    d = frame[dup]
+    drop: list[int] = []
+    notes: list[ReaderError] = []
+    for _, g in d.groupby(key, sort=False):
+        keep = g.index[0]
+        drop.extend(g.index[1:])
+        vals = g["value"].to_numpy(dtype=float)
+        vals = vals[~np.isnan(vals)]
+        med = float(np.median(vals)) if len(vals) else np.nan
+        on_scale = not np.isnan(med) and med.is_integer() and scale.low <= med <= scale.high
+        value = med if on_scale else np.nan
+        raw = f"{med:g}" if on_scale else ("0" if not len(vals) else "")
+        frame.loc[keep, ["value", "raw"]] = [value, raw]
+        r = g.iloc[0]
+        lines = ", ".join(str(int(x)) for x in g["line"])
+        if g["raw"].nunique() == 1:
+            what = f"{len(g)} times with the same judgment; counted once"
+        elif on_scale:
+            what = f"{len(g)} times ({', '.join(g['raw'])}); the median of the non-zero judgments, {med:g}, is used"
+        else:
+            shown = "none" if not len(vals) else f"{med:g}"
+            what = (
+                f"{len(g)} times ({', '.join(g['raw'])}); the median of the non-zero judgments "
+                f"({shown}) is not on the scale, so the pair is a missing value"
             )
-
-        _add_limited(
-            errors, conflicts, msg, "more pairs judged twice with different judgments left out."
+        notes.append(
+            ReaderError(
+                r["file"],
+                int(r["line"]),
+                f"annotator '{r['annotator']}' judged the pair ({r['id1']}, {r['id2']}) {what} "
+                f"(lines {lines}).",
+            )
         )
-        drop_idx.extend(d.index[~same])
-        repeats = d[same]
-        drop_idx.extend(repeats.index[repeats.duplicated(key, keep="first")])
-        if len(repeats):
-            r = repeats[repeats.duplicated(key, keep="first")].iloc[0]
-            n = int(repeats.duplicated(key, keep="first").sum())
-            warnings.append(
-                ReaderError(
-                    r["file"],
-                    int(r["line"]),
-                    f"annotator '{r['annotator']}' judged the pair ({r['id1']}, {r['id2']}) "
-                    f"twice with the same judgment; counted once ({n} such repeats).",
-                )
+    warnings.extend(notes[:_MAX_MESSAGES])
+    if len(notes) > _MAX_MESSAGES:
+        warnings.append(
+            ReaderError(
+                notes[0].path,
+                None,
+                f"{len(notes) - _MAX_MESSAGES} more pairs judged more than once by one annotator, "
+                "combined by the median.",
             )
-        frame = frame.drop(index=drop_idx)
-    return frame
+        )
+    return frame.drop(index=drop)
 
 
 def _is_number(s: str) -> bool:

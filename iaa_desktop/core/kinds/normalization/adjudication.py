@@ -5,8 +5,9 @@ them). Units are read from the inputs with :func:`~iaa_desktop.core.kinds.normal
 so the gold has every token of the files (also the punctuation the comparison may leave out).
 
 Gold export: ``gold.tsv``, a token file with the columns of the inputs (``text_id, token_id, orig,
-norm, mod, mod_type``). An undecided token has an empty normalization: the reader reports it and
-leaves it out, i.e. it is missing when the file is loaded back.
+norm, mod, mod_type``). An undecided token has an empty normalization: a missing value, which the
+reader notes (a warning, not an error) and leaves out of the comparison when the file is loaded
+back. The majority strategy is taken on the normalization (see :meth:`NormalizationModel.majority`).
 """
 
 from __future__ import annotations
@@ -112,6 +113,29 @@ class NormalizationModel(AdjudicationModel):
             f"<p dir='auto'>{' '.join(words)}</p>"
         )
 
+    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> np.ndarray:
+        """The majority taken on the normalization; the modernization and its type separately.
+
+        A token is decided when more than half (and at least ``min_share``) of its annotators
+        gave the same normalization. Its modernization is the one more than half of them gave
+        (none when no modernization has a majority), and the type the one most of the annotators
+        who gave that modernization chose (the first annotator's among equals).
+        """
+        versions = self.versions if rows is None else self.versions[rows]
+        out = np.full(len(versions), None, dtype=object)
+        for r, row in enumerate(versions):
+            given = [decode(v) for v in row if v is not None]
+            norm = _majority([g[0] for g in given], min_share)
+            if norm is None:
+                continue
+            mod = _majority([g[1] for g in given], min_share) or ""
+            typ = ""
+            if mod:
+                types = [g[2] for g in given if g[1] == mod and g[2]]
+                typ = max(types, key=types.count) if types else ""
+            out[r] = encode(norm, mod, typ)
+        return out
+
     def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
         norm, mod, typ = [], [], []
         for v in gold:
@@ -130,6 +154,15 @@ class NormalizationModel(AdjudicationModel):
         header = self.header or list(STANDARD)
         out = pd.DataFrame({h: values.get(role, [""] * len(gold)) for h, role in _roles(header)})
         return [write_table(out, out_dir / f"{GOLD}.tsv", "\t")]
+
+
+def _majority(values: list[str], min_share: float) -> str | None:
+    """The value more than half (and at least ``min_share``) of ``values`` are, else ``None``."""
+    if not values:
+        return None
+    best = max(values, key=values.count)
+    n, k = len(values), values.count(best)
+    return best if 2 * k > n and k >= min_share * n - 1e-12 else None
 
 
 def _roles(header: list[str]) -> list[tuple[str, str]]:

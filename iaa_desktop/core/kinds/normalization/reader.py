@@ -7,8 +7,10 @@ normalization column per annotator (``norm_<name>`` or just ``<name>``), optiona
 ``mod_<name>`` and ``mod_type_<name>``.
 
 Tokens are matched across annotators by (text id, token id). A token whose historical form
-differs between files, that is missing in a file, that appears twice in a file or whose
-normalization is empty is reported (file and line) and left out; every other token is kept.
+differs between files, that is missing in a file or that appears twice in a file is reported
+(file and line) and left out; a token whose normalization is empty is a missing value (an
+undecided token of a gold file): noted as a warning and left out of the comparison. Every other
+token is kept.
 All strings are NFC-normalised so that precomposed and decomposed spellings compare equal.
 """
 
@@ -24,6 +26,9 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, ReaderError
+
+#: notes about tokens without a normalization, per study; the rest are counted in one message
+_MAX_EMPTY_NOTES = 20
 
 __all__ = ["NormalizationData", "read_normalization", "looks_like_normalization", "expand_inputs"]
 
@@ -352,6 +357,27 @@ def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
     ]
 
 
+def _missing_normalizations(norm: np.ndarray, orig: np.ndarray, names: list[str]):
+    """``(row, message)`` for tokens without a normalization (row ``-1``: the count of the rest).
+
+    An empty normalization is a missing value (an undecided token of a gold file, a token the
+    annotator skipped): noted, and the token left out of the comparison of all annotators.
+    """
+    rows = np.flatnonzero((norm == "").any(axis=1))
+    for r in rows[:_MAX_EMPTY_NOTES]:
+        yield (
+            int(r),
+            f"{names[r]} ('{orig[r, 0]}'): no normalization (a missing value); the token is not "
+            "compared.",
+        )
+    if len(rows) > _MAX_EMPTY_NOTES:
+        yield (
+            -1,
+            f"{len(rows) - _MAX_EMPTY_NOTES} more tokens without a normalization (missing values) "
+            "are not compared.",
+        )
+
+
 def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
     """Read and match the annotators' tokens; problems go to ``errors``, bad tokens are left out.
 
@@ -446,16 +472,12 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
             )
         )
         bad[full[r]] = True
-    for r, x in zip(*np.nonzero(norm == "")):
+    for r, message in _missing_normalizations(norm, orig, [where(k) for k in full]):
+        x = int(np.flatnonzero(norm[r] == "")[0]) if r >= 0 else 0
         a = annots[x]
-        errors.append(
-            ReaderError(
-                a.path,
-                int(a.lines[p[r, x]]),
-                f"{where(full[r])} ('{orig[r, 0]}'): the normalization is empty; the token is left out.",
-            )
-        )
-        bad[full[r]] = True
+        line = int(a.lines[p[r, x]]) if r >= 0 else None
+        warnings.append(ReaderError(a.path if r >= 0 else None, line, message))
+    bad[full[(norm == "").any(axis=1)]] = True
 
     good = np.flatnonzero(~bad)
     if not len(good):

@@ -8,8 +8,10 @@ groups are merged by the ``unanimous`` strategy; for the others the adjudicator 
 takes the common part (``i``), changes the label of a version's spans (a letter per label), keeps
 the spans of everyone (``k``) or drops them all (``x``).
 
-Gold export: brat standoff (``gold/<document>.ann`` and ``.txt``) when the inputs were brat, else a
-span table ``gold/gold.csv`` (document, start, end, label, text).
+Gold export in the format most documents were read from: brat standoff (``gold/<document>.ann`` and
+``.txt``), a span table ``gold/gold.csv`` (document, start, end, label, text), or a tool's format
+(:mod:`.tool_writers`: WebAnno TSV 3.3, UIMA CAS XMI for INCEpTION exports, Label Studio JSON,
+doccano JSONL, Prodigy JSONL).
 """
 
 from __future__ import annotations
@@ -146,7 +148,7 @@ class SpansModel(AdjudicationModel):
         nl = text.find("\n", hi)
         b = min(nl if nl >= 0 else len(text), hi + 120)
         colour = {lab: COLOURS[k % len(COLOURS)] for k, lab in enumerate(self.corpus.labels)}
-        rows = [f"<p><b>{html.escape(self.titles[i])}</b></p>"]
+        rows = []  # the panel shows the unit's title above
         for x, name in enumerate(names):
             mine = sorted(decode(self.versions[i, x]), key=lambda s: s.start)
             pieces, pos = [], a
@@ -178,19 +180,56 @@ class SpansModel(AdjudicationModel):
         return {d: sorted(set(s), key=lambda s: (s.start, s.end, s.label)) for d, s in out.items()}
 
     def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+        from iaa_desktop.core.kinds.spans import tool_writers as T
         from iaa_desktop.core.kinds.spans import writers
 
         spans = self.gold_spans(gold)
+        folder = Path(out_dir) / "gold"
+        corpus = self.corpus
         if self.fmt == "brat":
-            return writers.write_brat(self.corpus, spans, Path(out_dir) / "gold")
-        return writers.write_table(self.corpus, spans, Path(out_dir) / "gold")
+            return writers.write_brat(corpus, spans, folder)
+        if self.fmt == "label-studio":
+            return T.write_label_studio(corpus, spans, folder, self._meta("from_name") or {})
+        if self.fmt == "doccano":
+            return T.write_doccano(corpus, spans, folder)
+        if self.fmt == "prodigy":
+            return T.write_prodigy(corpus, spans, folder)
+        if self.fmt in ("webanno-tsv3", "inception-zip", "xmi"):
+            layer, feature = self._layer_feature()
+            sources = self._sources(self.fmt)
+            write = T.write_tsv3 if self.fmt == "webanno-tsv3" else T.write_xmi
+            return write(corpus, spans, folder, sources, layer, feature)
+        return writers.write_table(corpus, spans, folder)
+
+    def _meta(self, key: str) -> dict[str, Any] | None:
+        """The meta data of the first document read with ``key`` in it."""
+        for by in self.corpus.docs.values():
+            for d in by.values():
+                if key in d.meta:
+                    return d.meta
+        return None
+
+    def _layer_feature(self) -> tuple[str, str]:
+        from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
+
+        meta = self._meta("layer") or {}
+        return meta.get("layer", DEFAULT_LAYER), meta.get("feature", DEFAULT_FEATURE)
+
+    def _sources(self, fmt: str) -> dict[int, tuple[str, tuple[str, ...]]]:
+        """Document index → an annotator's source file of it in ``fmt`` (tokens, other layers)."""
+        out = {}
+        for d, name in enumerate(self.corpus.names):
+            for doc in self.corpus.docs.get(name, {}).values():
+                if doc.format == fmt and "source" in doc.meta:
+                    out[d] = doc.meta["source"]
+                    break
+        return out
 
 
 def source_format(result: Any) -> str:
-    for by in result.corpus.docs.values():
-        for d in by.values():
-            return "brat" if str(d.path).endswith(".ann") else "table"
-    return "table"
+    """The format most of the documents were read from (gold is written in it)."""
+    counts = Counter(d.format or "table" for by in result.corpus.docs.values() for d in by.values())
+    return counts.most_common(1)[0][0] if counts else "table"
 
 
 def units_for_spans(result: Any) -> SpansModel:

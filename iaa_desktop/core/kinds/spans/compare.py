@@ -1,7 +1,9 @@
 """Labelled spans compared: span F1, character/token κ and α, unitizing α, label confusion.
 
-Inputs: one folder (or file) per annotator — brat standoff or a span table — or one brat project
-with a folder per annotator, or one table with an annotator column.
+Inputs: one folder (or file) per annotator — brat standoff, WebAnno/INCEpTION TSV 3.x, UIMA CAS
+XMI, doccano JSONL or a span table — or one project folder with a folder per annotator, or one
+file naming its annotators: a table with an annotator column, a Label Studio JSON or Prodigy JSONL
+export, an INCEpTION project export ZIP.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.errors import IaaError, ReaderError
 from iaa_desktop.core.kinds.spans import SPEC
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
 from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
 from iaa_desktop.core.metrics import spans as S
 from iaa_desktop.core.progress import Progress
@@ -34,6 +37,30 @@ SETTINGS = [
         bool,
         (),
         "compute Mathet et al.'s γ with pygamma-agreement (slow; pip install 'iaa-desktop[gamma]')",
+    ),
+    Setting(
+        "layer",
+        "Span layer (WebAnno TSV, INCEpTION)",
+        DEFAULT_LAYER,
+        str,
+        (),
+        "the span layer compared in TSV 3.x files and INCEpTION exports (full or short type name)",
+    ),
+    Setting(
+        "feature",
+        "Label feature (WebAnno TSV, INCEpTION)",
+        DEFAULT_FEATURE,
+        str,
+        (),
+        "the feature of that layer whose value is the span's label",
+    ),
+    Setting(
+        "curation",
+        "INCEpTION export: compare the curated version too",
+        False,
+        bool,
+        (),
+        "add the curated documents of an INCEpTION project export as the annotator 'curation'",
     ),
     Setting("document_column", "Span table: document column", "", str),
     Setting("start_column", "Span table: start column", "", str),
@@ -217,6 +244,11 @@ class SpansKind:
         docs = pair_documents(by_annotator, errors)
         annotators = tuple(by_annotator)
         corpus = build_corpus(annotators, docs)
+        if corpus.n_spans == 0:
+            raise IaaError(
+                "No span to compare: the annotators' documents hold no span.\n"
+                + "\n".join(str(e) for e in errors[:10])
+            )
         result = yield from compare_corpus(corpus, opts, errors)
         result.inputs = tuple(str(p) for p in inputs)
         return result
@@ -261,13 +293,14 @@ def compare_corpus(
         )
     for level, u in units.items():
         if u["left_out"]:
-            what = "characters" if level == "char" else "tokens"
+            n = u["left_out"]
+            what = ("character" if level == "char" else "token") + ("s" if n != 1 else "")
             warnings.append(
                 ReaderError(
                     None,
                     None,
-                    f"{u['left_out']:,} {what} covered by two labels of one annotator (overlapping "
-                    "spans) are left out of the character/token coefficients.",
+                    f"{n:,} {what} covered by two labels of one annotator (overlapping spans) "
+                    f"{'is' if n == 1 else 'are'} left out of the character/token coefficients.",
                 )
             )
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)

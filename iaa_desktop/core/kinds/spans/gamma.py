@@ -8,7 +8,12 @@ sampled, so the seed is set on NumPy's global generator, which pygamma-agreement
 
 from __future__ import annotations
 
+import logging
 import math
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -58,7 +63,43 @@ def gamma_of_units(
         continuum.add(who, Segment(s, e), label)
     np.random.seed(seed)  # noqa: NPY002  (pygamma-agreement samples from the global generator)
     dissim = pa.CombinedCategoricalDissimilarity()
-    return float(continuum.compute_gamma(dissim, precision_level=precision_level).gamma)
+    with quiet_solvers():
+        return float(continuum.compute_gamma(dissim, precision_level=precision_level).gamma)
+
+
+class _DropCbcWarning(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("CBC solver not installed")
+
+
+@contextmanager
+def quiet_solvers() -> Iterator[None]:
+    """Silence the solvers while γ is computed.
+
+    pygamma-agreement logs a warning on the root logger for every alignment it solves without the
+    CBC solver, and GLPK (through cvxpy and cvxopt) can print its progress from C straight to the
+    process's standard output, which would corrupt a JSON report written there. The warning is
+    dropped and file descriptor 1 points to the null device meanwhile.
+    """
+    root = logging.getLogger()
+    drop = _DropCbcWarning()
+    root.addFilter(drop)
+    saved = None
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no standard output (a windowed app)
+        saved = None
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+        root.removeFilter(drop)
 
 
 def corpus_gamma(corpus: Any, seed: int = 0) -> tuple[float | None, str]:

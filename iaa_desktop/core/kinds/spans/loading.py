@@ -1,4 +1,9 @@
-"""Reading a spans study: one folder (or file) per annotator, or one project folder or table.
+"""Reading a spans study: one folder (or file) per annotator, or one project folder, table or
+tool export (Label Studio, doccano, Prodigy, INCEpTION; see :mod:`.tools`).
+
+A folder of brat, TSV 3.x or XMI files is one annotator (the folder's name), a folder of such
+folders a project (one annotator per folder); a file that names its annotators (a table with an
+annotator column, a Label Studio, doccano or Prodigy export, an INCEpTION project) gives them.
 
 Documents pair up by name; a document that one annotator's files name differently is paired by its
 text when exactly one document of the others has the same text. Annotators who saw different texts
@@ -13,6 +18,13 @@ from typing import Any
 
 from iaa_desktop.core.errors import IaaError, ReaderError
 from iaa_desktop.core.kinds.spans.readers import SpanDocument, read_brat, read_span_table
+from iaa_desktop.core.kinds.spans.tools import (
+    PER_DOCUMENT,
+    SELF_NAMED,
+    file_format,
+    read_document,
+    read_export,
+)
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
 
@@ -34,6 +46,14 @@ def _texts_beside(folder: Path, encoding: str | None) -> dict[str, str]:
     }
 
 
+def _annotator_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds one annotator's documents (brat, TSV 3.x or XMI files)."""
+    if any(folder.glob("*.ann")):
+        return True
+    files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+    return any(file_format(f) in PER_DOCUMENT for f in files[:5])
+
+
 def read_input(
     path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
 ) -> dict[str, dict[str, SpanDocument]]:
@@ -42,24 +62,56 @@ def read_input(
     path = Path(path)
     if path.is_dir():
         subdirs = [p for p in sorted(path.iterdir()) if p.is_dir() and not p.name.startswith(".")]
-        if not any(path.glob("*.ann")) and sum(1 for s in subdirs if any(s.glob("*.ann"))) >= 2:
-            out: dict[str, dict[str, SpanDocument]] = {}
-            for s in subdirs:  # a brat project: one folder per annotator
-                if any(s.glob("*.ann")):
-                    out[s.name] = _read_folder(s, s.name, opts, errors)
-            return out
         files = sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
-        if any(f.suffix == ".ann" for f in files):
+        formats = {
+            f: (None if f.suffix.lower() in (".txt", ".ann") else file_format(f)) for f in files
+        }
+        own = any(f.suffix == ".ann" for f in files) or any(
+            fmt in PER_DOCUMENT for fmt in formats.values()
+        )
+        if not own and sum(1 for s in subdirs if _annotator_folder(s)) >= 2:
+            # a project: one folder per annotator
+            return {
+                s.name: _read_folder(s, s.name, opts, errors)
+                for s in subdirs
+                if _annotator_folder(s)
+            }
+        if own:
             return {path.name: _read_folder(path, path.name, opts, errors)}
-        tables = [f for f in files if f.suffix.lower() in TABLE_SUFFIXES]
+        out: dict[str, dict[str, SpanDocument]] = {}
+        for f, fmt in formats.items():
+            if fmt in SELF_NAMED:
+                _merge(out, _read_export(f, fmt, opts, errors), errors)
+        tables = [
+            f for f, fmt in formats.items() if fmt is None and f.suffix.lower() in TABLE_SUFFIXES
+        ]
         texts = _texts_beside(path, enc)
-        out = {}
         for t in tables:
             _merge(out, _read_table(t, opts, texts, errors), errors)
         return out
     if path.suffix == ".ann":
         return {path.stem: {path.stem: _checked(read_brat(path, enc), errors)}}
+    fmt = file_format(path)
+    if fmt in PER_DOCUMENT:
+        try:
+            doc = _checked(read_document(path, fmt, opts, errors), errors)
+        except ReaderError as e:
+            errors.append(e)
+            return {}
+        return {path.stem: {doc.name: doc}}
+    if fmt in SELF_NAMED:
+        return _read_export(path, fmt, opts, errors)
     return _read_table(path, opts, _texts_beside(path.parent, enc), errors)
+
+
+def _read_export(
+    path: Path, fmt: str, opts: Mapping[str, Any], errors: list[ReaderError]
+) -> dict[str, dict[str, SpanDocument]]:
+    try:
+        return read_export(path, fmt, opts, errors)
+    except ReaderError as e:
+        errors.append(e)
+        return {}
 
 
 def _checked(doc: SpanDocument, errors: list[ReaderError]) -> SpanDocument:
@@ -70,15 +122,33 @@ def _checked(doc: SpanDocument, errors: list[ReaderError]) -> SpanDocument:
 def _read_folder(
     folder: Path, who: str, opts: Mapping[str, Any], errors: list[ReaderError]
 ) -> dict[str, SpanDocument]:
+    """One annotator's documents: brat ``.ann`` files (subfolders too), TSV 3.x and XMI files."""
     enc = opts.get("encoding") or None
     out: dict[str, SpanDocument] = {}
-    for f in sorted(folder.rglob("*.ann")):
+    found = [(f, "brat") for f in sorted(folder.rglob("*.ann"))]
+    if not found:
+        found = [
+            (f, fmt)
+            for f in sorted(folder.iterdir())
+            if f.is_file()
+            and not f.name.startswith(".")
+            and (fmt := file_format(f)) in PER_DOCUMENT
+        ]
+    for f, fmt in found:
         try:
-            doc = _checked(read_brat(f, enc), errors)
+            if fmt == "brat":
+                doc = _checked(read_brat(f, enc), errors)
+                doc.name = f.relative_to(folder).with_suffix("").as_posix()
+            else:
+                doc = _checked(read_document(f, fmt, opts, errors), errors)
         except ReaderError as e:
             errors.append(e)
             continue
-        doc.name = f.relative_to(folder).with_suffix("").as_posix()
+        if doc.name in out:
+            errors.append(
+                ReaderError(f, None, f"document {doc.name} appears twice for {who}; left out.")
+            )
+            continue
         out[doc.name] = doc
     return out
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.kinds.coref.readers import _T_LINE
@@ -61,6 +62,10 @@ class SpanDocument:
     #: the line each span was read from (same order as ``spans``), for messages
     lines: list[int | None] = field(default_factory=list)
     errors: list[ReaderError] = field(default_factory=list)
+    #: the format the document was read from ("brat", "table", "webanno-tsv3", "label-studio" ...)
+    format: str = ""
+    #: what a gold writer needs to write the format again (source file, task id, question names)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def add(self, span: Span, line: int | None) -> None:
         self.spans.append(span)
@@ -95,7 +100,7 @@ def read_brat(ann_path: Path, encoding: str | None = None) -> SpanDocument:
                 f"no text file {txt_path.name} beside it; the text is taken to end at the last span.",
             )
         )
-    doc = SpanDocument(ann_path.stem, str(ann_path), text, errors=errors)
+    doc = SpanDocument(ann_path.stem, str(ann_path), text, errors=errors, format="brat")
     for lineno, line in enumerate(read_text(ann_path, encoding).splitlines(), 1):
         if not line.strip() or line[0] in "AREN*#M":
             continue
@@ -190,7 +195,7 @@ def read_span_table(
         docs = out.setdefault(who, {})
         doc = docs.get(name)
         if doc is None:
-            doc = docs[name] = SpanDocument(name, str(path), texts.get(name))
+            doc = docs[name] = SpanDocument(name, str(path), texts.get(name), format="table")
         try:
             s, e = int(str(row[found["start"]])), int(str(row[found["end"]]))
         except ValueError:

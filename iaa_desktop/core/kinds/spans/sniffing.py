@@ -28,11 +28,46 @@ def _links_mentions(ann: Path) -> bool:
     return False
 
 
-def sniff(inputs: Sequence[Path]) -> float:
-    """0.97 for brat files without coreference links (the coref kind claims those at 0.95),
-    0.9 for a table with start, end and label columns, else 0."""
+def _tool_score(f: Path) -> float | None:
+    """0.96 for a tool's export of spans, ``None`` for one of coreference chains, else 0."""
+    from iaa_desktop.core.kinds.spans.tools import export_kind, file_format
+
+    fmt = file_format(f)
+    if fmt is None:
+        return 0.0
+    kind = export_kind(f, fmt)
+    return None if kind == "coref" else (0.96 if kind == "spans" else 0.0)
+
+
+def _table_score(f: Path) -> float:
     from iaa_desktop.core.kinds.spans.readers import COLUMN_NAMES
 
+    if f.suffix.lower() not in (".csv", ".tsv", ".tab"):
+        return 0.0
+    try:
+        header = f.read_text(encoding="utf-8", errors="replace").splitlines()[0].lower()
+    except (OSError, IndexError):
+        return 0.0
+    cols = {c.strip().strip('"') for c in header.replace("\t", ",").replace(";", ",").split(",")}
+    return 0.9 if all(cols & set(COLUMN_NAMES[r]) for r in ("start", "end", "label")) else 0.0
+
+
+def _candidates(p: Path) -> list[Path]:
+    if p.is_file():
+        return [p]
+    files = [f for f in sorted(p.iterdir()) if f.is_file() and not f.name.startswith(".")][:20]
+    if not any(f.suffix.lower() not in (".txt", ".conf") for f in files):
+        for sub in sorted(x for x in p.iterdir() if x.is_dir())[:10]:
+            files.extend(sorted(f for f in sub.iterdir() if f.is_file())[:5])
+    return [f for f in files if f.suffix.lower() not in (".txt", ".conf")]
+
+
+def sniff(inputs: Sequence[Path]) -> float:
+    """0.97 for brat files without coreference links (the coref kind claims those at 0.95);
+    0.96 for a tool's export of spans (WebAnno/INCEpTION TSV 3.x and INCEpTION exports without a
+    chain layer, Label Studio/doccano/Prodigy exports with span results — the table kind takes
+    those with choices or ratings); 0.9 for a table with start, end and label columns; else 0.
+    """
     score = 0.0
     for p in map(Path, inputs):
         anns = _ann_files(p)
@@ -41,17 +76,11 @@ def sniff(inputs: Sequence[Path]) -> float:
                 return 0.0
             score = max(score, 0.97)
             continue
-        files = [p] if p.is_file() else sorted(p.glob("*"))[:20]
-        for f in files:
-            if f.suffix.lower() not in (".csv", ".tsv", ".tab"):
-                continue
-            try:
-                header = f.read_text(encoding="utf-8", errors="replace").splitlines()[0].lower()
-            except (OSError, IndexError):
-                continue
-            cols = {
-                c.strip().strip('"') for c in header.replace("\t", ",").replace(";", ",").split(",")
-            }
-            if all(cols & set(COLUMN_NAMES[r]) for r in ("start", "end", "label")):
-                score = max(score, 0.9)
+        if not p.exists():
+            continue
+        for f in _candidates(p):
+            tool = _tool_score(f)
+            if tool is None:
+                return 0.0  # coreference chains: a coreference study
+            score = max(score, tool or _table_score(f))
     return score

@@ -88,19 +88,26 @@ class TableModel(AdjudicationModel):
             label=opts.get("label") or None,
             group_by=opts.get("group_by") or None,
             metadata=split(opts.get("metadata")),
+            layout=str(opts.get("layout") or "auto"),
+            question=opts.get("question") or None,
         )
         j = read_judgments([Path(p) for p in self.inputs], roles)
         frame, item_cols, meta = j.frame, list(j.item_columns), list(j.metadata_columns)
         first_file = Path(frame[FILE].iloc[0])
-        sep = delimiter_for(first_file)
-        suffix = table_suffix(first_file)
+        layout = j.layout.split("+")[0]
+        if layout in ("long", "wide", "per-annotator"):
+            sep, suffix = delimiter_for(first_file), table_suffix(first_file)
+            header = [c for c in read_table(first_file).columns if c != LINE]
+        else:
+            # tool exports, triples, contingency and count tables: the gold is a long table
+            # (item, annotator, label) that opens as any other long table
+            sep, suffix, layout = ",", ".csv", "long"
+            header = [*item_cols, "annotator", "label", *meta]
         gold_of = dict(zip(self.keys, gold))
         firsts = frame.drop_duplicates(item_cols, keep="first")
         keys = firsts[item_cols].astype(str).agg(" | ".join, axis=1)
         labels = [("" if gold_of.get(k) is None else str(gold_of[k])) for k in keys]
         name = free_name(GOLD, self.annotators)
-        header = [c for c in read_table(first_file).columns if c != LINE]
-        layout = j.layout.split("+")[0]
         if layout == "long":
             ann_col = (
                 roles.annotator

@@ -10,8 +10,8 @@ is tallied on its own. The GUI and the command line run this same code.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +25,7 @@ from iaa_desktop.core.metrics import (
     batch,
     bayes_multi_kappa,
     bootstrap_batch,
+    item_agreement,
     tally,
 )
 from iaa_desktop.core.metrics.alpha import alpha_strings_from_codes, alpha_strings_pairs
@@ -32,6 +33,7 @@ from iaa_desktop.core.metrics.coefficients import per_category_agreement
 from iaa_desktop.core.metrics.percategory import per_category
 from iaa_desktop.core.metrics.suite import CodedOptions, evaluate, evaluator, pair_table
 from iaa_desktop.core.metrics.tally import Aggregates
+from iaa_desktop.core.progress import Progress
 
 if TYPE_CHECKING:
     from iaa_desktop.core.kinds.table.compare import ReliabilityData
@@ -61,6 +63,38 @@ def _nld_matrix(labels: list[str]) -> np.ndarray:
     den = np.maximum(lens[:, None], lens[None, :])
     den[den == 0] = 1
     return np.asarray(ld / den, dtype=np.float64)
+
+
+def declared_order(data: ReliabilityData, options: Mapping[str, Any]) -> ReliabilityData:
+    """The categories as the ``categories`` option declares them (order, and unused ones).
+
+    Numbers are ordered by value; other labels take the declared order, whose ranks ordinal α
+    and the weighted coefficients use. A label used but not declared is an error.
+    """
+    names = [s.strip() for s in str(options.get("categories") or "").split(",") if s.strip()]
+    if not names:
+        return data
+    if data.numeric:
+        try:
+            declared = np.array(sorted({float(x) for x in names}))
+        except ValueError:
+            raise OptionError(
+                "Category order: the labels are numbers, so the declared categories must be too."
+            ) from None
+        old = [float(c) for c in data.categories]
+    else:
+        declared = np.array(list(dict.fromkeys(names)), dtype=object)
+        old = [str(c) for c in data.categories]
+    index = {v: k for k, v in enumerate(declared.tolist())}
+    unknown = [str(v) for v in old if v not in index]
+    if unknown:
+        raise OptionError(
+            f"Category order: the label(s) {', '.join(repr(u) for u in unknown[:5])} are used "
+            "but not declared."
+        )
+    mapping = np.array([index[v] for v in old], dtype=np.int64)
+    codes = np.where(data.codes >= 0, mapping[np.maximum(data.codes, 0)], -1).astype(np.int32)
+    return replace(data, codes=codes, categories=declared)
 
 
 def parse_scale(spec: Any) -> tuple[float, float] | None:
@@ -236,6 +270,85 @@ def compute_pairwise(
                 row[k] = float(cols[k][p]) if n else math.nan
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _label_text(data: ReliabilityData) -> np.ndarray:
+    cats = data.categories
+    if data.numeric:
+        txt = np.array(
+            [(str(int(v)) if float(v).is_integer() else repr(float(v))) for v in cats], dtype=object
+        )
+    else:
+        txt = np.array([str(v) for v in cats], dtype=object)
+    out = np.full(data.codes.shape, "", dtype=object)
+    ok = data.codes >= 0
+    out[ok] = txt[data.codes[ok]]
+    return out
+
+
+def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFrame:
+    """One row per item: key, group, every annotator's label, the number of labels, disagreement."""
+    gb = options.get("group_by") or None
+    key_cols = [c for c in data.items.columns if c != gb]
+    keys = data.items[key_cols].astype(str)
+    items = pd.DataFrame(
+        {"item": keys.agg(" | ".join, axis=1) if len(key_cols) > 1 else keys[key_cols[0]]}
+    )
+    if gb:
+        items["group"] = data.items[gb].to_numpy()
+    labels = _label_text(data)
+    for j, a in enumerate(data.annotators):
+        items[a] = labels[:, j]
+    n_labels = (data.codes >= 0).sum(axis=1)
+    items["n_labels"] = n_labels
+    items["disagreement"] = 1.0 - item_agreement(data.codes, len(data.categories))
+    from iaa_desktop.core.adjudication.severity import item_severity
+
+    # the share of disagreeing pairs ignores the scale; severity weighs each pair by the
+    # distance of the level of measurement (a 4-vs-5 item is not a 1-vs-5 item)
+    level = str(options.get("level", "nominal"))
+    items["severity"] = item_severity(
+        data.codes, level, data.categories if data.numeric else None
+    )
+    if data.numeric and data.values is not None:
+        with np.errstate(all="ignore"):
+            v = data.values
+            has = ~np.isnan(v).all(axis=1)
+            rng = np.full(v.shape[0], np.nan)
+            mean = np.full(v.shape[0], np.nan)
+            rng[has] = np.nanmax(v[has], axis=1) - np.nanmin(v[has], axis=1)
+            mean[has] = np.nanmean(v[has], axis=1)
+        items["range"] = rng
+        items["mean"] = mean
+    return items
+
+
+def group_results(
+    data: ReliabilityData, opts: Mapping[str, Any]
+) -> Generator[Progress, None, list[tuple[str, int, dict[str, AgreementResult]]]]:
+    """(level, pairable items, overall figures) of each level of the ``group_by`` column; each
+    group is tallied on its own."""
+    groups: list[tuple[str, int, dict[str, AgreementResult]]] = []
+    gb = opts.get("group_by")
+    if not gb:
+        return groups
+    levels = pd.unique(data.items[gb])
+    for k, level_value in enumerate(levels):
+        yield Progress(75 + 24 * k / max(1, len(levels)), 100, f"Group {level_value}")
+        mask = (data.items[gb] == level_value).to_numpy()
+        sub = replace(
+            data,
+            codes=data.codes[mask],
+            values=None if data.values is None else data.values[mask],
+            judged=data.judged[mask],
+            items=data.items[mask].reset_index(drop=True),
+        )
+        try:
+            g_overall = compute_overall(sub, opts)
+        except InsufficientDataError:
+            g_overall = {}
+        groups.append((str(level_value), int(((sub.codes >= 0).sum(axis=1) >= 2).sum()), g_overall))
+    return groups
 
 
 def per_category_table(data: ReliabilityData, stats: StudyStats | None = None) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.errors import InsufficientDataError, OptionError, ReaderError
+from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
@@ -24,11 +24,15 @@ from iaa_desktop.core.kinds.table.agreement import (
     coincidences,
     compute_overall,
     compute_pairwise,
+    declared_order,
+    group_results,
+    items_table,
     per_category_table,
     study_stats,
 )
+from iaa_desktop.core.kinds.table.layouts import LAYOUTS, sniff_export
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
-from iaa_desktop.core.metrics import AgreementResult, item_agreement
+from iaa_desktop.core.metrics import AgreementResult
 from iaa_desktop.core.metrics.registry import title as metric_title
 from iaa_desktop.core.progress import Progress
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES
@@ -126,6 +130,26 @@ SETTINGS = [
     Setting("annotator", "Annotator column", "", str, (), "annotator column of a long table"),
     Setting("label", "Label column", "", str, (), "label column of a long table"),
     Setting(
+        "layout",
+        "Table layout",
+        "auto",
+        str,
+        LAYOUTS,
+        "auto: from the content; long (item, annotator, label); wide (one column per "
+        "annotator); wide-no-item (row number = item); contingency (two annotators' "
+        "categories × categories counts); counts (subjects × categories counts, Fleiss 1971); "
+        "triples (coder item label, no header)",
+    ),
+    Setting(
+        "question",
+        "Question",
+        "",
+        str,
+        (),
+        "the question compared when a tool's export asks several (Label Studio from_name, "
+        "Prodigy label)",
+    ),
+    Setting(
         "metadata",
         "Metadata columns",
         "",
@@ -134,6 +158,13 @@ SETTINGS = [
         "columns of a wide table that are not annotators",
     ),
 ]
+
+
+def _json_value(v: Any) -> Any:
+    """NaN and infinities as null; numpy scalars as Python numbers."""
+    if hasattr(v, "item"):
+        v = v.item()
+    return None if isinstance(v, float) and not math.isfinite(v) else v
 
 
 @dataclass
@@ -182,14 +213,9 @@ class TableResult(TaskResult):
         return m
 
     def to_json(self) -> dict[str, Any]:
-        pairs = []
-        for rec in self.pairwise.to_dict("records"):
-            pairs.append(
-                {
-                    k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                    for k, v in rec.items()
-                }
-            )
+        pairs = [
+            {k: _json_value(v) for k, v in rec.items()} for rec in self.pairwise.to_dict("records")
+        ]
         return {
             "kind": self.kind,
             "n_items": self.n_items,
@@ -203,6 +229,10 @@ class TableResult(TaskResult):
             "overall": {k: v.to_json() for k, v in self.overall.items()},
             "pairwise": pairs,
             "groups": [g.to_json() for g in self.groups],
+            "per_category": [
+                {k: _json_value(v) for k, v in rec.items()}
+                for rec in self.per_category.to_dict("records")
+            ],
         }
 
     def overall_table(self, overall: Mapping[str, AgreementResult] | None = None) -> pd.DataFrame:
@@ -469,89 +499,6 @@ def build_reliability(  # noqa: C901  (to split)
     return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
-def declared_order(data: ReliabilityData, options: Mapping[str, Any]) -> ReliabilityData:
-    """The categories as the ``categories`` option declares them (order, and unused ones).
-
-    Numbers are ordered by value; other labels take the declared order, whose ranks ordinal α
-    and the weighted coefficients use. A label used but not declared is an error.
-    """
-    names = [s.strip() for s in str(options.get("categories") or "").split(",") if s.strip()]
-    if not names:
-        return data
-    if data.numeric:
-        try:
-            declared = np.array(sorted({float(x) for x in names}))
-        except ValueError:
-            raise OptionError(
-                "Category order: the labels are numbers, so the declared categories must be too."
-            ) from None
-        old = [float(c) for c in data.categories]
-    else:
-        declared = np.array(list(dict.fromkeys(names)), dtype=object)
-        old = [str(c) for c in data.categories]
-    index = {v: k for k, v in enumerate(declared.tolist())}
-    unknown = [str(v) for v in old if v not in index]
-    if unknown:
-        raise OptionError(
-            f"Category order: the label(s) {', '.join(repr(u) for u in unknown[:5])} are used "
-            "but not declared."
-        )
-    mapping = np.array([index[v] for v in old], dtype=np.int64)
-    codes = np.where(data.codes >= 0, mapping[np.maximum(data.codes, 0)], -1).astype(np.int32)
-    return ReliabilityData(
-        codes, declared, data.numeric, data.values, data.judged, data.items, data.annotators
-    )
-
-
-def _label_text(data: ReliabilityData) -> np.ndarray:
-    cats = data.categories
-    if data.numeric:
-        txt = np.array(
-            [(str(int(v)) if float(v).is_integer() else repr(float(v))) for v in cats], dtype=object
-        )
-    else:
-        txt = np.array([str(v) for v in cats], dtype=object)
-    out = np.full(data.codes.shape, "", dtype=object)
-    ok = data.codes >= 0
-    out[ok] = txt[data.codes[ok]]
-    return out
-
-
-def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per item: key, group, every annotator's label, the number of labels, disagreement."""
-    gb = options.get("group_by") or None
-    key_cols = [c for c in data.items.columns if c != gb]
-    keys = data.items[key_cols].astype(str)
-    items = pd.DataFrame(
-        {"item": keys.agg(" | ".join, axis=1) if len(key_cols) > 1 else keys[key_cols[0]]}
-    )
-    if gb:
-        items["group"] = data.items[gb].to_numpy()
-    labels = _label_text(data)
-    for j, a in enumerate(data.annotators):
-        items[a] = labels[:, j]
-    n_labels = (data.codes >= 0).sum(axis=1)
-    items["n_labels"] = n_labels
-    items["disagreement"] = 1.0 - item_agreement(data.codes, len(data.categories))
-    from iaa_desktop.core.adjudication.severity import item_severity
-
-    # the share of disagreeing pairs ignores the scale; severity weighs each pair by the
-    # distance of the level of measurement (a 4-vs-5 item is not a 1-vs-5 item)
-    level = str(options.get("level", "nominal"))
-    items["severity"] = item_severity(data.codes, level, data.categories if data.numeric else None)
-    if data.numeric and data.values is not None:
-        with np.errstate(all="ignore"):
-            v = data.values
-            has = ~np.isnan(v).all(axis=1)
-            rng = np.full(v.shape[0], np.nan)
-            mean = np.full(v.shape[0], np.nan)
-            rng[has] = np.nanmax(v[has], axis=1) - np.nanmin(v[has], axis=1)
-            mean[has] = np.nanmean(v[has], axis=1)
-        items["range"] = rng
-        items["mean"] = mean
-    return items
-
-
 class TableKind:
     name = "table"
     title = SPEC.title
@@ -563,7 +510,10 @@ class TableKind:
             p = Path(p)
             files.extend(sorted(p.iterdir()) if p.is_dir() else [p])
         tables = [f for f in files if f.suffix.lower() in TABLE_SUFFIXES]
-        return 0.3 if tables else 0.0
+        if tables:
+            return 0.3
+        exports = [f for f in files if f.is_file() and sniff_export(f)]
+        return 0.5 if exports else 0.0
 
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
@@ -580,6 +530,8 @@ class TableKind:
             metadata=tuple(
                 c.strip() for c in str(opts.get("metadata") or "").split(",") if c.strip()
             ),
+            layout=str(opts.get("layout") or "auto"),
+            question=opts.get("question") or None,
         )
         judgments = read_judgments(list(inputs), roles)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
@@ -595,10 +547,7 @@ class TableKind:
         items = (
             items_table(data, opts)
             .sort_values(
-                ["severity", "disagreement"],
-                ascending=False,
-                kind="stable",
-                na_position="last",
+                ["severity", "disagreement"], ascending=False, kind="stable", na_position="last"
             )
             .reset_index(drop=True)
         )
@@ -608,37 +557,13 @@ class TableKind:
             if len(data.categories) <= MAX_TABLE_CATEGORIES
             else pd.DataFrame()
         )
-        groups: list[GroupResult] = []
-        gb = opts.get("group_by")
-        if gb:
-            levels = pd.unique(data.items[gb])
-            for k, level_value in enumerate(levels):
-                yield Progress(75 + 24 * k / max(1, len(levels)), 100, f"Group {level_value}")
-                mask = (data.items[gb] == level_value).to_numpy()
-                sub = ReliabilityData(
-                    data.codes[mask],
-                    data.categories,
-                    data.numeric,
-                    None if data.values is None else data.values[mask],
-                    data.judged[mask],
-                    data.items[mask].reset_index(drop=True),
-                    data.annotators,
-                )
-                try:
-                    g_overall = compute_overall(sub, opts)
-                except InsufficientDataError:
-                    g_overall = {}
-                groups.append(
-                    GroupResult(
-                        str(level_value), int(((sub.codes >= 0).sum(axis=1) >= 2).sum()), g_overall
-                    )
-                )
+        groups = [GroupResult(*g) for g in (yield from group_results(data, opts))]
         from iaa_desktop.core.kinds.table.context import build_context
 
         context, notes = build_context(
             judgments.frame,
             judgments.item_columns,
-            [c for c in judgments.metadata_columns if c != gb],
+            [c for c in judgments.metadata_columns if c != opts.get("group_by")],
             "annotator",
         )
         yield Progress(100, 100, "Done")

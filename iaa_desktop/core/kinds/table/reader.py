@@ -13,10 +13,28 @@ from pathlib import Path
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.formats import read_head
+from iaa_desktop.core.kinds.table.layouts import (
+    counts_signal,
+    detect,
+    from_contingency,
+    from_counts,
+    from_triples,
+    looks_like_json,
+    read_tool_export,
+)
 from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
+from iaa_desktop.core.textio import read_text
+
+#: what ``expand_inputs`` takes from a folder: tables and the JSON exports of annotation tools
+INPUT_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".xlsx", ".xlsm", ".json", ".jsonl")
 
 ITEM_NAMES = (
     "item",
+    "items",
+    "units",
+    "subject",
+    "subjects",
     "item_id",
     "itemid",
     "id",
@@ -60,6 +78,8 @@ LABEL_NAMES = (
 #: pairs of columns that together identify an item (DURel / PhiTag exports)
 PAIR_KEYS = (("identifier1", "identifier2"), ("instanceID1", "instanceID2"), ("id1", "id2"))
 FILE = "__file__"
+#: the item column made from row numbers when a wide table has none
+ROW_ITEM = "row"
 
 
 @dataclass(frozen=True)
@@ -69,6 +89,10 @@ class ColumnRoles:
     label: str | None = None
     group_by: str | None = None
     metadata: tuple[str, ...] = ()
+    #: one of :data:`~iaa_desktop.core.kinds.table.layouts.LAYOUTS` ("auto": from the content)
+    layout: str = "auto"
+    #: the question compared in a tool's export that asks several (Label Studio ``from_name``)
+    question: str | None = None
 
 
 @dataclass
@@ -110,9 +134,10 @@ def _check_columns(
         )
 
 
-def _long_from_frame(
-    path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: int
-) -> tuple[pd.DataFrame, tuple[str, ...], str]:
+def _with_item_columns(
+    path: Path, df: pd.DataFrame, roles: ColumnRoles, meta_given: set[str]
+) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The item key columns (named, recognised, or the row number when there is none)."""
     cols = [c for c in df.columns if c != LINE]
     item_cols = roles.item
     if not item_cols:
@@ -120,10 +145,26 @@ def _long_from_frame(
             if a in cols and b in cols:
                 item_cols = (a, b)
                 break
-    if not item_cols:
+    if roles.layout == "wide-no-item":
+        item_cols = ()
+    elif not item_cols:
         found = _find(cols, ITEM_NAMES)
-        item_cols = (found,) if found else (cols[0],)
+        item_cols = (found,) if found else _first_item_column(df, cols, meta_given, roles)
     _check_columns(path, df, item_cols, "item")
+    if not item_cols:
+        # no item column: the row number is the item (a wide table as R packages print it)
+        df = df.copy()
+        df.insert(0, ROW_ITEM, [str(n - 1) for n in df[LINE]])
+        item_cols = (ROW_ITEM,)
+    return df, item_cols
+
+
+def _long_from_frame(
+    path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: int
+) -> tuple[pd.DataFrame, tuple[str, ...], str]:
+    meta_given = set(roles.metadata) | ({roles.group_by} if roles.group_by else set())
+    df, item_cols = _with_item_columns(path, df, roles, meta_given)
+    cols = [c for c in df.columns if c != LINE]
     annotator = roles.annotator or _find([c for c in cols if c not in item_cols], ANNOTATOR_NAMES)
     label = roles.label or _find(
         [c for c in cols if c not in item_cols and c != annotator], LABEL_NAMES
@@ -135,8 +176,13 @@ def _long_from_frame(
     if roles.group_by:
         _check_columns(path, df, (roles.group_by,), "--group-by")
     _check_columns(path, df, roles.metadata, "metadata")
-    meta_given = set(roles.metadata) | ({roles.group_by} if roles.group_by else set())
 
+    if roles.layout in ("wide", "wide-no-item", "counts"):
+        annotator = label = None
+    if roles.layout == "long" and not annotator:
+        raise ReaderError(
+            path, 1, "a long table needs an annotator column; name it with --annotator."
+        )
     if annotator:
         if not label:
             rest = [
@@ -174,6 +220,14 @@ def _long_from_frame(
             "no annotator columns found (wide layout: item, metadata, one column per annotator).",
         )
     meta = [c for c in cols if c in meta_given]
+    n_raters = counts_signal(df, rest) if roles.layout in ("auto", "counts") else None
+    if roles.layout == "counts" and n_raters is None:
+        n_raters = -1  # asked for: read as counts, each cell checked
+    if n_raters is not None:
+        item_col = None if item_cols == (ROW_ITEM,) else item_cols[0]
+        long = from_counts(path, df[[*item_cols, *rest, LINE]], item_col)
+        long = long.rename(columns={"item": item_cols[0]})
+        return long, (), "counts"
     long = df.melt(
         id_vars=list(item_cols) + meta + [LINE],
         value_vars=rest,
@@ -182,6 +236,90 @@ def _long_from_frame(
     )
     long = long[list(item_cols) + ["annotator", "label"] + meta + [LINE]]
     return long, tuple(meta), "wide"
+
+
+def _first_item_column(
+    df: pd.DataFrame, cols: list[str], meta_given: set[str], roles: ColumnRoles
+) -> tuple[str, ...]:
+    """The first column as the item key, unless it cannot be one.
+
+    A column named as metadata or as a role is no item; nor is one whose values repeat in a
+    table without an annotator column (a wide table has one row per item), which is how a wide
+    table without an item column (row number = item) is told apart.
+    """
+    taken = meta_given | {roles.annotator, roles.label}
+    candidates = [c for c in cols if c not in taken]
+    if not candidates:
+        return ()
+    first = candidates[0]
+    if _find(cols, ANNOTATOR_NAMES) is None and df[first].duplicated().any():
+        return ()
+    return (first,)
+
+
+def _file_frame(
+    path: Path, roles: ColumnRoles, n_files: int
+) -> tuple[pd.DataFrame, tuple[str, ...], str, list[ReaderError]]:
+    """One input file as long judgments, whatever its layout or format."""
+    head = read_head(path)
+    if path.suffix.lower() in (".json", ".jsonl") or looks_like_json(head):
+        frame, warnings = read_tool_export(path, head, roles.question)
+        return frame, tuple(c for c in frame.columns if c not in _LONG_COLS), "export", warnings
+    layout = roles.layout
+    warnings: list[ReaderError] = []
+    if layout in ("auto", "triples", "contingency") and path.suffix.lower() not in (
+        ".xlsx",
+        ".xlsm",
+    ):
+        found = _detect_from_head(path, head) if layout == "auto" else (layout, "")
+        text = ""
+        if found is not None:
+            try:
+                text = read_text(path)
+            except ReaderError:
+                found = None  # the table reader below says what is wrong with the file
+        if found is not None and found[0] == "triples":
+            return from_triples(path, text), (), "triples", warnings
+        if found is not None and found[0] == "contingency":
+            frame, what = from_contingency(path, text)
+            if layout == "auto":
+                warnings.append(
+                    ReaderError(path, None, f"read as {what} ({found[1]}); --layout wide if not.")
+                )
+            return frame, (), "contingency", warnings
+    df = read_table(path)
+    long, meta, kind = _long_from_frame(path, df, roles, n_files)
+    if kind == "counts" and layout == "auto":
+        warnings.append(
+            ReaderError(
+                path,
+                None,
+                "read as a subjects × categories count table (Fleiss 1971): every row's counts "
+                "sum to the same number of annotators; --layout wide if the columns are "
+                "annotators.",
+            )
+        )
+    return long, meta, kind, warnings
+
+
+_LONG_COLS = ("item", "annotator", "label", LINE)
+
+
+def _detect_from_head(path: Path, head: str) -> tuple[str, str] | None:
+    """The special layout the start of the file shows (:func:`layouts.detect`).
+
+    Contingency tables are small: a file longer than the head is looked at for triples only,
+    so a large table is not parsed twice.
+    """
+    if not head:
+        return None
+    try:
+        complete = path.stat().st_size <= len(head.encode("utf-8"))
+    except OSError:
+        return None
+    if not complete:
+        head = head[: head.rfind("\n") + 1]  # whole lines only
+    return detect(path, head, contingency=complete)
 
 
 def _strip(col: pd.Series) -> pd.Series:
@@ -197,21 +335,24 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     A file that cannot be read is reported in ``errors`` and left out; the others still load.
     Raises :class:`IaaError` only when no file could be read at all.
     """
-    files = expand_inputs([Path(p) for p in paths])
+    files = expand_inputs([Path(p) for p in paths], INPUT_SUFFIXES)
     if not files:
-        raise IaaError("No table files (CSV, TSV, XLSX) found in the inputs.")
+        raise IaaError(
+            "No table files (CSV, TSV, XLSX) or tool exports (JSON, JSONL) found in the inputs."
+        )
     frames: list[pd.DataFrame] = []
     errors: list[ReaderError] = []
     item_cols: tuple[str, ...] | None = None
     metas: list[str] = []
     layouts: set[str] = set()
+    warnings: list[ReaderError] = []
     for path in files:
         try:
-            df = read_table(path)
-            long, meta, layout = _long_from_frame(path, df, roles, len(files))
+            long, meta, layout, file_warnings = _file_frame(path, roles, len(files))
         except ReaderError as e:
             errors.append(e)
             continue
+        warnings.extend(file_warnings)
         ic = tuple(c for c in long.columns[: long.columns.get_loc("annotator")])
         if item_cols is None:
             item_cols = ic
@@ -240,4 +381,4 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     assert item_cols is not None
     for c in list(item_cols) + ["annotator", "label"]:
         frame[c] = _strip(frame[c])
-    return Judgments(frame, item_cols, tuple(metas), "+".join(sorted(layouts)), errors)
+    return Judgments(frame, item_cols, tuple(metas), "+".join(sorted(layouts)), errors, warnings)

@@ -222,12 +222,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     return kr
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    level = getattr(result, "level", o.get("level", "nominal"))
-    n_ann = len(getattr(result, "annotators", ()))
-    names = [m for m in getattr(result, "overall", {})]
-    refs = ["artstein2008", "krippendorff2011", "landis1977", "krippendorff2004"]
+def _coefficient_phrases(names: list[str]) -> tuple[list[str], list[str]]:
+    """One phrase (with its citation) per coefficient of the result, and the references."""
+    refs: list[str] = []
     coeffs = []
     if "percent_agreement" in names:
         coeffs.append(
@@ -239,23 +236,44 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         )
         refs += ["cohen1960", "scott1955"]
     if "fleiss_kappa" in names:
-        coeffs.append("Fleiss' κ (Fleiss 1971; π* in Artstein &amp; Poesio 2008)")
-        refs.append("fleiss1971")
+        coeffs.append(
+            "Fleiss' κ (Fleiss 1971; π* in Artstein &amp; Poesio 2008), whose chance agreement "
+            "with missing labels averages each item's label shares (Gwet 2014)"
+        )
+        refs += ["fleiss1971", "gwet2014"]
     if "multi_kappa" in names:
-        coeffs.append("Hubert's multi-κ (Hubert 1977)")
-        refs.append("hubert1977")
+        coeffs.append("Hubert's multi-κ (Hubert 1977), which is Conger's κ (Conger 1980)")
+        refs += ["hubert1977", "conger1980"]
     if "gwet_ac1" in names:
         coeffs.append("Gwet's AC1 (Gwet 2008)")
         refs.append("gwet2008")
+    if "bennett_s" in names:
+        coeffs.append(
+            "Bennett's S, chance 1/q for q categories (Bennett et al. 1954; Randolph's "
+            "free-marginal κ, Randolph 2005)"
+        )
+        refs += ["bennett1954", "randolph2005"]
     if "weighted_kappa_linear_mean" in names:
         coeffs.append(
-            "weighted κ with linear and quadratic weights (Cohen 1968), averaged over pairs"
+            "weighted κ with linear and quadratic weights from the category values (Cohen 1968), "
+            "averaged over pairs, and Gwet's AC2 with the same weights (Gwet 2014)"
         )
-        refs.append("cohen1968")
+        refs += ["cohen1968", "gwet2014"]
     if "spearman_weighted" in names:
         coeffs.append(
             "Spearman's ρ per annotator pair, averaged with weights equal to the number of items both judged"
         )
+    return coeffs, refs
+
+
+def methods(result: Any) -> tuple[list[str], list[str]]:
+    o = result.options
+    level = getattr(result, "level", o.get("level", "nominal"))
+    n_ann = len(getattr(result, "annotators", ()))
+    names = [m for m in getattr(result, "overall", {})]
+    refs = ["artstein2008", "krippendorff2011", "landis1977", "krippendorff2004"]
+    coeffs, more = _coefficient_phrases(names)
+    refs += more
     distance = o.get("distance", "level")
     dist_text = (
         "the normalized Levenshtein distance between the labels as text"

@@ -1,0 +1,249 @@
+"""INCEpTION project export (ZIP): every annotator's work on every document.
+
+Documented in the INCEpTION user guide, sections "Project export" and "UIMA CAS XMI"
+(https://inception-project.github.io/releases/latest/docs/user-guide.html#sect_projects_export).
+The archive holds ``exportedproject*.json`` and one folder per document under ``annotation/``
+with one file per user: ``annotation/<document>/<user>.zip`` holding ``<document>.xmi`` and
+``TypeSystem.xml`` (or the XMI and type system unzipped in that folder; a TSV 3.x export holds
+``.tsv`` files instead). ``curation/<document>/CURATION_USER.*`` is the curated version, read
+only when asked for. The XMI is read with the ``dkpro-cassis`` library, which also converts the
+UTF-16 offsets of UIMA to code points.
+
+Spans are the annotations of every layer except the structural ones (tokens, sentences, document
+metadata); a type with ``Governor`` and ``Dependent`` features is a relation layer; a type with a
+``first`` feature is a chain layer whose links follow ``next``.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.formats import webanno_tsv
+from iaa_desktop.core.formats.model import Chain, Document, Parsed, Relation, Span
+from iaa_desktop.core.textio import check_input_file, decode_text
+
+FORMAT = "inception-zip"
+TITLE = "INCEpTION project export (ZIP)"
+
+#: users that are not annotators: the document as imported, before anyone annotated it
+_NOT_ANNOTATORS = {"INITIAL_CAS"}
+CURATION_USER = "CURATION_USER"
+#: layers that structure the text rather than annotate it
+_STRUCTURAL_PREFIXES = (
+    "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.",
+    "de.tudarmstadt.ukp.dkpro.core.api.metadata.type.",
+    "uima.tcas.DocumentAnnotation",
+    "de.tudarmstadt.ukp.clarin.webanno.api.type.",
+    "de.tudarmstadt.ukp.inception.",
+)
+_PRIMITIVES = {
+    "uima.cas.String",
+    "uima.cas.Integer",
+    "uima.cas.Float",
+    "uima.cas.Double",
+    "uima.cas.Boolean",
+    "uima.cas.Long",
+    "uima.cas.Short",
+    "uima.cas.Byte",
+}
+_SKIP_FEATURES = {"sofa", "begin", "end"}
+
+
+def mismatch_zip(path: Path) -> str | None:
+    """``None`` when ``path`` is an INCEpTION project export, else why it is not."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return "not a ZIP archive"
+    if any(n.startswith("annotation/") and _member_user(n) for n in names):
+        return None
+    return "the ZIP archive has no 'annotation/<document>/<user>' files"
+
+
+def _member_user(name: str) -> str | None:
+    parts = PurePosixPath(name).parts
+    if len(parts) != 3 or parts[0] not in ("annotation", "curation"):
+        return None
+    suffix = PurePosixPath(parts[2]).suffix.lower()
+    if suffix not in (".zip", ".xmi", ".tsv"):
+        return None
+    return PurePosixPath(parts[2]).stem
+
+
+def parse(path: Path | str, include_curation: bool = False) -> Parsed:
+    """Read every user's annotations of every document in an INCEpTION project export."""
+    path = Path(path)
+    check_input_file(path)
+    try:
+        zf = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as e:
+        raise ReaderError(path, None, f"not a readable ZIP archive ({e}).") from None
+    documents: list[Document] = []
+    errors: list[ReaderError] = []
+    warnings: list[ReaderError] = []
+    with zf:
+        root_ts = _find_typesystem(zf, "")
+        members = sorted(
+            n for n in zf.namelist() if _member_user(n) and not n.endswith("/") and "/" in n
+        )
+        for name in members:
+            folder, doc, user = _split(name)
+            if user in _NOT_ANNOTATORS or name.lower().endswith("typesystem.xml"):
+                continue
+            if folder == "curation" and not include_curation:
+                continue
+            annotator = "curation" if folder == "curation" else user
+            where = f"{path}!{name}"
+            try:
+                documents.extend(_read_member(zf, name, doc, annotator, where, root_ts, warnings))
+            except ReaderError as e:
+                errors.append(e)
+    if not documents and not errors:
+        raise ReaderError(path, None, "the project export holds no annotated document.")
+    return Parsed(
+        FORMAT, documents=tuple(documents), errors=tuple(errors), warnings=tuple(warnings)
+    )
+
+
+def curation_available(path: Path | str) -> bool:
+    """Whether the export holds curated documents (``curation/`` folder)."""
+    with zipfile.ZipFile(path) as zf:
+        return any(n.startswith("curation/") and _member_user(n) for n in zf.namelist())
+
+
+def _split(name: str) -> tuple[str, str, str]:
+    parts = PurePosixPath(name).parts
+    return parts[0], parts[1], PurePosixPath(parts[2]).stem
+
+
+def _find_typesystem(zf: zipfile.ZipFile, folder: str) -> bytes | None:
+    for n in zf.namelist():
+        p = PurePosixPath(n)
+        if str(p.parent) in (folder.rstrip("/") or ".",) and p.name.lower() == "typesystem.xml":
+            return zf.read(n)
+    return None
+
+
+def _read_member(
+    zf: zipfile.ZipFile,
+    name: str,
+    doc: str,
+    annotator: str,
+    where: str,
+    root_ts: bytes | None,
+    warnings: list[ReaderError],
+) -> Iterator[Document]:
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix == ".zip":
+        try:
+            inner = zipfile.ZipFile(io.BytesIO(zf.read(name)))
+        except zipfile.BadZipFile:
+            raise ReaderError(where, None, "not a readable ZIP archive.") from None
+        with inner:
+            ts = _find_typesystem(inner, "") or root_ts
+            for n in sorted(inner.namelist()):
+                low = n.lower()
+                if low.endswith(".xmi"):
+                    yield _from_xmi(inner.read(n), ts, doc, annotator, f"{where}!{n}")
+                elif low.endswith(".tsv"):
+                    yield _from_tsv(inner.read(n), doc, annotator, f"{where}!{n}", warnings)
+        return
+    if suffix == ".tsv":
+        yield _from_tsv(zf.read(name), doc, annotator, where, warnings)
+        return
+    folder = str(PurePosixPath(name).parent)
+    ts = _find_typesystem(zf, folder) or root_ts
+    yield _from_xmi(zf.read(name), ts, doc, annotator, where)
+
+
+def _from_tsv(
+    raw: bytes, doc: str, annotator: str, where: str, warnings: list[ReaderError]
+) -> Document:
+    parsed = webanno_tsv.parse_text(decode_text(raw, where), where, annotator, doc)
+    warnings.extend(parsed.errors)
+    return parsed.documents[0]
+
+
+def _from_xmi(raw: bytes, ts_raw: bytes | None, doc: str, annotator: str, where: str) -> Document:
+    import cassis  # imported here: only INCEpTION exports need it
+
+    if ts_raw is None:
+        raise ReaderError(where, None, "no TypeSystem.xml beside the XMI file; cannot read it.")
+    # cassis raises many exception types (lxml, ValueError, TypeError) for a broken file; each
+    # becomes one error that names the member, and the other members still load
+    try:
+        ts = cassis.load_typesystem(io.BytesIO(ts_raw))
+        cas = cassis.load_cas_from_xmi(io.BytesIO(raw), typesystem=ts, lenient=True)
+    except Exception as e:  # noqa: BLE001
+        raise ReaderError(where, None, f"the XMI could not be read ({e}).") from None
+    return cas_to_document(cas, ts, doc, annotator, where)
+
+
+def _is_structural(type_name: str) -> bool:
+    return type_name.startswith(_STRUCTURAL_PREFIXES)
+
+
+def _features(fs, type_) -> tuple[tuple[str, str | None], ...]:
+    out: list[tuple[str, str | None]] = []
+    for f in type_.all_features:
+        if f.name in _SKIP_FEATURES or f.rangeType.name not in _PRIMITIVES:
+            continue
+        value = fs.get(f.name)
+        out.append((f.name, None if value is None else str(value)))
+    return tuple(out)
+
+
+def cas_to_document(cas, ts, doc: str, annotator: str, where: str) -> Document:
+    """The spans, relations and chains of a CAS as a neutral :class:`Document`.
+
+    One loop sorts every feature structure into spans, relations and chains; it is long because
+    each branch is a few lines that share the same lookups.
+    """
+    text = cas.sofa_string or ""
+    spans: list[Span] = []
+    relations: list[Relation] = []
+    chains: list[Chain] = []
+    for fs in cas.select_all_fs():
+        type_ = fs.type
+        tname = type_.name
+        if _is_structural(tname):
+            continue
+        feature_names = {f.name for f in type_.all_features}
+        if "first" in feature_names and not hasattr(fs, "begin"):
+            links: list[str] = []
+            link = fs.get("first")
+            seen: set[int] = set()
+            while link is not None and link.xmiID not in seen:
+                seen.add(link.xmiID)
+                links.append(str(link.xmiID))
+                link = (
+                    link.get("next") if "next" in {f.name for f in link.type.all_features} else None
+                )
+            first = fs.get("first")
+            layer = first.type.name if first is not None else tname
+            chains.append(Chain(str(fs.xmiID), tuple(links), layer))
+            continue
+        if not ts.is_instance_of(tname, "uima.tcas.Annotation"):
+            continue
+        feats = _features(fs, type_)
+        if {"Governor", "Dependent"} <= feature_names:
+            gov, dep = fs.get("Governor"), fs.get("Dependent")
+            if gov is None or dep is None:
+                continue
+            label = next((v for _, v in feats if v is not None), None)
+            relations.append(Relation(str(gov.xmiID), str(dep.xmiID), label, tname, feats))
+            continue
+        label = dict(feats).get("value")
+        if label is None:
+            label = next((v for _, v in feats if v is not None), None)
+        begin, end = int(fs.begin), int(fs.end)
+        spans.append(
+            Span(begin, end, label, tname, str(fs.xmiID), feats, (), text[begin:end], None)
+        )
+    spans.sort(key=lambda s: (s.start, -s.end, s.layer, s.id))
+    return Document(doc, text, annotator, tuple(spans), tuple(relations), tuple(chains), where)

@@ -1,0 +1,92 @@
+"""JSON and JSON Lines reading with errors that name the file and the line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.formats.model import Span, utf16_to_codepoints
+
+
+def load_json(text: str, path: Path | str) -> Any:
+    """The value of a JSON document; a :class:`ReaderError` with the line of a syntax error."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ReaderError(path, e.lineno, f"not valid JSON ({e.msg}, column {e.colno}).") from None
+
+
+def iter_jsonl(
+    text: str, path: Path | str, errors: list[ReaderError]
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for every JSON object line; bad lines become errors."""
+    for n, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            errors.append(
+                ReaderError(path, n, f"not a JSON object ({e.msg}); the line is skipped.")
+            )
+            continue
+        if not isinstance(obj, dict):
+            errors.append(ReaderError(path, n, "not a JSON object; the line is skipped."))
+            continue
+        yield n, obj
+
+
+def first_jsonl_object(head: str) -> dict[str, Any] | None:
+    """The first line of ``head`` as a JSON object, or ``None`` when it is not one."""
+    for line in head.lstrip("\ufeff").splitlines():
+        if line.strip():
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                return None
+            return obj if isinstance(obj, dict) else None
+    return None
+
+
+def scalar_text(value: Any) -> str:
+    """A JSON scalar as the text a table cell would hold (``1`` not ``1.0``; null → "")."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def checked_span(
+    text: str,
+    start: Any,
+    end: Any,
+    label: str | None,
+    quoted: str | None,
+    *,
+    layer: str = "",
+    sid: str = "",
+    line: int | None = None,
+    utf16: bool = False,
+) -> tuple[Span | None, str | None]:
+    """A :class:`Span` from offsets a tool wrote, or ``(None, why)`` when they are unusable.
+
+    With ``utf16`` (tools written in JavaScript count UTF-16 units) the offsets are converted to
+    code points when the quoted text says so: the quoted text decides between the two counts.
+    """
+    if not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool):
+        return None, f"offsets {start!r}–{end!r} are not whole numbers"
+    if utf16 and quoted is not None and text[start:end] != quoted:
+        to_cp = utf16_to_codepoints(text)
+        if 0 <= start <= end < len(to_cp) and text[to_cp[start] : to_cp[end]] == quoted:
+            start, end = to_cp[start], to_cp[end]
+    if not 0 <= start < end <= len(text):
+        return None, f"offsets {start}–{end} are outside the text (length {len(text)})"
+    return Span(start, end, label, layer, sid, (), (), quoted, line), None

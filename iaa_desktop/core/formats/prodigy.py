@@ -1,0 +1,155 @@
+"""Prodigy JSONL (``prodigy db-out DATASET > file.jsonl``): one annotated task per line.
+
+Documented in the Prodigy docs, "Annotation task formats" and "Multi-user sessions"
+(https://prodi.gy/docs/api-interfaces, https://prodi.gy/docs/api-database). Each task has the
+input (``text``, ``meta``), ``_input_hash`` (the same for the same input across annotators),
+``answer`` (``accept``, ``reject`` or ``ignore``), ``_annotator_id`` / ``_session_id`` (named
+sessions give ``DATASET-NAME``) and, by interface: ``accept`` (the chosen option ids of a
+``choice`` task, with ``options``), ``label`` (a binary ``classification`` task) or ``spans``
+(``[{"start", "end", "label"}]``, ``ner_manual``/``spans_manual``). Offsets count code points.
+
+Answers: ``ignore`` is no answer (the task was skipped). In a choice task ``reject`` is kept as
+the answer with the choices made. In a binary task the answer itself is the judgment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.formats.jsonio import (
+    checked_span,
+    first_jsonl_object,
+    iter_jsonl,
+    scalar_text,
+)
+from iaa_desktop.core.formats.model import Document, Judgment, Parsed, Span
+from iaa_desktop.core.textio import read_text
+
+FORMAT = "prodigy"
+TITLE = "Prodigy JSONL (db-out)"
+_ANSWERS = ("accept", "reject", "ignore")
+
+
+def mismatch(head: str) -> str | None:
+    """``None`` when the first line of ``head`` is a Prodigy task, else why it is not."""
+    obj = first_jsonl_object(head)
+    if obj is None:
+        return "the first line is not a JSON object"
+    if "answer" not in obj:
+        return "the first record has no 'answer' (accept/reject/ignore)"
+    if not any(k in obj for k in ("_input_hash", "_annotator_id", "_session_id", "_task_hash")):
+        return "the first record has no '_input_hash', '_annotator_id' or '_session_id'"
+    return None
+
+
+def _raw_annotator(obj: dict[str, Any]) -> str | None:
+    for key in ("_annotator_id", "_session_id"):
+        if obj.get(key) not in (None, ""):
+            return scalar_text(obj[key])
+    return None
+
+
+def _strip_dataset_prefix(names: set[str]) -> dict[str, str]:
+    """``{'ner_news-alice': 'alice', ...}`` when every session name has the same dataset prefix."""
+    if len(names) < 2:
+        return {n: n for n in names}
+    prefix = os.path.commonprefix(sorted(names))
+    cut = prefix.rfind("-")
+    if cut <= 0:
+        return {n: n for n in names}
+    short = {n: n[cut + 1 :] for n in names}
+    if "" in short.values() or len(set(short.values())) != len(names):
+        return {n: n for n in names}
+    return short
+
+
+def _item(obj: dict[str, Any], n: int) -> str:
+    if obj.get("_input_hash") not in (None, ""):
+        return scalar_text(obj["_input_hash"])
+    if isinstance(obj.get("text"), str):
+        return obj["text"]
+    return f"line {n}"
+
+
+def _spans(obj: dict[str, Any], text: str, n: int, path: Path, errors: list[ReaderError]):
+    spans: list[Span] = []
+    for k, sp in enumerate(obj.get("spans") or []):
+        if not isinstance(sp, dict):
+            errors.append(ReaderError(path, n, f"span {sp!r} is not an object."))
+            continue
+        label = sp.get("label")
+        span, why = checked_span(
+            text,
+            sp.get("start"),
+            sp.get("end"),
+            None if label is None else scalar_text(label),
+            sp.get("text"),
+            sid=str(k),
+            line=n,
+        )
+        if span is None:
+            errors.append(ReaderError(path, n, f"span {why}."))
+        else:
+            spans.append(span)
+    return tuple(sorted(spans, key=lambda s: (s.start, s.end)))
+
+
+def _judgment(
+    obj: dict[str, Any], n: int, path: Path, annotator: str, errors: list[ReaderError]
+) -> Judgment | None:
+    answer = obj.get("answer")
+    if answer not in _ANSWERS:
+        errors.append(ReaderError(path, n, f"answer {answer!r} is not accept, reject or ignore."))
+        return None
+    if answer == "ignore":
+        return None
+    text = obj.get("text") if isinstance(obj.get("text"), str) else None
+    meta = tuple(
+        (str(k), scalar_text(v))
+        for k, v in (obj.get("meta") or {}).items()
+        if not isinstance(v, dict | list)
+    )
+    item = _item(obj, n)
+    common = {"item_text": text, "metadata": meta, "source": str(path), "line": n}
+    if "accept" in obj or "options" in obj:
+        chosen = obj.get("accept") or []
+        if not isinstance(chosen, list):
+            errors.append(ReaderError(path, n, "'accept' is not a list of option ids."))
+            return None
+        choices = tuple(scalar_text(c) for c in chosen)
+        return Judgment(item, annotator, choices, None, "accept", answer, **common)
+    if "spans" in obj and isinstance(text, str) and "label" not in obj:
+        spans = _spans(obj, text, n, path, errors)
+        return Judgment(item, annotator, (), None, "spans", answer, spans=spans, **common)
+    if "label" in obj:
+        return Judgment(
+            item, annotator, (answer,), None, scalar_text(obj["label"]), answer, **common
+        )
+    return Judgment(item, annotator, (answer,), None, "answer", answer, **common)
+
+
+def parse(path: Path | str, annotator: str | None = None, encoding: str | None = None) -> Parsed:
+    """Read a Prodigy JSONL file (one file may hold every annotator's answers)."""
+    path = Path(path)
+    text = read_text(path, encoding)
+    errors: list[ReaderError] = []
+    records = list(iter_jsonl(text, path, errors))
+    names = {_raw_annotator(obj) for _, obj in records} - {None}
+    short = _strip_dataset_prefix({n for n in names if n is not None})
+    judgments: list[Judgment] = []
+    documents: list[Document] = []
+    for n, obj in records:
+        raw = _raw_annotator(obj)
+        who = annotator or (short[raw] if raw is not None else path.stem)
+        j = _judgment(obj, n, path, who, errors)
+        if j is None:
+            continue
+        judgments.append(j)
+        if j.question == "spans" and j.answer == "accept":
+            documents.append(Document(j.item, j.item_text or "", who, j.spans, source=str(path)))
+    if not judgments and not errors:
+        raise ReaderError(path, None, "no Prodigy task with an answer could be read.")
+    return Parsed(FORMAT, tuple(documents), tuple(judgments), tuple(errors))

@@ -1,0 +1,347 @@
+"""Coreference in CoNLL-U: CorefUD (``Entity=`` in MISC) and Universal Anaphora (IDENTITY column).
+
+**CorefUD 1.x** (Nedoluzhko et al. 2022; the format of the CorefUD release notes and of
+udapi's ``udapi.core.coref``): the MISC column holds ``Entity=`` with bracket chunks — ``(e1-person``
+opens a mention of entity ``e1`` (attributes after the first ``-``), ``e1)`` closes it,
+``(e2)`` is a one-word mention; a discontinuous mention marks each part ``(e3[1/2]`` …
+``e3[1/2])``, ``(e3[2/2]`` …. ``SplitAnte=e1<e5,e2<e5`` says that entity ``e5`` (a plural
+mention) has the split antecedents ``e1`` and ``e2``. Documents start at ``# newdoc``.
+
+**Universal Anaphora, CoNLL-U Plus "exploded" format** (Poesio et al., UA 1.1 proposal): a
+``# global.columns`` line names the columns; the IDENTITY column holds ``(EntityID=1|MarkableID=
+markable_1|...`` openings (several joined with ``@``), ``)`` closings (last opened, first
+closed), and a markable whose MarkableID appears in several bracketed chunks is discontinuous.
+The SPLIT column's ``EntityID=1|ElementOf=3`` gives split antecedents.
+
+Mentions are token spans counted over the document (every word and empty node; multi-word
+token ranges are not words), as in :func:`~iaa_desktop.core.kinds.coref.readers.read_conll`.
+A discontinuous mention keeps its parts in its type, ``"parts 3-5+8-9"``, so it matches only
+the same parts. Split antecedents do not change the identity chains scored here (as in the
+CoNLL scorers); they are listed in the document's notes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.kinds.coref.readers import CorefDocument, MentionKey
+from iaa_desktop.core.textio import read_text
+
+_PART = re.compile(r"^(?P<eid>[^\[\]]+?)(?:\[(?P<i>\d+)/(?P<n>\d+)\])?$")
+
+
+def is_corefud(head: str) -> bool:
+    """Whether the start of a file is CoNLL-U with CorefUD ``Entity=`` annotations."""
+    return "Entity=" in head and bool(re.search(r"^\d+\t", head, re.M))
+
+
+def is_ua(head: str) -> bool:
+    """Whether the start of a file is Universal Anaphora CoNLL-U Plus (an IDENTITY column)."""
+    m = re.search(r"^# global\.columns\s*=\s*(.+)$", head, re.M)
+    return bool(m and "IDENTITY" in m.group(1).upper().split())
+
+
+@dataclass
+class _Doc:
+    name: str
+    words: list[str] = field(default_factory=list)
+    # mention id → (entity, parts [(start, end)], first line)
+    mentions: dict[str, tuple[str, list[tuple[int, int]], int]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)  # entity ids in order of first mention
+    split: list[tuple[str, str]] = field(default_factory=list)  # (antecedent, plural entity)
+    errors: list[ReaderError] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # mentions begun per entity
+    last_part: dict[str, str] = field(default_factory=dict)  # entity → its discontinuous mention
+
+
+def _chunks(value: str) -> list[tuple[str, str]]:
+    """``[("open"|"single"|"close", content), ...]`` of a CorefUD ``Entity`` value."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(value):
+        if value[i] == "(":
+            j = i + 1
+            while j < len(value) and value[j] not in "()":
+                j += 1
+            if j < len(value) and value[j] == ")":
+                out.append(("single", value[i + 1 : j]))
+                i = j + 1
+            else:
+                out.append(("open", value[i + 1 : j]))
+                i = j
+        else:
+            j = value.find(")", i)
+            if j < 0:
+                out.append(("bad", value[i:]))
+                break
+            out.append(("close", value[i:j]))
+            i = j + 1
+    return out
+
+
+def _misc(cols: list[str], key: str) -> str | None:
+    if len(cols) < 10:
+        return None
+    for item in cols[9].split("|"):
+        if item.startswith(key + "="):
+            return item[len(key) + 1 :]
+    return None
+
+
+def _to_documents(docs: list[_Doc], path: Path) -> list[CorefDocument]:
+    out = []
+    for d in docs:
+        doc = CorefDocument(d.name, str(path), " ".join(d.words), errors=d.errors)
+        classes: dict[str, list[MentionKey]] = {}
+        for _mid, (eid, parts, _line) in d.mentions.items():
+            parts = sorted(parts)
+            start, end = parts[0][0], parts[-1][1]
+            mtype = "" if len(parts) == 1 else "parts " + "+".join(f"{a}-{b}" for a, b in parts)
+            key = (mtype, start, end)
+            doc.mentions.setdefault(key, " ".join(" ".join(d.words[a:b]) for a, b in parts))
+            cls = classes.setdefault(eid, [])
+            if key not in cls:
+                cls.append(key)
+        seen: set[MentionKey] = set()
+        for eid in sorted(classes, key=lambda e: min((m[1], m[2]) for m in classes[e])):
+            kept = [m for m in classes[eid] if m not in seen]
+            seen.update(kept)
+            if kept:
+                doc.classes.append(kept)
+        for ante, plural in d.split:
+            doc.notes.append(f"split antecedent: entity {ante} is part of entity {plural}")
+        out.append(doc)
+    return out
+
+
+def _word_index(cols: list[str]) -> bool:
+    """Whether a CoNLL-U line is a word or an empty node (not a multi-word token range)."""
+    return "-" not in cols[0]
+
+
+def read_corefud(path: Path) -> list[CorefDocument]:
+    """Every document of a CorefUD CoNLL-U file (see the module docstring)."""
+    path = Path(path)
+    lines = read_text(path).splitlines()
+    docs: list[_Doc] = []
+    doc: _Doc | None = None
+    open_: dict[str, list[tuple[str, int]]] = {}  # eid[part] → stack of (mention, start)
+    for n, line in enumerate(lines, 1):
+        if line.startswith("# newdoc"):
+            if doc is not None:
+                _drop_unclosed(doc, open_, path)
+            m = re.search(r"id\s*=\s*(\S+)", line)
+            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}")
+            docs.append(doc)
+            open_ = {}
+            continue
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            (doc or _first(docs, path)).errors.append(
+                ReaderError(path, n, f"{len(cols)} columns; CoNLL-U has 10. Line left out.")
+            )
+            continue
+        if not _word_index(cols):
+            continue
+        if doc is None:
+            doc = _first(docs, path)
+        token = len(doc.words)
+        doc.words.append(cols[1])
+        split = _misc(cols, "SplitAnte")
+        if split:
+            for item in split.split(","):
+                if "<" in item:
+                    antes, plural = item.rsplit("<", 1)
+                    doc.split.extend((a, plural) for a in antes.split("+") if a)
+        value = _misc(cols, "Entity")
+        if value:
+            _entity_chunks(doc, value, token, n, path, open_)
+    if doc is not None:
+        _drop_unclosed(doc, open_, path)
+    return _to_documents(docs, path)
+
+
+def _drop_unclosed(doc: _Doc, open_: dict[str, list[tuple[str, int]]], path: Path) -> None:
+    still_open = {mid for stack in open_.values() for mid, _ in stack}
+    for mid, (eid, parts, line) in list(doc.mentions.items()):
+        if not parts or mid in still_open:
+            doc.errors.append(
+                ReaderError(path, line, f"a mention of entity {eid} is never closed; left out.")
+            )
+            del doc.mentions[mid]
+
+
+def _first(docs: list[_Doc], path: Path) -> _Doc:
+    if not docs:
+        docs.append(_Doc(path.stem))
+    return docs[-1]
+
+
+def _entity_chunks(
+    doc: _Doc,
+    value: str,
+    token: int,
+    n: int,
+    path: Path,
+    open_: dict[str, list[tuple[str, int]]],
+) -> None:
+    for kind, content in _chunks(value):
+        name = content.split("-", 1)[0]
+        m = _PART.match(name)
+        if kind == "bad" or m is None:
+            doc.errors.append(ReaderError(path, n, f"cannot read '{value}' in Entity; left out."))
+            return
+        eid, part = m.group("eid"), m.group("i")
+        key = name  # 'e3' or 'e3[2/2]': what the closing bracket repeats
+        if kind in ("open", "single"):
+            mid = _mention_id(doc, eid, part, path, n)
+            if mid is None:
+                continue
+            if kind == "single":
+                doc.mentions[mid][1].append((token, token + 1))
+            else:
+                open_.setdefault(key, []).append((mid, token))
+            continue
+        stack = open_.get(key)
+        if not stack:
+            doc.errors.append(
+                ReaderError(
+                    path, n, f"entity {name} is closed here but was never opened; left out."
+                )
+            )
+            continue
+        mid, start = stack.pop()
+        doc.mentions[mid][1].append((start, token + 1))
+
+
+def _mention_id(doc: _Doc, eid: str, part: str | None, path: Path, n: int) -> str | None:
+    """A new mention of ``eid``, or for part 2.. of a discontinuous one the mention begun before."""
+    if part is not None and part != "1":
+        mid = doc.last_part.get(eid)
+        if mid is None:
+            doc.errors.append(
+                ReaderError(path, n, f"part {part} of a mention of {eid} without its part 1.")
+            )
+        return mid
+    k = doc.counts.get(eid, 0)
+    doc.counts[eid] = k + 1
+    mid = f"{eid}#{k}"
+    doc.mentions[mid] = (eid, [], n)
+    if part is not None:
+        doc.last_part[eid] = mid
+    return mid
+
+
+# -- Universal Anaphora (exploded CoNLL-U Plus) -----------------------------------------------
+
+
+def _ua_events(cell: str) -> list[tuple[str, dict[str, str]]]:
+    """``[("open", attrs) | ("close", {}), ...]`` of an IDENTITY cell."""
+    out: list[tuple[str, dict[str, str]]] = []
+    i = 0
+    cell = cell.strip()
+    while i < len(cell):
+        ch = cell[i]
+        if ch == "(":
+            j = i + 1
+            while j < len(cell) and cell[j] not in "()@":
+                j += 1
+            attrs = {}
+            for item in cell[i + 1 : j].split("|"):
+                k, _, v = item.partition("=")
+                attrs[k.strip().lower()] = v.strip()
+            out.append(("open", attrs))
+            i = j
+        elif ch == ")":
+            out.append(("close", {}))
+            i += 1
+        else:
+            i += 1  # '@' between openings, '_' for none, stray spaces
+    return out
+
+
+def read_ua(path: Path) -> list[CorefDocument]:
+    """Every document of a Universal Anaphora CoNLL-U Plus file (see the module docstring)."""
+    path = Path(path)
+    lines = read_text(path).splitlines()
+    columns: list[str] = []
+    docs: list[_Doc] = []
+    doc: _Doc | None = None
+    stack: list[tuple[str, int]] = []  # (mention id, start token)
+    for n, line in enumerate(lines, 1):
+        if line.startswith("# global.columns"):
+            columns = line.split("=", 1)[1].split()
+            continue
+        if line.startswith("# newdoc"):
+            m = re.search(r"id\s*=\s*(\S+)", line)
+            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}")
+            docs.append(doc)
+            stack = []
+            continue
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if doc is None:
+            doc = _first(docs, path)
+        if not _word_index(cols):
+            continue
+        _ua_token(doc, cols, columns, n, path, stack)
+    for d in docs:
+        for mid, (eid, parts, line) in list(d.mentions.items()):
+            if not parts:
+                d.errors.append(
+                    ReaderError(path, line, f"markable {mid} of entity {eid} is never closed.")
+                )
+                del d.mentions[mid]
+    return _to_documents(docs, path)
+
+
+def _ua_token(
+    doc: _Doc,
+    cols: list[str],
+    columns: list[str],
+    n: int,
+    path: Path,
+    stack: list[tuple[str, int]],
+) -> None:
+    """One word of a UA file: its SPLIT and IDENTITY cells."""
+    upper = [c.upper() for c in columns]
+    i_ident = upper.index("IDENTITY") if "IDENTITY" in upper else 10
+    i_split = upper.index("SPLIT") if "SPLIT" in upper else None
+    token = len(doc.words)
+    doc.words.append(cols[1] if len(cols) > 1 else "")
+    if i_split is not None and len(cols) > i_split:
+        s = {
+            k.strip().lower(): v.strip()
+            for k, _, v in (x.partition("=") for x in cols[i_split].split("|"))
+        }
+        if s.get("entityid") and s.get("elementof"):
+            doc.split.append((s["entityid"], s["elementof"]))
+    if len(cols) <= i_ident:
+        return
+    for kind, attrs in _ua_events(cols[i_ident]):
+        if kind == "open":
+            eid = attrs.get("entityid", "")
+            mid = attrs.get("markableid") or attrs.get("mentionid") or f"{eid}@{token}"
+            if not eid:
+                doc.errors.append(ReaderError(path, n, "a markable without EntityID; left out."))
+                mid = ""
+            elif mid not in doc.mentions:
+                doc.mentions[mid] = (_entity(eid), [], n)
+            stack.append((mid, token))
+        elif not stack:
+            doc.errors.append(ReaderError(path, n, "a ')' closes no open markable; left out."))
+        else:
+            mid, start = stack.pop()
+            if mid:
+                doc.mentions[mid][1].append((start, token + 1))
+
+
+def _entity(eid: str) -> str:
+    """``'4'`` for ``4-Pseudo``/``4_Pseudo``: the entity number, whatever marks it as pseudo."""
+    return re.split(r"[-_]", eid, maxsplit=1)[0]
