@@ -217,6 +217,10 @@ def cmd_report(argv: Sequence[str]) -> int:
     if not (ns.json_out or ns.csv_dir or any(getattr(ns, a, None) for a in ("pdf", "html"))):
         for name, value in result.headline():
             print(f"{name}: {value}")
+    # a kind's further console text (e.g. a model comparison); on stderr when stdout holds JSON
+    text = getattr(result, "console_text", lambda: "")()
+    if text:
+        print(text, file=sys.stderr if ns.json_out == "-" else sys.stdout)
     return EXIT_INPUT_ERRORS if result.errors else EXIT_OK
 
 

@@ -188,6 +188,26 @@ def smoke_test(app_dir: Path) -> None:
         raise SystemExit(f"the bundled report failed:\n{out.stderr}")
     print(f"bundled report of the multi-label example in {time.perf_counter() - t0:.2f} s:")
     print("  " + out.stdout.strip().replace("\n", "\n  "))
+    if sys.platform.startswith("linux"):
+        no_display_check(program, env, app_dir)
+
+
+def no_display_check(program: Path, env: dict[str, str], app_dir: Path) -> None:
+    """Without a display the bundled window command says so in one sentence and exits 2 (no
+    offscreen window left running, no Qt abort)."""
+    bare = {
+        k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    out = subprocess.run(
+        [str(program)], env=bare, capture_output=True, text=True, timeout=120, cwd=app_dir.parent
+    )
+    lines = out.stderr.strip().splitlines()
+    if out.returncode != 2 or len(lines) != 1 or "no display" not in lines[0]:
+        raise SystemExit(
+            f"without a display the bundled program should exit 2 with one sentence; it exited "
+            f"{out.returncode} with:\n{out.stderr}"
+        )
+    print(f"without a display: exit 2, {lines[0]!r}")
 
 
 def main(argv: list[str] | None = None) -> int:

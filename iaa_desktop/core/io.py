@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -38,13 +39,46 @@ def neutralise_frame(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+_UMASK_LOCK = threading.Lock()
+
+
+def current_umask() -> int:
+    """The process's file-mode creation mask, read without changing it where the system allows.
+
+    Linux reports it in ``/proc/self/status``; elsewhere it is read by setting and restoring it
+    under a lock (``os.umask`` has no read-only form).
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def _final_mode(path: Path) -> int:
+    """The mode the finished file gets: the replaced file's own mode, else what ``open`` would
+    give a new file (``0o666`` less the umask; ``mkstemp`` creates its file ``0o600``)."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~current_umask()
+
+
 @contextlib.contextmanager
 def atomic_open(
     path: str | Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None
 ) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success, rename it over ``path``.
 
-    A crash or an exception leaves the old file untouched and no partial file behind.
+    A crash or an exception leaves the old file untouched and no partial file behind. The file
+    gets the permissions a plain ``open`` would give it (the user's umask, ``0644`` by default), or
+    keeps those of the file it replaces, so colleagues on a shared drive can read an export.
     """
     path = Path(path)
     if path.exists() and not path.is_file():
@@ -67,6 +101,7 @@ def atomic_open(
             yield f
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _final_mode(path))
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -18,20 +18,16 @@ from iaa_desktop import __version__
 _T0 = time.perf_counter()  # when this module was imported: the start of the GUI command
 
 
-def _ensure_platform() -> None:
-    # without a display (CI, SSH), render offscreen instead of failing to start
-    if (
-        sys.platform.startswith("linux")
-        and not os.environ.get("DISPLAY")
-        and not os.environ.get("WAYLAND_DISPLAY")
-    ):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+def window_problem() -> str | None:
+    """Why no window can be opened (one sentence), or ``None``; see :mod:`iaa_desktop.gui.display`."""
+    from iaa_desktop.gui.display import display_problem
+
+    return display_problem()
 
 
 def make_app(argv: Sequence[str] | None = None):
     from PySide6.QtWidgets import QApplication
 
-    _ensure_platform()
     app = QApplication.instance()
     if app is None:
         app = QApplication(list(argv or [sys.argv[0]]))
@@ -62,18 +58,39 @@ def _set_icon(app) -> None:
 
 
 def create_main_window(
-    settings=None, inputs: Sequence[Path] = (), kind: str | None = None, options: dict | None = None
+    settings=None,
+    inputs: Sequence[Path] = (),
+    kind: str | None = None,
+    options: dict | None = None,
+    data_dir: Path | None = None,
 ):
-    """The main window with its session; opens a study on ``inputs`` if any are given."""
+    """The main window with its session; opens a study on ``inputs`` if any are given.
+
+    ``data_dir`` is the user's data folder (example copies, stores of unsaved studies); by
+    default Qt's ``AppDataLocation``.
+    """
     from iaa_desktop.gui.main_window import MainWindow
 
-    window = MainWindow(settings=settings)
+    window = MainWindow(settings=settings, data_dir=data_dir)
     if inputs:
-        if len(inputs) == 1 and str(inputs[0]).endswith(".iaa-study"):
-            window.open_path(inputs[0])
-        else:
-            window.open_inputs([Path(p) for p in inputs], kind, options)
+        open_inputs(window, [Path(p) for p in inputs], kind, options)
     return window
+
+
+def open_inputs(window, inputs: list[Path], kind: str | None, options: dict | None = None) -> None:
+    """A study file opens as saved (an example as its copy); data files open as a study."""
+    if len(inputs) == 1 and str(inputs[0]).endswith(".iaa-study"):
+        window.open_path(inputs[0])
+    else:
+        window.open_inputs(inputs, kind, options)
+
+
+def example_study(name: str) -> Path | None:
+    """The bundled example study of kind folder ``name`` (``judgments``, ``coref``, ...)."""
+    from iaa_desktop.gui.start_page import examples_dir
+
+    found = sorted((examples_dir() / name).glob("*.iaa-study"))
+    return found[0] if found else None
 
 
 def _wait_for_workers(timeout_ms: int = 15000) -> None:
@@ -90,11 +107,32 @@ def _parse_gui_args(argv: Sequence[str]) -> argparse.Namespace:
         "inputs", nargs="*", type=Path, help="annotators' files or folders, or a .iaa-study file"
     )
     p.add_argument("--kind", default=None, help="kind of study (detected when left out)")
+    p.add_argument(
+        "--example",
+        metavar="NAME",
+        default=None,
+        help="open a bundled example study (judgments, coref, durel, candidates, multilabel, "
+        "normalization) as your own copy in the user's data folder",
+    )
     return p.parse_args(list(argv))
 
 
 def cmd_gui(argv: Sequence[str]) -> int:
     ns = _parse_gui_args(argv)
+    if ns.example:
+        study = example_study(ns.example)
+        if study is None:
+            print(f"iaa-desktop: error: no example study named {ns.example!r}.", file=sys.stderr)
+            return 2
+        ns.inputs = [study]
+    missing = [p for p in ns.inputs if not p.exists()]
+    if missing:
+        print(f"iaa-desktop: error: {missing[0]}: no such file or folder.", file=sys.stderr)
+        return 2
+    problem = window_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     app = make_app()
     from PySide6.QtCore import QTimer
 
@@ -109,54 +147,47 @@ def cmd_gui(argv: Sequence[str]) -> int:
             _wait_for_workers()
             return 0
     if ns.inputs:
-        missing = [p for p in ns.inputs if not p.exists()]
-        if missing:
-            print(f"iaa-desktop: error: {missing[0]}: no such file or folder.", file=sys.stderr)
         # start the study once the window is on screen
-        QTimer.singleShot(
-            0,
-            lambda: (
-                window.open_path(ns.inputs[0])
-                if len(ns.inputs) == 1 and str(ns.inputs[0]).endswith(".iaa-study")
-                else window.open_inputs(ns.inputs, ns.kind)
-            ),
-        )
+        QTimer.singleShot(0, lambda: open_inputs(window, list(ns.inputs), ns.kind))
     code = app.exec()
     _wait_for_workers()
     return code
 
 
-def cmd_open(argv: Sequence[str]) -> int:
-    """``iaa-desktop open INPUTS... --screenshot PNG``: show the results, save a screenshot, exit."""
+def _open_parser(add_help: bool) -> argparse.ArgumentParser:
+    from iaa_desktop.core.kinds import kind_names
+
+    p = argparse.ArgumentParser(
+        prog="iaa-desktop open",
+        add_help=add_help,
+        description="Open the window on INPUTS, wait for the results, save a screenshot and exit.",
+    )
+    p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path)
+    p.add_argument("--kind", choices=kind_names())
+    p.add_argument(
+        "--screenshot",
+        type=Path,
+        help="PNG file to write (without a display the window is drawn offscreen)",
+    )
+    p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
+    p.add_argument(
+        "--tab", default=None, help="select the results tab with this title before the screenshot"
+    )
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the results")
+    return p
+
+
+def _parse_open_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str | None, dict] | int:
+    """The options of ``open``, the kind and its resolved options; an exit status on an error."""
     from iaa_desktop.core.errors import IaaError
-    from iaa_desktop.core.kinds import detect_kind, get_kind, kind_names
+    from iaa_desktop.core.kinds import detect_kind, get_kind
     from iaa_desktop.core.kinds.spec import add_settings_to_parser, resolve_options
 
-    def base_parser(add_help: bool) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(
-            prog="iaa-desktop open",
-            add_help=add_help,
-            description="Open the window on INPUTS, wait for the results, save a screenshot and exit.",
-        )
-        p.add_argument("inputs", nargs="*" if not add_help else "+", type=Path)
-        p.add_argument("--kind", choices=kind_names())
-        p.add_argument("--screenshot", type=Path, help="PNG file to write")
-        p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
-        p.add_argument(
-            "--tab",
-            default=None,
-            help="select the results tab with this title before the screenshot",
-        )
-        p.add_argument(
-            "--timeout", type=float, default=300.0, help="seconds to wait for the results"
-        )
-        return p
-
-    known, _ = base_parser(False).parse_known_args(list(argv))
+    known, _ = _open_parser(False).parse_known_args(list(argv))
     inputs = [Path(p) for p in known.inputs]
     is_study = len(inputs) == 1 and str(inputs[0]).endswith(".iaa-study")
     kind_name = known.kind or (None if is_study or not inputs else detect_kind(inputs))
-    parser = base_parser(True)
+    parser = _open_parser(True)
     if kind_name:
         add_settings_to_parser(
             parser.add_argument_group(f"options of --kind {kind_name}"),
@@ -177,35 +208,67 @@ def cmd_open(argv: Sequence[str]) -> int:
         except IaaError as e:
             print(f"iaa-desktop: error: {e}", file=sys.stderr)
             return 2
+    return ns, kind_name if ns.kind else None, options
+
+
+def cmd_open(argv: Sequence[str]) -> int:
+    """``iaa-desktop open INPUTS... --screenshot PNG``: show the results, save a screenshot, exit."""
+    parsed = _parse_open_args(argv)
+    if isinstance(parsed, int):
+        return parsed
+    ns, kind_name, options = parsed
     try:
         w, h = (int(x) for x in ns.size.lower().split("x"))
     except ValueError:
         print("iaa-desktop: error: --size must look like 1400x900", file=sys.stderr)
         return 2
 
+    if window_problem():
+        if not ns.screenshot:
+            print(window_problem(), file=sys.stderr)
+            return 2
+        # a screenshot needs no screen: draw offscreen, as asked for by --screenshot
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        _quiet_offscreen()
     app = make_app()
+    import tempfile
+
     from PySide6.QtCore import QSettings
 
-    settings = QSettings(
-        str(Path(os.environ.get("TMPDIR", "/tmp")) / "iaa_desktop_screenshot.ini"),
-        QSettings.Format.IniFormat,
-    )
-    window = create_main_window(settings=settings)
-    window.resize(w, h)
-    window.show()
-    failures: list[str] = []
-    window.session.computation_failed.connect(lambda m, _d: failures.append(m))
-    if is_study:
-        window.open_path(ns.inputs[0])
-    else:
-        window.open_inputs(list(ns.inputs), kind_name if ns.kind else None, options)
-    done = window.session.wait(ns.timeout)
-    app.processEvents()
-    if not done:
-        print(f"iaa-desktop: error: no results after {ns.timeout:.0f} s.", file=sys.stderr)
-        return 2
-    if failures and window.session.result is None:
-        print(f"iaa-desktop: error: {failures[-1]}", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="iaa-open-") as tmp:
+        # a throw-away settings file: the screenshot neither reads nor changes what the user's
+        # window remembers
+        settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+        window = create_main_window(settings=settings)
+        window.resize(w, h)
+        window.show()
+        failures: list[str] = []
+        window.session.computation_failed.connect(lambda m, _d: failures.append(m))
+        open_inputs(window, list(ns.inputs), kind_name, options)
+        done = window.session.wait(ns.timeout)
+        window.resize(w, h)  # the size asked for, not the one remembered for the kind of view
+        app.processEvents()
+        if not done:
+            print(f"iaa-desktop: error: no results after {ns.timeout:.0f} s.", file=sys.stderr)
+            return 2
+        if failures and window.session.result is None:
+            print(f"iaa-desktop: error: {failures[-1]}", file=sys.stderr)
+        return _finish_screenshot(app, window, ns)
+
+
+def _quiet_offscreen() -> None:
+    """Drop the offscreen platform's note that windows have no size hints (said for every window,
+    and meaningless for a screenshot); every other Qt message still reaches stderr."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_mode, _context, message: str) -> None:
+        if "propagateSizeHints" not in message:
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
+
+
+def _finish_screenshot(app, window, ns: argparse.Namespace) -> int:
     if ns.tab and not window.select_tab(ns.tab):
         titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
         print(

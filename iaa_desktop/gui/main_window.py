@@ -1,4 +1,9 @@
-"""The main window: composition and wiring only; the session holds state and does the work."""
+"""The main window: composition and wiring only; the session holds state and does the work.
+
+Opening studies lives in :mod:`iaa_desktop.gui.open_flow` (dialogs, drops, the import dialog,
+examples), the menus and file commands in :mod:`iaa_desktop.gui.actions`, what the window
+remembers in :mod:`iaa_desktop.gui.window_state`.
+"""
 
 from __future__ import annotations
 
@@ -7,31 +12,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
     QStackedWidget,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
 from iaa_desktop import __version__
-from iaa_desktop.core.study_file import SUFFIX, Study, is_study_file, load_study, save_study
+from iaa_desktop.core.study_file import Study
+from iaa_desktop.gui.actions import WindowActions
+from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
-
-MAX_RECENT = 10
+from iaa_desktop.gui.window_state import START, WindowState, data_folder
 
 
 @dataclass
@@ -43,47 +46,14 @@ class ViewContext:
     window: Any = None
 
 
-class SimpleStartPage(QWidget):
-    """Shown when no study is open: how to start, and the recent studies."""
-
-    open_requested = Signal(str)
-    new_requested = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(40, 30, 40, 30)
-        title = QLabel(
-            "<h1>iaa_desktop</h1><p>Compare the work of several annotators: open their files "
-            "(one per annotator, or one table holding all), or drop them on this window.</p>"
-        )
-        title.setWordWrap(True)
-        lay.addWidget(title)
-        new = QPushButton("New study from files…")
-        new.clicked.connect(self.new_requested)
-        new.setMaximumWidth(260)
-        lay.addWidget(new)
-        lay.addWidget(QLabel("<h3>Recent studies</h3>"))
-        self.recent = QListWidget()
-        self.recent.itemActivated.connect(
-            lambda it: self.open_requested.emit(it.data(Qt.ItemDataRole.UserRole))
-        )
-        lay.addWidget(self.recent, 1)
-
-    def set_recent(self, paths: list[str]) -> None:
-        self.recent.clear()
-        for p in paths:
-            it = QListWidgetItem(Path(p).name)
-            it.setToolTip(p)
-            it.setData(Qt.ItemDataRole.UserRole, p)
-            self.recent.addItem(it)
-
-
 class MainWindow(QMainWindow):
     """Menus, docks, the results tabs and the status bar around one :class:`StudySession`."""
 
     def __init__(
-        self, settings: QSettings | None = None, session: StudySession | None = None
+        self,
+        settings: QSettings | None = None,
+        session: StudySession | None = None,
+        data_dir: Path | None = None,
     ) -> None:
         super().__init__()
         self.settings = (
@@ -91,10 +61,14 @@ class MainWindow(QMainWindow):
         )
         self.session = session or StudySession(parent=self)
         self.study_path: Path | None = None
+        self.data_dir = Path(data_dir) if data_dir is not None else data_folder()
         self.context = ViewContext(session=self.session, window=self)
+        self.state = WindowState(self, self.settings)
+        self.open_flow = OpenFlow(self, self.data_dir)
+        self.commands = WindowActions(self)
+        self.adjudication_window = None
         self.setWindowTitle("iaa_desktop")
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -122,6 +96,10 @@ class MainWindow(QMainWindow):
 
         self.status_label = QLabel("Ready")
         self.headline_label = QLabel()
+        # long texts may be cut but must not make the window wider than a laptop screen (an
+        # explicit minimum width overrides a label's minimum size hint, its whole text)
+        for label in (self.status_label, self.headline_label):
+            label.setMinimumWidth(80)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setMaximumWidth(220)
@@ -137,7 +115,7 @@ class MainWindow(QMainWindow):
         sb.addPermanentWidget(self.progress)
         sb.addPermanentWidget(self.cancel_button)
 
-        self._build_menus()
+        self.commands.build_menus()
         self.session.computation_started.connect(self._on_computation_started)
         self.session.progress_changed.connect(self._on_progress_changed)
         self.session.results_ready.connect(self._on_results_ready)
@@ -145,23 +123,20 @@ class MainWindow(QMainWindow):
         self.session.computation_cancelled.connect(self._on_computation_cancelled)
         self.session.errors_changed.connect(self.study_panel.set_errors)
         self.session.study_changed.connect(self._on_study_changed)
-        self._restore_geometry()
+        self.state.restore_position()
+        self.state.restore(START)
         self._refresh_recent()
         self.session.start_warm_up()
 
     # ------------------------------------------------------------------ construction
 
     def _make_start_page(self) -> QWidget:
-        try:  # the richer first-run page with example studies, when present
-            from iaa_desktop.gui.start_page import StartPage
+        from iaa_desktop.gui.start_page import StartPage
 
-            page = StartPage(self)
-        except ImportError:
-            page = SimpleStartPage(self)
-        if hasattr(page, "open_requested"):
-            page.open_requested.connect(self.open_path)
-        if hasattr(page, "new_requested"):
-            page.new_requested.connect(self.new_study_from_files)
+        page = StartPage(self)
+        page.open_requested.connect(self.open_path)
+        page.new_requested.connect(self.new_study_from_files)
+        page.folders_requested.connect(self.open_folders)
         return page
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -172,230 +147,63 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
-    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        act = QAction(text, self)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
-        if tip:
-            act.setStatusTip(tip)
-        act.triggered.connect(slot)
-        menu.addAction(act)
-        return act
-
-    def _build_menus(self) -> None:
-        mb = self.menuBar()
-        file = mb.addMenu("&File")
-        self._action(
-            file,
-            "&New study from files…",
-            self.new_study_from_files,
-            QKeySequence.StandardKey.New,
-            "Choose the annotators' files or folders",
-        )
-        self._action(file, "&Open study…", self.open_study_dialog, QKeySequence.StandardKey.Open)
-        self.recent_menu = file.addMenu("Open &recent")
-        self._action(file, "&Add files to study…", self.add_files, "Ctrl+Shift+A")
-        file.addSeparator()
-        self._action(file, "&Save study", self.save_study, QKeySequence.StandardKey.Save)
-        self._action(file, "Save study &as…", self.save_study_as, QKeySequence.StandardKey.SaveAs)
-        file.addSeparator()
-        self.export_action = self._action(
-            file,
-            "&Export tables…",
-            self.export_tables,
-            "Ctrl+E",
-            "Every result table as CSV, and the results as JSON",
-        )
-        self.export_report_action = self._action(
-            file, "Export &report…", self.export_report, "Ctrl+Shift+E", "A PDF or HTML report"
-        )
-        self.adjudicate_action = self._action(
-            file,
-            "A&djudicate…",
-            self.adjudicate,
-            "Ctrl+J",
-            "Walk through the disagreements, decide, and export a gold set",
-        )
-        self.extra_file_actions_anchor = file.addSeparator()
-        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.file_menu = file
-
-        view = mb.addMenu("&View")
-        view.addAction(self.study_dock.toggleViewAction())
-        view.addAction(self.settings_dock.toggleViewAction())
-        view.addSeparator()
-        self._action(view, "&Recompute", lambda: self.session.recompute(immediately=True), "F5")
-        self._action(view, "&Cancel computation", self.session.cancel, "Esc")
-        self._action(view, "Next results tab", lambda: self._step_tab(1), "Ctrl+PgDown")
-        self._action(view, "Previous results tab", lambda: self._step_tab(-1), "Ctrl+PgUp")
-        self.view_menu = view
-
-        self.help_menu = mb.addMenu("&Help")
-        self._action(
-            self.help_menu, "&Measures…", self.show_measures, "F1", "What each coefficient means"
-        )
-        self._action(self.help_menu, "&About iaa_desktop", self.show_about)
-
-    # ------------------------------------------------------------------ studies
+    # ------------------------------------------------------------------ studies (delegated)
 
     def new_study_from_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(
-            self,
-            "Choose the annotators' files",
-            self._last_dir(),
-            "Annotation files (*.csv *.tsv *.xlsx *.ann *.txt *_conll *.conll);;All files (*)",
-        )
-        if files:
-            self._remember_dir(files[0])
-            self.open_inputs([Path(f) for f in files])
+        self.open_flow.choose_files()
 
-    def add_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Add files", self._last_dir())
-        if files:
-            self._remember_dir(files[0])
-            self.session.add_inputs([Path(f) for f in files])
+    def open_folders(self) -> None:
+        self.open_flow.choose_folders()
 
     def open_study_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Open study", self._last_dir(), f"Studies (*{SUFFIX});;All files (*)"
-        )
-        if path:
-            self.open_path(path)
+        self.open_flow.choose_study()
 
     def open_path(self, path: str | Path) -> None:
-        """Open a study file, or start a study from a data file or folder."""
-        path = Path(path)
-        if is_study_file(path):
-            try:
-                study = load_study(path)
-            except Exception as e:  # a ReaderError: tell the user, keep what is open  # noqa: BLE001
-                QMessageBox.warning(self, "Cannot open the study", str(e))
-                return
-            self.study_path = path
-            self._add_recent(str(path))
-            self.session.set_study(study)
-        else:
-            self.open_inputs([path])
+        """Open a study file (an example as its copy), or start a study from a data path."""
+        self.open_flow.open_path(path)
+
+    def open_selection(self, paths: list[Path], kind: str | None = None):
+        """The import dialog for files and folders; accepting it opens the study."""
+        return self.open_flow.open_selection(paths, kind)
+
+    def add_files(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, "Add files", self.state.open_folder())
+        if files:
+            self.state.remember_open(files[0])
+            self.session.add_inputs([Path(f) for f in files])
 
     def open_study(self, study: Study, path: Path | None = None) -> None:
         self.study_path = path
+        self.context.cache.clear()
         if path is not None:
-            self._add_recent(str(path))
+            self.add_recent(str(path))
         self.session.set_study(study)
 
     def open_inputs(
         self, inputs: list[Path], kind: str | None = None, options: dict | None = None
     ) -> None:
-        self.study_path = None
-        self.context.cache.clear()
-        self.session.set_study(Study(tuple(Path(p) for p in inputs), kind, dict(options or {})))
+        self.open_study(Study(tuple(Path(p) for p in inputs), kind, dict(options or {})))
 
     def save_study(self) -> None:
-        if self.session.study is None:
-            return
-        if self.study_path is None:
-            self.save_study_as()
-            return
-        self._write_study(self.study_path)
+        self.commands.save_study()
 
     def save_study_as(self) -> None:
-        if self.session.study is None:
-            return
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            "Save study",
-            str(Path(self._last_dir()) / f"study{SUFFIX}"),
-            f"Studies (*{SUFFIX})",
-        )
-        if path:
-            if not path.endswith(SUFFIX):
-                path += SUFFIX
-            self._write_study(Path(path))
+        self.commands.save_study_as()
 
-    def _write_study(self, path: Path) -> None:
-        study = self.session.study
-        if study is not None and study.kind is None and self.session.kind_name:
-            from dataclasses import replace
-
-            study = replace(study, kind=self.session.kind_name)
-        try:
-            save_study(study, path)
-        except OSError as e:
-            QMessageBox.warning(self, "Cannot save the study", f"{path}: {e.strerror or e}")
-            return
-        self.study_path = path
-        self._add_recent(str(path))
-        self.status_label.setText(f"Saved {path.name}")
-        self._update_title()
-
-    # ------------------------------------------------------------------ export
+    def write_study(self, path: Path) -> None:
+        self.commands.write_study(path)
 
     def adjudicate(self) -> None:
-        """Start or resume the adjudication of the current result (store beside the study file)."""
-        from iaa_desktop.gui.adjudication import open_adjudication
-
-        self.adjudication_window = open_adjudication(self, self.session, self.study_path)
+        self.commands.adjudicate()
 
     def export_tables(self) -> None:
-        result = self.session.result
-        if result is None:
-            QMessageBox.information(self, "Nothing to export", "There are no results yet.")
-            return
-        directory = QFileDialog.getExistingDirectory(
-            self, "Export tables into folder", self._last_dir()
-        )
-        if directory:
-            self.export_tables_to(Path(directory))
+        self.commands.export_tables()
 
     def export_tables_to(self, directory: Path) -> list[Path]:
-        from iaa_desktop.core.io import write_csv_tables, write_json
-        from iaa_desktop.core.kinds.spec import result_json
-
-        result = self.session.result
-        try:
-            written = write_csv_tables(result.tables(), directory)
-            write_json(result_json(result), directory / "results.json")
-        except OSError as e:
-            QMessageBox.warning(self, "Export failed", f"{directory}: {e.strerror or e}")
-            return []
-        self.status_label.setText(f"Exported {len(written)} tables and results.json to {directory}")
-        return written
+        return self.commands.export_tables_to(directory)
 
     def export_report(self) -> None:
-        result = self.session.result
-        if result is None:
-            QMessageBox.information(self, "Nothing to export", "There are no results yet.")
-            return
-        try:
-            report = importlib.import_module("iaa_desktop.core.export.report")
-        except ImportError:
-            QMessageBox.information(
-                self, "Report", "The report module is not available in this build."
-            )
-            return
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            "Export report",
-            str(Path(self._last_dir()) / "report.pdf"),
-            "PDF (*.pdf);;HTML (*.html)",
-        )
-        if not path:
-            return
-        from superqt.utils import create_worker
-
-        kwargs: dict[str, Any] = (
-            {"html_path": path} if path.lower().endswith((".html", ".htm")) else {"pdf_path": path}
-        )
-        if self.session.study is not None:
-            kwargs["title"] = self.session.study.title
-        worker = create_worker(
-            report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs
-        )
-        worker.returned.connect(lambda _r: self.status_label.setText(f"Report written: {path}"))
-        worker.errored.connect(lambda e: QMessageBox.warning(self, "Report failed", str(e)))
-        self.status_label.setText("Writing the report…")
-        self._report_worker = worker
-        worker.start()
+        self.commands.export_report()
 
     # ------------------------------------------------------------------ help
 
@@ -417,7 +225,7 @@ class MainWindow(QMainWindow):
     def _on_study_changed(self, study: Study) -> None:
         self.study_panel.set_study(study)
         self.stack.setCurrentWidget(self.tabs)
-        self._update_title()
+        self.update_title()
         self._refresh_settings()
 
     def _refresh_settings(self) -> None:
@@ -451,6 +259,7 @@ class MainWindow(QMainWindow):
             self.status_label.setText(message)
 
     def _on_results_ready(self, result) -> None:
+        self.state.switch(result.kind)  # each kind of view has its own size and dock layout
         self.progress.hide()
         self.cancel_button.hide()
         kind_changed = self.settings_panel.property("kind") != result.kind
@@ -527,7 +336,7 @@ class MainWindow(QMainWindow):
                 return True
         return False
 
-    def _step_tab(self, step: int) -> None:
+    def step_tab(self, step: int) -> None:
         if self.tabs.count():
             self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
 
@@ -540,7 +349,7 @@ class MainWindow(QMainWindow):
         remaining = tuple(p for p in study.inputs if Path(p) not in set(map(Path, paths)))
         self.session.set_study(replace(study, inputs=remaining))
 
-    def _update_title(self) -> None:
+    def update_title(self) -> None:
         study = self.session.study
         name = self.study_path.name if self.study_path else (study.title if study else "")
         self.setWindowTitle(f"{name} — iaa_desktop" if name else "iaa_desktop")
@@ -553,52 +362,21 @@ class MainWindow(QMainWindow):
 
     def dropEvent(self, event) -> None:
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
-        self.handle_dropped_paths(paths)
+        self.open_flow.handle_dropped(paths)
         event.acceptProposedAction()
 
-    def handle_dropped_paths(self, paths: list[Path]) -> None:
-        if not paths:
-            return
-        studies = [p for p in paths if is_study_file(p)]
-        if studies:
-            self.open_path(studies[0])
-        elif self.session.study is None:
-            self.open_inputs(paths)
-        else:
-            self.session.add_inputs(paths)
-
-    # ------------------------------------------------------------------ settings: geometry, recent
-
-    def _restore_geometry(self) -> None:
-        geo = self.settings.value("window/geometry")
-        if isinstance(geo, QByteArray | bytes) and geo:
-            self.restoreGeometry(QByteArray(geo))
-        state = self.settings.value("window/state")
-        if isinstance(state, QByteArray | bytes) and state:
-            self.restoreState(QByteArray(state))
-        size = self.settings.value("window/size")
-        if size is not None and hasattr(size, "width"):
-            self.resize(size)
+    # ------------------------------------------------------------------ remembered state
 
     def closeEvent(self, event) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/size", self.size())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.sync()
+        self.state.save()
         self.session.cancel()
         super().closeEvent(event)
 
     def recent_files(self) -> list[str]:
-        value = self.settings.value("recent/files") or []
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value]
+        return self.state.recent_files()
 
-    def _add_recent(self, path: str) -> None:
-        recent = [p for p in self.recent_files() if p != path]
-        recent.insert(0, path)
-        self.settings.setValue("recent/files", recent[:MAX_RECENT])
-        self.settings.sync()
+    def add_recent(self, path: str) -> None:
+        self.state.add_recent(path)
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
@@ -609,14 +387,7 @@ class MainWindow(QMainWindow):
             act.setToolTip(p)
             act.triggered.connect(lambda _checked=False, p=p: self.open_path(p))
         self.recent_menu.setEnabled(bool(recent))
-        if hasattr(self.start_page, "set_recent"):
-            self.start_page.set_recent(recent)
-
-    def _last_dir(self) -> str:
-        return str(self.settings.value("paths/last_dir") or Path.home())
-
-    def _remember_dir(self, file: str) -> None:
-        self.settings.setValue("paths/last_dir", str(Path(file).parent))
+        self.start_page.set_recent(recent)
 
     def open_url(self, url: str) -> None:
         QDesktopServices.openUrl(QUrl(url))

@@ -163,10 +163,13 @@ class StartPage(QWidget):
         a study file (example or recent) to open.
     new_requested()
         "New study from files…" was pressed.
+    folders_requested()
+        "Open folder(s)…" was pressed.
     """
 
     open_requested = Signal(str)
     new_requested = Signal()
+    folders_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None, examples_root: Path | None = None) -> None:
         super().__init__(parent)
@@ -193,8 +196,9 @@ class StartPage(QWidget):
             "table holding all — and see where they agree and where they do not, side by side, with "
             "the agreement computed as you go. Adjudicate the disagreements into a gold standard and "
             "export a report.</p>"
-            "<p>Start with an example below, or with your own files. You can also drop files on this "
-            "window. Help → Measures explains every coefficient.</p>"
+            "<p>Start with an example below (it opens as your own copy), or with your own files or "
+            "folders; you can also drop them on this window. Help → Measures explains every "
+            "coefficient.</p>"
         )
         intro.setWordWrap(True)
         intro.setTextFormat(Qt.TextFormat.RichText)
@@ -207,6 +211,13 @@ class StartPage(QWidget):
         self.new_button.setDefault(True)
         self.new_button.clicked.connect(self.new_requested)
         buttons.addWidget(self.new_button)
+        self.folders_button = QPushButton("Open folder(s)…")
+        self.folders_button.setObjectName("open_folders")
+        self.folders_button.setToolTip(
+            "One folder per annotator (brat, CoNLL), or a folder holding the study (DURel targets)"
+        )
+        self.folders_button.clicked.connect(self.folders_requested)
+        buttons.addWidget(self.folders_button)
         buttons.addStretch(1)
         lay.addLayout(buttons)
 

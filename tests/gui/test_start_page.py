@@ -78,4 +78,8 @@ def test_each_example_opens_with_one_click(qtbot, window, kind):
     result = blocker.args[0]
     assert not result.errors, [str(e) for e in result.errors]
     assert window.stack.currentWidget() is window.tabs and window.tabs.count() >= 1
-    assert window.recent_files()[0] == str(card.example.path)
+    # the example opened as the user's own copy, in the data folder, never inside the package
+    opened = Path(window.recent_files()[0])
+    assert opened.name == card.example.path.name
+    assert opened.is_relative_to(window.data_dir / "examples" / kind)
+    assert window.study_path == opened

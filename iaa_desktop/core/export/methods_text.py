@@ -69,6 +69,15 @@ REFERENCES: dict[str, str] = {
     "subsequences. Journal of Molecular Biology, 147(1), 195–197.",
     "kuhn1955": "Kuhn, H. W. (1955). The Hungarian method for the assignment problem. Naval Research "
     "Logistics Quarterly, 2(1–2), 83–97.",
+    "hoffman2014": "Hoffman, M. D. & Gelman, A. (2014). The No-U-Turn Sampler: adaptively setting "
+    "path lengths in Hamiltonian Monte Carlo. Journal of Machine Learning Research, 15, 1593–1623.",
+    "phan2019": "Phan, D., Pradhan, N. & Jankowiak, M. (2019). Composable effects for flexible and "
+    "accelerated probabilistic programming in NumPyro. arXiv:1912.11554.",
+    "lewandowski2009": "Lewandowski, D., Kurowicka, D. & Joe, H. (2009). Generating random "
+    "correlation matrices based on vines and extended onion method. Journal of Multivariate "
+    "Analysis, 100(9), 1989–2001.",
+    "vehtari2017": "Vehtari, A., Gelman, A. & Gabry, J. (2017). Practical Bayesian model evaluation "
+    "using leave-one-out cross-validation and WAIC. Statistics and Computing, 27(5), 1413–1432.",
     "hripcsak2005": "Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and "
     "reliability in information retrieval. Journal of the American Medical Informatics "
     "Association, 12(3), 296–298.",

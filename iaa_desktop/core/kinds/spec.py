@@ -224,3 +224,30 @@ def result_json(result: TaskResult) -> dict[str, Any]:
     data["warnings"] = result.warnings_json()
     data["app_version"] = __version__
     return data
+
+
+#: the study option holding the user's names for annotators: ``{name found in the inputs: name
+#: shown}`` (set in the import dialog, saved in the study file, honoured by every kind)
+ANNOTATOR_NAMES = "annotator_names"
+
+
+def annotator_names(options: Mapping[str, Any] | None) -> dict[str, str]:
+    """The renaming asked for in ``options`` (empty when none); raises :class:`OptionError` when
+    two annotators would get the same name or a name is empty."""
+    given = (options or {}).get(ANNOTATOR_NAMES) or {}
+    if not isinstance(given, Mapping):
+        raise OptionError("annotator names must map the names found in the inputs to new names.")
+    mapping = {str(k): str(v).strip() for k, v in given.items() if str(k) != str(v).strip()}
+    if any(not v for v in mapping.values()):
+        raise OptionError("An annotator name cannot be empty.")
+    return mapping
+
+
+def rename_annotators(names: Sequence[str], options: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """``names`` with the user's renaming applied; two annotators may not end up with one name."""
+    mapping = annotator_names(options)
+    out = tuple(mapping.get(str(n), str(n)) for n in names)
+    if len(set(out)) < len(set(map(str, names))):
+        dup = sorted({n for n in out if out.count(n) > 1})
+        raise OptionError(f"Two annotators would both be called '{dup[0]}'; choose another name.")
+    return out

@@ -25,6 +25,10 @@ import pandas as pd
 from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.candidates import SPEC
+from iaa_desktop.core.kinds.candidates.model.settings import (
+    MODEL_SETTINGS,
+    run_model,
+)
 from iaa_desktop.core.kinds.candidates.reader import (
     CandidateColumns,
     encode_labels,
@@ -32,7 +36,13 @@ from iaa_desktop.core.kinds.candidates.reader import (
     read_candidates,
 )
 from iaa_desktop.core.kinds.durel.compare import PairDetail, _clean, make_detail
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.kinds.spec import (
+    Setting,
+    TaskResult,
+    annotator_names,
+    rename_annotators,
+    resolve_options,
+)
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
 from iaa_desktop.core.progress import Progress
 
@@ -76,6 +86,7 @@ SETTINGS = [
     Setting("bins", "Overlap bins", 5, int, (), "number of quantile bins of overlap"),
     Setting("bayes_draws", "Posterior draws", 4000, int, (), "draws from the Dirichlet posterior"),
     Setting("seed", "Random seed", 0, int, (), "seed of the posterior draws"),
+    *MODEL_SETTINGS,
     Setting(
         "max_aligned",
         "Align texts up to N pairs",
@@ -141,6 +152,8 @@ class CandidatesResult(TaskResult):
     factors: list[str] = field(default_factory=list)
     #: one row per pair: id, texts, factors, labels, overlap, overlap bin, disagreement
     pairs: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: the hierarchical agreement model's results (``model.results.ModelResults``), when fitted
+    model: Any = None
     _details: dict[int, PairDetail] = field(default_factory=dict, repr=False)
 
     # -- view support -------------------------------------------------------------------------
@@ -191,8 +204,10 @@ class CandidatesResult(TaskResult):
     # -- output --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         keep = ["pair_id", *self.factors, "overlap", "overlap_bin", "disagreement"]
+        extra = {"model": self.model.to_json()} if self.model is not None else {}
         return _clean(
-            {
+            extra
+            | {
                 "kind": self.kind,
                 "annotators": list(self.annotators),
                 "categories": self.categories,
@@ -254,23 +269,58 @@ class CandidatesResult(TaskResult):
             for c in self.pairs.columns
             if c not in ("target_text", "source_text", "target_lemma", "source_lemma")
         ]
-        return {
+        out = {
             "overall": overall,
             "pairwise": pw,
             "by_factor": self.factor_table(),
             "pairs": self.pairs[cols].copy(),
         }
+        if self.model is not None:
+            out.update(self.model.tables())
+        return out
+
+    def console_text(self) -> str:
+        """What the command line prints besides the headline: the model comparison."""
+        if self.model is None:
+            return ""
+        a_e = self.model.chance_eq8
+        lines = [
+            "Agreement model: PSIS-LOO comparison (ELPD by outcome; by whole item beside it)",
+            self.model.elpd_text(),
+            f"chance agreement A_e = {a_e:.3f} (Eq. 8 of the Bernard of Clairvaux agreement study: each annotator's "
+            "label distribution over the whole data set)",
+        ]
+        lines += [f"warning: {w}" for w in self.model.warnings()]
+        return "\n".join(lines)
 
     def headline(self) -> list[tuple[str, str]]:
         k = self.overall.get("multi_kappa", {})
         v = k.get("value", math.nan)
         b = k.get("bayes_95", [math.nan, math.nan])
         txt = f"{v:.3f} [{b[0]:.3f}, {b[1]:.3f}]" if math.isfinite(v) else "–"
-        return [
+        out = [
             ("pairs", str(len(self.pairs))),
             ("annotators", str(len(self.annotators))),
             ("multi-κ (95% posterior)", txt),
         ]
+        if self.model is not None:
+            best = self.model.main
+            k = best.kappa["overall"]["kappa"]
+            out.append(
+                (
+                    f"model {best.spec.name}: multi-κ (95%)",
+                    f"{k['median']:.3f} [{k['q95'][0]:.3f}, {k['q95'][1]:.3f}]",
+                )
+            )
+        return out
+
+
+def _rename_annotators(data, opts: Mapping[str, Any]) -> None:
+    """The user's names for the annotators (the ``annotator_names`` option), in place."""
+    if annotator_names(opts):
+        names = rename_annotators(data.annotators, opts)
+        data.labels = data.labels.rename(columns=dict(zip(data.annotators, names)))
+        data.annotators = names
 
 
 class CandidatesKind:
@@ -301,6 +351,7 @@ class CandidatesKind:
             )
         )
         data = read_candidates([Path(p) for p in inputs], spec)
+        _rename_annotators(data, opts)
         errors: list[ReaderError] = list(data.errors)
         warnings: list[ReaderError] = list(data.warnings)
         if len(data.annotators) < 2:
@@ -433,6 +484,7 @@ class CandidatesKind:
                     yield Progress(92 + 8 * i / len(pairs), 100, "Aligning the passages")
                 result.pair_detail(i)
         yield Progress(100, 100, "Done")
+        result.model = yield from run_model(result, opts)
         return result
 
 

@@ -206,6 +206,10 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             )
         kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
 
+    if getattr(result, "model", None) is not None:
+        from iaa_desktop.core.kinds.candidates.model.report import section as model_section
+
+        kr.sections.append(model_section(result.model, ctx.charts, ctx.max_rows))
     pairs = result.pairs
     if len(pairs) and "disagreement" in pairs.columns:
         order = np.argsort(-pairs["disagreement"].fillna(-1).to_numpy(), kind="stable")
@@ -242,9 +246,21 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "given overall, per annotator pair, per level of each factor"
         + (" (" + ", ".join(esc(f) for f in factors if f != "overlap") + ")" if factors else "")
         + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "
-        "not a verdict. The hierarchical regression of the seed study is not part of this report."
+        "not a verdict."
     )
-    return [p1, p2], [
+    paragraphs, refs = [p1, p2], []
+    if getattr(result, "model", None) is None:
+        paragraphs[1] += (
+            " These intervals treat each subset on its own; the hierarchical agreement model "
+            "(all factors and annotator pairs at once) was not fitted for this report."
+        )
+    else:
+        from iaa_desktop.core.kinds.candidates.model.report import methods as model_methods
+
+        paragraphs, refs = model_methods(result.model)
+        paragraphs = [p1, p2, *paragraphs]
+    return paragraphs, [
+        *refs,
         "seed_candidates",
         "hubert1977",
         "fleiss1971",

@@ -30,7 +30,7 @@ from iaa_desktop.core.kinds.coref.sources import (
     read_coref_file,
     read_project_exports,
 )
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
 from iaa_desktop.core.metrics.coreference import BlancCounts, Counts, DocumentScores
 from iaa_desktop.core.progress import Progress
 
@@ -398,6 +398,7 @@ class CorefKind:
             while name in by_annotator:
                 name += "'"
             by_annotator[name] = self._read_annotator(p, opts, errors)
+        by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
         annotators = tuple(a for a, d in by_annotator.items() if d)
         if len(annotators) < 2:
             raise IaaError(

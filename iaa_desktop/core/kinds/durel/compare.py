@@ -47,7 +47,13 @@ from iaa_desktop.core.kinds.durel.reader import (
     read_durel,
     use_key,
 )
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.kinds.spec import (
+    Setting,
+    TaskResult,
+    annotator_names,
+    rename_annotators,
+    resolve_options,
+)
 from iaa_desktop.core.metrics import (
     encode_numeric,
     krippendorff_alpha,
@@ -644,6 +650,10 @@ class DurelKind:
             [Path(p) for p in inputs],
             Scale(float(opts["scale_low"]), float(opts["scale_high"]), cant),
         )
+        names = annotator_names(opts)
+        if names:
+            rename_annotators(data.judgments["annotator"].unique(), opts)  # no two the same
+            data.judgments["annotator"] = data.judgments["annotator"].replace(names)
         errors: list[ReaderError] = list(data.errors)
         warnings: list[ReaderError] = list(data.warnings)
         if data.judgments.empty:

@@ -92,11 +92,15 @@ def _first(cols: Sequence[str], names: Sequence[str]) -> str | None:
 
 
 def _is_judgments_name(p: Path) -> bool:
-    return (
-        p.is_file()
-        and p.stem.lower().startswith(("judgment", "judgement"))
-        and p.suffix.lower() in (".tsv", ".csv", ".txt")
-    )
+    """A DURel judgments file: named ``judgments.*`` (or ``judgements.*``), or any table whose
+    header has the DURel columns ``identifier1, identifier2, annotator, judgment`` (a renamed or
+    downloaded copy)."""
+    if not p.is_file() or p.suffix.lower() not in (".tsv", ".csv", ".txt"):
+        return False
+    if p.stem.lower().startswith(("judgment", "judgement")):
+        return True
+    columns = {c.strip().strip('"') for c in re.split(r"[\t,]", header_line(p).strip())}
+    return {"identifier1", "identifier2", "annotator", "judgment"} <= columns
 
 
 #: spellings of each file: PhiTag writes ``judgements.tsv`` (British), DURel ``judgments.tsv``

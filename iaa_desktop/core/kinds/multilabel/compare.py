@@ -11,7 +11,7 @@ level (Levi & Shenhav 2022). Every partition is explored from the pairs' joint c
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from iaa_desktop.core.kinds.multilabel.reader import (
     read_multilabel,
     sniff_multilabel,
 )
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
 from iaa_desktop.core.metrics import decomposition as dec
 from iaa_desktop.core.progress import Progress
 
@@ -667,6 +667,7 @@ class MultiLabelKind:
             delimiter=str(opts.get("label_delimiter") or ";"),
             texts=Path(texts) if texts else None,
         )
+        data = replace(data, annotators=rename_annotators(data.annotators, opts))
         found: list[ReaderError] = []
         if not texts:
             from iaa_desktop.core.kinds.multilabel.texts import with_texts_beside

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ from iaa_desktop.core.kinds.normalization.reader import (
     looks_like_normalization,
     read_normalization,
 )
-from iaa_desktop.core.kinds.spec import Setting, TaskResult
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators
 from iaa_desktop.core.progress import Progress
 
 __all__ = [
@@ -693,6 +693,7 @@ class NormalizationKind:
         opts = resolve_options(self.settings, options)
         yield Progress(0, 100, "Reading the token files")
         data = read_normalization([Path(p) for p in inputs])
+        data = replace(data, annotators=rename_annotators(data.annotators, opts))
         return (
             yield from analyse(data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name)
         )

@@ -23,7 +23,7 @@ from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
 from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, resolve_options
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
 from iaa_desktop.core.metrics import spans as S
 from iaa_desktop.core.progress import Progress
 
@@ -241,6 +241,7 @@ class SpansKind:
         errors: list[ReaderError] = []
         yield Progress(0, 6, "Reading the annotations")
         by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
+        by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
         docs = pair_documents(by_annotator, errors)
         annotators = tuple(by_annotator)
         corpus = build_corpus(annotators, docs)

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.spec import Setting, TaskResult
+from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators
 from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
     MAX_TABLE_CATEGORIES,
@@ -460,7 +460,7 @@ def build_reliability(  # noqa: C901  (to split)
         raise InsufficientDataError(
             f"{files}: only one annotator{who} was found; agreement needs at least two."
         )
-    annotators = tuple(str(a) for a in annotators_list)
+    annotators = rename_annotators([str(a) for a in annotators_list], options)
 
     # the first row of each item, in order of first appearance (= the order of the item codes)
     first_pos = np.flatnonzero(~pd.Series(item_codes).duplicated().to_numpy())

@@ -62,4 +62,8 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         if isinstance(cache, dict):
             cache[key] = panels
     panels.set_result(result)
+    if result.kind == "candidates":  # the agreement model's tab lives in its own module
+        from iaa_desktop.gui.kinds.candidates_model import model_panel
+
+        return [*panels.panels(), ("Model", model_panel(result, context))]
     return panels.panels()

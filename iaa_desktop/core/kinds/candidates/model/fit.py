@@ -1,0 +1,333 @@
+"""Sampling the agreement model: NumPyro's NUTS run in chunks of draws, or a variational preview.
+
+The model (the Bernard of Clairvaux agreement study, Eq. 3–6, with the priors of its appendix: weakly informative,
+as brms sets them): for outcome n of annotator pair p with fixed-effect row x_n and levels l_g of
+the varying-intercept factors g, the q²−1 logits against the pivot ``00`` are
+
+    η_n = α_p + x_n·β + Σ_g ν_g[l_g],           θ_n = softmax(0, η_n),   y_n ~ Categorical(θ_n)
+    α_p,o ~ Student-t(3, 0, 2.5)                 (an own intercept per annotator pair and logit)
+    β_j,o ~ Normal(0, 2.5)
+    ν_g[l] = diag(σ_g)·L_g·z_g[l],  z ~ Normal(0, 1)       (non-centred multivariate normal)
+    σ_g,o ~ half-Student-t(3, 0, 2.5),  L_g ~ LKJ-Cholesky(η = 1)
+
+NUTS (Hoffman & Gelman 2014) runs chain after chain, each in chunks of ``chunk`` iterations
+compiled once with JAX; between chunks the generator yields :class:`Progress`, so a caller that
+stops resuming it (the GUI's Cancel) stops the fit within one chunk. NumPyro, JAX are imported
+only here, inside the functions.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Generator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from iaa_desktop.core.kinds.candidates.model.data import OutcomeData
+from iaa_desktop.core.progress import Progress
+
+PRIORS = {
+    "alpha": ("Student-t", 3.0, 0.0, 2.5),
+    "beta": ("Normal", 0.0, 2.5),
+    "sigma": ("half-Student-t", 3.0, 0.0, 2.5),
+    "lkj": ("LKJ", 1.0),
+}
+
+
+def priors_text() -> str:
+    """The priors, as a sentence for the methods paragraph and the output."""
+    return (
+        "annotator-pair intercepts Student-t(3, 0, 2.5); fixed-effect slopes Normal(0, 2.5); "
+        "standard deviations of the varying intercepts half-Student-t(3, 0, 2.5); their "
+        "correlations LKJ(1), non-centred multivariate normal"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SamplerSettings:
+    """How to sample: NUTS chains, warm-up and draws per chain, seed; or a variational preview."""
+
+    chains: int = 4
+    warmup: int = 1000
+    draws: int = 1000
+    seed: int = 0
+    target_accept: float = 0.8
+    max_tree_depth: int = 10
+    chunk: int = 100
+    method: str = "nuts"  # or "variational"
+    vi_steps: int = 5000
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(eq=False)
+class Posterior:
+    """Draws of the constrained parameters, shaped (chains, draws, ...), and sampler statistics."""
+
+    params: dict[str, np.ndarray]
+    stats: dict[str, np.ndarray] = field(default_factory=dict)
+    settings: SamplerSettings = field(default_factory=SamplerSettings)
+    cpu_seconds: float = math.nan
+    wall_seconds: float = math.nan
+
+    @property
+    def n_chains(self) -> int:
+        return int(self.params["alpha"].shape[0])
+
+    @property
+    def n_draws(self) -> int:
+        return int(self.params["alpha"].shape[1])
+
+    def flat(self, name: str) -> np.ndarray:
+        """A parameter with chains and draws merged into the first axis."""
+        a = self.params[name]
+        return a.reshape((-1, *a.shape[2:]))
+
+
+def configure_jax() -> None:
+    """One CPU thread for XLA, set before JAX is first imported.
+
+    The model's arrays are small: Eigen's thread pool only spins against the GUI thread and
+    other processes (its idle threads count as CPU time too). A user's own ``XLA_FLAGS`` win.
+    """
+    if "jax" not in sys.modules:
+        os.environ.setdefault(
+            "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+        )
+
+
+def _make_model(n_pairs: int, n_fixed: int, n_levels: tuple[int, ...], n_logits: int):
+    configure_jax()
+    import jax.numpy as jnp
+    import numpyro
+    import numpyro.distributions as dist
+
+    def model(pair, X, groups, y=None):
+        alpha = numpyro.sample(
+            "alpha", dist.StudentT(3.0, 0.0, 2.5).expand([n_pairs, n_logits]).to_event(2)
+        )
+        eta = alpha[pair]
+        if n_fixed:
+            beta = numpyro.sample(
+                "beta", dist.Normal(0.0, 2.5).expand([n_fixed, n_logits]).to_event(2)
+            )
+            eta = eta + X @ beta
+        for g, n in enumerate(n_levels):
+            sigma = numpyro.sample(
+                f"sigma_{g}",
+                dist.FoldedDistribution(dist.StudentT(3.0, 0.0, 2.5))
+                .expand([n_logits])
+                .to_event(1),
+            )
+            chol = numpyro.sample(f"L_{g}", dist.LKJCholesky(n_logits, 1.0))
+            z = numpyro.sample(f"z_{g}", dist.Normal(0.0, 1.0).expand([n, n_logits]).to_event(2))
+            eta = eta + ((z @ chol.T) * sigma)[groups[g]]
+        logits = jnp.concatenate([jnp.zeros(eta.shape[:-1] + (1,)), eta], axis=-1)
+        numpyro.sample("y", dist.Categorical(logits=logits), obs=y)
+
+    return model
+
+
+def _model_and_kwargs(data: OutcomeData):
+    import jax.numpy as jnp
+
+    model = _make_model(
+        len(data.pair_names),
+        data.X.shape[1],
+        tuple(len(lv) for lv in data.group_levels),
+        data.n_logits,
+    )
+    kwargs = {
+        "pair": jnp.asarray(data.pair, dtype=jnp.int32),
+        "X": jnp.asarray(data.X, dtype=jnp.float32),
+        "groups": tuple(jnp.asarray(g, dtype=jnp.int32) for g in data.group_idx),
+        "y": jnp.asarray(data.y, dtype=jnp.int32),
+    }
+    return model, kwargs
+
+
+def _constrained(draws: dict[str, np.ndarray], data: OutcomeData) -> dict[str, np.ndarray]:
+    """Named parameters from NumPyro's sites: α, β, and per factor σ, Ω (correlations), ν."""
+    out = {"alpha": np.asarray(draws["alpha"], dtype=np.float64)}
+    if data.X.shape[1]:
+        out["beta"] = np.asarray(draws["beta"], dtype=np.float64)
+    for g in range(len(data.groups)):
+        sigma = np.asarray(draws[f"sigma_{g}"], dtype=np.float64)
+        chol = np.asarray(draws[f"L_{g}"], dtype=np.float64)
+        z = np.asarray(draws[f"z_{g}"], dtype=np.float64)
+        out[f"sigma_{g}"] = sigma
+        out[f"corr_{g}"] = chol @ np.swapaxes(chol, -1, -2)
+        out[f"nu_{g}"] = (z @ np.swapaxes(chol, -1, -2)) * sigma[..., None, :]
+    return out
+
+
+def sample_nuts(
+    data: OutcomeData, settings: SamplerSettings
+) -> Generator[Progress, None, Posterior]:
+    """Run NUTS chain by chain in chunks (see the module docstring); return the posterior."""
+    configure_jax()
+    import jax
+    from numpyro.infer import NUTS
+
+    t_cpu, t_wall = time.process_time(), time.perf_counter()
+    model, kwargs = _model_and_kwargs(data)
+    kernel = NUTS(
+        model,
+        target_accept_prob=settings.target_accept,
+        max_tree_depth=settings.max_tree_depth,
+    )
+
+    def step(state, _):
+        state = kernel.sample(state, (), kwargs)
+        return state, (
+            state.z,
+            state.diverging,
+            state.num_steps,
+            state.accept_prob,
+            state.energy,
+            state.adapt_state.step_size,
+        )
+
+    run_chunk = jax.jit(
+        lambda state, n: jax.lax.scan(step, state, None, length=n), static_argnums=1
+    )
+    total = settings.chains * (settings.warmup + settings.draws)
+    done = 0
+    keys = jax.random.split(jax.random.PRNGKey(settings.seed), settings.chains)
+    per_chain: list[tuple] = []
+    post_fn = None
+    for c in range(settings.chains):
+        yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: starting")
+        state = kernel.init(keys[c], settings.warmup, model_args=(), model_kwargs=kwargs)
+        if post_fn is None:
+            post_fn = kernel.postprocess_fn((), kwargs)
+        left = settings.warmup
+        while left > 0:
+            n = min(settings.chunk, left)
+            state = run_chunk(state, n)[0]
+            left -= n
+            done += n
+            yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: warm-up")
+        parts = []
+        left = settings.draws
+        while left > 0:
+            n = min(settings.chunk, left)
+            state, out = run_chunk(state, n)
+            parts.append(jax.device_get(out))
+            left -= n
+            done += n
+            yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: sampling")
+        per_chain.append(jax.tree_util.tree_map(lambda *a: np.concatenate(a), *parts))
+    return _collect(per_chain, post_fn, data, settings, t_cpu, t_wall)
+
+
+def _collect(per_chain, post_fn, data: OutcomeData, settings: SamplerSettings, t_cpu, t_wall):
+    """Stack the chains, map the draws to constrained parameters, keep the sampler statistics."""
+    import jax
+    import jax.numpy as jnp
+
+    stacked = jax.tree_util.tree_map(lambda *a: np.stack(a), *per_chain)
+    z, diverging, num_steps, accept, energy, step_size = stacked
+    flat_z = jax.tree_util.tree_map(lambda a: jnp.asarray(a.reshape((-1, *a.shape[2:]))), z)
+    constrained = jax.device_get(jax.vmap(post_fn)(flat_z))
+    shape = (settings.chains, settings.draws)
+    draws = {
+        k: np.asarray(v).reshape(shape + np.asarray(v).shape[1:]) for k, v in constrained.items()
+    }
+    stats = {
+        "diverging": np.asarray(diverging, dtype=bool),
+        "n_steps": np.asarray(num_steps, dtype=np.int64),
+        "tree_depth": np.ceil(np.log2(np.asarray(num_steps, dtype=np.float64) + 1)).astype(int),
+        "acceptance_rate": np.asarray(accept, dtype=np.float64),
+        "energy": np.asarray(energy, dtype=np.float64),
+        "step_size": np.asarray(step_size, dtype=np.float64),
+    }
+    return Posterior(
+        _constrained(draws, data),
+        stats,
+        settings,
+        time.process_time() - t_cpu,
+        time.perf_counter() - t_wall,
+    )
+
+
+def sample_variational(
+    data: OutcomeData, settings: SamplerSettings
+) -> Generator[Progress, None, Posterior]:
+    """A quick preview: mean-field ADVI (NumPyro's ``AutoNormal``), then ``draws`` draws.
+
+    Variational posteriors are too narrow as a rule; the preview is for a first look at large
+    studies, never for the intervals one reports.
+    """
+    configure_jax()
+    import jax
+    from numpyro.infer import SVI, Trace_ELBO
+    from numpyro.infer.autoguide import AutoNormal
+    from numpyro.optim import Adam
+
+    t_cpu, t_wall = time.process_time(), time.perf_counter()
+    model, kwargs = _model_and_kwargs(data)
+    guide = AutoNormal(model)
+    svi = SVI(model, guide, Adam(0.02), Trace_ELBO())
+    key_init, key_draw = jax.random.split(jax.random.PRNGKey(settings.seed))
+    state = svi.init(key_init, **kwargs)
+    chunk = max(1, settings.chunk * 5)
+
+    @jax.jit
+    def run(s):
+        return jax.lax.scan(lambda s, _: svi.update(s, **kwargs), s, None, length=chunk)
+
+    done = 0
+    losses = []
+    while done < settings.vi_steps:
+        state, loss = run(state)
+        losses.append(np.asarray(loss))
+        done += chunk
+        yield Progress(min(done, settings.vi_steps), settings.vi_steps, "Variational preview")
+    params = svi.get_params(state)
+    raw = guide.sample_posterior(key_draw, params, sample_shape=(settings.draws,))
+    raw = {k: np.asarray(v)[None] for k, v in jax.device_get(raw).items() if k != "y"}
+    loss = np.concatenate(losses)
+    return Posterior(
+        _constrained(raw, data),
+        {"elbo_loss": loss},
+        settings,
+        time.process_time() - t_cpu,
+        time.perf_counter() - t_wall,
+    )
+
+
+def linear_predictor(params: dict[str, np.ndarray], data: OutcomeData, sl: slice) -> np.ndarray:
+    """η (draws in ``sl``, outcomes, logits) from flat draws (chains × draws merged)."""
+    eta = params["alpha"][sl][:, data.pair, :]
+    if "beta" in params:
+        eta = eta + np.einsum("np,spo->sno", data.X, params["beta"][sl])
+    for g, idx in enumerate(data.group_idx):
+        eta = eta + params[f"nu_{g}"][sl][:, idx, :]
+    return eta
+
+
+def log_softmax0(eta: np.ndarray) -> np.ndarray:
+    """log θ over all q² outcomes from the q²−1 logits against the pivot (last axis)."""
+    full = np.concatenate([np.zeros((*eta.shape[:-1], 1)), eta], axis=-1)
+    m = full.max(axis=-1, keepdims=True)
+    return full - (m + np.log(np.exp(full - m).sum(axis=-1, keepdims=True)))
+
+
+def pointwise_loglik(post: Posterior, data: OutcomeData, block: int = 200) -> np.ndarray:
+    """log p(y_n | θ^(s)) for every draw and outcome, shaped (chains, draws, outcomes)."""
+    flat = {k: post.flat(k) for k in post.params}
+    s_total = flat["alpha"].shape[0]
+    out = np.empty((s_total, len(data.y)))
+    rows = np.arange(len(data.y))
+    for start in range(0, s_total, block):
+        sl = slice(start, min(start + block, s_total))
+        lp = log_softmax0(linear_predictor(flat, data, sl))
+        out[sl] = lp[:, rows, data.y]
+    return out.reshape(post.n_chains, post.n_draws, len(data.y))
