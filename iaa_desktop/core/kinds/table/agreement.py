@@ -307,9 +307,7 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
     # the share of disagreeing pairs ignores the scale; severity weighs each pair by the
     # distance of the level of measurement (a 4-vs-5 item is not a 1-vs-5 item)
     level = str(options.get("level", "nominal"))
-    items["severity"] = item_severity(
-        data.codes, level, data.categories if data.numeric else None
-    )
+    items["severity"] = item_severity(data.codes, level, data.categories if data.numeric else None)
     if data.numeric and data.values is not None:
         with np.errstate(all="ignore"):
             v = data.values
