@@ -52,6 +52,11 @@ def _coref():
     return compute("coref", [d / "A", d / "B"], {})
 
 
+def _spans():
+    root = EXAMPLES / "spans"
+    return compute("spans", [root / "Noa", root / "Omar", root / "Lena"], {"n_resamples": 50})
+
+
 def _text_of(result, model, i: int) -> str:
     """A piece of what the unit is about that the panel must show."""
     kind = result.kind
@@ -65,13 +70,15 @@ def _text_of(result, model, i: int) -> str:
         return model.texts[i][:30]
     if kind == "normalization":
         return model.orig[i]
+    if kind == "spans":
+        return model._text(i).strip()[:20]
     u = model.units[i]  # coref: a mention of the unit, as written in the text
     m = u.mention if u.mention is not None else min(u.union, key=lambda m: m[1])
     return model.docs[u.doc].surface(m)
 
 
 @pytest.mark.parametrize(
-    "make", [_ratings, _durel, _candidates, _multilabel, _normalization, _coref]
+    "make", [_ratings, _durel, _candidates, _multilabel, _normalization, _coref, _spans]
 )
 def test_one_key_decides_the_first_unit_and_n_p_follow_the_list(qtbot, tmp_path, make) -> None:
     result = make()
