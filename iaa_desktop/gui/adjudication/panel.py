@@ -85,8 +85,16 @@ class AdjudicationPanel(QWidget):
         if not session.read_only:
             self._heartbeat.start()
         self.refresh_queue()
+        self._fit_queue()
         self.show_unit(self._first_unit())
         self._update_agreement()
+
+    def _fit_queue(self) -> None:
+        """Column widths from the first rows of the queue (the versions side by side)."""
+        view = self.queue_view
+        fit_columns(view, max_width=110, sample=60)
+        view.setColumnWidth(0, 22)
+        view.setColumnWidth(1, min(170, max(110, view.columnWidth(1))))
 
     def _first_unit(self) -> int | None:
         q = self.queue_model.indices()
@@ -148,12 +156,7 @@ class AdjudicationPanel(QWidget):
         self.queue_model = QueueModel(self.session, self)
         view = make_table(self.queue_model, sortable=False, name="adjudication_queue")
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        hh = view.horizontalHeader()
-        hh.setStretchLastSection(False)
-        fit_columns(view, max_width=110, sample=60)
-        hh.resizeSection(0, 22)
-        hh.resizeSection(1, min(170, max(110, view.columnWidth(1))))
-        hh.setStretchLastSection(True)
+        view.horizontalHeader().setStretchLastSection(True)
         view.setColumnHidden(2, not any(self.session.model.groups))
         view.selectionModel().currentChanged.connect(self._on_queue_current)
         self.queue_view = view
