@@ -133,6 +133,21 @@ def write_csv(df: pd.DataFrame, path: str | Path, index: bool = False) -> None:
         safe.to_csv(f, index=index, lineterminator="\n")
 
 
+def write_xlsx(df: pd.DataFrame, path: str | Path, sheet: str = "table") -> None:
+    """Write one table as an Excel workbook (openpyxl), neutralised and atomically.
+
+    Text cells a spreadsheet would run as formulas get the same apostrophe as in CSV; numbers
+    stay numbers.
+    """
+    import io
+
+    safe = neutralise_frame(df)
+    buf = io.BytesIO()
+    with pd.ExcelWriter(buf, engine="openpyxl") as writer:
+        safe.to_excel(writer, index=False, sheet_name=sheet[:31] or "table")
+    write_bytes_atomic(path, buf.getvalue())
+
+
 def safe_filename(name: str) -> str:
     keep = "".join(c if (c.isalnum() or c in "-_.") else "_" for c in name)
     return keep.strip("._") or "table"

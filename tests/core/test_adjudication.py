@@ -265,8 +265,11 @@ def test_durel_gold_round_trip(tmp_path: Path) -> None:
     s = _session(tmp_path, m)
     _decide_some(s, 10)
     i = int(s.queue()[0])
-    mean = next(c for c in s.choices(i) if c.choice == "mean")
-    s.apply(s.choose(i, mean, note="split"))
+    # DURel judgments are ordinal: the median is offered, as a value of the scale, and no mean
+    assert not [c for c in s.choices(i) if c.choice == "mean"]
+    median = next(c for c in s.choices(i) if c.choice == "median")
+    assert float(median.value) in m.scale
+    s.apply(s.choose(i, median, note="split"))
     files = s.write_gold(tmp_path / "gold")
     assert any(f.name == "uses.tsv" for f in files)
     r2 = compute("durel", [tmp_path / "gold"], {})
@@ -390,3 +393,77 @@ def test_session_undo_of_any_sequence_restores_gold_progress_and_agreement(data)
         pd.testing.assert_frame_equal(s.agreement(), ag0)
         assert s.store.snapshot() == {}
         s.store.close()
+
+
+def test_graded_offers_are_values_of_the_scale() -> None:
+    from iaa_desktop.core.adjudication import AdjudicationModel
+
+    versions = np.array([["4", "5"], ["1", "5"], ["2", "3"]], dtype=object)
+    m = AdjudicationModel(("A", "B"), ["u1", "u2", "u3"], versions)
+    m.numeric, m.scale = True, (1.0, 2.0, 3.0, 4.0, 5.0)
+    m.level = "ordinal"
+    offers = {c.key: c for c in m.choices(0) if c.choice in ("mean", "median")}
+    assert {k: c.value for k, c in offers.items()} == {"d": "4", "e": "5"}  # no "median 4.5"
+    m.level = "interval"
+    mean = next(c for c in m.choices(1) if c.choice == "mean")
+    assert mean.value == "3" and "3" in mean.label
+    mean = next(c for c in m.choices(2) if c.choice == "mean")
+    assert mean.value == "2" and mean.label == "mean 2.5 → 2"  # halfway: the lower value
+    m.scale = ()  # unknown scale: the plain median
+    assert next(c for c in m.choices(0) if c.choice == "median").value == "4.5"
+
+
+def test_severity_follows_the_level_of_measurement() -> None:
+    from iaa_desktop.core.adjudication.severity import item_severity, label_severity
+
+    codes = np.array([[3, 4, -1, -1], [0, 2, 4, 1], [2, 2, 2, -1], [0, -1, -1, -1]])
+    scale = [1, 2, 3, 4, 5]
+    interval = item_severity(codes, "interval", scale)
+    # 4 vs 5: δ = 1 of at most 16; 1/3/5/2: mean δ over the six pairs = 35/6, over 16
+    assert interval[0] == pytest.approx(1 / 16) and interval[1] == pytest.approx(35 / 6 / 16)
+    assert interval[2] == 0 and np.isnan(interval[3])
+    nominal = item_severity(codes, "nominal", scale)
+    assert nominal[0] == nominal[1] == 1.0  # the share of disagreeing pairs ignores the scale
+    assert interval[0] < interval[1]
+    ordinal = item_severity(codes, "ordinal", scale)
+    assert 0 < ordinal[0] < ordinal[1] <= 1
+    text = label_severity(
+        np.array([["4", "5.0", ""], ["1", "3", "5"]], dtype=object),
+        "interval",
+        [1.0, 3.0, 4.0, 5.0],
+    )
+    assert text[0] == pytest.approx(1 / 16)
+
+
+def test_bulk_decisions_and_queue_filters(tmp_path: Path) -> None:
+    from iaa_desktop.core.adjudication import AdjudicationModel, bulk
+
+    versions = np.array(
+        [["4", "5", "4"], ["4", "5", "4"], ["1", "1", "1"], ["2", "3", None], ["1", "2", "1"]],
+        dtype=object,
+    )
+    m = AdjudicationModel(
+        ("A", "B", "C"),
+        ["u1", "u2", "u3", "u4", "u5"],
+        versions,
+        groups=["d1", "d1", "d1", "d2", "d2"],
+    )
+    s = AdjudicationSession(m, AdjudicationStore.open(tmp_path / "s.sqlite"))
+    # filters: the units on which A and B differ; the units where somebody said "3"
+    assert set(s.queue("all", pair=(0, 1)).tolist()) == {0, 1, 3, 4}
+    assert s.queue("all", label="3").tolist() == [3]
+    assert bulk.same_disagreement(s, 0).tolist() == [0, 1]
+    assert bulk.same_group(s, 3).tolist() == [3, 4]
+    s.apply(s.choose(0, next(c for c in s.choices(0) if c.choice == "annotator:A")))
+    changes = bulk.take_version(s, "B", bulk.same_disagreement(s, 0))
+    assert [c.unit for c in changes] == ["u2"]  # the unit decided by hand is left alone
+    s.apply_many(changes)
+    assert s.gold[1] == "5" and s.gold[0] == "4"
+    changes = bulk.accept_unanimous(s)
+    assert [c.unit for c in changes] == ["u3"]
+    s.apply_many(changes)
+    assert s.decision(2).choice == "unanimous" and s.is_decided(2)
+    # undo of a bulk step: the inverses in one transaction
+    s.apply_many([c.inverse() for c in reversed(changes)])
+    assert not s.is_decided(2)
+    s.store.close()

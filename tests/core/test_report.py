@@ -225,7 +225,9 @@ def test_shared_study_pdf_contains_the_headline_figures(tmp_path, kind, parts, o
     text = pdf_text(pdf)
     missing = [n for n in headline_numbers(result) if n not in text]
     assert not missing, missing
-    assert "Page 1 of" in text and "Methods" in text and "Interpretation" in text
+    assert "Page 1 of" in text and "Methods" in text and "Contents" in text
+    # an interpretation column where a convention exists; none of dashes where it does not
+    assert "Interpretation" in text or "no published interpretation" in text
     pages = int(
         re.search(
             r"Pages:\s+(\d+)",
@@ -366,3 +368,22 @@ def test_numeric_categories_print_as_integers():
         "b",
         "1.05",
     ]
+
+
+def test_cover_holds_the_summary_and_the_contents_and_no_column_is_empty(tmp_path):
+    result = _run("table", str(RTL_FIXTURE), interval="none")
+    html = R.build_report(result, R.ReportContext(title="Fixture study")).html
+    cover = html[html.index('<header class="title-block">') : html.index("</header>")]
+    assert "Headline figures" in cover and "Summary" in cover and 'class="toc"' in cover
+    # no interval was computed: no interval column of dashes
+    assert "95% interval" not in cover and "Interpretation" in cover
+    # headers are titles, not column names
+    body = html[html.index("</header>") :]
+    assert "n_labels" not in body and "disagreement</th>" not in body
+
+
+def test_summary_table_leaves_out_empty_columns():
+    rows = [R.SummaryRow("δ, corpus", 0.3555, digits=4), R.SummaryRow("MUC F1", 0.855)]
+    html = R.summary_table_html(rows)
+    assert "Interpretation" not in html and "95% interval" not in html and "<th>n</th>" not in html
+    assert "0.3555" in html and "no published interpretation" in html

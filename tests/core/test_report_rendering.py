@@ -1,5 +1,5 @@
-"""How the PDF report is rendered: charts drawn once, one layout unless the guess was wrong,
-chart text kept as text only where the PDF engine draws it right, one font configuration."""
+"""How the PDF report is rendered: charts drawn once, one layout, chart text kept as text only
+where the PDF engine draws it right, one font configuration."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from iaa_desktop.core.export import html_blocks as B
 from iaa_desktop.core.export import pdf as P
 from iaa_desktop.core.export import report as R
 from iaa_desktop.core.progress import run_to_end
@@ -59,48 +60,32 @@ def test_plain_chart_text_stays_text_and_right_to_left_text_is_drawn_by_matplotl
         ax.set_title("Cohen's κ − pairs")
         return fig
 
-    plain = _svg_of(R.figure_html(chart(["A1–A2", "A1–A3", "café"])))
+    plain = _svg_of(B.figure_html(chart(["A1–A2", "A1–A3", "café"])))
     assert "<text" in plain  # drawn with the font by the PDF engine
     for labels in (["שלום", "b"], ["مرحبا", "b"], ["vn\u0304", "b"]):
-        svg = _svg_of(R.figure_html(chart(labels)))
+        svg = _svg_of(B.figure_html(chart(labels)))
         assert "<text" not in svg, labels  # outlines laid out by matplotlib (bidi, shaping)
-    assert not R._plain_text_only(chart(["$x^2$", "b"]))  # mathtext: outlines too
-    assert not R._plain_char("🙂") and R._plain_char("−") and R._plain_char("κ")
+    assert not B._plain_text_only(chart(["$x^2$", "b"]))  # mathtext: outlines too
+    assert not B._plain_char("🙂") and B._plain_char("−") and B._plain_char("κ")
 
 
-def test_charts_are_drawn_once_even_when_the_layout_is_redone(tmp_path, monkeypatch):
+def test_charts_are_drawn_once_and_the_document_laid_out_once(tmp_path, monkeypatch):
     _need_weasyprint()
-    result = _example("normalization")
     from matplotlib.figure import Figure
 
+    result = _example("normalization")
     drawn, layouts = [], []
     savefig, render = Figure.savefig, P.render
     monkeypatch.setattr(Figure, "savefig", lambda *a, **k: drawn.append(1) or savefig(*a, **k))
     monkeypatch.setattr(P, "render", lambda *a, **k: layouts.append(1) or render(*a, **k))
-    # a guess far too low: laid out without contents, found long, laid out again with them
-    monkeypatch.setattr(P, "estimate_pages", lambda html: 1.0)
-    pdf = tmp_path / "long.pdf"
+    pdf = tmp_path / "report.pdf"
     R.write_report(result, pdf_path=pdf, paper="a4")
     n_charts = len(drawn)
-    assert n_charts > 0 and len(layouts) == 2
-    assert _pages(pdf) > R.TOC_MIN_PAGES + 1
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
-    assert "Contents" in text
-    # a right guess: one layout, the same charts
+    assert n_charts > 0 and len(layouts) == 1 and _pages(pdf) > 1
+    # the charts of the PDF are the charts of the report (each drawn once, none twice)
     drawn.clear()
-    layouts.clear()
-    monkeypatch.setattr(P, "estimate_pages", lambda html: 9.0)
-    R.write_report(result, pdf_path=pdf, paper="a4")
-    assert len(drawn) == n_charts and len(layouts) == 1
-
-
-def test_a_short_report_gets_no_contents_page(tmp_path):
-    _need_weasyprint()
-    result = _example("coref")
-    pdf = tmp_path / "short.pdf"
-    R.write_report(result, pdf_path=pdf, paper="a4")
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
-    assert _pages(pdf) <= R.TOC_MIN_PAGES and "Contents" not in text
+    built = R.build_report(result, R.ReportContext(paper="a4"))
+    assert len(drawn) == n_charts == built.html.count('<figure class="chart">')
 
 
 def test_one_font_configuration_serves_every_layout():
@@ -114,9 +99,9 @@ def test_one_font_configuration_serves_every_layout():
 
 
 def test_only_cells_with_a_very_long_word_may_break_anywhere():
-    assert 'class="nw"' in R.text_cell("MEDIUM")
-    assert "brk" not in R.text_cell("a sentence of several ordinary words")
-    assert 'class="brk"' in R.text_cell("data/" + "x" * 40 + ".tsv")
+    assert 'class="nw"' in B.text_cell("MEDIUM")
+    assert "brk" not in B.text_cell("a sentence of several ordinary words")
+    assert 'class="brk"' in B.text_cell("data/" + "x" * 40 + ".tsv")
     css = (Path(R.__file__).resolve().parents[2] / "resources" / "report.css").read_text()
     assert "td.brk { overflow-wrap: anywhere; }" in css
 

@@ -151,7 +151,8 @@ def test_normalization_by_keyboard_blind(qtbot, tmp_path: Path) -> None:
     files_in = sorted(d.glob("annotator_*.tsv"))
     r = compute("normalization", files_in, {})
     panel = _panel(qtbot, r, tmp_path, blind=True, seed=5)
-    assert panel.agreement_table.item(0, 0).text() == "Annotator 1"
+    m = panel.agreement_model
+    assert m.data(m.index(0, 0)) == "Annotator 1"
     assert all("annotator_" not in b.text() for b in panel._choice_buttons)
     _adjudicate_by_keyboard(qtbot, panel)
     # typed value with modernization
@@ -179,12 +180,12 @@ def test_next_previous_filter_and_clear(qtbot, tmp_path: Path) -> None:
     assert panel.current == q[1]
     _press(qtbot, panel, Qt.Key.Key_P)
     assert panel.current == q[0]
-    panel.filter_combo.setCurrentIndex(panel.filter_combo.findData("all"))
+    panel.toolbar.filter_combo.setCurrentIndex(panel.toolbar.filter_combo.findData("all"))
     assert panel.queue_model.rowCount() == s.model.n_units
-    panel.search_edit.setText("Psalms")
-    assert 0 < panel.queue_model.rowCount() < s.model.n_units
-    panel.search_edit.clear()
-    panel.filter_combo.setCurrentIndex(panel.filter_combo.findData("unresolved"))
+    panel.toolbar.search_edit.setText("Psalms")
+    qtbot.waitUntil(lambda: 0 < panel.queue_model.rowCount() < s.model.n_units, timeout=3000)
+    panel.toolbar.search_edit.clear()
+    panel.toolbar.filter_combo.setCurrentIndex(panel.toolbar.filter_combo.findData("unresolved"))
     i = panel.current
     _press(qtbot, panel, Qt.Key.Key_1)
     panel.show_unit(i)
@@ -249,7 +250,7 @@ def test_coref_by_keyboard(qtbot, tmp_path: Path) -> None:
     panel.show()
     _adjudicate_by_keyboard(qtbot, panel, n=10)
     # a class pair: the union by "u"
-    pair = next(int(i) for i in session.queue() if model.units[int(i)].kind == "pair")
+    pair = next(int(i) for i in session.queue() if model.units[int(i)].kind == "group")
     panel.show_unit(pair)
     _press(qtbot, panel, Qt.Key.Key_U)
     assert session.decision(pair).choice == "union"
@@ -286,7 +287,7 @@ def test_blind_mode_hides_names_in_coref_titles_and_context(qtbot, tmp_path: Pat
         else None
     )
     if row is not None:
-        text = panel.queue_model.data(panel.queue_model.index(row))
+        text = panel.queue_model.data(panel.queue_model.index(row, 1))
         assert "only Annotator" in text
     assert "Annotator 1" in panel.context_view.toHtml()
     panel.close_store()
@@ -326,5 +327,5 @@ def test_open_adjudication_of_a_coref_result(qtbot, tmp_path: Path) -> None:
         for row in p.rows
         if row.class_a.startswith("C") and row.class_b.startswith("C") and row.M > 0
     )
-    assert sum(u.kind == "pair" for u in model.units) == n_rows
+    assert sum(u.kind == "group" for u in model.units) == n_rows
     dlg.close()

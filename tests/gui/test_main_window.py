@@ -65,9 +65,9 @@ def test_clicking_an_item_shows_labels_side_by_side(qtbot, window):
 def test_items_table_filters_and_sorts(qtbot, window):
     open_and_wait(qtbot, window, [K2011], "table", {"interval": "none"})
     overview = window.tabs.widget(0)
-    overview.filter.setText("11")
+    overview.bar.filter.setText("11")
     qtbot.waitUntil(lambda: overview.items_model.rowCount() == 1, timeout=3000)
-    overview.filter.setText("")
+    overview.bar.filter.setText("")
     qtbot.waitUntil(lambda: overview.items_model.rowCount() == 12, timeout=3000)
     overview.items_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
     assert overview.items_model.frame["item"].iloc[0] == "1"

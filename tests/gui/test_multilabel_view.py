@@ -14,7 +14,8 @@ from PySide6.QtCore import Qt
 from iaa_desktop.core.kinds.multilabel.compare import KIND
 from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds import VIEW_MODULES
-from iaa_desktop.gui.kinds.multilabel import FrameModel, create_panels
+from iaa_desktop.gui.kinds.multilabel import create_panels
+from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from tests.conftest import FIXTURES, shared_path
 
 FIX = FIXTURES / "multilabel"
@@ -44,7 +45,7 @@ def test_models_pass_the_model_tester(qtbot, qtmodeltester, fixture_result) -> N
 
 def test_tabs_and_tables(qtbot, fixture_result) -> None:
     ctx, panels = _panels(fixture_result)
-    assert list(panels) == ["Multi-label agreement", "Decomposition", "Partition items"]
+    assert list(panels) == ["Items", "Multi-label agreement", "Decomposition", "Partition items"]
     for w in panels.values():
         qtbot.addWidget(w)
     ag = panels["Multi-label agreement"]
@@ -139,12 +140,13 @@ def test_selection_survives_recompute(qtbot, fixture_result) -> None:
 def test_frame_model_formats_undefined(qapp) -> None:
     import pandas as pd
 
-    m = FrameModel(pd.DataFrame({"x": [0.5, float("nan")], "p": [0.25, 1.0]}), percent=("p",))
+    m = DataFrameModel(pd.DataFrame({"x": [0.5, float("nan")], "p": [0.25, 1.0]}), percent=("p",))
     assert m.data(m.index(0, 0)) == "0.500"
-    assert m.data(m.index(1, 0)) == "undefined"
+    assert m.data(m.index(1, 0)) == "–"  # undefined, with a tooltip saying why
+    assert "undefined" in m.data(m.index(1, 0), Qt.ItemDataRole.ToolTipRole)
     assert m.data(m.index(0, 1)) == "25.0%"
     m.sort(0, Qt.SortOrder.DescendingOrder)
-    assert m.data(m.index(1, 0)) == "undefined"  # undefined stays last
+    assert m.data(m.index(1, 0)) == "–"  # undefined stays last
 
 
 def test_neat_screens(qtbot, tmp_path) -> None:

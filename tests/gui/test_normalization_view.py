@@ -16,10 +16,10 @@ from iaa_desktop.core.kinds.normalization.compare import KIND
 from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds.normalization import (
     CharacterGridModel,
-    FrameModel,
     NormalizationPanel,
     create_panels,
 )
+from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "normalization"
 
@@ -61,14 +61,25 @@ def test_keyboard_next_previous_and_filters(qtbot):
     qtbot.addWidget(panel)
     panel.show()
     panel.text_combo.setCurrentIndex(0)  # all texts
+    # N / P stop where the text is tinted: a type-only difference only when asked for
+    idx = panel.disagreement_indices().tolist()
+    assert idx == sorted(idx) and len(idx) == 3
+    panel.type_tint.setChecked(True)
     idx = panel.disagreement_indices().tolist()
     assert idx == sorted(idx) and len(idx) == 4
+    # the panel opened on the first disagreement of the list; from no selection, N is the first
+    # in text order
+    assert panel.current is not None
+    panel.select_token(None)
     qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
     assert panel.current == idx[0]
     qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
     assert panel.current == idx[1]
     qtbot.keyClick(panel.text_view, Qt.Key.Key_P)
     assert panel.current == idx[0]
+    # the list's selection follows N / P
+    row = panel.dis_view.currentIndex().row()
+    assert int(panel.dis_model.value(row, "index")) == idx[0]
     panel.subset_combo.setCurrentText("STRICT")
     assert set(panel.disagreement_indices()) <= set(res.changed.all(axis=1).nonzero()[0])
     panel.subset_combo.setCurrentText("ALL")
@@ -106,7 +117,7 @@ def test_models_pass_the_qt_model_tester(qtmodeltester):
     grid = CharacterGridModel()
     grid.set_token(res.token_units(1))
     qtmodeltester.check(grid)
-    qtmodeltester.check(FrameModel(res.disagreements))
+    qtmodeltester.check(DataFrameModel(res.disagreements))
 
 
 def test_five_annotator_screenshot(qtbot, tmp_path):

@@ -51,17 +51,18 @@ def test_registered():
 def test_models_pass_the_model_tester(qtbot, qtmodeltester, durel_result):
     _ctx, panels = _panels(qtbot, durel_result)
     qtmodeltester.check(panels["Pairs"].model)
-    qtmodeltester.check(panels["Pairs"].judgment_model)
     qtmodeltester.check(panels["Agreement"].targets_model)
+    qtmodeltester.check(panels["Agreement"].summary.model)
 
 
 def test_durel_pair_is_shown_with_span_shared_words_and_alignment(qtbot, durel_result):
     _ctx, panels = _panels(qtbot, durel_result)
     p = panels["Pairs"]
     assert p.model.rowCount() == 16
-    # sorted by disagreement, most first
-    dis = p.model.frame["disagreement"].to_numpy()
-    assert (np.diff(dis) <= 0).all()
+    # sorted by severity, most severe first; every annotator's judgment is a column
+    sev = np.nan_to_num(p.model.frame["severity"].to_numpy(dtype=float), nan=-1)
+    assert (np.diff(sev) <= 0).all()
+    assert set(durel_result.annotators) <= set(p.model.columns())
     item = int(
         np.flatnonzero((durel_result.items["id1"] == "u1") & (durel_result.items["id2"] == "u2"))[0]
     )
@@ -78,8 +79,8 @@ def test_durel_pair_is_shown_with_span_shared_words_and_alignment(qtbot, durel_r
     assert rects and all(r.width() > 0 and r.height() > 0 for r, _c, _d in rects)
     # alignment: the matches are boxed
     assert len(p.alignment.boxes) == 2 * d.alignment.n_matches
-    assert p.judgment_model.rowCount() == 3
-    assert "filter" in p.summary.text()
+    shown = p.judgments.toPlainText()
+    assert all(a in shown for a, _v, _c in d.judgments) and "filter" in shown
     p.grab()
 
 
@@ -146,7 +147,9 @@ def test_candidates_view(qtbot, qtmodeltester, cand_result):
     assert set(p.model.frame["method"]) == {"soft-cosine"}
     qtmodeltester.check(panels["Agreement"].factor_model)
     assert panels["Agreement"].factor_model.rowCount() == 2 + 2 + 5
-    assert "multi-κ" in panels["Agreement"].overall.text()
+    summary = panels["Agreement"].summary.model
+    assert "multi-κ" in summary.data(summary.index(0, 0))
+    assert "(L&K)" in summary.frame["interpretation"].iloc[0]
 
 
 def test_screenshots_of_real_pairs(qtbot, tmp_path):

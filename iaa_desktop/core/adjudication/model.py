@@ -54,6 +54,10 @@ class AdjudicationModel:
     kind: str = "table"
     #: whether values are numbers, so that mean and median are offered
     numeric: bool = False
+    #: level of measurement of graded values (``nominal``, ``ordinal``, ``interval``, ``ratio``)
+    level: str = "interval"
+    #: the values of the scale, in order (empty = unknown); gold offers are values of it
+    scale: tuple[float, ...] = ()
 
     def __init__(
         self,
@@ -83,6 +87,8 @@ class AdjudicationModel:
         self.groups = tuple(groups) if groups is not None else ("",) * len(self.keys)
         self.inputs = tuple(str(p) for p in inputs)
         self.options = dict(options or {})
+        #: per unit, more text the queue's filter searches (e.g. every mention of a chain)
+        self.search_texts: tuple[str, ...] = ()
         self.index = {k: i for i, k in enumerate(self.keys)}
         self._codes, self._values = encode_versions(v)
         self.disagreement = (
@@ -128,28 +134,62 @@ class AdjudicationModel:
         """Short title of unit ``i``; ``names`` = the names to show per annotator column."""
         return self.titles[i]
 
-    def describe_html(self, i: int, names: Sequence[str] | None = None) -> str:
-        """Rich text shown above the versions; defaults to the escaped plain text."""
+    def describe_value(self, i: int, value: str | None) -> str:
+        """A version of unit ``i`` as the adjudicator reads it (default: :meth:`format_value`)."""
+        return self.format_value(value)
+
+    def describe_html(
+        self, i: int, names: Sequence[str] | None = None, current: str | None = None
+    ) -> str:
+        """Rich text of the unit's context (``current`` = its gold so far); defaults to the
+        escaped plain text."""
         import html
 
         return "<p>" + html.escape(self.describe(i)).replace("\n", "<br>") + "</p>"
 
     def extra_choices(self, i: int) -> list[Choice]:
-        """Kind-specific ways to decide unit ``i`` beyond the versions and the majority."""
+        """Kind-specific ways to decide unit ``i`` beyond the versions and the majority.
+
+        Graded units get the median (``d``; ``e`` for the upper one when the median falls between
+        two values) and, above the ordinal level, the mean (``a``); on a known scale each is
+        rounded to a value of the scale, since a gold label must be one (no "median 4.5" on a
+        1–5 scale).
+        """
         if not self.numeric:
             return []
-        vals = np.array([float(x) for x in self.versions[i] if x is not None])
+        vals = np.sort(np.array([float(x) for x in self.versions[i] if x is not None]))
         if len(vals) < 2:
             return []
-        return [
-            Choice("a", f"mean {format_number(vals.mean())}", "mean", format_number(vals.mean())),
-            Choice(
-                "d",
-                f"median {format_number(float(np.median(vals)))}",
-                "median",
-                format_number(float(np.median(vals))),
-            ),
-        ]
+        out: list[Choice] = []
+        if self.level not in ("nominal", "ordinal"):
+            mean = float(vals.mean())
+            snapped = self.snap(mean)
+            exact = format_number(mean)
+            label = f"mean {exact}" + (f" → {format_number(snapped)}" if snapped != mean else "")
+            out.append(Choice("a", label, "mean", format_number(snapped)))
+        k = len(vals)
+        low, high = float(vals[(k - 1) // 2]), float(vals[k // 2])
+        if low == high:
+            out.append(Choice("d", f"median {format_number(low)}", "median", format_number(low)))
+        elif self.scale:
+            out.append(
+                Choice("d", f"median, lower {format_number(low)}", "median", format_number(low))
+            )
+            out.append(
+                Choice("e", f"median, upper {format_number(high)}", "median", format_number(high))
+            )
+        else:
+            med = (low + high) / 2
+            out.append(Choice("d", f"median {format_number(med)}", "median", format_number(med)))
+        return out
+
+    def snap(self, x: float) -> float:
+        """The value of the scale nearest to ``x`` (``x`` itself when the scale is unknown;
+        halfway between two values, the lower one)."""
+        if not self.scale:
+            return x
+        scale = np.asarray(self.scale, dtype=float)
+        return float(scale[int(np.argmin(np.abs(scale - x) + 1e-9 * (scale > x)))])
 
     def choices(
         self,

@@ -182,7 +182,7 @@ class AdjudicationSession:
         return self.model.title(i, self.names_by_column())
 
     def describe_html(self, i: int) -> str:
-        return self.model.describe_html(i, self.names_by_column())
+        return self.model.describe_html(i, self.names_by_column(), current=self._gold[i])
 
     def decision(self, i: int) -> Decision | None:
         return self._decisions.get(self.model.keys[i])
@@ -197,12 +197,20 @@ class AdjudicationSession:
         """(resolved units, all units)."""
         return int(self.resolved_mask().sum()), self.model.n_units
 
-    def queue(self, filter: str = "unresolved", text: str = "") -> np.ndarray:
+    def queue(
+        self,
+        filter: str = "unresolved",
+        text: str = "",
+        pair: tuple[int, int] | None = None,
+        label: str | None = None,
+    ) -> np.ndarray:
         """Unit indices to show, most disagreeing first (shuffled with the seed in blind mode).
 
         ``filter``: ``unresolved`` (default), ``all``, ``decided``, ``automatic`` (merged by the
         strategy, not decided) or ``resolved``; ``text`` keeps units whose key, title or group
-        (target, text, factor) contains it (case-insensitive).
+        (target, text, factor) contains it (case-insensitive); ``pair`` (two annotator columns)
+        keeps units on which those two gave different versions; ``label`` keeps units on which
+        some annotator gave that value.
         """
         if filter not in FILTERS:
             raise OptionError(f"Unknown filter '{filter}'; use one of {', '.join(FILTERS)}.")
@@ -219,14 +227,27 @@ class AdjudicationSession:
             mask = decided | has_auto
         if text:
             mask &= self._text_mask(text)
+        codes = self.model.codes
+        if pair is not None and codes.size:
+            a, b = codes[:, pair[0]], codes[:, pair[1]]
+            mask &= (a >= 0) & (b >= 0) & (a != b)
+        if label is not None and codes.size:
+            k = self.model.code_values.index(label) if label in self.model.code_values else -2
+            mask &= (codes == k).any(axis=1)
         order = self._shuffle if self.blind else self._by_disagreement
         return order[mask[order]]
 
     def _text_mask(self, text: str) -> np.ndarray:
         if self._haystack is None:
             m = self.model
+            extra = m.search_texts or ("",) * m.n_units
             self._haystack = (
-                pd.Series([f"{k}\x1f{ti}\x1f{g}" for k, ti, g in zip(m.keys, m.titles, m.groups)])
+                pd.Series(
+                    [
+                        f"{k}\x1f{ti}\x1f{g}\x1f{x}"
+                        for k, ti, g, x in zip(m.keys, m.titles, m.groups, extra)
+                    ]
+                )
                 .str.replace("[\u2066-\u2069]", "", regex=True)
                 .str.casefold()
             )  # bidi isolates
@@ -294,6 +315,29 @@ class AdjudicationSession:
             self._decisions[change.unit] = change.new
             self._decided[i] = True
             self._set_gold(i, change.new.value)
+
+    def apply_many(self, changes: Sequence[Decide]) -> None:
+        """Commit several changes in one transaction (all or none), then update the session."""
+        changes = [c for c in changes if not c.is_noop]
+        if not changes:
+            return
+        versions = []
+        for c in changes:
+            i = self.model.index[c.unit]
+            versions.append(
+                {a: self.model.versions[i, x] for x, a in enumerate(self.model.annotators)}
+            )
+        self.store.apply_many(changes, versions)
+        for c in changes:
+            i = self.model.index[c.unit]
+            if c.new is None:
+                self._decisions.pop(c.unit, None)
+                self._decided[i] = False
+                self._set_gold(i, self._auto[i])
+            else:
+                self._decisions[c.unit] = c.new
+                self._decided[i] = True
+                self._set_gold(i, c.new.value)
 
     def _code(self, v: str | None) -> int:
         if v is None:

@@ -23,7 +23,7 @@ import secrets
 import socket
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -382,43 +382,48 @@ class AdjudicationStore:
         Raises :class:`StoreConflictError` (and changes nothing) when the store does not hold
         ``change.old`` for the unit, so a stale undo can never overwrite a newer decision.
         """
+        self.apply_many([change], [versions or {}])
+
+    def apply_many(
+        self, changes: Sequence[Decide], versions: Sequence[dict[str, Any]] | None = None
+    ) -> None:
+        """Apply several changes in one committed transaction: all of them or, on a conflict
+        (see :meth:`apply`), none."""
         self._writable()
+        versions = list(versions) if versions is not None else [{}] * len(changes)
         with self._transaction() as con:
-            r = con.execute(
-                "SELECT choice, value, note, time, author FROM decisions WHERE unit = ?",
-                (change.unit,),
-            ).fetchone()
-            current = None if r is None else Decision(*r)
-            if current != change.old:
-                raise StoreConflictError(
-                    f"The decision on unit '{change.unit}' changed meanwhile; the change was not applied."
-                )
-            if change.new is None:
-                con.execute("DELETE FROM decisions WHERE unit = ?", (change.unit,))
-            else:
-                n = change.new
-                con.execute(
-                    "INSERT OR REPLACE INTO decisions (unit, choice, value, note, time, author, versions) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        change.unit,
-                        n.choice,
-                        n.value,
-                        n.note,
-                        n.time,
-                        n.author,
-                        _json(versions or {}),
-                    ),
-                )
-            con.execute(
-                "INSERT INTO history (unit, old, new, time) VALUES (?, ?, ?, ?)",
-                (
-                    change.unit,
-                    None if change.old is None else _json(change.old.to_json()),
-                    None if change.new is None else _json(change.new.to_json()),
-                    now_iso(),
-                ),
+            for change, v in zip(changes, versions):
+                self._apply_one(con, change, v)
+
+    @staticmethod
+    def _apply_one(con: sqlite3.Connection, change: Decide, versions: dict[str, Any]) -> None:
+        r = con.execute(
+            "SELECT choice, value, note, time, author FROM decisions WHERE unit = ?",
+            (change.unit,),
+        ).fetchone()
+        current = None if r is None else Decision(*r)
+        if current != change.old:
+            raise StoreConflictError(
+                f"The decision on unit '{change.unit}' changed meanwhile; the change was not applied."
             )
+        if change.new is None:
+            con.execute("DELETE FROM decisions WHERE unit = ?", (change.unit,))
+        else:
+            n = change.new
+            con.execute(
+                "INSERT OR REPLACE INTO decisions (unit, choice, value, note, time, author, versions) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (change.unit, n.choice, n.value, n.note, n.time, n.author, _json(versions)),
+            )
+        con.execute(
+            "INSERT INTO history (unit, old, new, time) VALUES (?, ?, ?, ?)",
+            (
+                change.unit,
+                None if change.old is None else _json(change.old.to_json()),
+                None if change.new is None else _json(change.new.to_json()),
+                now_iso(),
+            ),
+        )
 
     def history(self) -> pd.DataFrame:
         """Every change ever applied (including undos), oldest first."""

@@ -3,8 +3,8 @@
 Layout: a title block (study, annotators, input files with SHA-256, date, version), a
 methods paragraph written from the options actually used, the summary table with intervals and an
 interpretation column, per-kind sections (tables worst first, charts as vector SVG, the kind's own
-tables), an optional adjudication section, running header and page numbers; a table of contents
-when the PDF is longer than five pages.
+tables), an optional adjudication section, running header and page numbers. The cover holds the
+study, the headline figures, the summary (when it fits) and the contents with page numbers.
 
 The per-kind parts live in each kind's ``report`` module, reached through the result's
 ``spec`` (a generic fallback for results without one). A kind's result may also provide ``report_sections(ctx)``
@@ -15,16 +15,12 @@ Nothing here imports Qt; matplotlib and WeasyPrint are imported lazily.
 
 from __future__ import annotations
 
-import base64
 import datetime as _dt
 import hashlib
-import html
-import io
 import locale
 import math
 import os
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +28,27 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop import __version__
+from iaa_desktop.core.export.html_blocks import (  # noqa: F401  (re-exported for the kinds)
+    CHART_MAX_HEIGHT_IN,
+    CHART_MAX_WIDTH_IN,
+    esc,
+    figure_html,
+    finite,
+    fmt,
+    interval_text,
+    legend_outside,
+    table_html,
+    text_cell,
+    text_dir,
+)
+from iaa_desktop.core.export.summary import (  # noqa: F401  (re-exported for the kinds)
+    INTERPRETATION_NOTE,
+    LANDIS_KOCH,
+    SummaryRow,
+    interpretation,
+    summary_frame,
+    summary_table_html,
+)
 
 __all__ = [
     "AdjudicationSummary",
@@ -45,8 +62,10 @@ __all__ = [
     "write_report",
 ]
 
-#: a PDF longer than this gets a table of contents (and one that looks longer, see write_report)
-TOC_MIN_PAGES = 5
+#: the summary goes on the cover up to this many rows (else it opens the body)
+COVER_SUMMARY_ROWS = 24
+#: kept for callers that asked when the contents appear: now always, on the cover
+TOC_MIN_PAGES = 0
 #: rows of a "worst first" table in the document (the CSV has them all)
 MAX_TABLE_ROWS = 40
 
@@ -72,26 +91,6 @@ _LETTER_TERRITORIES = {
 
 # ---------------------------------------------------------------------------------------------
 # value types
-
-
-@dataclass
-class SummaryRow:
-    """One line of the summary table.
-
-    ``scale`` picks the interpretation convention: ``"kappa"`` (Landis & Koch 1977),
-    ``"alpha"`` (Krippendorff 2004: 0.667 / 0.800) or ``None`` (no convention, e.g. percent
-    agreement or a correlation).
-    """
-
-    measure: str
-    value: float
-    ci_low: float = math.nan
-    ci_high: float = math.nan
-    n: int | None = None
-    scale: str | None = None
-    digits: int = 3
-    percent: bool = False
-    note: str = ""
 
 
 @dataclass
@@ -175,330 +174,6 @@ class ReportContext:
     max_rows: int = MAX_TABLE_ROWS
     with_toc: bool = False
     charts: bool = True
-
-
-# ---------------------------------------------------------------------------------------------
-# small HTML helpers (used by the section modules)
-
-
-def esc(v: Any) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
-
-
-def text_dir(s: str) -> str:
-    """``rtl`` when the first strong character of ``s`` is right-to-left, else ``ltr``.
-
-    WeasyPrint does not implement ``dir="auto"``, so the direction is decided here (the rule of
-    the Unicode bidi algorithm, P2–P3).
-    """
-    for ch in s:
-        bidi = unicodedata.bidirectional(ch)
-        if bidi in ("R", "AL"):
-            return "rtl"
-        if bidi == "L":
-            return "ltr"
-    return "ltr"
-
-
-def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
-    s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-    d = text_dir(s)
-    attrs = f' dir="{d}"' if d == "rtl" else ""
-    # short single words (codes such as MEDIUM, labels) must not be split inside the word; a
-    # word too long for a column (a path, a hash) may break anywhere: only such cells get
-    # ``overflow-wrap: anywhere``, whose every character is a break the layout has to measure
-    words = s.split()
-    if s and len(s) <= 18 and len(words) == 1:
-        cls = f"{cls} nw".strip()
-    elif any(len(w) > 24 for w in words):
-        cls = f"{cls} brk".strip()
-    c = f' class="{cls}"' if cls else ""
-    return f"<{tag}{attrs}{c}>{esc(s)}</{tag}>"
-
-
-def finite(v: Any) -> bool:
-    try:
-        return v is not None and math.isfinite(float(v))
-    except (TypeError, ValueError):
-        return False
-
-
-def fmt(v: Any, digits: int = 3, percent: bool = False) -> str:
-    """A number as the report prints it; "–" for undefined values."""
-    if v is None or isinstance(v, bool):
-        return esc(v) if isinstance(v, bool) else "–"
-    if isinstance(v, int) and not isinstance(v, bool):
-        return f"{v:,}" if abs(v) >= 10000 else str(v)
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return str(v)
-    if not math.isfinite(f):
-        return "–"
-    if percent:
-        return f"{100 * f:.{max(digits - 2, 1)}f}%"
-    if (
-        f.is_integer()
-        and abs(f) >= 1
-        and digits >= 0
-        and abs(f) < 1e15
-        and not isinstance(v, float)
-    ):
-        return str(int(f))
-    return f"{f:.{digits}f}"
-
-
-def interval_text(lo: Any, hi: Any, digits: int = 3, percent: bool = False) -> str:
-    if not (finite(lo) and finite(hi)):
-        return "–"
-    return f"[{fmt(lo, digits, percent)}, {fmt(hi, digits, percent)}]"
-
-
-def table_html(
-    df: pd.DataFrame,
-    columns: Sequence[str] | None = None,
-    headers: Mapping[str, str] | None = None,
-    digits: Mapping[str, int] | int = 3,
-    percent: Iterable[str] = (),
-    caption: str = "",
-    max_rows: int | None = None,
-    note: str = "",
-    cls: str = "",
-) -> str:
-    """A DataFrame as an HTML table; numbers right-aligned, text with its own direction."""
-    columns = list(columns) if columns is not None else [str(c) for c in df.columns]
-    headers = dict(headers or {})
-    percent = set(percent)
-    total = len(df)
-    shown = df if max_rows is None or total <= max_rows else df.iloc[:max_rows]
-    # short tables stay on one page; long ones break between rows and repeat their header
-    small = " small" if len(shown) <= 15 else ""
-    # the caption is a block before the table (WeasyPrint may leave a <caption> behind at a break)
-    out = [f'<div class="tbl{small}">']
-    if caption:
-        out.append(f'<p class="caption">{esc(caption)}</p>')
-    out.append(f'<table class="data {cls}">')
-    out.append(
-        "<thead><tr>"
-        + "".join(
-            f'<th class="nw">{esc(h)}</th>'
-            if len(h) <= 6 and " " not in h
-            else f"<th>{esc(h)}</th>"
-            for h in (str(headers.get(c, c)) for c in columns)
-        )
-        + "</tr></thead><tbody>"
-    )
-    cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
-    for i in range(len(shown)):
-        cells = []
-        for c, arr in zip(columns, cols):
-            v = arr[i]
-            if isinstance(v, bool) or (
-                hasattr(v, "dtype") and getattr(v, "dtype", None) is not None and v.dtype == bool
-            ):
-                cells.append(f'<td class="c">{"yes" if bool(v) else "no"}</td>')
-            elif isinstance(v, int | float) or (
-                hasattr(v, "dtype") and getattr(v.dtype, "kind", "") in "iuf"
-            ):
-                d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
-                fv = v.item() if hasattr(v, "item") else v
-                if isinstance(fv, float) and fv.is_integer() and d == 0:
-                    fv = int(fv)
-                cells.append(f'<td class="n">{fmt(fv, d, c in percent)}</td>')
-            else:
-                cells.append(text_cell(v))
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table></div>")
-    if max_rows is not None and total > max_rows:
-        note = (
-            note + " " if note else ""
-        ) + f"First {max_rows} of {total:,} rows; the CSV export holds all."
-    if note:
-        out.append(f'<p class="note">{esc(note)}</p>')
-    return "\n".join(out)
-
-
-#: printable area the charts must fit in (inches; A4 and Letter with the report's margins)
-CHART_MAX_WIDTH_IN = 6.9
-CHART_MAX_HEIGHT_IN = 8.8
-
-
-def legend_outside(fig: Any) -> Any:
-    """Move each axes' legend to the right of its plot, so it never hides the data (the GUI's
-    charts place legends inside, where an interactive user can still read behind them)."""
-    moved = False
-    for ax in fig.axes:
-        leg = ax.get_legend()
-        if leg is None:
-            continue
-        handles, labels = ax.get_legend_handles_labels()
-        if handles:
-            ax.legend(
-                handles,
-                labels,
-                loc="upper left",
-                bbox_to_anchor=(1.02, 1.0),
-                borderaxespad=0.0,
-                frameon=False,
-                fontsize="small",
-            )
-            moved = True
-    if moved:  # room for the legend beside the plot, which keeps its own width
-        fig.set_figwidth(fig.get_figwidth() * 1.3)
-    return fig
-
-
-def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) -> str:
-    """A matplotlib figure as an SVG image (vector in the PDF), with a caption.
-
-    The image is shown at its natural size, shrunk to fit the printable width (or
-    ``max_width_in``) and height of a page, keeping its aspect ratio.
-    """
-    import matplotlib
-
-    buf = io.StringIO()
-    fonttype = "none" if _plain_text_only(fig) else "path"
-    with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", pad_inches=0.05)
-    svg = buf.getvalue()
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    w_in, h_in = _svg_size_in(svg) or (fig.get_figwidth(), fig.get_figheight())
-    scale = min(1.0, CHART_MAX_WIDTH_IN / w_in, CHART_MAX_HEIGHT_IN / h_in)
-    if max_width_in is not None:
-        scale = min(scale, max_width_in / w_in)
-    style = f' style="width: {w_in * scale:.2f}in; height: {h_in * scale:.2f}in"'
-    cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
-    return f'<figure class="chart"><img{style} alt="{esc(caption)}" src="data:image/svg+xml;base64,{data}"/>{cap}</figure>'
-
-
-def _plain_char(ch: str) -> bool:
-    """A character the PDF engine's SVG text draws right: left to right, no shaping, no marks
-    (Latin, Greek, Cyrillic, punctuation, arrows, mathematical operators)."""
-    o = ord(ch)
-    return (o < 0x0590 or 0x2000 <= o < 0x2400) and unicodedata.category(ch) not in (
-        "Mn",
-        "Mc",
-        "Me",
-        "Cf",
-    )
-
-
-def _plain_text_only(fig: Any) -> bool:
-    """Whether every text of a figure is plain (see :func:`_plain_char`) and not mathtext.
-
-    Such a chart keeps its text as SVG text, which the PDF engine draws with the font (a few
-    hundred glyph outlines fewer to draw per chart: most of the cost of a chart in the PDF).
-    A chart with Hebrew, Arabic, combining marks or emoji keeps every glyph as an outline drawn
-    by matplotlib, whose text layout does the bidirectional ordering and the shaping.
-    """
-    from matplotlib.text import Text
-
-    for t in fig.findobj(Text):
-        s = t.get_text()
-        if "$" in s or not all(_plain_char(ch) for ch in s):
-            return False
-    return True
-
-
-def _svg_size_in(svg: str) -> tuple[float, float] | None:
-    """Width and height of a matplotlib SVG (given in pt) in inches."""
-    import re
-
-    m = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', svg[:2000])
-    return (float(m.group(1)) / 72, float(m.group(2)) / 72) if m else None
-
-
-# ---------------------------------------------------------------------------------------------
-# interpretation conventions
-
-
-LANDIS_KOCH = (
-    (0.0, "poor"),
-    (0.20, "slight"),
-    (0.40, "fair"),
-    (0.60, "moderate"),
-    (0.80, "substantial"),
-    (1.0, "almost perfect"),
-)
-
-
-def interpretation(value: float, scale: str | None) -> str:
-    """The band a value falls in under a published convention (not a verdict on the data).
-
-    κ-type coefficients: Landis & Koch (1977); α: Krippendorff (2004), 0.667 and 0.800.
-
-    >>> interpretation(0.447, "alpha")
-    '< .667: unreliable (K)'
-    >>> interpretation(0.46, "kappa")
-    'moderate (L&K)'
-    """
-    if scale is None or not finite(value):
-        return "–"
-    v = float(value)
-    if scale == "kappa":
-        if v < 0:
-            return "poor (L&K)"
-        for bound, name in LANDIS_KOCH[1:]:
-            if v <= bound + 1e-12:
-                return f"{name} (L&K)"
-        return "almost perfect (L&K)"
-    if scale == "alpha":
-        if v >= 0.800:
-            return "≥ .800: reliable (K)"
-        if v >= 0.667:
-            return ".667–.800: tentative (K)"
-        return "< .667: unreliable (K)"
-    return "–"
-
-
-INTERPRETATION_NOTE = (
-    "Interpretation is a convention, not a verdict: κ-type coefficients use the bands of Landis & Koch "
-    "(1977) (L&K: < 0 poor, 0–.20 slight, .21–.40 fair, .41–.60 moderate, .61–.80 substantial, "
-    ".81–1 almost perfect); Krippendorff's α uses Krippendorff's (2004) guideline (K: rely on data "
-    "with α ≥ .800, draw tentative conclusions from .667 ≤ α < .800). Percent agreement, "
-    "correlations and other scores (e.g. coreference F1 and δ) have no such convention. Intervals are 95% unless stated otherwise."
-)
-
-
-def summary_frame(rows: Sequence[SummaryRow]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "measure": r.measure,
-                "value": r.value,
-                "ci_low": r.ci_low,
-                "ci_high": r.ci_high,
-                "n": r.n,
-                "interpretation": interpretation(r.value, r.scale),
-                "note": r.note,
-            }
-            for r in rows
-        ]
-    )
-
-
-def summary_table_html(rows: Sequence[SummaryRow], caption: str = "") -> str:
-    out = ['<div class="tbl small">']
-    if caption:
-        out.append(f'<p class="caption">{esc(caption)}</p>')
-    out.append('<table class="data summary">')
-    out.append(
-        "<thead><tr><th>Measure</th><th>Value</th><th>95% interval</th><th>n</th><th>Interpretation</th></tr></thead><tbody>"
-    )
-    for r in rows:
-        note = f'<div class="note">{esc(r.note)}</div>' if r.note else ""
-        out.append(
-            "<tr>"
-            f"<td>{esc(r.measure)}{note}</td>"
-            f'<td class="n value">{fmt(r.value, r.digits, r.percent)}</td>'
-            f'<td class="n">{interval_text(r.ci_low, r.ci_high, r.digits, r.percent)}</td>'
-            f'<td class="n">{fmt(r.n, 0) if r.n is not None else "–"}</td>'
-            f"<td>{esc(interpretation(r.value, r.scale))}</td>"
-            "</tr>"
-        )
-    out.append("</tbody></table></div>")
-    out.append(f'<p class="note">{esc(INTERPRETATION_NOTE)}</p>')
-    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -605,10 +280,8 @@ def _kind_report(result: Any, ctx: ReportContext) -> KindReport:
     return kr
 
 
-def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
-    spec = getattr(result, "spec", None)
-    kind_title = spec.title if spec is not None else result.kind
-
+def _files_html(result: Any) -> str:
+    """The input files with their SHA-256, so a reader can check the report's data."""
     files, total = input_files(result.inputs)
     root = _common_root([Path(p) for p in result.inputs]) if result.inputs else None
     rows = []
@@ -625,6 +298,27 @@ def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
             digest = f"unreadable: {e.strerror}"
         rows.append(f'<tr>{text_cell(shown)}<td class="mono">{esc(digest)}</td></tr>')
     more = f'<p class="note">and {total - len(files)} more files.</p>' if total > len(files) else ""
+    return (
+        '<table class="data files"><thead><tr><th>File</th><th>SHA-256</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>{more}"
+    )
+
+
+def _contents_html(sections: Sequence[Section]) -> str:
+    entries = "".join(
+        f'<li class="l{s.level}"><a href="#{esc(s.anchor)}">{esc(s.title)}</a></li>'
+        for s in sections
+    )
+    return f'<nav class="toc"><h2 class="toc-title">Contents</h2><ul>{entries}</ul></nav>'
+
+
+def _title_block(
+    result: Any, kr: KindReport, ctx: ReportContext, summary: str, contents: str
+) -> str:
+    """The cover page: the study, the headline figures, the summary with interpretation (when
+    it fits) and the contents with page numbers — one page."""
+    spec = getattr(result, "spec", None)
+    kind_title = spec.title if spec is not None else result.kind
     when = (ctx.generated or _dt.datetime.now().astimezone()).strftime("%Y-%m-%d %H:%M %Z").strip()
     headline = "".join(f"<tr><th>{esc(k)}</th>{text_cell(v)}</tr>" for k, v in result.headline())
     annotators = ", ".join(esc(a) for a in kr.annotators) or "–"
@@ -633,18 +327,18 @@ def _title_block(result: Any, kr: KindReport, ctx: ReportContext) -> str:
 <header class="title-block">
   <p class="kicker">Inter-annotator agreement report</p>
   <h1 class="study" dir="{text_dir(ctx.title)}">{esc(ctx.title)}</h1>
+  <table class="cover-top"><tr><td class="cover-meta">
   <table class="meta">
     <tr><th>Kind of study</th><td>{esc(kind_title)} (<code>{esc(result.kind)}</code>)</td></tr>
     <tr><th>Annotators</th><td>{annotators} ({len(kr.annotators)})</td></tr>
     <tr><th>Inputs</th><td class="path">{inputs}</td></tr>
     <tr><th>Date</th><td>{esc(when)}</td></tr>
     <tr><th>Application</th><td>iaa_desktop {esc(__version__)}</td></tr>
-  </table>
-  <h3 class="nobreak">Headline figures</h3>
-  <table class="meta headline">{headline}</table>
-  <h3 class="nobreak">Input files (SHA-256)</h3>
-  <table class="data files"><thead><tr><th>File</th><th>SHA-256</th></tr></thead><tbody>{"".join(rows)}</tbody></table>
-  {more}
+  </table></td><td class="cover-headline">
+  <table class="meta headline"><caption>Headline figures</caption>{headline}</table>
+  </td></tr></table>
+  {summary}
+  {contents}
 </header>"""
 
 
@@ -746,30 +440,30 @@ def build_report(
         ctx.title = study_title(result)
     kr = kind_report if kind_report is not None else _kind_report(result, ctx)
     sections: list[Section] = []
+    summary_html = summary_table_html(kr.summary, kr.summary_caption)
+    on_cover = len(kr.summary) <= COVER_SUMMARY_ROWS
+    if not on_cover:
+        sections.append(Section("Summary", summary_html, anchor="summary"))
     methods = "".join(f"<p>{p}</p>" for p in kr.methods)
     sections.append(Section("Methods", methods + references_html(kr.references), anchor="methods"))
-    sections.append(
-        Section(
-            "Summary",
-            summary_table_html(kr.summary, kr.summary_caption) + _problems_html(result),
-            anchor="summary",
-        )
-    )
+    problems = _problems_html(result)
+    if problems:
+        sections.append(Section("Problems in the inputs", problems, anchor="problems"))
     sections.extend(kr.sections)
     if ctx.adjudication is not None:
         sections.append(
             Section("Adjudication", adjudication_html(ctx.adjudication), anchor="adjudication")
         )
+    sections.append(Section("Input files (SHA-256)", _files_html(result), anchor="inputs"))
     for i, s in enumerate(sections):
         if not s.anchor:
             s.anchor = f"s{i}"
-    toc = ""
-    if ctx.with_toc:
-        entries = "".join(
-            f'<li class="l{s.level}"><a href="#{esc(s.anchor)}">{esc(s.title)}</a></li>'
-            for s in sections
-        )
-        toc = f'<nav class="toc"><h2 class="toc-title">Contents</h2><ul>{entries}</ul></nav>'
+    cover_summary = (
+        f'<h2 class="cover-summary">Summary</h2>{summary_html}'
+        if on_cover
+        else '<p class="note">The summary of every coefficient with its interval and '
+        "interpretation is the first section.</p>"
+    )
     body = []
     for s in sections:
         h = "h2" if s.level <= 2 else "h3"
@@ -782,8 +476,7 @@ def build_report(
 <style>{_css(ctx.paper)}</style></head>
 <body>
 <div class="running" dir="{text_dir(ctx.title)}">{esc(ctx.title)} · agreement report</div>
-{_title_block(result, kr, ctx)}
-{toc}
+{_title_block(result, kr, ctx, cover_summary, _contents_html(sections))}
 {"".join(body)}
 </body></html>"""
     summary = summary_frame(kr.summary)
@@ -824,23 +517,7 @@ def write_report(
     written: list[Path] = []
     built = build_report(result, ctx)
     if pdf_path is not None:
-        # Lay out once, with the table of contents when the report looks long: the estimate runs
-        # high (half a page to a page on the example studies), so a report it calls long but
-        # that lays out in TOC_MIN_PAGES pages keeps its contents page rather than paying for a
-        # second layout; only a report longer than guessed is laid out again, with its contents.
-        # The charts are rendered once (the kind's sections are reused) and parsed once (the
-        # image cache).
-        cache: dict[Any, Any] = {}
-        estimate = pdf.estimate_pages(built.html) * (297 / 279 if ctx.paper == "letter" else 1.0)
-        ctx.with_toc = estimate > TOC_MIN_PAGES + 0.5
-        if ctx.with_toc:
-            built = build_report(result, ctx, built.kind_report)
-        document = _render_pdf(built.html, cache)
-        if not ctx.with_toc and len(document.pages) > TOC_MIN_PAGES:
-            ctx.with_toc = True
-            built = build_report(result, ctx, built.kind_report)
-            document = _render_pdf(built.html, cache)
-        write_bytes_atomic(pdf_path, pdf.pdf_bytes(document))
+        write_bytes_atomic(pdf_path, pdf.pdf_bytes(_render_pdf(built.html)))
         written.append(Path(pdf_path))
     if html_path is not None:
         write_text_atomic(html_path, built.html)

@@ -7,7 +7,8 @@ from iaa_desktop.gui.adjudication.dialog import (
     open_adjudication,
     open_store_interactive,
 )
-from iaa_desktop.gui.adjudication.panel import AdjudicationPanel, DecisionCommand
+from iaa_desktop.gui.adjudication.panel import AdjudicationPanel
+from iaa_desktop.gui.adjudication.undo import DecisionCommand
 
 __all__ = [
     "AdjudicationDialog",

@@ -78,7 +78,13 @@ class AdjudicationDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.panel)
-        self.resize(1400, 900)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        w, h = (
+            (1400, 900)
+            if screen is None
+            else (min(1400, screen.width()), min(900, screen.height()))
+        )
+        self.resize(w, h)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.panel.close_store()

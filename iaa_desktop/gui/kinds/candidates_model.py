@@ -73,12 +73,10 @@ def _fit_run(gen: int, result: Any, opts: dict[str, Any], cache_dir: str, cache_
 
 
 def _view(model: DataFrameModel) -> QTableView:
-    v = QTableView()
-    v.setModel(model)
-    v.setSortingEnabled(False)
-    v.verticalHeader().setVisible(False)
-    v.setAlternatingRowColors(True)
-    return v
+    """The app's table view (copy and CSV/XLSX export in its context menu)."""
+    from iaa_desktop.gui.widgets.table_view import make_table
+
+    return make_table(model, sortable=False, name="agreement_model")
 
 
 class ModelPanel(QWidget):

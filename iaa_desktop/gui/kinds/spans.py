@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from iaa_desktop.core.kinds.spans.measures import KINDS
-from iaa_desktop.gui.kinds.coref import PALETTE, _is_rtl
-from iaa_desktop.gui.kinds.table import fit_columns, make_table
+from iaa_desktop.gui.kinds.coref.render import PALETTE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
+from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
 
 #: agreement mark after each span, by the kind of its group
 MARKS = {
@@ -143,7 +144,7 @@ class SpansPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(QLabel("Documents (lowest exact F1 first)"))
-        self.doc_model = DataFrameModel(tint_column="exact_f1")
+        self.doc_model = DataFrameModel(severity_column="exact_f1")
         self.doc_view = make_table(self.doc_model)
         self.doc_view.setObjectName("documents")
         self.doc_view.selectionModel().currentRowChanged.connect(lambda *_: self._on_document())
@@ -155,7 +156,7 @@ class SpansPanel(QWidget):
             filters.addWidget(combo, 1)
         ll.addWidget(QLabel("Disagreements, worst first"))
         ll.addLayout(filters)
-        self.dis_model = DataFrameModel(tint_column="score")
+        self.dis_model = DataFrameModel(severity_column="score")
         self.dis_view = make_table(self.dis_model, sortable=False)
         self.dis_view.setObjectName("disagreements")
         self.dis_view.selectionModel().currentRowChanged.connect(lambda *_: self._on_disagreement())

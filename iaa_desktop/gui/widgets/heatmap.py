@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -34,7 +34,11 @@ def colour_at(t: float, stops: list[tuple[float, int, int, int]]) -> QColor:
 
 
 class MatrixHeatmap(QWidget):
-    """Rows × columns of coloured cells with their values; hover shows the pair and the value."""
+    """Rows × columns of coloured cells with their values; hover shows the pair and the value;
+    a click on a cell emits :attr:`cell_clicked` (row, column) so a view can list what is behind it.
+    """
+
+    cell_clicked = Signal(int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -140,9 +144,11 @@ class MatrixHeatmap(QWidget):
                 0, fm.ascent(), fm.elidedText(name, Qt.TextElideMode.ElideRight, int(bottom * 1.3))
             )
             p.restore()
-        # colour legend
-        lx = x0 + n_c * cell + 12
-        lh = n_r * cell
+        self._paint_legend(p, fm, x0 + n_c * cell + 12, y0, n_r * cell)
+        p.end()
+
+    def _paint_legend(self, p: QPainter, fm: QFontMetrics, lx: float, y0: float, lh: float) -> None:
+        """The colour scale beside the matrix, with its two ends (outside the cells)."""
         steps = 40
         for k in range(steps):
             t = 1 - k / (steps - 1)
@@ -159,16 +165,41 @@ class MatrixHeatmap(QWidget):
             Qt.AlignmentFlag.AlignLeft,
             f"{self._vmin:.2g}",
         )
-        p.end()
 
-    def mouseMoveEvent(self, event) -> None:
-        pos = event.position()
+    #: what a click on a cell does, for the tooltip ("" = nothing)
+    click_hint = ""
+
+    def cell_at(self, pos) -> tuple[int, int] | None:
         for rect, i, j in self._cells:
             if rect.contains(pos):
-                v = self._values[i, j]
-                self.setToolTip(
-                    f"{self._rows[i]} × {self._cols[j]}: "
-                    + ("–" if math.isnan(v) else f"{v:.{max(self._digits, 3)}f}")
-                )
-                return
-        self.setToolTip("")
+                return i, j
+        return None
+
+    def mouseMoveEvent(self, event) -> None:
+        hit = self.cell_at(event.position())
+        if hit is None:
+            self.setToolTip("")
+            self.unsetCursor()
+            return
+        i, j = hit
+        v = self._values[i, j]
+        self.setToolTip(
+            f"{self._rows[i]} × {self._cols[j]}: "
+            + ("– (undefined)" if math.isnan(v) else f"{v:.{max(self._digits, 3)}f}")
+            + (f"\n{self.click_hint}" if self.click_hint else "")
+        )
+        if self.click_hint:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def mousePressEvent(self, event) -> None:
+        hit = self.cell_at(event.position())
+        if hit is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.cell_clicked.emit(*hit)
+        super().mousePressEvent(event)
+
+    def cell_centre(self, i: int, j: int):
+        """Centre of cell (i, j) in widget coordinates (tests click there)."""
+        for rect, a, b in self._cells:
+            if (a, b) == (i, j):
+                return rect.center()
+        return None

@@ -49,7 +49,7 @@ class CandidatesModel(AdjudicationModel):
         fac = ", ".join(f"{f}: {r[f]}" for f in self._factors)
         return f"Pair {self.titles[i]} — {fac}\n\ntarget{tref}: {r['target_text']}\n\nsource{sref}: {r['source_text']}"
 
-    def describe_html(self, i: int, names: Any = None) -> str:
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         if self._pairs is None:
             return super().describe_html(i)
         r = self._pairs.iloc[i]

@@ -64,17 +64,25 @@ def _row(name: str, k: dict[str, Any], n: Any) -> SummaryRow:
     )
 
 
+def summary(result: Any) -> tuple[list[SummaryRow], str]:
+    """The headline coefficients (rows of the summary table) and their caption."""
+    mk = result.overall.get("multi_kappa", {})
+    rows = [_row("multi-κ (Hubert), all pairs", mk, mk.get("n_items"))]
+    for p in result.pairwise:
+        k = p.get("multi_kappa", p)
+        rows.append(_row(f"κ, annotators {p['a']} – {p['b']}", k, p.get("n_items")))
+    caption = f"{len(result.pairs):,} candidate pairs, {len(result.annotators)} annotators; intervals: 95% posterior"
+    return rows, caption
+
+
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:
     from iaa_desktop.core.kinds.durel.charts import forest_figure, overlap_curve_figure
 
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
-    mk = result.overall.get("multi_kappa", {})
-    kr.summary.append(_row("multi-κ (Hubert), all pairs", mk, mk.get("n_items")))
-    for p in result.pairwise:
-        k = p.get("multi_kappa", p)
-        kr.summary.append(_row(f"κ, annotators {p['a']} – {p['b']}", k, p.get("n_items")))
-    kr.summary_caption = f"{len(result.pairs):,} candidate pairs, {len(result.annotators)} annotators; intervals: 95% posterior"
+    kr.summary, kr.summary_caption = summary(result)
 
     tables = result.tables()
     bf = tables.get("by_factor", pd.DataFrame())

@@ -1,37 +1,28 @@
-"""Units of the ``coref`` kind: class pairs, lone mentions and unmatched classes; gold chains.
+"""Units of the ``coref`` kind for any number of annotators: chains and mentions; gold chains.
 
-For two annotators A and B and each document:
+The classes of all annotators of a document are matched into groups, one class per annotator at
+most (:func:`iaa_desktop.core.align.nway.match_n_way`; for two annotators, the comparison's own
+class matching, so the pairs the view shows are the pairs adjudicated). Units:
 
-* every **matched class pair** (a, b) — a row ``Ci ↔ Cj`` of the comparison's class matching
-  (the kind's cost option; rows sharing no mention are not pairs) — is a unit whose versions are
-  A's class and B's class; the adjudicator may also take their **union** (``u``) or
-  **intersection** (``i``);
-* every **mention only one annotator has** is a unit: ``keep`` or ``drop``;
-* every **unmatched class** (matched to nothing, to the other side's singletons ``S`` or to a
-  class it shares no mention with) is a unit: ``keep`` or ``drop``.
+* a **chain** (``group``): a group holding the classes of two or more annotators. Each annotator's
+  version is their class (``""`` = they have no class in the group); the adjudicator takes one
+  version (keys ``1``…), the majority, the **union** (``u``) or **intersection** (``i``) of the
+  versions, the mentions most versions hold (``j``), or edits the chain mention by mention;
+* a **lone chain** (``class``): a class only one annotator has: ``keep`` or ``drop``;
+* a **mention** not every annotator has: ``keep`` or ``drop`` (versions: ``keep`` where the
+  annotator has it).
 
-Values: a class is its mentions as ``type start end`` joined by ``;`` (sorted); lone mentions and
-unmatched classes are ``keep`` / ``drop``. The gold of a document (:meth:`CorefModel.gold_chains`)
-is always a consistent set of chains: the gold mentions are the mentions both annotators have plus
-the lone mentions kept; each decided class pair gives the chosen class restricted to the gold
-mentions, plus the kept lone mentions its two classes held; each kept unmatched class gives its
-gold mentions; a mention already in an earlier chain is not repeated; a chain left with fewer
-than two mentions dissolves into singletons. Undecided units contribute nothing (no chain, lone
-mention left out).
-
-Gold export in the inputs' format: brat standoff (``gold/<doc>.ann`` with the ``.txt``),
-CoNLL-2012 (the first annotator's file with the coreference column replaced; singletons as
-one-mention entities) or a mention table (``begin, end, entityNum, surface``).
-
-The documents, mentions, classes and the class matching come from the ``coref`` kind's result
-(:class:`~iaa_desktop.core.kinds.coref.compare.CorefResult`): the pairs the comparison view shows are the
-pairs adjudicated. :func:`model_from_inputs` runs that kind on the inputs.
+Values: a class is its mentions as ``type start end`` joined by ``;`` (sorted); the others are
+``keep`` / ``drop``. The gold of a document (:meth:`CorefModel.gold_chains`) is always a consistent
+set of chains: the gold mentions are those every annotator has plus the mentions kept; each
+decided chain gives its chosen class restricted to the gold mentions, plus the kept mentions its
+versions held; each kept lone chain gives its gold mentions; a mention already in an earlier chain
+is not repeated; a chain left with fewer than two mentions dissolves. Undecided units contribute
+nothing. Gold files: :mod:`iaa_desktop.core.kinds.coref.gold`.
 """
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,12 +32,11 @@ import numpy as np
 
 from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
 from iaa_desktop.core.errors import IaaError, OptionError, ReaderError
+from iaa_desktop.core.kinds.coref.marks import line_of
 
-Mention = tuple[
-    str, int, int
-]  # (type, start, end): characters (brat) or tokens (CoNLL), end exclusive
+Mention = tuple[str, int, int]  # (type, start, end): characters (brat) or tokens (CoNLL)
 KEEP, DROP = "keep", "drop"
-NAME = "\x00"  # where a title names an annotator (replaced by the shown name)
+NAME = "\x00"  # where a title names annotators (replaced by the shown names)
 
 
 def _iso(text: str) -> str:
@@ -81,18 +71,18 @@ class AnnotatedDoc:
 
 @dataclass
 class CorefDocument:
-    """A document with every annotator's annotation.
+    """A document with every annotator's annotation (``None``: that annotator lacks it).
 
-    ``text`` is the document text; ``token_spans`` maps token ``k`` to its character span in
-    ``text`` (CoNLL; ``None`` for brat, where offsets are characters already).
+    ``token_spans`` maps token ``k`` to its character span in ``text`` (CoNLL; ``None`` for brat,
+    whose offsets are characters already).
     """
 
     name: str
     text: str
-    annotations: tuple[AnnotatedDoc, ...]
+    annotations: tuple[AnnotatedDoc | None, ...]
     token_spans: list[tuple[int, int]] | None = None
     source: tuple[Path, ...] = ()
-    covered: dict[Mention, str] = field(default_factory=dict)  # the files' covered text per mention
+    covered: dict[Mention, str] = field(default_factory=dict)  # the files' covered text
 
     def char_span(self, m: Mention) -> tuple[int, int]:
         if self.token_spans is None:
@@ -105,32 +95,21 @@ class CorefDocument:
         s, e = self.char_span(m)
         return self.text[s:e] if self.text else self.covered.get(m, "")
 
+    def line(self, m: Mention) -> int:
+        return line_of(self.text, self.char_span(m)[0]) if self.text else 0
+
+    def label(self, m: Mention) -> str:
+        """How a mention is named to people: its words and its line (offsets only as a last
+        resort: two mentions of one word on a line)."""
+        return f"{_iso(self.surface(m))} (line {self.line(m)})" if self.text else mention_text(m)
+
+    @property
+    def present(self) -> list[AnnotatedDoc]:
+        return [a for a in self.annotations if a is not None]
+
 
 # ---------------------------------------------------------------------------------------------
-# reading
-
-
-_CONLL_BEGIN = "#begin document"
-
-
-def _conll_token_lines(path: Path) -> tuple[list[str], dict[str, list[int]]]:
-    """The lines of a CoNLL file and, per document (named as the coref reader names it), the
-    line index of each token."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    out: dict[str, list[int]] = {}
-    cur: list[int] | None = None
-    for n, line in enumerate(lines):
-        if line.startswith(_CONLL_BEGIN):
-            name = line[len(_CONLL_BEGIN) :].strip() or f"{path.stem}:{len(out) + 1}"
-            cur = out.setdefault(name, [])
-            continue
-        if line.startswith("#end document"):
-            cur = None
-            continue
-        if cur is None or not line.strip() or line.startswith("#"):
-            continue
-        cur.append(n)
-    return lines, out
+# documents from a comparison result
 
 
 def _source_format(path: str) -> str:
@@ -148,23 +127,35 @@ def _source_format(path: str) -> str:
     return "conll" if is_conll(p) else "brat"
 
 
+def _pairs_of(dc: Any, a: str, b: str) -> list[tuple[int, int]] | None:
+    comparison = next((p for p in dc.pairs if (p.a, p.b) == (a, b)), None)
+    if comparison is None:
+        return None
+    return [
+        (int(r.class_a[1:]) - 1, int(r.class_b[1:]) - 1)
+        for r in comparison.rows
+        if r.class_a.startswith("C") and r.class_b.startswith("C") and r.M > 0
+    ]
+
+
 def documents_from_result(
     result: Any,
-) -> tuple[tuple[str, ...], list[CorefDocument], str, list[list[tuple[int, int]]]]:
-    """Annotators (the first two), documents both have, format, and the matched class pairs
-    (indices into each side's classes) of the result's class matching."""
-    if len(result.annotators) < 2:
+) -> tuple[tuple[str, ...], list[CorefDocument], str, list[list[tuple[int, int]] | None]]:
+    """Annotators, the documents two or more of them have, the format, and (two annotators)
+    the comparison's matched class pairs per document."""
+    names = tuple(result.annotators)
+    if len(names) < 2:
         raise IaaError("Coreference adjudication needs two annotators.")
-    a, b = result.annotators[0], result.annotators[1]
     docs: list[CorefDocument] = []
-    matched: list[list[tuple[int, int]]] = []
+    matched: list[list[tuple[int, int]] | None] = []
     fmt = "brat"
     for dc in result.documents:
-        if a not in dc.docs or b not in dc.docs:
+        have = [n for n in names if n in dc.docs]
+        if len(have) < 2:
             continue
-        da, db = dc.docs[a], dc.docs[b]
-        fmt = _source_format(da.path)
-        text = da.text or db.text or ""
+        first = dc.docs[have[0]]
+        fmt = _source_format(first.path)
+        text = next((dc.docs[n].text for n in have if dc.docs[n].text), "") or ""
         spans = None
         if fmt == "conll":
             spans, pos = [], 0
@@ -172,23 +163,20 @@ def documents_from_result(
                 spans.append((pos, pos + len(tok)))
                 pos += len(tok) + 1
         anns = tuple(
-            AnnotatedDoc(frozenset(d.mentions), tuple(frozenset(c) for c in d.classes))
-            for d in (da, db)
+            AnnotatedDoc(
+                frozenset(dc.docs[n].mentions), tuple(frozenset(c) for c in dc.docs[n].classes)
+            )
+            if n in dc.docs
+            else None
+            for n in names
         )
-        covered = {**db.mentions, **da.mentions}
-        docs.append(
-            CorefDocument(dc.name, text, anns, spans, (Path(da.path), Path(db.path)), covered)
-        )
-        pairs: list[tuple[int, int]] = []
-        comparison = next((p for p in dc.pairs if (p.a, p.b) == (a, b)), None)
-        if comparison is not None:
-            for r in comparison.rows:
-                if r.class_a.startswith("C") and r.class_b.startswith("C") and r.M > 0:
-                    pairs.append((int(r.class_a[1:]) - 1, int(r.class_b[1:]) - 1))
-        else:
-            pairs = match_classes(anns[0].classes, anns[1].classes)
-        matched.append(pairs)
-    return (a, b), docs, fmt, matched
+        covered: dict[Mention, str] = {}
+        for n in reversed(have):
+            covered.update(dc.docs[n].mentions)
+        source = tuple(Path(dc.docs[n].path) for n in have)
+        docs.append(CorefDocument(dc.name, text, anns, spans, source, covered))
+        matched.append(_pairs_of(dc, names[0], names[1]) if len(names) == 2 else None)
+    return names, docs, fmt, matched
 
 
 def load_documents(
@@ -207,48 +195,34 @@ def _run_coref(inputs: Sequence[Path], options: dict[str, Any] | None = None) ->
     return run_to_end(get_kind("coref").run([Path(p) for p in inputs], dict(options or {})))
 
 
-# ---------------------------------------------------------------------------------------------
-# matching
-
-
 def match_classes(a: Sequence[frozenset], b: Sequence[frozenset]) -> list[tuple[int, int]]:
     """Pairs (i, j) of a minimum-|a △ b| assignment (ties: largest overlap) that share a mention."""
-    if not a or not b:
-        return []
-    from scipy.optimize import linear_sum_assignment
+    from iaa_desktop.core.align.nway import match_n_way
 
-    n_mentions = len(set().union(*a, *b))
-    inter = np.array([[len(x & y) for y in b] for x in a], dtype=float)
-    size_a = np.array([len(x) for x in a], dtype=float)[:, None]
-    size_b = np.array([len(y) for y in b], dtype=float)[None, :]
-    sym = size_a + size_b - 2 * inter
-    rows, cols = linear_sum_assignment(sym * (n_mentions + 1) - inter)
-    return [(int(i), int(j)) for i, j in zip(rows, cols) if inter[i, j] > 0]
+    return [(g[0], g[1]) for g in match_n_way([a, b]) if g[0] is not None and g[1] is not None]
+
+
+# ---------------------------------------------------------------------------------------------
+# the model
 
 
 @dataclass(frozen=True)
 class CorefUnit:
-    """What a unit of a coreference adjudication is about."""
+    """What a unit is about: ``doc`` index, ``kind`` (``group``, ``class``, ``mention``), the
+    class of each annotator (``None`` = none in this group), the mention of a mention unit."""
 
     doc: int
-    kind: str  # "pair", "mention" or "class"
-    classes: tuple[
-        frozenset[Mention] | None, ...
-    ] = ()  # pair: (a, b); class: the class per annotator or None
+    kind: str
+    classes: tuple[frozenset[Mention] | None, ...] = ()
     mention: Mention | None = None
 
-
-@dataclass
-class _Built:
-    keys: list[str] = field(default_factory=list)
-    titles: list[str] = field(default_factory=list)
-    owners: list[int] = field(
-        default_factory=list
-    )  # annotator column named in the title, -1 = none
-    groups: list[str] = field(default_factory=list)
-    versions: list[list[str | None]] = field(default_factory=list)
-    disagreement: list[float] = field(default_factory=list)
-    units: list[CorefUnit] = field(default_factory=list)
+    @property
+    def union(self) -> frozenset[Mention]:
+        out: frozenset[Mention] = frozenset()
+        for c in self.classes:
+            if c:
+                out |= c
+        return out
 
 
 class CorefModel(AdjudicationModel):
@@ -260,12 +234,14 @@ class CorefModel(AdjudicationModel):
         docs: list[CorefDocument] | None = None,
         units: list[CorefUnit] | None = None,
         fmt: str = "brat",
+        templates: tuple[list[str], list[tuple[int, ...]]] | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(*args, **kw)
         self.docs = docs or []
         self.units = units or []
         self.fmt = fmt
+        self._templates = templates
 
     # -- presentation -------------------------------------------------------------------------
 
@@ -274,139 +250,122 @@ class CorefModel(AdjudicationModel):
             return "—"
         if value in (KEEP, DROP):
             return value
-        return (
-            "{"
-            + ", ".join(
-                self._mention_label(m) for m in sorted(decode_class(value), key=lambda m: m[1])
-            )
-            + "}"
-        )
+        if value == "":
+            return "∅ (no chain)"
+        ms = sorted(decode_class(value), key=lambda m: m[1])
+        return "{" + ", ".join(mention_text(m) for m in ms) + "}"
 
-    def _mention_label(self, m: Mention, doc: CorefDocument | None = None) -> str:
-        doc = doc or (
-            self.docs[self._current_doc]
-            if getattr(self, "_current_doc", None) is not None
-            else None
-        )
-        if doc is None:
-            return mention_text(m)
-        # isolate the (possibly right-to-left) surface so "@offset" stays beside it
-        return f"\u2068{doc.surface(m)}\u2069@{m[1]}"
+    def describe_value(self, i: int, value: str | None) -> str:
+        """A version as the adjudicator reads it: its mentions by words and line, and what it
+        has or lacks compared with the other versions."""
+        u = self.units[i]
+        if value is None or value in (KEEP, DROP) or u.kind != "group":
+            return self.format_value(value)
+        doc = self.docs[u.doc]
+        mine = decode_class(value)
+        if not mine:
+            return "no chain"
+        common = frozenset.intersection(*[c or frozenset() for c in u.classes])
+        extra = sorted(mine - common, key=lambda m: m[1])
+        missing = sorted(u.union - mine, key=lambda m: m[1])
+        head = ", ".join(_iso(doc.surface(m)) for m in sorted(mine, key=lambda m: m[1])[:6])
+        more = "…" if len(mine) > 6 else ""
+        diff = []
+        if extra and len(extra) < len(mine):
+            diff.append("with " + ", ".join(doc.label(m) for m in extra[:3]))
+        if missing:
+            diff.append("without " + ", ".join(doc.label(m) for m in missing[:3]))
+        return f"{len(mine)}: {head}{more}" + (f" — {'; '.join(diff)}" if diff else "")
 
     def parse_value(self, text: str, i: int | None = None) -> str:
-        t = text.strip().lower()
-        if i is not None and self.units[i].kind == "pair":
-            raise OptionError(
-                "For a class pair pick A's class (1), B's (2), their union (U) or intersection (I)."
-            )
-        if t in (KEEP, DROP):
-            return t
-        raise OptionError(
-            "Type 'keep' or 'drop' (for a class pair, pick A, B, union (U) or intersection (I))."
-        )
+        t = text.strip()
+        if i is not None and self.units[i].kind == "group":
+            if t.lower() in ("", "none", "no chain", "∅"):
+                return ""
+            try:
+                chosen = decode_class(t)
+            except ValueError:
+                raise OptionError(
+                    "For a chain pick a version (1, 2 …), the union (U), the intersection (I), or "
+                    "click mentions in the text to add or remove them."
+                ) from None
+            doc = self.docs[self.units[i].doc]
+            known = frozenset().union(*(a.mentions for a in doc.present))
+            if not chosen <= known:
+                raise OptionError("A chain can only hold mentions an annotator marked.")
+            return encode_class(chosen)
+        if t.lower() in (KEEP, DROP):
+            return t.lower()
+        raise OptionError("Type 'keep' or 'drop'.")
 
     def choices(self, i: int, order=None, names=None, min_share: float = 0.5) -> list[Choice]:
-        self._current_doc = self.units[i].doc
-        return super().choices(i, order, names, min_share)
+        out = super().choices(i, order, names, min_share)
+        if self.units[i].kind != "group":
+            return out
+        shown = list(self.annotators) if names is None else list(names)
+        order = list(range(len(self.annotators))) if order is None else list(order)
+        relabelled = []
+        for c in out:
+            if c.choice.startswith("annotator:") and c.value is not None:
+                pos = order.index(self.annotators.index(c.choice.split(":", 1)[1]))
+                c = Choice(
+                    c.key,
+                    f"{shown[pos]}: {self.describe_value(i, c.value)}",
+                    c.choice,
+                    c.value,
+                    c.annotators,
+                )
+            elif c.value is not None and c.choice != "typed":
+                c = Choice(
+                    c.key,
+                    f"{c.label.split(':', 1)[0]}: {self.describe_value(i, c.value)}",
+                    c.choice,
+                    c.value,
+                    c.annotators,
+                )
+            relabelled.append(c)
+        return relabelled
 
     def extra_choices(self, i: int) -> list[Choice]:
         u = self.units[i]
-        self._current_doc = u.doc
-        if u.kind == "pair":
-            a, b = u.classes
-            assert a is not None and b is not None
-            out = [
-                Choice(
-                    "u",
-                    f"union: {self.format_value(encode_class(a | b))}",
-                    "union",
-                    encode_class(a | b),
-                )
-            ]
-            if a & b:
-                out.append(
-                    Choice(
-                        "i",
-                        f"intersection: {self.format_value(encode_class(a & b))}",
-                        "intersection",
-                        encode_class(a & b),
-                    )
-                )
-            return out
-        return [Choice("k", "keep", "keep", KEEP), Choice("x", "drop", "drop", DROP)]
+        if u.kind != "group":
+            return [Choice("k", "keep", "keep", KEEP), Choice("x", "drop", "drop", DROP)]
+        versions = [c for c in u.classes if c is not None]
+        union = u.union
+        inter = frozenset.intersection(*versions) if versions else frozenset()
+        out = [Choice("u", "union", "union", encode_class(union))]
+        if inter and inter != union:
+            out.append(Choice("i", "intersection", "intersection", encode_class(inter)))
+        if len(versions) >= 3:
+            most = frozenset(
+                m for m in union if sum(m in c for c in versions) * 2 > len(self.annotators)
+            )
+            if len(most) >= 2 and most not in (union, inter):
+                out.append(Choice("j", "mentions most hold", "most", encode_class(most)))
+        return out
 
     def title(self, i: int, names: Sequence[str] | None = None) -> str:
-        templates, owners = getattr(self, "_templates", (None, None))
-        if names is None or templates is None or owners[i] < 0:
+        if names is None or self._templates is None:
             return self.titles[i]
-        return templates[i].replace(NAME, names[owners[i]])
+        templates, owners = self._templates
+        if not owners[i]:
+            return self.titles[i]
+        return templates[i].replace(NAME, ", ".join(names[x] for x in owners[i]))
 
     def describe(self, i: int) -> str:
         u = self.units[i]
-        doc = self.docs[u.doc]
         what = {
-            "pair": "class pair",
-            "mention": "mention only one annotator has",
-            "class": "unmatched class",
+            "group": "chain",
+            "mention": "mention not every annotator has",
+            "class": "chain only one annotator has",
         }[u.kind]
-        return f"{doc.name}: {what} — {self.titles[i]}"
+        return f"{self.docs[u.doc].name}: {what} — {self.titles[i]}"
 
-    def describe_html(self, i: int, names: Any = None) -> str:
-        """The document lines holding the unit's mentions, A's in blue, B's in orange, shared in green."""
-        u = self.units[i]
-        doc = self.docs[u.doc]
-        self._current_doc = u.doc
-        a_set: set[Mention] = set()
-        b_set: set[Mention] = set()
-        if u.kind == "pair":
-            a_set, b_set = set(u.classes[0] or ()), set(u.classes[1] or ())
-        elif u.kind == "class":
-            a_set = set(u.classes[0] or ())
-            b_set = set(u.classes[1] or ()) if len(u.classes) > 1 else set()
-        elif u.mention is not None:
-            has_a = u.mention in doc.annotations[0].mentions
-            (a_set if has_a else b_set).add(u.mention)
-        spans = {}
-        for m in a_set | b_set:
-            s, e = doc.char_span(m)
-            colour = (
-                "#b7e4b7"
-                if (m in a_set and m in b_set)
-                else ("#b9d4f5" if m in a_set else "#ffd3a6")
-            )
-            spans[(s, e)] = colour
-        text = doc.text
-        # lines holding a mention (± 1 line), so long documents stay readable
-        starts = [0] + [k + 1 for k, ch in enumerate(text) if ch == "\n"]
-        line_of = lambda pos: int(np.searchsorted(starts, pos, side="right") - 1)  # noqa: E731
-        wanted = set()
-        for s, _e in spans:
-            ln = line_of(s)
-            wanted.update({ln - 1, ln, ln + 1})
-        out = []
-        n_lines = len(starts)
-        for ln in sorted(x for x in wanted if 0 <= x < n_lines):
-            lo = starts[ln]
-            hi = starts[ln + 1] - 1 if ln + 1 < n_lines else len(text)
-            pieces, pos = [], lo
-            for (s, e), colour in sorted(spans.items()):
-                if s < lo or s >= hi or s < pos:
-                    continue
-                pieces.append(html.escape(text[pos:s]))
-                pieces.append(
-                    f"<span style='background:{colour}'><b>{html.escape(text[s:e])}</b></span>"
-                )
-                pos = e
-            pieces.append(html.escape(text[pos:hi]))
-            out.append(f"<p dir='auto' style='margin:2px'>{''.join(pieces)}</p>")
-        names = list(names) if names is not None else list(self.annotators)
-        legend = (
-            f"<p><b>{html.escape(doc.name)}</b> — {html.escape(self.describe(i).split(' — ', 1)[0].split(': ', 1)[1])}"
-            f" &nbsp; <span style='background:#b9d4f5'>&nbsp;{html.escape(names[0])}&nbsp;</span>"
-            f" <span style='background:#ffd3a6'>&nbsp;{html.escape(names[1] if len(names) > 1 else '')}&nbsp;</span>"
-            " <span style='background:#b7e4b7'>&nbsp;both&nbsp;</span></p>"
-        )
-        return legend + "".join(out)
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
+        from iaa_desktop.core.kinds.coref.unit_html import unit_html
+
+        shown = list(names) if names is not None else list(self.annotators)
+        return unit_html(self, i, shown, current)
 
     # -- gold ------------------------------------------------------------------------------------
 
@@ -419,10 +378,11 @@ class CorefModel(AdjudicationModel):
         for i, u in enumerate(self.units):
             by_doc.setdefault(u.doc, []).append(i)
         for d, doc in enumerate(self.docs):
-            common = frozenset.intersection(*(a.mentions for a in doc.annotations))
+            units = by_doc.get(d, [])
+            common = frozenset.intersection(*(a.mentions for a in doc.present))
             kept = {
                 self.units[i].mention
-                for i in by_doc.get(d, [])
+                for i in units
                 if self.units[i].kind == "mention" and gold[i] == KEEP
             }
             mentions = frozenset(common | kept)
@@ -437,128 +397,135 @@ class CorefModel(AdjudicationModel):
                     chains.append(c)
                     used.update(c)
 
-            for i in by_doc.get(d, []):
+            for i in units:
                 u = self.units[i]
-                if u.kind == "pair" and gold[i] is not None:
-                    a, b = u.classes
+                if u.kind == "group" and gold[i] is not None:
                     chosen = set(decode_class(gold[i]))
-                    chosen |= {m for m in (a | b) if m in kept}
+                    if chosen:
+                        chosen |= {m for m in u.union if m in kept}
                     add(chosen)
-            for i in by_doc.get(d, []):
+            for i in units:
                 u = self.units[i]
                 if u.kind == "class" and gold[i] == KEEP:
-                    add(next(c for c in u.classes if c is not None))
+                    add(u.union)
             out.append((mentions, chains))
         return out
 
     def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+        from iaa_desktop.core.kinds.coref import gold as writers
+
         chains = self.gold_chains(gold)
         if self.fmt == "conll":
-            return self._write_conll(chains, out_dir)
+            return writers.write_conll(self.docs, chains, out_dir)
         if self.fmt == "table":
-            return self._write_table(chains, out_dir)
-        return self._write_brat(chains, out_dir)
+            return writers.write_mention_table(self.docs, chains, out_dir, self.options)
+        return writers.write_brat(self.docs, chains, out_dir)
 
-    def _write_brat(self, chains, out_dir: Path) -> list[Path]:
-        folder = out_dir / "gold"
-        folder.mkdir(parents=True, exist_ok=True)
-        written = []
-        for doc, (mentions, doc_chains) in zip(self.docs, chains):
-            ids: dict[Mention, str] = {}
-            lines = []
-            for k, m in enumerate(sorted(mentions, key=lambda m: (m[1], m[2], m[0])), 1):
-                ids[m] = f"T{k}"
-                lines.append(f"T{k}\t{m[0] or 'Mention'} {m[1]} {m[2]}\t{doc.surface(m)}")
-            for c in doc_chains:
-                lines.append(
-                    "*\tCoreference "
-                    + " ".join(ids[m] for m in sorted(c, key=lambda m: (m[1], m[2])))
-                )
-            ann = folder / f"{doc.name}.ann"
-            ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            written.append(ann)
-            if doc.text:
-                txt = folder / f"{doc.name}.txt"
-                txt.write_text(doc.text, encoding="utf-8")
-                written.append(txt)
-        return written
 
-    def _write_conll(self, chains, out_dir: Path) -> list[Path]:
-        by_source: dict[Path, list[int]] = {}
-        for d, doc in enumerate(self.docs):
-            by_source.setdefault(doc.source[0], []).append(d)
-        written = []
-        single = len(by_source) == 1
-        for src, ds in by_source.items():
-            lines, token_lines = _conll_token_lines(src)
-            for d in ds:
-                doc, (mentions, doc_chains) = self.docs[d], chains[d]
-                rows = token_lines.get(doc.name)
-                if (
-                    rows is None
-                ):  # the comparison paired documents of different names (key/response)
-                    rows = next(iter(token_lines.values())) if len(token_lines) == 1 else []
-                marks: dict[int, list[str]] = {}
-                cluster_of = {m: cid for cid, c in enumerate(doc_chains) for m in c}
-                next_id = len(doc_chains)
-                for m in sorted(mentions, key=lambda m: (m[1], -m[2])):
-                    cid = cluster_of.get(m)
-                    if cid is None:  # a mention in no chain: its own entity, as CoNLL writes them
-                        cid = next_id
-                        next_id += 1
-                    first, last = m[1], m[2] - 1
-                    if first == last:
-                        marks.setdefault(first, []).append(f"({cid})")
-                    else:
-                        marks.setdefault(first, []).append(f"({cid}")
-                        marks.setdefault(last, []).append(f"{cid})")
-                for k, ln in enumerate(rows):
-                    col = "|".join(marks.get(k, [])) or "-"
-                    lines[ln] = re.sub(
-                        r"\S+(\s*)$", lambda mm, col=col: col + mm.group(1), lines[ln], count=1
-                    )
-            if single:
-                path = out_dir / f"gold{src.suffix or '.conll'}"
-            else:
-                (out_dir / "gold").mkdir(parents=True, exist_ok=True)
-                path = out_dir / "gold" / src.name
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            written.append(path)
-        return written
+# ---------------------------------------------------------------------------------------------
+# building the units
 
-    def _write_table(self, chains, out_dir: Path) -> list[Path]:
-        """Mention tables (``begin, end, entityNum, surface``), one per document in ``gold/``."""
-        import pandas as pd
 
-        from iaa_desktop.core.adjudication.gold_io import write_table
+@dataclass
+class _Built:
+    keys: list[str] = field(default_factory=list)
+    titles: list[str] = field(default_factory=list)
+    owners: list[tuple[int, ...]] = field(default_factory=list)  # annotators a title names
+    groups: list[str] = field(default_factory=list)
+    search: list[str] = field(default_factory=list)
+    versions: list[list[str | None]] = field(default_factory=list)
+    disagreement: list[float] = field(default_factory=list)
+    units: list[CorefUnit] = field(default_factory=list)
 
-        folder = out_dir / "gold"
-        folder.mkdir(parents=True, exist_ok=True)
-        o = self.options
-        begin, end = o.get("begin_column") or "begin", o.get("end_column") or "end"
-        entity, doc_col = o.get("entity_column") or "entityNum", o.get("doc_column") or ""
-        frames = []
-        for doc, (mentions, doc_chains) in zip(self.docs, chains):
-            cluster_of = {m: str(cid + 1) for cid, c in enumerate(doc_chains) for m in c}
-            ms = sorted(mentions, key=lambda m: (m[1], m[2]))
-            df = pd.DataFrame(
-                {
-                    begin: [m[1] for m in ms],
-                    end: [m[2] for m in ms],
-                    entity: [cluster_of.get(m, "") for m in ms],
-                    "surface": [doc.surface(m) for m in ms],
-                }
-            )
-            if doc_col:
-                df.insert(0, doc_col, doc.name)
-            frames.append((doc.name, df))
-        if doc_col:
-            return [
-                write_table(
-                    pd.concat([f for _, f in frames], ignore_index=True), folder / "gold.tsv", "\t"
-                )
+    def add(self, key, title, owners, doc, search, versions, disagreement, unit) -> None:
+        self.keys.append(key)
+        self.titles.append(title)
+        self.owners.append(tuple(owners))
+        self.groups.append(doc.name)
+        self.search.append(search)
+        self.versions.append(versions)
+        self.disagreement.append(disagreement)
+        self.units.append(unit)
+
+
+def _letter(x: int) -> str:
+    return chr(ord("A") + x) if x < 26 else f"X{x}"
+
+
+def _surfaces(doc: CorefDocument, c: frozenset[Mention], limit: int = 3) -> str:
+    ms = sorted(c, key=lambda m: m[1])
+    words = ", ".join(f"“{_iso(doc.surface(m))}”" for m in ms[:limit])
+    return words + ("…" if len(ms) > limit else "")
+
+
+def _add_groups(b: _Built, d: int, doc: CorefDocument, groups: list[tuple[int | None, ...]]):
+    from iaa_desktop.core.align.nway import group_disagreement
+
+    n = len(doc.annotations)
+    for g in groups:
+        classes = tuple(
+            doc.annotations[x].classes[k] if k is not None and doc.annotations[x] else None
+            for x, k in enumerate(g)
+        )
+        owners = [x for x, c in enumerate(classes) if c is not None]
+        union = frozenset().union(*(c for c in classes if c is not None))
+        search = " ".join(doc.surface(m) for m in sorted(union, key=lambda m: m[1]))
+        # keys of two annotators as before N-way matching (…|pair|A3|B5), so stores stay valid
+        tag = "|".join(f"{_letter(x)}{k + 1}" for x, k in enumerate(g) if k is not None)
+        if len(owners) >= 2:
+            versions = [
+                None if doc.annotations[x] is None else encode_class(c) if c is not None else ""
+                for x, c in enumerate(classes)
             ]
-        return [write_table(f, folder / f"{name}.tsv", "\t") for name, f in frames]
+            members = [c or frozenset() for x, c in enumerate(classes) if doc.annotations[x]]
+            b.add(
+                f"{doc.name}|pair|{tag}",
+                f"{doc.name}: chain {_surfaces(doc, union)} ({len(union)} mentions)",
+                (),
+                doc,
+                search,
+                versions,
+                group_disagreement(members),
+                CorefUnit(d, "group", classes),
+            )
+        else:
+            x = owners[0]
+            versions = [
+                None if doc.annotations[y] is None else (KEEP if y == x else DROP) for y in range(n)
+            ]
+            b.add(
+                f"{doc.name}|class|{tag}",
+                f"{doc.name}: only {NAME} has the chain {_surfaces(doc, union)} "
+                f"({len(union)} mentions)",
+                (x,),
+                doc,
+                search,
+                versions,
+                1.0,
+                CorefUnit(d, "class", classes),
+            )
+
+
+def _add_mentions(b: _Built, d: int, doc: CorefDocument) -> None:
+    present = doc.present
+    everyone = frozenset.intersection(*(a.mentions for a in present))
+    anyone = frozenset().union(*(a.mentions for a in present))
+    for m in sorted(anyone - everyone, key=lambda m: (m[1], m[2], m[0])):
+        has = [x for x, a in enumerate(doc.annotations) if a is not None and m in a.mentions]
+        versions = [
+            None if a is None else (KEEP if m in a.mentions else DROP) for a in doc.annotations
+        ]
+        share = len(has) / len(present)
+        b.add(
+            f"{doc.name}|mention|{mention_text(m)}",
+            f"{doc.name}: mention “{_iso(doc.surface(m))}” (line {doc.line(m)}) only {NAME}",
+            has,
+            doc,
+            doc.surface(m),
+            versions,
+            1.0 - abs(2 * share - 1),
+            CorefUnit(d, "mention", (), m),
+        )
 
 
 def build_model(
@@ -567,57 +534,30 @@ def build_model(
     fmt: str,
     inputs: Sequence[str] = (),
     options: dict[str, Any] | None = None,
-    matched: Sequence[Sequence[tuple[int, int]]] | None = None,
+    matched: Sequence[Sequence[tuple[int, int]] | None] | None = None,
 ) -> CorefModel:
-    """Units of the documents (the first two annotators are compared); ``matched`` = the class
-    pairs per document (default: :func:`match_classes`)."""
+    """Units of the documents (every annotator); ``matched`` = for two annotators, the class
+    pairs per document (default: the N-way matching)."""
+    from iaa_desktop.core.align.nway import match_n_way
+
     if len(annotators) < 2:
         raise IaaError("Coreference adjudication needs two annotators.")
-    names = tuple(annotators[:2])
+    names = tuple(annotators)
     b = _Built()
     for d, doc in enumerate(docs):
-        A, B = doc.annotations[0], doc.annotations[1]
-        pairs = list(matched[d]) if matched is not None else match_classes(A.classes, B.classes)
-        matched_a = {i for i, _ in pairs}
-        matched_b = {j for _, j in pairs}
-        for i, j in pairs:
-            a, c = A.classes[i], B.classes[j]
-            ea, ec = encode_class(a), encode_class(c)
-            b.keys.append(f"{doc.name}|pair|A{i + 1}|B{j + 1}")
-            b.titles.append(
-                f"{doc.name}: C{i + 1} ↔ C{j + 1} ({len(a & c)} shared, {len(a ^ c)} differ)"
-            )
-            b.owners.append(-1)
-            b.groups.append(doc.name)
-            b.versions.append([ea, ec])
-            b.disagreement.append(len(a ^ c) / len(a | c))
-            b.units.append(CorefUnit(d, "pair", (a, c)))
-        for x, (ann, taken) in enumerate(((A, matched_a), (B, matched_b))):
-            for k, c in enumerate(ann.classes):
-                if k in taken:
-                    continue
-                side = "A" if x == 0 else "B"
-                b.keys.append(f"{doc.name}|class|{side}{k + 1}")
-                surf = ", ".join(_iso(doc.surface(m)) for m in sorted(c, key=lambda m: m[1])[:4])
-                b.titles.append(f"{doc.name}: {NAME}'s class C{k + 1} only ({len(c)}: {surf}…)")
-                b.owners.append(x)
-                b.groups.append(doc.name)
-                b.versions.append([KEEP, DROP] if x == 0 else [DROP, KEEP])
-                b.disagreement.append(1.0)
-                b.units.append(CorefUnit(d, "class", (c, None) if x == 0 else (None, c)))
-        for m in sorted(A.mentions ^ B.mentions, key=lambda m: (m[1], m[2], m[0])):
-            has_a = m in A.mentions
-            b.keys.append(f"{doc.name}|mention|{mention_text(m)}")
-            b.titles.append(f"{doc.name}: mention '{_iso(doc.surface(m))}' @{m[1]} only {NAME}")
-            b.owners.append(0 if has_a else 1)
-            b.groups.append(doc.name)
-            b.versions.append([KEEP, DROP] if has_a else [DROP, KEEP])
-            b.disagreement.append(1.0)
-            b.units.append(CorefUnit(d, "mention", (), m))
-    versions = np.empty((len(b.keys), 2), dtype=object)
+        classes = [a.classes if a is not None else () for a in doc.annotations]
+        pairs = matched[d] if matched is not None and d < len(matched) else None
+        position = {m: (m[1], m[2]) for cls in classes for c in cls for m in c}
+        groups = match_n_way(classes, pairs, position)
+        _add_groups(b, d, doc, groups)
+        _add_mentions(b, d, doc)
+    versions = np.empty((len(b.keys), len(names)), dtype=object)
     for k, row in enumerate(b.versions):
-        versions[k, 0], versions[k, 1] = row
-    titles = [t.replace(NAME, names[o]) if o >= 0 else t for t, o in zip(b.titles, b.owners)]
+        versions[k, :] = row
+    titles = [
+        t.replace(NAME, ", ".join(names[x] for x in o)) if o else t
+        for t, o in zip(b.titles, b.owners)
+    ]
     model = CorefModel(
         names,
         b.keys,
@@ -630,8 +570,9 @@ def build_model(
         docs=docs,
         units=b.units,
         fmt=fmt,
+        templates=(b.titles, b.owners),
     )
-    model._templates = (b.titles, b.owners)
+    model.search_texts = tuple(b.search)
     return model
 
 
@@ -641,6 +582,6 @@ def model_from_inputs(inputs: Sequence[Path], options: dict[str, Any] | None = N
 
 
 def units_for_coref(result: Any) -> CorefModel:
-    """Units of a :class:`~iaa_desktop.core.kinds.coref.compare.CorefResult` (its first two annotators)."""
+    """Units of a :class:`~iaa_desktop.core.kinds.coref.compare.CorefResult` (every annotator)."""
     names, docs, fmt, matched = documents_from_result(result)
     return build_model(names, docs, fmt, result.inputs, dict(result.options), matched)

@@ -63,7 +63,49 @@ def _f(v: Any) -> float:
         return math.nan
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:  # noqa: C901  (to split)
+def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for s in data.get("scores", []):
+        row: dict[str, Any] = {"a": s.get("a"), "b": s.get("b")}
+        for k in SCORES:
+            v = s.get(k)
+            if isinstance(v, dict):
+                row[SCORE_TITLES[k]] = _f(v.get("f1"))
+        rows.append(row)
+    return rows
+
+
+def summary(result: Any) -> tuple[list[SummaryRow], str]:
+    """The headline figures (rows of the summary table) and their caption: δ per pair over the
+    corpus and the coreference F1 scores (no interval, no interpretation convention)."""
+    data = result.to_json()
+    rows: list[SummaryRow] = []
+    for p in data.get("total", {}).get("pairs", []):
+        rows.append(
+            SummaryRow(
+                f"δ (class disagreement), corpus, {p.get('a')} – {p.get('b')}",
+                _f(p.get("d")),
+                digits=4,
+                note=f"L {p.get('L')}, M {p.get('M')}, R {p.get('R')}, D {p.get('D')}",
+            )
+        )
+    for row in _score_rows(data):
+        for k in SCORES:
+            title = SCORE_TITLES[k]
+            if title in row:
+                rows.append(SummaryRow(f"{title} F1, {row['a']} – {row['b']}", row[title]))
+    threshold = (getattr(result, "options", {}) or {}).get("study_threshold")
+    caption = "δ: lower is better (0 = identical classes); F1 in 0–1" + (
+        f"; documents with δ ≥ {float(threshold):.3g} are flagged for study"
+        if finite(threshold)
+        else ""
+    )
+    return rows, caption
+
+
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
+def build(result: Any, ctx: ReportContext) -> KindReport:
     data = result.to_json()
     paragraphs, refs = methods(result)
     kr = KindReport(
@@ -80,35 +122,8 @@ def build(result: Any, ctx: ReportContext) -> KindReport:  # noqa: C901  (to spl
             - {None}
         ),
     )
-    for p in data.get("total", {}).get("pairs", []):
-        kr.summary.append(
-            SummaryRow(
-                f"δ (class disagreement), corpus, {p.get('a')} – {p.get('b')}",
-                _f(p.get("d")),
-                digits=4,
-                note=f"L {p.get('L')}, M {p.get('M')}, R {p.get('R')}, D {p.get('D')}",
-            )
-        )
-    score_rows = []
-    for s in data.get("scores", []):
-        row: dict[str, Any] = {"a": s.get("a"), "b": s.get("b")}
-        for k in SCORES:
-            v = s.get(k)
-            if isinstance(v, dict):
-                row[SCORE_TITLES[k]] = _f(v.get("f1"))
-        score_rows.append(row)
-        for k in SCORES:
-            title = SCORE_TITLES[k]
-            if title in row:
-                kr.summary.append(
-                    SummaryRow(f"{title} F1, {s.get('a')} – {s.get('b')}", row[title])
-                )
-    threshold = (getattr(result, "options", {}) or {}).get("study_threshold")
-    kr.summary_caption = "δ: lower is better (0 = identical classes); F1 in 0–1" + (
-        f"; documents with δ ≥ {float(threshold):.3g} are flagged for study"
-        if finite(threshold)
-        else ""
-    )
+    kr.summary, kr.summary_caption = summary(result)
+    score_rows = _score_rows(data)
     if score_rows:
         st = pd.DataFrame(score_rows)
         kr.tables["scores_f1"] = st

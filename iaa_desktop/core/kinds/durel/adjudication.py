@@ -56,7 +56,7 @@ class DurelModel(AdjudicationModel):
                 parts.append(f"{u.identifier}: {u.text}")
         return "\n\n".join(parts)
 
-    def describe_html(self, i: int, names: Any = None) -> str:
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         out = [f"<p><b>{html.escape(self.groups[i])}</b> — {html.escape(self.titles[i])}</p>"]
         for w in ("1", "2"):
             u = self._use(i, w)
@@ -154,9 +154,14 @@ def units_for_durel(result: Any) -> DurelModel:
         + " | "
         + items["id2"].astype(str)
     ).tolist()
-    titles = (items["id1"].astype(str) + " × " + items["id2"].astype(str)).tolist()
-    disagreement = items["range"].fillna(0.0).to_numpy(dtype=float) if "range" in items else None
-    return DurelModel(
+    # the uses without their target, which the group column shows: 562-c2 × 563-c1
+    short = lambda col: items[col].astype(str).str.replace(r"_\([^)]*\)", "", regex=True)  # noqa: E731
+    titles = (short("id1") + " × " + short("id2")).tolist()
+    from iaa_desktop.core.adjudication.severity import value_severity
+
+    level = str(getattr(result, "level", "") or result.options.get("level") or "ordinal")
+    disagreement = np.nan_to_num(value_severity(vals, level), nan=0.0)
+    model = DurelModel(
         annotators,
         keys,
         versions,
@@ -167,3 +172,6 @@ def units_for_durel(result: Any) -> DurelModel:
         options=result.options,
         result=result,
     )
+    model.level = level
+    model.scale = tuple(float(v) for v in np.unique(vals[np.isfinite(vals)]))
+    return model

@@ -37,13 +37,13 @@ TARGET_HEADERS = {
 }
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
-    paragraphs, refs = methods(result)
-    kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
+def summary(result: Any) -> tuple[list[SummaryRow], str]:
+    """The headline coefficients (rows of the summary table) and their caption."""
+    rows: list[SummaryRow] = []
     for part, name in (("all", "all pairs"), ("filtered", "filtered pairs")):
         d = result.overall.get(part, {})
         n = d.get("n_items")
-        kr.summary.append(
+        rows.append(
             SummaryRow(
                 f"Krippendorff's α ({result.level}), {name}",
                 d.get("krippendorff_alpha", math.nan),
@@ -51,7 +51,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                 scale="alpha",
             )
         )
-        kr.summary.append(
+        rows.append(
             SummaryRow(
                 f"Spearman ρ (weighted mean of pairs), {name}",
                 d.get("spearman_weighted", math.nan),
@@ -59,10 +59,19 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             )
         )
     f = result.overall.get("filtered", {})
-    kr.summary_caption = (
+    caption = (
         f"{result.overall.get('all', {}).get('n_items', 0):,} pairs, {len(result.targets)} targets; "
         f"filtered: {f.get('n_items', 0):,} pairs (label 0: {f.get('n_label0', 0) or 0:.0f}, label 1: {f.get('n_label1', 0) or 0:.0f})"
     )
+    return rows, caption
+
+
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    paragraphs, refs = methods(result)
+    kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
+    kr.summary, kr.summary_caption = summary(result)
 
     # per target, worst first
     tt = result.targets_table()

@@ -72,7 +72,7 @@ class MultiLabelModel(AdjudicationModel):
         t = self.texts[i] if i < len(self.texts) else ""
         return f"Item {self.titles[i]}" + (f"\n\n{t}" if t else "")
 
-    def describe_html(self, i: int, names: Any = None) -> str:
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         t = self.texts[i] if i < len(self.texts) else ""
         return f"<p><b>{html.escape(self.titles[i])}</b></p><p dir='auto'>{html.escape(t)}</p>"
 
@@ -108,6 +108,24 @@ class MultiLabelModel(AdjudicationModel):
         return [write_table(out, out_dir / f"gold{suffix}", sep)]
 
 
+def set_distance(codes: np.ndarray) -> np.ndarray:
+    """Per item, the mean Jaccard distance 1 − |a ∩ b| / |a ∪ b| between the label sets of its
+    pairs of annotators (two empty sets: 0); 0 when fewer than two annotators labelled it."""
+    codes = np.asarray(codes, dtype=np.int64)
+    n, c = codes.shape
+    total, pairs = np.zeros(n), np.zeros(n)
+    for a in range(c):
+        for b in range(a + 1, c):
+            both = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+            x, y = codes[both, a], codes[both, b]
+            inter = np.array([bin(v).count("1") for v in (x & y)], dtype=float)
+            union = np.array([bin(v).count("1") for v in (x | y)], dtype=float)
+            d = np.where(union > 0, 1.0 - inter / np.maximum(union, 1), 0.0)
+            total[both] += d
+            pairs[both] += 1
+    return np.where(pairs > 0, total / np.maximum(pairs, 1), 0.0)
+
+
 def units_for_multilabel(result: Any) -> MultiLabelModel:
     """Units of a :class:`~iaa_desktop.core.kinds.multilabel.compare.MultiLabelResult` (one per item)."""
     data = result.data
@@ -124,6 +142,7 @@ def units_for_multilabel(result: Any) -> MultiLabelModel:
         versions,
         titles=data.items,
         groups=None,
+        disagreement=set_distance(codes),
         inputs=result.inputs,
         options=result.options,
         labels=labels,

@@ -105,6 +105,11 @@ class MultiLabelResult(TaskResult):
 
     # ----------------------------------------------------------------- helpers
     @property
+    def annotators(self) -> tuple[str, ...]:
+        """The annotators' names (as every kind's result has them)."""
+        return self.data.annotators if self.data else ()
+
+    @property
     def labels(self) -> tuple[str, ...]:
         return self.data.labels if self.data else ()
 
@@ -663,12 +668,17 @@ class MultiLabelKind:
             texts=Path(texts) if texts else None,
         )
         data = replace(data, annotators=rename_annotators(data.annotators, opts))
+        found: list[ReaderError] = []
+        if not texts:
+            from iaa_desktop.core.kinds.multilabel.texts import with_texts_beside
+
+            data, found = with_texts_beside(data, list(inputs))
         result = MultiLabelResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
             options=dict(opts),
             errors=list(data.errors),
-            warnings=list(data.warnings),
+            warnings=list(data.warnings) + found,
             data=data,
             top=int(opts.get("top") or 0) or None,
         )

@@ -30,11 +30,9 @@ def _float(v: Any) -> float:
         return math.nan
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
-    from iaa_desktop.core.kinds.multilabel import charts as cm
-
-    paragraphs, refs = methods(result)
-    kr = KindReport(methods=paragraphs, references=refs, annotators=annotators_of(result))
+def summary(result: Any) -> tuple[list[SummaryRow], str]:
+    """The headline coefficients (rows of the summary table) and their caption."""
+    rows: list[SummaryRow] = []
     tables = result.tables()
     pairs = tables.get("pairs", pd.DataFrame())
     avg = pairs[pairs["pair"] == "average"] if "pair" in pairs.columns else pd.DataFrame()
@@ -42,13 +40,13 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     n_items = int(result.data.codes.shape[0]) if getattr(result, "data", None) is not None else None
     if a is not None:
         for lab in result.labels:
-            kr.summary.append(
+            rows.append(
                 SummaryRow(
                     f"Cohen's κ, {lab} (mean over pairs)", _float(a.get(f"κ {lab}")), scale="kappa"
                 )
             )
         for lab in result.labels:
-            kr.summary.append(
+            rows.append(
                 SummaryRow(
                     f"Percent agreement, {lab} (mean over pairs)",
                     _float(a.get(f"PA {lab}")),
@@ -56,7 +54,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                     percent=True,
                 )
             )
-        kr.summary.append(
+        rows.append(
             SummaryRow(
                 "Exact set agreement (mean over pairs)",
                 _float(a.get("exact_set_agreement")),
@@ -68,7 +66,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     d_avg = dec[dec["pair"] == "average"] if "pair" in dec.columns else pd.DataFrame()
     if len(d_avg):
         d = d_avg.iloc[0]
-        kr.summary.append(
+        rows.append(
             SummaryRow(
                 f"First level κ (S1 = {d['s1']})",
                 _float(d["first_level"]),
@@ -76,7 +74,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                 scale="kappa",
             )
         )
-        kr.summary.append(
+        rows.append(
             SummaryRow(
                 "Second level κ, average over labels",
                 _float(d["second_average"]),
@@ -84,12 +82,25 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                 scale="kappa",
             )
         )
-    kr.summary_caption = (
-        f"{n_items:,} items, {len(kr.annotators)} annotators, labels {', '.join(result.labels)}; no intervals for this kind"
+    caption = (
+        f"{n_items:,} items, {len(annotators_of(result))} annotators, labels {', '.join(result.labels)}; no intervals for this kind"
         if n_items
         else ""
     )
+    return rows, caption
 
+
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    from iaa_desktop.core.kinds.multilabel import charts as cm
+
+    paragraphs, refs = methods(result)
+    kr = KindReport(methods=paragraphs, references=refs, annotators=annotators_of(result))
+    kr.summary, kr.summary_caption = summary(result)
+    tables = result.tables()
+    pairs = tables.get("pairs", pd.DataFrame())
+    dec = tables.get("decomposition", pd.DataFrame())
     # per label and pair
     body = []
     pl = tables.get("per_label", pd.DataFrame())

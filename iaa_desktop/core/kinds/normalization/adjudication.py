@@ -102,7 +102,7 @@ class NormalizationModel(AdjudicationModel):
             words
         )
 
-    def describe_html(self, i: int, names: Any = None) -> str:
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         words = []
         for j in self._window(i):
             w = html.escape(self.orig[j])

@@ -95,17 +95,24 @@ def _grid_rows(units: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def summary(result: Any) -> tuple[list[SummaryRow], str]:
+    """The headline coefficients (rows of the summary table) and their caption."""
+    rows: list[SummaryRow] = []
+    for subset in ("ALL", "MEDIUM", "STRICT"):
+        rows += _rows(f"Word, {subset}", result.word.get(subset))
+    for subset in ("ALL", "MEDIUM", "STRICT"):
+        rows += _rows(f"Character, {subset}", result.character.get(subset))
+    rows += _rows("Modernization type, ALL", result.modernization.get("ALL"), with_alpha=False)
+    caption = f"{result.n_tokens:,} tokens × {len(result.annotators)} annotators; no intervals for this kind"
+    return rows, caption
+
+
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:  # noqa: C901  (to split)
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
-    for subset in ("ALL", "MEDIUM", "STRICT"):
-        kr.summary += _rows(f"Word, {subset}", result.word.get(subset))
-    for subset in ("ALL", "MEDIUM", "STRICT"):
-        kr.summary += _rows(f"Character, {subset}", result.character.get(subset))
-    kr.summary += _rows(
-        "Modernization type, ALL", result.modernization.get("ALL"), with_alpha=False
-    )
-    kr.summary_caption = f"{result.n_tokens:,} tokens × {len(result.annotators)} annotators; no intervals for this kind"
+    kr.summary, kr.summary_caption = summary(result)
 
     tables = result.tables()
     pt = tables.get("per_text", pd.DataFrame())

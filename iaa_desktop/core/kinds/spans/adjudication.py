@@ -137,7 +137,9 @@ class SpansModel(AdjudicationModel):
     def describe(self, i: int) -> str:
         return self.titles[i]
 
-    def describe_html(self, i: int, names: Sequence[str] | None = None) -> str:
+    def describe_html(
+        self, i: int, names: Sequence[str] | None = None, current: str | None = None
+    ) -> str:
         """The sentence around the group once per annotator, with that annotator's spans marked."""
         text = self._text(i)
         names = list(names) if names is not None else list(self.annotators)

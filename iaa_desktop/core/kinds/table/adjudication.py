@@ -27,13 +27,47 @@ GOLD = "gold"
 class TableModel(AdjudicationModel):
     kind = "table"
 
-    def __init__(self, *args: Any, item_text: pd.DataFrame | None = None, **kw: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        item_context: pd.DataFrame | None = None,
+        notes: pd.DataFrame | None = None,
+        **kw: Any,
+    ) -> None:
         super().__init__(*args, **kw)
-        self._item_text = item_text
+        ctx = item_context if item_context is not None else pd.DataFrame(columns=["item"])
+        self._context = ctx.drop_duplicates("item").set_index("item") if len(ctx) else None
+        self._notes = notes if notes is not None and len(notes) else None
+
+    def context(self, i: int) -> list[tuple[str, str]]:
+        """The item's metadata columns (text, topic …) as (column, value), non-empty ones."""
+        if self._context is None or self.keys[i] not in self._context.index:
+            return []
+        row = self._context.loc[self.keys[i]]
+        return [(str(c), str(v)) for c, v in row.items() if str(v).strip()]
+
+    def notes_of(self, i: int) -> list[tuple[str, str, str]]:
+        """The annotators' notes on the item: (annotator, column, value)."""
+        if self._notes is None:
+            return []
+        n = self._notes[self._notes["item"] == self.keys[i]]
+        return list(zip(n["annotator"], n["column"], n["value"]))
 
     def describe(self, i: int) -> str:
         g = self.groups[i]
-        return f"Item {self.titles[i]}" + (f"  ·  group {g}" if g else "")
+        head = f"Item {self.titles[i]}" + (f"  ·  group {g}" if g else "")
+        body = [f"{c}: {v}" for c, v in self.context(i)]
+        return "\n".join([head, *body])
+
+    def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
+        from iaa_desktop.core.adjudication.context_html import context_block
+
+        g = self.groups[i]
+        head = f"Item {self.titles[i]}" + (f" · group {g}" if g else "")
+        names = list(names) if names is not None else list(self.annotators)
+        by_name = dict(zip(self.annotators, names))
+        notes = [(by_name.get(a, a), c, v) for a, c, v in self.notes_of(i)]
+        return context_block(head, self.context(i), notes)
 
     def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.table.reader import (
@@ -120,17 +154,26 @@ def units_for_table(result: Any) -> TableModel:
     numeric = result.level in ("ordinal", "interval", "ratio") and all(
         isinstance(c, int | float | np.integer | np.floating) for c in result.categories
     )
+    if "severity" in items:
+        disagreement = items["severity"].fillna(0.0).to_numpy(dtype=float)
+    elif "disagreement" in items:
+        disagreement = items["disagreement"].to_numpy(dtype=float)
+    else:
+        disagreement = None
     model = TableModel(
         annotators,
         items["item"].astype(str).tolist(),
         versions,
         titles=items["item"].astype(str).tolist(),
         groups=groups,
-        disagreement=items["disagreement"].to_numpy(dtype=float)
-        if "disagreement" in items
-        else None,
+        disagreement=disagreement,
         inputs=result.inputs,
         options=result.options,
+        item_context=getattr(result, "item_context", None),
+        notes=getattr(result, "notes", None),
     )
     model.numeric = bool(numeric)
+    model.level = str(result.level)
+    if numeric:
+        model.scale = tuple(float(c) for c in result.categories)
     return model

@@ -302,6 +302,12 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
     n_labels = (data.codes >= 0).sum(axis=1)
     items["n_labels"] = n_labels
     items["disagreement"] = 1.0 - item_agreement(data.codes, len(data.categories))
+    from iaa_desktop.core.adjudication.severity import item_severity
+
+    # the share of disagreeing pairs ignores the scale; severity weighs each pair by the
+    # distance of the level of measurement (a 4-vs-5 item is not a 1-vs-5 item)
+    level = str(options.get("level", "nominal"))
+    items["severity"] = item_severity(data.codes, level, data.categories if data.numeric else None)
     if data.numeric and data.values is not None:
         with np.errstate(all="ignore"):
             v = data.values

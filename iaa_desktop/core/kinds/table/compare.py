@@ -194,6 +194,10 @@ class TableResult(TaskResult):
     groups: list[GroupResult] = field(default_factory=list)
     coincidence: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     per_category: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: per item its text and metadata (``item`` + columns); per judgment the annotators' notes
+    #: (``item, annotator, column, value``) — see :mod:`iaa_desktop.core.kinds.table.context`
+    item_context: pd.DataFrame = field(default_factory=pd.DataFrame)
+    notes: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def pair_matrix(self, metric: str) -> pd.DataFrame:
         """Annotators × annotators matrix of a pair metric (diagonal 1, or n for ``n_items``)."""
@@ -542,7 +546,9 @@ class TableKind:
         yield Progress(70, 100, "Per-item disagreement")
         items = (
             items_table(data, opts)
-            .sort_values("disagreement", ascending=False, kind="stable", na_position="last")
+            .sort_values(
+                ["severity", "disagreement"], ascending=False, kind="stable", na_position="last"
+            )
             .reset_index(drop=True)
         )
         coinc = coincidences(stats)
@@ -552,6 +558,14 @@ class TableKind:
             else pd.DataFrame()
         )
         groups = [GroupResult(*g) for g in (yield from group_results(data, opts))]
+        from iaa_desktop.core.kinds.table.context import build_context
+
+        context, notes = build_context(
+            judgments.frame,
+            judgments.item_columns,
+            [c for c in judgments.metadata_columns if c != opts.get("group_by")],
+            "annotator",
+        )
         yield Progress(100, 100, "Done")
         return TableResult(
             kind=self.name,
@@ -569,6 +583,8 @@ class TableKind:
             groups=groups,
             coincidence=coinc,
             per_category=per_cat,
+            item_context=context,
+            notes=notes,
         )
 
 

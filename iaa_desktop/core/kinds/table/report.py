@@ -72,15 +72,22 @@ def category_label(c: Any) -> str:
     return s
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def summary(result: Any) -> tuple[list[SummaryRow], str]:
+    """The headline coefficients (rows of the summary table) and their caption."""
     from iaa_desktop.core.kinds.table.compare import METRIC_TITLES
 
+    return (
+        summary_rows(result.overall, METRIC_TITLES),
+        f"{result.n_items:,} items, {len(result.annotators)} annotators, {result.level} level",
+    )
+
+
+# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
+# each a short block that builds one table or chart (the summary and methods are functions)
+def build(result: Any, ctx: ReportContext) -> KindReport:
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
-    kr.summary = summary_rows(result.overall, METRIC_TITLES)
-    kr.summary_caption = (
-        f"{result.n_items:,} items, {len(result.annotators)} annotators, {result.level} level"
-    )
+    kr.summary, kr.summary_caption = summary(result)
 
     # annotator pairs
     pw = result.pairwise

@@ -1,15 +1,8 @@
-"""View of a spelling-normalization study (kind ``normalization``).
+"""The interlinear view of a normalization study: the historical text with every annotator's
+normalization under each token (tokens where they disagree tinted), the selected token's line and
+character grid, and the list of disagreements (its selection follows ``N`` / ``P``).
 
-Tabs:
-
-* **Interlinear** — the historical text of one text id with every annotator's normalization
-  under each token (tokens where they disagree are tinted), the character grid of the selected
-  token (one column per historical unit, one row per annotator; Full or Diff labels, cells where
-  annotators differ highlighted, the modernization layer beneath) and the disagreement list.
-  Keys: ``N`` / ``F8`` next disagreement, ``P`` / ``Shift+F8`` previous.
-* **Agreement** — word- and character-based tables (overall, per text), pairwise matrices and
-  the modernization results.
-
+Keys: ``N`` / ``F8`` next disagreement, ``P`` / ``Shift+F8`` previous; ``Ctrl +`` / ``Ctrl −`` zoom.
 Everything shown comes from the finished :class:`NormalizationResult`; the only work done here is
 looking up a token's (cached) alignment and building HTML for one text.
 """
@@ -17,25 +10,12 @@ looking up a token's (cached) alignment and building HTML for one text.
 from __future__ import annotations
 
 import html
-import math
-import unicodedata
 from typing import Any
 
 import numpy as np
-import pandas as pd
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QEvent,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    QUrl,
-    Signal,
-)
-from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QTextCursor
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
@@ -44,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
-    QTabWidget,
     QTextBrowser,
     QTextEdit,
     QVBoxLayout,
@@ -52,181 +31,22 @@ from PySide6.QtWidgets import (
 )
 
 from iaa_desktop.core.kinds.normalization.compare import SUBSETS, NormalizationResult
+from iaa_desktop.gui.kinds.normalization.grid import GRID_LEGEND, CharacterGridModel
+from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.table_view import ListBar, fit_columns, make_table, select_row
+from iaa_desktop.gui.widgets.text import is_rtl
+from iaa_desktop.gui.widgets.zoom import TextZoom
 
-__all__ = [
-    "create_panels",
-    "NormalizationPanel",
-    "AgreementPanel",
-    "CharacterGridModel",
-    "FrameModel",
-]
-
-DISAGREE_BG = QColor("#ffd9d6")
 DISAGREE_TOKEN = "#fde2df"
 SELECTED_TOKEN = "#ffe58a"
-MOD_BG = QColor("#eef3ff")
-MOD_DISAGREE_BG = QColor("#f3d0ff")
-
-
-def _is_rtl(text: str) -> bool:
-    """Whether the first strong character of ``text`` is right-to-left (Hebrew, Arabic ...)."""
-    for ch in text:
-        d = unicodedata.bidirectional(ch)
-        if d in ("R", "AL"):
-            return True
-        if d == "L":
-            return False
-    return False
-
-
-# ---------------------------------------------------------------------------------------------
-# models
-
-
-class FrameModel(QAbstractTableModel):
-    """Read-only model over a DataFrame snapshot; sorting is done in pandas."""
-
-    def __init__(self, frame: pd.DataFrame | None = None, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._df = pd.DataFrame() if frame is None else frame.reset_index(drop=True)
-        self._values = self._df.to_numpy(dtype=object)
-
-    def set_frame(self, frame: pd.DataFrame) -> None:
-        self.beginResetModel()
-        self._df = frame.reset_index(drop=True)
-        self._values = self._df.to_numpy(dtype=object)
-        self.endResetModel()
-
-    @property
-    def frame(self) -> pd.DataFrame:
-        return self._df
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._df)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._df.columns)
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid():
-            return None
-        v = self._values[index.row(), index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if isinstance(v, float | np.floating):
-                return "–" if not math.isfinite(v) else f"{v:.4f}"
-            if isinstance(v, bool | np.bool_):
-                return "yes" if v else ""
-            return "" if v is None else str(v)
-        if (
-            role == Qt.ItemDataRole.TextAlignmentRole
-            and isinstance(v, int | float | np.number)
-            and not isinstance(v, bool | np.bool_)
-        ):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return str(self._df.columns[section]) if section < len(self._df.columns) else None
-        return str(section + 1)
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if column < 0 or column >= len(self._df.columns):
-            return
-        self.layoutAboutToBeChanged.emit()
-        self._df = self._df.sort_values(
-            self._df.columns[column], ascending=order == Qt.SortOrder.AscendingOrder, kind="stable"
-        ).reset_index(drop=True)
-        self._values = self._df.to_numpy(dtype=object)
-        self.layoutChanged.emit()
-
-
-class CharacterGridModel(QAbstractTableModel):
-    """One column per historical unit, one row per annotator (then the modernization rows)."""
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._units: list[str] = []
-        self._rows: list[tuple[str, list[str], list[str], bool]] = []  # name, full, diff, is_mod
-        self._differs: dict[bool, np.ndarray] = {}
-        self.mode = "diff"
-
-    def set_token(self, info: dict[str, Any] | None, mode: str | None = None) -> None:
-        self.beginResetModel()
-        if mode:
-            self.mode = mode
-        self._units, self._rows = [], []
-        if info is not None:
-            self._units = list(info["units"])
-            anns = info["annotators"]
-            for name, a in anns.items():
-                self._rows.append((name, a["full"], a["diff"], False))
-            if any(a["mod"] for a in anns.values()):
-                for name, a in anns.items():
-                    # no modernization: the modernized form is the normalization (Bollmann, Dipper & Petran 2016)
-                    full = a["mod_full"] if a["mod_full"] is not None else a["full"]
-                    diff = a["mod_diff"] if a["mod_diff"] is not None else a["diff"]
-                    self._rows.append((f"{name} · mod", full, diff, True))
-        for layer in (False, True):
-            rows = [r[1] for r in self._rows if r[3] == layer]
-            if rows:
-                arr = np.array(rows, dtype=object)
-                self._differs[layer] = (arr != arr[:1]).any(axis=0)
-            else:
-                self._differs[layer] = np.zeros(len(self._units), bool)
-        self.endResetModel()
-
-    def set_mode(self, mode: str) -> None:
-        self.beginResetModel()
-        self.mode = mode
-        self.endResetModel()
-
-    def differs(self, column: int, modernization: bool = False) -> bool:
-        return bool(self._differs.get(modernization, np.zeros(0, bool))[column])
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._units)
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid():
-            return None
-        name, full, diff, is_mod = self._rows[index.row()]
-        c = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (diff if self.mode == "diff" else full)[c]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{name}: unit '{self._units[c]}' → Full '{full[c]}', Diff '{diff[c]}'"
-        if role == Qt.ItemDataRole.BackgroundRole:
-            if self.differs(c, is_mod):
-                return QBrush(MOD_DISAGREE_BG if is_mod else DISAGREE_BG)
-            return QBrush(MOD_BG) if is_mod else None
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignCenter)
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return self._units[section] if section < len(self._units) else None
-        return self._rows[section][0] if section < len(self._rows) else None
-
-
-# ---------------------------------------------------------------------------------------------
-# the interlinear panel
+DIS_TOOLTIPS = {
+    "mean_nld": "Mean NLD, 0–1: the normalized Levenshtein distance between the normalizations, "
+    "averaged over the token's annotator pairs (the distance α_NLD uses); rows are tinted by it",
+    "kind": "what kind of difference: change vs no change, different changes, type only …",
+    "subset": "ALL = every token; MEDIUM = some annotator changed it; STRICT = every annotator did",
+    "disagreeing_pairs": "annotator pairs whose normalizations differ",
+    "character_disagreement": "share of the token's characters whose Diff labels differ, 0–1",
+}
 
 
 class NormalizationPanel(QWidget):
@@ -244,8 +64,27 @@ class NormalizationPanel(QWidget):
         self._rendered_chars = 0
         self._anchor_ranges: dict[int, list[tuple[int, int]]] = {}
         self.current: int | None = None
+        self._following = False
         self._disagree = np.zeros(0, bool)
+        self._type_disagree = np.zeros(0, bool)
+        bar = self._build_bar()
+        split = self._build_views()
+        lay = QVBoxLayout(self)
+        lay.addLayout(bar)
+        lay.addWidget(split, 1)
+        self.text_combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.subset_combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.mod_combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.mode_combo.currentIndexChanged.connect(self._on_mode_changed)
+        self.type_tint.toggled.connect(self._on_filter_changed)
+        self.next_button.clicked.connect(self.next_disagreement)
+        self.prev_button.clicked.connect(self.previous_disagreement)
+        # an event filter rather than QShortcut: the keys must work whichever child has the focus
+        # (a table would otherwise use letters for its keyboard search)
+        for w in (self, self.text_view, self.grid, self.dis_view, self.text_view.viewport()):
+            w.installEventFilter(self)
 
+    def _build_bar(self) -> QHBoxLayout:
         self.text_combo = QComboBox()
         self.subset_combo = QComboBox()
         self.subset_combo.addItems(list(SUBSETS))
@@ -257,12 +96,15 @@ class NormalizationPanel(QWidget):
         self.next_button = QPushButton("Next ▶")
         self.prev_button.setToolTip("Previous disagreement (P, Shift+F8)")
         self.next_button.setToolTip("Next disagreement (N, F8)")
-        self.type_tint = QCheckBox("tint type-only disagreements")
+        self.type_tint = QCheckBox("type-only too")
         self.type_tint.setToolTip(
-            "also tint tokens whose normalizations agree but whose modernization types differ"
+            "also tint (and step through with N / P) tokens whose normalizations agree but whose "
+            "modernization types differ"
         )
 
         bar = QHBoxLayout()
+        for w in (self.text_combo, self.subset_combo, self.mod_combo, self.mode_combo):
+            w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         for label, w in (
             ("Text", self.text_combo),
             ("Subset", self.subset_combo),
@@ -275,11 +117,15 @@ class NormalizationPanel(QWidget):
         bar.addStretch(1)
         bar.addWidget(self.prev_button)
         bar.addWidget(self.next_button)
+        return bar
 
+    def _build_views(self) -> QSplitter:
         self.text_view = QTextBrowser()
         self.text_view.setOpenLinks(False)
         self.text_view.setOpenExternalLinks(False)
         self.text_view.anchorClicked.connect(self._on_anchor_clicked)
+        self.zoom = TextZoom(self)
+        self.zoom.changed.connect(lambda _f: self._zoomed())
 
         self.token_label = QLabel("Select a token.")
         self.token_label.setTextFormat(Qt.TextFormat.RichText)
@@ -289,32 +135,41 @@ class NormalizationPanel(QWidget):
         self.grid.setModel(self.grid_model)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.grid.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        big = QFont(self.grid.font())
-        big.setPointSizeF(big.pointSizeF() * 1.3)
-        self.grid.setFont(big)
-        self.grid.horizontalHeader().setFont(big)
+        self._grid_font = QFont(self.grid.font())
+        self._set_grid_font()
+        self.grid_legend = QLabel(GRID_LEGEND)
+        self.grid_legend.setWordWrap(True)
+        self.grid_legend.setStyleSheet("color: #555")
 
-        self.dis_model = FrameModel(parent=self)
-        self.dis_view = QTableView()
-        self.dis_view.setModel(self.dis_model)
-        # no initial sort: the list comes ranked by disagreement; headers sort on click
-        self.dis_view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.dis_view.setSortingEnabled(True)
-        self.dis_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.dis_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.dis_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.dis_view.clicked.connect(self._on_disagreement_clicked)
+        self.dis_model = DataFrameModel(
+            parent=self,
+            severity_column="mean_nld",
+            hidden=("index",),
+            tooltips=DIS_TOOLTIPS,
+            headers={"token_id": "Token", "orig": "Historical", "mean_nld": "Mean NLD"},
+            digits=3,
+        )
+        self.dis_bar = ListBar(
+            self.dis_model, noun="tokens", placeholder="Filter tokens…", disagreements=False
+        )
+        self.dis_view = make_table(self.dis_model, name="disagreements")
+        self.dis_view.selectionModel().currentRowChanged.connect(
+            lambda cur, _prev: self._on_disagreement_clicked(cur)
+        )
         self.dis_count = QLabel()
+        self.dis_count.setWordWrap(True)
 
         grid_box = QWidget()
         gl = QVBoxLayout(grid_box)
         gl.setContentsMargins(0, 0, 0, 0)
         gl.addWidget(self.token_label)
         gl.addWidget(self.grid, 1)
+        gl.addWidget(self.grid_legend)
         dis_box = QWidget()
         dl = QVBoxLayout(dis_box)
         dl.setContentsMargins(0, 0, 0, 0)
         dl.addWidget(self.dis_count)
+        dl.addWidget(self.dis_bar)
         dl.addWidget(self.dis_view, 1)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(grid_box)
@@ -324,22 +179,7 @@ class NormalizationPanel(QWidget):
         split.addWidget(self.text_view)
         split.addWidget(right)
         split.setSizes([760, 640])
-
-        lay = QVBoxLayout(self)
-        lay.addLayout(bar)
-        lay.addWidget(split, 1)
-
-        self.text_combo.currentIndexChanged.connect(self._on_filter_changed)
-        self.subset_combo.currentIndexChanged.connect(self._on_filter_changed)
-        self.mod_combo.currentIndexChanged.connect(self._on_filter_changed)
-        self.mode_combo.currentIndexChanged.connect(self._on_mode_changed)
-        self.type_tint.toggled.connect(self._on_filter_changed)
-        self.next_button.clicked.connect(self.next_disagreement)
-        self.prev_button.clicked.connect(self.previous_disagreement)
-        # an event filter rather than QShortcut: the keys must work whichever child has the focus
-        # (a table would otherwise use letters for its keyboard search)
-        for w in (self, self.text_view, self.grid, self.dis_view, self.text_view.viewport()):
-            w.installEventFilter(self)
+        return split
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
@@ -390,6 +230,13 @@ class NormalizationPanel(QWidget):
                 & (np.asarray(result.token_ids, dtype=object) == old_key[1])
             )
             self.current = int(hits[0]) if len(hits) else None
+        if self.current is None:
+            # open on the first disagreement of the list: its grid and line show at once
+            dis = self.disagreement_indices()
+            if len(result.disagreements) and len(dis):
+                first = result.disagreements["index"].to_numpy()
+                first = first[np.isin(first, dis)]
+                self.current = int(first[0]) if len(first) else None
         self._refresh()
 
     def _subset_mask(self) -> np.ndarray:
@@ -416,13 +263,18 @@ class NormalizationPanel(QWidget):
             return np.ones(r.n_tokens, bool)
         return self._text_arr == self.text_combo.currentText()
 
+    def _tinted(self) -> np.ndarray:
+        """The tokens the text tints: a normalization differs (or, when asked, only a type)."""
+        if self.type_tint.isChecked():
+            return self._disagree | self._type_disagree
+        return self._disagree
+
     def disagreement_indices(self) -> np.ndarray:
-        """Tokens (in text order) with a disagreement that pass the text/subset/modernization filters."""
+        """Tokens (in text order) with a disagreement that pass the text/subset/modernization
+        filters — the tinted ones, so N / P stop exactly where the text is tinted."""
         if self.result is None:
             return np.zeros(0, dtype=int)
-        return np.flatnonzero(
-            (self._disagree | self._type_disagree) & self._subset_mask() & self._text_mask()
-        )
+        return np.flatnonzero(self._tinted() & self._subset_mask() & self._text_mask())
 
     def _refresh(self) -> None:
         r = self.result
@@ -432,14 +284,23 @@ class NormalizationPanel(QWidget):
         if len(dis):
             keep = np.isin(dis["index"].to_numpy(), self.disagreement_indices())
             dis = dis[keep]
-        self.dis_model.set_frame(dis)
-        self.dis_view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        names = list(r.annotators)
+        first = ["index", "text", "token_id", "orig", *names, "mean_nld"]
+        dis = dis[[c for c in first if c in dis] + [c for c in dis.columns if c not in first]]
+        self.dis_model.set_frame(dis, label_columns=names)
         if self._resize_pending:
-            # measure a few hundred rows only: the list may hold tens of thousands
-            self.dis_view.horizontalHeader().setResizeContentsPrecision(300)
-            self.dis_view.resizeColumnsToContents()
+            fit_columns(self.dis_view, max_width=140)
             self._resize_pending = False
-        self.dis_count.setText(f"{len(dis):,} tokens with disagreement (most disagreeing first)")
+        scope = (
+            f"in text {self.text_combo.currentText()} (1 of {len(r.texts)} texts; choose "
+            "“(all texts)” for every text)"
+            if self.text_combo.currentIndex() > 0 and len(r.texts) > 1
+            else f"in all {len(r.texts)} texts"
+        )
+        self.dis_count.setText(
+            f"{len(dis):,} tokens with disagreement {scope}, most disagreeing first"
+        )
+        self._select_in_list(self.current)
         self._render_text()
         self._show_token(self.current)
 
@@ -460,10 +321,11 @@ class NormalizationPanel(QWidget):
         sub = self._subset_mask()
         names = r.annotators
         # Qt's rich text ignores dir= on tables: a right-to-left text gets its cells reversed
-        rtl = _is_rtl("".join(r.orig[i] for i in idx[:50]))
+        rtl = is_rtl("".join(r.orig[i] for i in idx[:50]))
         max_chars = self._line_chars()
+        z = self.zoom.factor
         parts = [
-            "<html><body style='font-size:11pt'>",
+            f"<html><body style='font-size:{11 * z:.1f}pt'>",
             "<p style='color:#555'>Historical text with each annotator's normalization beneath "
             f"({', '.join(html.escape(n) for n in names)}). Tinted: annotators disagree; "
             "click a token for its character grid.</p>",
@@ -531,22 +393,24 @@ class NormalizationPanel(QWidget):
         r = self.result
         assert r is not None
         bg = ""
-        if in_subset and (
-            self._disagree[i] or (self.type_tint.isChecked() and self._type_disagree[i])
-        ):
+        if in_subset and self._tinted()[i]:
             bg = DISAGREE_TOKEN
         style = "white-space:nowrap;" + (f"background-color:{bg};" if bg else "")
         t = html.escape(text)
         if historical:
             # not bold: bold fallback fonts break emoji modifier sequences apart
-            style += "font-size:12pt;"
+            style += f"font-size:{12 * self.zoom.factor:.1f}pt;"
             return f"<td style='{style}'><a name='t{i}' href='tok:{i}' style='color:#000; text-decoration:none'>{t}</a></td>"
         # annotator rows: grey when identical to the first annotator, red when different
         differs = x is not None and x > 0 and r.norm[i, x] != r.norm[i, 0]
         color = "#b00020" if differs or (self._disagree[i] and x == 0) else "#555"
         if x is not None and r.types[i, x] in ("INFL", "SEM", "EXT"):
             t += f"<sup style='color:#3050c0'>{html.escape(str(r.types[i, x]))}</sup>"
-        return f"<td style='{style} color:{color}; font-size:10pt'><a href='tok:{i}' style='color:{color}; text-decoration:none'>{t}</a></td>"
+        size = 10 * self.zoom.factor
+        return (
+            f"<td style='{style} color:{color}; font-size:{size:.1f}pt'><a href='tok:{i}' "
+            f"style='color:{color}; text-decoration:none'>{t}</a></td>"
+        )
 
     # -- selection -------------------------------------------------------------------------------
 
@@ -567,6 +431,7 @@ class NormalizationPanel(QWidget):
             self._show_token(i)
         if i is not None:
             self.text_view.scrollToAnchor(f"t{i}")
+            self._select_in_list(i)
             self.token_selected.emit(i)
 
     def _index_anchors(self) -> None:
@@ -612,7 +477,7 @@ class NormalizationPanel(QWidget):
             return
         info = r.token_units(i)
         self.grid_model.set_token(info, self._mode())
-        rtl = _is_rtl(r.orig[i])
+        rtl = is_rtl(r.orig[i])
         self.grid.setLayoutDirection(
             Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
         )
@@ -627,8 +492,10 @@ class NormalizationPanel(QWidget):
             for x, n in enumerate(names)
         )
         self.token_label.setText(
-            f"<b>{html.escape(str(r.text_ids[i]))} / {html.escape(str(r.token_ids[i]))}</b> "
-            f"<span style='font-size:14pt'>{html.escape(r.orig[i])}</span> — {norms}"
+            f"Text <b>{html.escape(str(r.text_ids[i]))}</b>, token "
+            f"<b>{html.escape(str(r.token_ids[i]))}</b>: "
+            f"<span style='font-size:large'>{html.escape(r.orig[i])}</span> — {norms}"
+            f"<br/>{self._context_line(i)}"
         )
 
     def _mode(self) -> str:
@@ -658,113 +525,58 @@ class NormalizationPanel(QWidget):
             self.select_token(int(s[4:]))
 
     def _on_disagreement_clicked(self, index: QModelIndex) -> None:
-        df = self.dis_model.frame
-        if index.isValid() and "index" in df.columns:
-            self.select_token(int(df["index"].iloc[index.row()]))
+        if self._following or not index.isValid():
+            return
+        i = int(self.dis_model.value(index.row(), "index"))
+        if i != self.current:
+            self.select_token(i)
+
+    def _select_in_list(self, i: int | None) -> None:
+        """The list's selection follows the token shown (N / P, a click in the text)."""
+        if i is None:
+            return
+        row = self.dis_model.row_where("index", i)
+        if row < 0 or row == self.dis_view.currentIndex().row():
+            return
+        self._following = True
+        select_row(self.dis_view, row)
+        self._following = False
+
+    def _context_line(self, i: int, width: int = 8) -> str:
+        """The token in its line: up to ``width`` tokens of the same text on each side."""
+        r = self.result
+        assert r is not None
+        lo, hi = max(0, i - width), min(r.n_tokens, i + width + 1)
+        words = []
+        for j in range(lo, hi):
+            if r.text_ids[j] != r.text_ids[i]:
+                continue
+            w = html.escape(r.orig[j])
+            words.append(
+                f"<span style='background:{SELECTED_TOKEN}'><b>{w}</b></span>" if j == i else w
+            )
+        line = " ".join(words)
+        rtl = is_rtl(r.orig[i])
+        return (
+            f"<span style='color:#333'>{'… ' if lo > 0 else ''}{line}{' …' if hi < r.n_tokens else ''}</span>"
+            if not rtl
+            else f"<span dir='rtl' style='color:#333'>{line}</span>"
+        )
+
+    def _set_grid_font(self) -> None:
+        f = QFont(self._grid_font)
+        f.setPointSizeF(self._grid_font.pointSizeF() * 1.3 * self.zoom.factor)
+        self.grid.setFont(f)
+        self.grid.horizontalHeader().setFont(f)
+        self.grid.verticalHeader().setFont(f)
+
+    def _zoomed(self) -> None:
+        self._set_grid_font()
+        if self.result is not None:
+            self._render_text()
 
     def _on_filter_changed(self, *_: Any) -> None:
         self._refresh()
 
     def _on_mode_changed(self, *_: Any) -> None:
         self.grid_model.set_mode(self._mode())
-
-
-# ---------------------------------------------------------------------------------------------
-# agreement tables
-
-
-class AgreementPanel(QWidget):
-    """All agreement tables of the result, one below the other."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.browser = QTextBrowser()
-        lay = QVBoxLayout(self)
-        lay.addWidget(self.browser)
-
-    def set_result(self, result: NormalizationResult) -> None:
-        tables = result.tables()
-
-        def table(df: pd.DataFrame, title: str) -> str:
-            fmt = df.copy()
-            for col in fmt.columns:
-                if fmt[col].dtype.kind == "f":
-                    fmt[col] = fmt[col].map(lambda v: "–" if not math.isfinite(v) else f"{v:.4f}")
-            return f"<h3>{html.escape(title)}</h3>" + fmt.to_html(
-                index=False, border=0, na_rep="–", escape=True
-            )
-
-        parts = [
-            "<html><head><style>table{border-collapse:collapse} td,th{padding:2px 8px; border-bottom:1px solid #ddd}"
-            " th{background:#f0f0f0}</style></head><body>"
-        ]
-        for name, value in result.headline():
-            parts.append(f"<p><b>{html.escape(name)}</b>: {html.escape(value)}</p>")
-        parts.append(table(tables["word"], "Word-based agreement"))
-        parts.append(table(tables["character"], "Character-based agreement (Diff labels)"))
-        pt = tables["per_text"]
-        if len(pt):
-            wide = pt[pt["subset"] == "ALL"].pivot_table(
-                index="text",
-                columns="level",
-                values=["percent_agreement", "pi", "alpha_nld"],
-                sort=False,
-            )
-            wide.columns = [f"{lvl} {m}" for m, lvl in wide.columns]
-            order = [
-                f"{lvl} {m}"
-                for lvl in ("word", "character")
-                for m in ("percent_agreement", "pi", "alpha_nld")
-            ]
-            wide = wide[[c for c in order if c in wide.columns]]
-            parts.append(table(wide.reset_index(), "Per text (ALL tokens)"))
-        for key in (
-            "pairwise_word_agreement",
-            "pairwise_word_pi",
-            "pairwise_character_agreement",
-            "pairwise_character_pi",
-        ):
-            parts.append(table(tables[key], key.replace("_", " ").capitalize()))
-        parts.append(
-            table(tables["modernization"], "Modernization type (π* over ORIG/NORM/INFL/SEM/EXT)")
-        )
-        parts.append(
-            table(tables["modernization_confusion"], "Type confusion, summed over annotator pairs")
-        )
-        parts.append(
-            table(
-                tables["modernization_by_type"],
-                "Character-based agreement of modernized forms, by agreed type",
-            )
-        )
-        if result.errors:
-            parts.append("<h3>Input problems</h3><ul>")
-            parts.extend(f"<li>{html.escape(str(e))}</li>" for e in result.errors[:200])
-            parts.append("</ul>")
-        parts.append("</body></html>")
-        self.browser.setHtml("".join(parts))
-
-
-# ---------------------------------------------------------------------------------------------
-
-
-def create_panels(result: NormalizationResult, context: Any) -> list[tuple[str, QWidget]]:
-    """Tabs for a normalization result; widgets are kept in ``context.cache`` across results."""
-    cache = getattr(context, "cache", None)
-    if cache is None:
-        cache = {}
-    panels = cache.get("normalization")
-    if panels is None:
-        panels = (NormalizationPanel(), AgreementPanel())
-        cache["normalization"] = panels
-    inter, agreement = panels
-    inter.set_result(result)
-    agreement.set_result(result)
-    return [("Interlinear", inter), ("Agreement", agreement)]
-
-
-def _demo_tabs(result: NormalizationResult) -> QTabWidget:  # pragma: no cover - manual use
-    tabs = QTabWidget()
-    for title, w in create_panels(result, type("Ctx", (), {"cache": {}, "session": None})()):
-        tabs.addTab(w, title)
-    return tabs

@@ -1,0 +1,250 @@
+"""HTML building blocks of the report: escaping, text direction, numbers, tables and figures.
+
+Used by :mod:`iaa_desktop.core.export.report` and every kind's ``report`` module. WeasyPrint
+renders the result; nothing here imports Qt, and matplotlib is imported when a figure is drawn.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+# ---------------------------------------------------------------------------------------------
+# small HTML helpers (used by the section modules)
+
+
+def esc(v: Any) -> str:
+    return html.escape("" if v is None else str(v), quote=True)
+
+
+def text_dir(s: str) -> str:
+    """``rtl`` when the first strong character of ``s`` is right-to-left, else ``ltr``.
+
+    WeasyPrint does not implement ``dir="auto"``, so the direction is decided here (the rule of
+    the Unicode bidi algorithm, P2–P3).
+    """
+    for ch in s:
+        bidi = unicodedata.bidirectional(ch)
+        if bidi in ("R", "AL"):
+            return "rtl"
+        if bidi == "L":
+            return "ltr"
+    return "ltr"
+
+
+def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
+    s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+    d = text_dir(s)
+    attrs = f' dir="{d}"' if d == "rtl" else ""
+    # short single words (codes such as MEDIUM, labels) must not be split inside the word; a
+    # word too long for a column (a path, a hash) may break anywhere: only such cells get
+    # ``overflow-wrap: anywhere``, whose every character is a break the layout has to measure
+    words = s.split()
+    if s and len(s) <= 18 and len(words) == 1:
+        cls = f"{cls} nw".strip()
+    elif any(len(w) > 24 for w in words):
+        cls = f"{cls} brk".strip()
+    c = f' class="{cls}"' if cls else ""
+    return f"<{tag}{attrs}{c}>{esc(s)}</{tag}>"
+
+
+def finite(v: Any) -> bool:
+    try:
+        return v is not None and math.isfinite(float(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def fmt(v: Any, digits: int = 3, percent: bool = False) -> str:
+    """A number as the report prints it; "–" for undefined values."""
+    if v is None or isinstance(v, bool):
+        return esc(v) if isinstance(v, bool) else "–"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}" if abs(v) >= 10000 else str(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if not math.isfinite(f):
+        return "–"
+    if percent:
+        return f"{100 * f:.{max(digits - 2, 1)}f}%"
+    if (
+        f.is_integer()
+        and abs(f) >= 1
+        and digits >= 0
+        and abs(f) < 1e15
+        and not isinstance(v, float)
+    ):
+        return str(int(f))
+    return f"{f:.{digits}f}"
+
+
+def interval_text(lo: Any, hi: Any, digits: int = 3, percent: bool = False) -> str:
+    if not (finite(lo) and finite(hi)):
+        return "–"
+    return f"[{fmt(lo, digits, percent)}, {fmt(hi, digits, percent)}]"
+
+
+def table_html(
+    df: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    digits: Mapping[str, int] | int = 3,
+    percent: Iterable[str] = (),
+    caption: str = "",
+    max_rows: int | None = None,
+    note: str = "",
+    cls: str = "",
+) -> str:
+    """A DataFrame as an HTML table; numbers right-aligned, text with its own direction; a column
+    without a header of the caller's gets its title from the metrics registry."""
+    from iaa_desktop.core.export.titles import column_title
+
+    columns = list(columns) if columns is not None else [str(c) for c in df.columns]
+    headers = dict(headers or {})
+    percent = set(percent)
+    total = len(df)
+    shown = df if max_rows is None or total <= max_rows else df.iloc[:max_rows]
+    # short tables stay on one page; long ones break between rows and repeat their header
+    small = " small" if len(shown) <= 15 else ""
+    # the caption is a block before the table (WeasyPrint may leave a <caption> behind at a break)
+    out = [f'<div class="tbl{small}">']
+    if caption:
+        out.append(f'<p class="caption">{esc(caption)}</p>')
+    out.append(f'<table class="data {cls}">')
+    out.append(
+        "<thead><tr>"
+        + "".join(
+            f'<th class="nw">{esc(h)}</th>'
+            if len(h) <= 6 and " " not in h
+            else f"<th>{esc(h)}</th>"
+            for h in (str(headers.get(c) or column_title(c)) for c in columns)
+        )
+        + "</tr></thead><tbody>"
+    )
+    cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
+    for i in range(len(shown)):
+        cells = []
+        for c, arr in zip(columns, cols):
+            v = arr[i]
+            if isinstance(v, bool) or (
+                hasattr(v, "dtype") and getattr(v, "dtype", None) is not None and v.dtype == bool
+            ):
+                cells.append(f'<td class="c">{"yes" if bool(v) else "no"}</td>')
+            elif isinstance(v, int | float) or (
+                hasattr(v, "dtype") and getattr(v.dtype, "kind", "") in "iuf"
+            ):
+                d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
+                fv = v.item() if hasattr(v, "item") else v
+                if isinstance(fv, float) and fv.is_integer() and d == 0:
+                    fv = int(fv)
+                cells.append(f'<td class="n">{fmt(fv, d, c in percent)}</td>')
+            else:
+                cells.append(text_cell(v))
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    if max_rows is not None and total > max_rows:
+        note = (
+            note + " " if note else ""
+        ) + f"First {max_rows} of {total:,} rows; the CSV export holds all."
+    if note:
+        out.append(f'<p class="note">{esc(note)}</p>')
+    return "\n".join(out)
+
+
+#: printable area the charts must fit in (inches; A4 and Letter with the report's margins)
+CHART_MAX_WIDTH_IN = 6.9
+CHART_MAX_HEIGHT_IN = 8.8
+
+
+def legend_outside(fig: Any) -> Any:
+    """Move each axes' legend to the right of its plot, so it never hides the data (the GUI's
+    charts place legends inside, where an interactive user can still read behind them)."""
+    moved = False
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None:
+            continue
+        handles, labels = ax.get_legend_handles_labels()
+        if handles:
+            ax.legend(
+                handles,
+                labels,
+                loc="upper left",
+                bbox_to_anchor=(1.02, 1.0),
+                borderaxespad=0.0,
+                frameon=False,
+                fontsize="small",
+            )
+            moved = True
+    if moved:  # room for the legend beside the plot, which keeps its own width
+        fig.set_figwidth(fig.get_figwidth() * 1.3)
+    return fig
+
+
+def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) -> str:
+    """A matplotlib figure as an SVG image (vector in the PDF), with a caption.
+
+    The image is shown at its natural size, shrunk to fit the printable width (or
+    ``max_width_in``) and height of a page, keeping its aspect ratio.
+    """
+    import matplotlib
+
+    buf = io.StringIO()
+    fonttype = "none" if _plain_text_only(fig) else "path"
+    with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", pad_inches=0.05)
+    svg = buf.getvalue()
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    w_in, h_in = _svg_size_in(svg) or (fig.get_figwidth(), fig.get_figheight())
+    scale = min(1.0, CHART_MAX_WIDTH_IN / w_in, CHART_MAX_HEIGHT_IN / h_in)
+    if max_width_in is not None:
+        scale = min(scale, max_width_in / w_in)
+    style = f' style="width: {w_in * scale:.2f}in; height: {h_in * scale:.2f}in"'
+    cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
+    return f'<figure class="chart"><img{style} alt="{esc(caption)}" src="data:image/svg+xml;base64,{data}"/>{cap}</figure>'
+
+
+def _plain_char(ch: str) -> bool:
+    """A character the PDF engine's SVG text draws right: left to right, no shaping, no marks
+    (Latin, Greek, Cyrillic, punctuation, arrows, mathematical operators)."""
+    o = ord(ch)
+    return (o < 0x0590 or 0x2000 <= o < 0x2400) and unicodedata.category(ch) not in (
+        "Mn",
+        "Mc",
+        "Me",
+        "Cf",
+    )
+
+
+def _plain_text_only(fig: Any) -> bool:
+    """Whether every text of a figure is plain (see :func:`_plain_char`) and not mathtext.
+
+    Such a chart keeps its text as SVG text, which the PDF engine draws with the font (a few
+    hundred glyph outlines fewer to draw per chart: most of the cost of a chart in the PDF).
+    A chart with Hebrew, Arabic, combining marks or emoji keeps every glyph as an outline drawn
+    by matplotlib, whose text layout does the bidirectional ordering and the shaping.
+    """
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        s = t.get_text()
+        if "$" in s or not all(_plain_char(ch) for ch in s):
+            return False
+    return True
+
+
+def _svg_size_in(svg: str) -> tuple[float, float] | None:
+    """Width and height of a matplotlib SVG (given in pt) in inches."""
+    import re
+
+    m = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', svg[:2000])
+    return (float(m.group(1)) / 72, float(m.group(2)) / 72) if m else None

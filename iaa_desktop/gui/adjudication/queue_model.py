@@ -1,0 +1,181 @@
+"""The adjudication queue: one row per unit, every annotator's version side by side.
+
+Columns: the state (``•`` open, ``=`` merged automatically, ``✓`` decided), the unit, its group
+(document, target, text), one column per annotator in display order (the shown names in blind
+mode) with each version in its value's colour, and the severity. Rows are tinted by severity.
+The model is a thin read-only adapter over the session: the rows are an index array, values are
+looked up when painted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush
+
+from iaa_desktop.core.adjudication import AdjudicationSession
+from iaa_desktop.gui.widgets.colours import ValueColours, severity_colour
+from iaa_desktop.gui.widgets.frame_model import Role
+from iaa_desktop.gui.widgets.text import bidi_cell
+
+_Index = QModelIndex | QPersistentModelIndex
+STATE_TIP = "• = to decide · = = merged automatically (the strategy) · ✓ = decided"
+#: longest version shown in a cell (the full one is in the tooltip)
+CELL_CHARS = 40
+
+
+class QueueModel(QAbstractTableModel):
+    """See the module docstring."""
+
+    UnitRole = Role.RowKey  # the unit index of a row
+
+    def __init__(self, session: AdjudicationSession, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._s = session
+        self._idx = np.zeros(0, dtype=np.int64)
+        m = session.model
+        self.colours = ValueColours(m.code_values, ordered=bool(m.numeric))
+        self._fixed = ["state", "unit", "group"]
+        self._has_group = any(m.groups)
+
+    # -- rows ---------------------------------------------------------------------------------
+
+    def set_indices(self, idx: np.ndarray) -> None:
+        """New queue; one unit leaving (the usual case after a decision) is a row removal, so the
+        view keeps its place without relaying out every row."""
+        new = np.asarray(idx, dtype=np.int64)
+        old = self._idx
+        if len(new) == len(old) - 1 and len(old):
+            diff = np.flatnonzero(old[: len(new)] != new)
+            k = int(diff[0]) if len(diff) else len(new)
+            if np.array_equal(old[k + 1 :], new[k:]):
+                self.beginRemoveRows(QModelIndex(), k, k)
+                self._idx = new
+                self.endRemoveRows()
+                return
+        elif np.array_equal(new, old):
+            if len(new):
+                self.dataChanged.emit(
+                    self.index(0, 0), self.index(len(new) - 1, self.columnCount() - 1)
+                )
+            return
+        self.beginResetModel()
+        self._idx = new
+        self.endResetModel()
+
+    def indices(self) -> np.ndarray:
+        return self._idx
+
+    def row_of(self, unit: int) -> int:
+        hit = np.flatnonzero(self._idx == unit)
+        return int(hit[0]) if len(hit) else -1
+
+    def refresh_names(self) -> None:
+        """The shown names changed (blind mode): headers and cells again."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
+        if len(self._idx):
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._idx) - 1, self.columnCount() - 1)
+            )
+
+    # -- columns ------------------------------------------------------------------------------
+
+    def _annotator_column(self, column: int) -> int | None:
+        """The annotator column (model order) shown in ``column``, or None."""
+        k = column - 3
+        order = self._s.annotator_order
+        return order[k] if 0 <= k < len(order) else None
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._idx)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 3 + len(self._s.model.annotators) + 1
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < self.columnCount():
+            return None
+        n = len(self._s.model.annotators)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if section < 3:
+                return ("", "Unit", "Group")[section]
+            if section < 3 + n:
+                return self._s.display_names()[section - 3]
+            return "Severity"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if section == 0:
+                return STATE_TIP
+            if section == 3 + n:
+                return (
+                    "how far apart the versions are, 0–1, on the scale of the level of "
+                    "measurement; rows are tinted by it"
+                )
+            if 3 <= section < 3 + n:
+                return "this annotator's version; one colour per value, — = no version"
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        i = int(self._idx[index.row()])
+        c = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(i, c)
+        if role == Role.RowKey:
+            return i
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self._background(i, c)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(i, c)
+        if role == Qt.ItemDataRole.TextAlignmentRole and c == self.columnCount() - 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _state(self, i: int) -> str:
+        s = self._s
+        return "✓" if s.is_decided(i) else ("=" if s.auto_value(i) is not None else "•")
+
+    def _display(self, i: int, c: int) -> str:
+        s, m = self._s, self._s.model
+        if c == 0:
+            return self._state(i)
+        if c == 1:
+            title, group = s.title(i), str(m.groups[i])
+            if group and title.startswith(group + ": "):
+                title = title[len(group) + 2 :]  # the group has its own column
+            return bidi_cell(title)
+        if c == 2:
+            return bidi_cell(str(m.groups[i]))
+        x = self._annotator_column(c)
+        if x is not None:
+            v = m.versions[i, x]
+            text = "—" if v is None else m.describe_value(i, v)
+            return bidi_cell(text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…")
+        d = m.disagreement[i]
+        return f"{d:.2f}" if np.isfinite(d) else "–"
+
+    def _background(self, i: int, c: int) -> QBrush | None:
+        m = self._s.model
+        x = self._annotator_column(c)
+        if x is not None:
+            colour = self.colours.colour(m.versions[i, x])
+            return QBrush(colour) if colour is not None else None
+        d = m.disagreement[i]
+        if c != 0 and np.isfinite(d) and d > 0:
+            return QBrush(severity_colour(min(1.0, float(d))))
+        return None
+
+    def _tooltip(self, i: int, c: int) -> str | None:
+        m = self._s.model
+        if c == 0:
+            return STATE_TIP
+        if c in (1, 2):
+            return self._s.title(i)
+        x = self._annotator_column(c)
+        if x is not None:
+            return m.describe_value(i, m.versions[i, x])
+        return None

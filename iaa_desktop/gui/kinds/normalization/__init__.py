@@ -1,0 +1,33 @@
+"""Views of a spelling-normalization study (kind ``normalization``).
+
+* **Interlinear** — the historical text with every annotator's normalization beneath, the selected
+  token's line and character grid, and the disagreements (:mod:`.interlinear`, :mod:`.grid`);
+* **Agreement** — the summary with interpretation and every table (:mod:`.agreement`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QWidget
+
+from iaa_desktop.gui.kinds.normalization.agreement import AgreementPanel
+from iaa_desktop.gui.kinds.normalization.grid import CharacterGridModel
+from iaa_desktop.gui.kinds.normalization.interlinear import NormalizationPanel
+
+__all__ = ["AgreementPanel", "CharacterGridModel", "NormalizationPanel", "create_panels"]
+
+
+def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
+    """Tabs for a normalization result; widgets are kept in ``context.cache`` across results."""
+    cache = getattr(context, "cache", None)
+    if cache is None:
+        cache = {}
+    panels = cache.get("normalization")
+    if panels is None:
+        panels = (NormalizationPanel(), AgreementPanel())
+        cache["normalization"] = panels
+    inter, agreement = panels
+    inter.set_result(result)
+    agreement.set_result(result)
+    return [("Interlinear", inter), ("Agreement", agreement)]

@@ -1,0 +1,69 @@
+"""The pair views of the passage-pair kinds (``durel`` and ``candidates``).
+
+* **Pairs** — the list of pairs, every annotator's judgment side by side, beside the selected
+  pair's two passages, alignment and judgments (:mod:`.pair_panel`);
+* **Agreement** — the summary with interpretation, the tables and charts (:mod:`.agreement`).
+
+Nothing is computed here beyond lookups in the finished result (a pair's alignment is computed
+once in the core and cached there). More tabs for a kind (e.g. a model of the labels) are added to
+:meth:`PairsPanels.panels`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QWidget
+
+from iaa_desktop.gui.kinds.pairs.agreement import CandidatesAgreementPanel, DurelAgreementPanel
+from iaa_desktop.gui.kinds.pairs.pair_panel import PairListView, PairPanel
+from iaa_desktop.gui.kinds.pairs.passages import BoxedTextView, alignment_segments, passage_segments
+
+__all__ = [
+    "BoxedTextView",
+    "CandidatesAgreementPanel",
+    "DurelAgreementPanel",
+    "PairListView",
+    "PairPanel",
+    "PairsPanels",
+    "alignment_segments",
+    "create_panels",
+    "passage_segments",
+]
+
+CACHE_KEY = "pairs"
+
+
+class PairsPanels:
+    """The tabs of one kind, kept across results so the selection survives a recompute."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.pairs = PairPanel()
+        self.agreement: QWidget = (
+            DurelAgreementPanel() if kind == "durel" else CandidatesAgreementPanel()
+        )
+
+    def set_result(self, result: Any) -> None:
+        self.pairs.set_result(result)
+        self.agreement.set_result(result)  # type: ignore[attr-defined]
+
+    def panels(self) -> list[tuple[str, QWidget]]:
+        return [("Pairs", self.pairs), ("Agreement", self.agreement)]
+
+
+def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
+    """Tabs for a finished ``durel`` or ``candidates`` result (widgets kept in ``context.cache``)."""
+    cache = getattr(context, "cache", None)
+    key = f"{CACHE_KEY}:{result.kind}"
+    panels = cache.get(key) if isinstance(cache, dict) else None
+    if not isinstance(panels, PairsPanels):
+        panels = PairsPanels(result.kind)
+        if isinstance(cache, dict):
+            cache[key] = panels
+    panels.set_result(result)
+    if result.kind == "candidates":  # the agreement model's tab lives in its own module
+        from iaa_desktop.gui.kinds.candidates_model import model_panel
+
+        return [*panels.panels(), ("Model", model_panel(result, context))]
+    return panels.panels()
