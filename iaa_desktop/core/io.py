@@ -141,6 +141,8 @@ def write_xlsx(df: pd.DataFrame, path: str | Path, sheet: str = "table") -> None
     """
     import io
 
+    import pandas as pd
+
     safe = neutralise_frame(df)
     buf = io.BytesIO()
     with pd.ExcelWriter(buf, engine="openpyxl") as writer:
