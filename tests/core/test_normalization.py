@@ -129,6 +129,9 @@ def test_batch_alignment_edge_cases():
 
     assert got[3] == lingpy_nw_align("a" * 300, "b" + "a" * 298)  # 16-bit scores
     assert nw_align_many([], []).to_lists() == []
+    # more pairs than the plain-Python path takes: the same alignments from the arrays
+    a, b = ["", "abc", ""] * 4, ["abc", "", ""] * 4
+    assert nw_align_many(a, b).to_lists() == got[:3] * 4
     with pytest.raises(ValueError, match="same number"):
         nw_align_many(["a"], [])
 

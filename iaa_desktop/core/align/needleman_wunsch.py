@@ -21,7 +21,8 @@ pairs back together. Padding beyond a pair's own lengths is never read: a cell d
 cells above and to its left.
 
 The result is compact (:class:`Alignments`: one operation code per alignment column);
-:meth:`Alignments.to_lists` gives LingPy's output format.
+:meth:`Alignments.to_lists` gives LingPy's output format. A handful of pairs (one alignment asked
+for in the GUI) runs the same programme in plain Python: setting up the arrays would take longer.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ INSERT = 3
 _MULTI = 0x110000
 #: pairs solved together at most (bounds the traceback table: chunk × rows × columns bytes)
 _CHUNK = 1 << 15
+#: up to this many pairs the programme runs in plain Python (see :func:`_scalar_ops`)
+_SCALAR_MAX = 8
 
 Segments = str | Sequence[str]
 IntArray = npt.NDArray[np.int64]
@@ -241,6 +244,38 @@ def _solve_bucket(
     return ops
 
 
+def _scalar_ops(seq_a: Segments, seq_b: Segments, gap: int) -> list[int]:
+    """The operation codes of one pair, first column first: the same programme in plain Python
+    (rows over ``seq_b``, columns over ``seq_a``, LingPy's order of preference on ties)."""
+    m, n = len(seq_a), len(seq_b)
+    prev = [j * gap for j in range(m + 1)]
+    tb: list[list[int]] = [[DELETE] * (m + 1)]
+    for i in range(1, n + 1):
+        b = seq_b[i - 1]
+        cur = [i * gap] + [0] * m
+        row = [INSERT] + [0] * m
+        for j in range(1, m + 1):
+            up = prev[j] + gap
+            left = cur[j - 1] + gap
+            diag = prev[j - 1] + (1 if seq_a[j - 1] == b else -1)
+            if up >= diag and up >= left:
+                cur[j], row[j] = up, INSERT
+            elif diag >= left:
+                cur[j], row[j] = diag, MATCH
+            else:
+                cur[j], row[j] = left, DELETE
+        tb.append(row)
+        prev = cur
+    ops: list[int] = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        op = tb[i][j] if (i > 0 and j > 0) else (INSERT if j == 0 else DELETE)
+        ops.append(op)
+        i -= op != DELETE
+        j -= op != INSERT
+    return ops[::-1]
+
+
 def _bucket_of(n: IntArray) -> IntArray:
     """Length classes: exact up to 8 in steps of 2, steps of 4 up to 32, then powers of two."""
     up = np.where(n <= 8, (n + 1) // 2 * 2, (n + 3) // 4 * 4)
@@ -272,6 +307,15 @@ def nw_align_many(
     """
     if len(seqs_a) != len(seqs_b):
         raise ValueError("seqs_a and seqs_b must hold the same number of sequences")
+    if len(seqs_a) <= _SCALAR_MAX:
+        # a few pairs: the arrays' set-up would cost more than the programme itself
+        ops_lists = [_scalar_ops(a, b, gap) for a, b in zip(seqs_a, seqs_b)]
+        lengths = np.fromiter(map(len, ops_lists), dtype=np.int64, count=len(ops_lists))
+        flat_ops = np.fromiter(
+            (op for ops in ops_lists for op in ops), dtype=np.int8, count=int(lengths.sum())
+        )
+        starts = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        return Alignments(flat_ops, starts, seqs_a, seqs_b)
     index: dict[str, int] = {}
     codes_a, la = _encode(seqs_a, index)
     codes_b, lb = _encode(seqs_b, index)
