@@ -27,14 +27,16 @@ graphs. *SIAM Journal on Computing* 2(4), 225–231.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 #: code of a unit covered by two different labels of one annotator (left out of the coefficients)
 CONFLICT = -2
 
 
-def f1_from_counts(tp: np.ndarray, n_a: np.ndarray, n_b: np.ndarray) -> np.ndarray:
+def f1_from_counts(tp: NDArray[Any], n_a: NDArray[Any], n_b: NDArray[Any]) -> NDArray[Any]:
     r"""Span F1 :math:`2TP / (|A| + |B|)`, elementwise; NaN where neither annotator has a span.
 
     >>> f1_from_counts(np.array([3, 0]), np.array([4, 0]), np.array([5, 0])).round(4).tolist()
@@ -47,8 +49,8 @@ def f1_from_counts(tp: np.ndarray, n_a: np.ndarray, n_b: np.ndarray) -> np.ndarr
 
 
 def overlap_edges(
-    starts_a: np.ndarray, ends_a: np.ndarray, starts_b: np.ndarray, ends_b: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+    starts_a: NDArray[Any], ends_a: NDArray[Any], starts_b: NDArray[Any], ends_b: NDArray[Any]
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """Every pair (i, j) of intervals ``[starts_a[i], ends_a[i])`` and ``[starts_b[j], ends_b[j])``
     that share at least one position, as two index arrays (each pair once).
 
@@ -78,7 +80,7 @@ def overlap_edges(
     )
 
 
-def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _expand(lo: NDArray[Any], hi: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """For each k, the pairs (k, lo[k]), …, (k, hi[k] − 1)."""
     n = np.maximum(hi - lo, 0)
     owner = np.repeat(np.arange(len(lo), dtype=np.int64), n)
@@ -89,8 +91,8 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def max_overlap_matching(
-    n_a: int, n_b: int, edges_a: np.ndarray, edges_b: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+    n_a: int, n_b: int, edges_a: NDArray[Any], edges_b: NDArray[Any]
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """A maximum one-to-one matching of the bipartite graph A × B given by its edges.
 
     Returns the matched pairs (index into A, index into B). Uses Hopcroft–Karp through SciPy; the
@@ -115,13 +117,13 @@ def max_overlap_matching(
 
 
 def unit_codes(
-    unit_starts: np.ndarray,
-    unit_ends: np.ndarray,
-    span_starts: np.ndarray,
-    span_ends: np.ndarray,
-    span_labels: np.ndarray,
+    unit_starts: NDArray[Any],
+    unit_ends: NDArray[Any],
+    span_starts: NDArray[Any],
+    span_ends: NDArray[Any],
+    span_labels: NDArray[Any],
     none_code: int,
-) -> np.ndarray:
+) -> NDArray[Any]:
     """The value of each unit (character run or token) for one annotator.
 
     Units are disjoint intervals sorted by start; a unit takes the label code of every span
@@ -153,14 +155,14 @@ def unit_codes(
 # coefficients for many weightings of the same distinct rows at once (documents, resamples)
 
 
-def _counts(codes: np.ndarray, q: int) -> np.ndarray:
+def _counts(codes: NDArray[Any], q: int) -> NDArray[Any]:
     counts = np.zeros((codes.shape[0], q), dtype=float)
     rows, cols = np.nonzero(codes >= 0)
     np.add.at(counts, (rows, codes[rows, cols]), 1.0)
     return counts
 
 
-def fleiss_kappa_batch(codes: np.ndarray, q: int, weights: np.ndarray) -> np.ndarray:
+def fleiss_kappa_batch(codes: NDArray[Any], q: int, weights: NDArray[Any]) -> NDArray[Any]:
     r"""Fleiss' κ of each row of ``weights`` (a weighting of the rows of ``codes``), vectorised.
 
     Same formula as :func:`iaa_desktop.core.metrics.fleiss_kappa` (Fleiss 1971): mean pairwise
@@ -181,7 +183,7 @@ def fleiss_kappa_batch(codes: np.ndarray, q: int, weights: np.ndarray) -> np.nda
     return np.where(a_e < 1.0, out, np.nan)
 
 
-def alpha_nominal_batch(codes: np.ndarray, q: int, weights: np.ndarray) -> np.ndarray:
+def alpha_nominal_batch(codes: NDArray[Any], q: int, weights: NDArray[Any]) -> NDArray[Any]:
     r"""Krippendorff's nominal α of each weighting, vectorised (Krippendorff 2011).
 
     Coincidences :math:`o_{ck} = \sum_i w_i n_{ic}(n_{ik} - [c=k])/(m_i - 1)`;
@@ -201,7 +203,7 @@ def alpha_nominal_batch(codes: np.ndarray, q: int, weights: np.ndarray) -> np.nd
     return np.where((n > 1) & (d_e > 0), out, np.nan)
 
 
-def cohen_kappa_batch(codes: np.ndarray, q: int, weights: np.ndarray) -> np.ndarray:
+def cohen_kappa_batch(codes: NDArray[Any], q: int, weights: NDArray[Any]) -> NDArray[Any]:
     r"""Cohen's κ of each weighting of two-annotator rows ``codes`` (U × 2), vectorised (Cohen 1960)."""
     codes = np.asarray(codes)
     both = (codes[:, 0] >= 0) & (codes[:, 1] >= 0)
@@ -220,7 +222,7 @@ def cohen_kappa_batch(codes: np.ndarray, q: int, weights: np.ndarray) -> np.ndar
     return np.where((n > 0) & (a_e < 1.0), out, np.nan)
 
 
-def percentile_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+def percentile_interval(values: NDArray[Any], confidence: float = 0.95) -> tuple[float, float]:
     """The percentile interval of bootstrap values (NaN when fewer than 10 are defined)."""
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]

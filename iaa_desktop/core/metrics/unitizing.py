@@ -41,8 +41,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.metrics.spans import overlap_edges
 
@@ -51,10 +53,10 @@ from iaa_desktop.core.metrics.spans import overlap_edges
 class UnitizingStudy:
     """Units of a unitizing study: begin, length, rater index and category code of each unit."""
 
-    begin: np.ndarray
-    length: np.ndarray
-    rater: np.ndarray
-    category: np.ndarray
+    begin: NDArray[Any]
+    length: NDArray[Any]
+    rater: NDArray[Any]
+    category: NDArray[Any]
     n_raters: int
     continuum_begin: int
     continuum_length: int
@@ -75,13 +77,13 @@ class UnitizingStudy:
 
 
 def grouped_disagreements(
-    begin: np.ndarray,
-    end: np.ndarray,
-    rater: np.ndarray,
-    group: np.ndarray,
-    group_length: np.ndarray,
+    begin: NDArray[Any],
+    end: NDArray[Any],
+    rater: NDArray[Any],
+    group: NDArray[Any],
+    group_length: NDArray[Any],
     n_raters: int,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """(D_o, D_e) of many independent (continuum, category) groups at once, vectorised.
 
     ``begin``/``end`` are relative to the start of the unit's group; group ``g`` is a continuum of
@@ -115,7 +117,14 @@ def grouped_disagreements(
     return d_o, d_e
 
 
-def _grouped_gaps(b, e, r, g, glen, n_raters) -> tuple[np.ndarray, np.ndarray]:
+def _grouped_gaps(
+    b: NDArray[Any],
+    e: NDArray[Any],
+    r: NDArray[Any],
+    g: NDArray[Any],
+    glen: NDArray[Any],
+    n_raters: int,
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """Every gap (group, length) each rater leaves in each group."""
     n_groups = len(glen)
     order = np.lexsort((b, g, r))
@@ -137,7 +146,14 @@ def _grouped_gaps(b, e, r, g, glen, n_raters) -> tuple[np.ndarray, np.ndarray]:
     return gap_group[ok], gap_len[ok]
 
 
-def _grouped_expected(b, e, r, g, glen, n_raters) -> np.ndarray:
+def _grouped_expected(
+    b: NDArray[Any],
+    e: NDArray[Any],
+    r: NDArray[Any],
+    g: NDArray[Any],
+    glen: NDArray[Any],
+    n_raters: int,
+) -> NDArray[Any]:
     n_groups = len(glen)
     gap_group, gap_len = _grouped_gaps(b, e, r, g, glen, n_raters)
     big = int(max(int(glen.max()) if n_groups else 0, 1)) + 2
