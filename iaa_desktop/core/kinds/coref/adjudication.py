@@ -41,6 +41,7 @@ import numpy as np
 
 from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
 from iaa_desktop.core.errors import IaaError, OptionError, ReaderError
+from iaa_desktop.core.io import NameAllocator, path_inside, write_text_atomic
 
 Mention = tuple[
     str, int, int
@@ -116,7 +117,9 @@ _CONLL_BEGIN = "#begin document"
 def _conll_token_lines(path: Path) -> tuple[list[str], dict[str, list[int]]]:
     """The lines of a CoNLL file and, per document (named as the coref reader names it), the
     line index of each token."""
-    lines = path.read_text(encoding="utf-8").splitlines()
+    from iaa_desktop.core.textio import text_lines
+
+    lines = text_lines(path)
     out: dict[str, list[int]] = {}
     cur: list[int] | None = None
     for n, line in enumerate(lines):
@@ -459,7 +462,10 @@ class CorefModel(AdjudicationModel):
         folder = out_dir / "gold"
         folder.mkdir(parents=True, exist_ok=True)
         written = []
+        names = NameAllocator()
         for doc, (mentions, doc_chains) in zip(self.docs, chains):
+            # the .ann and .txt of one document share a stem (brat pairs them by it)
+            stem = names.take(doc.name)
             ids: dict[Mention, str] = {}
             lines = []
             for k, m in enumerate(sorted(mentions, key=lambda m: (m[1], m[2], m[0])), 1):
@@ -470,12 +476,12 @@ class CorefModel(AdjudicationModel):
                     "*\tCoreference "
                     + " ".join(ids[m] for m in sorted(c, key=lambda m: (m[1], m[2])))
                 )
-            ann = folder / f"{doc.name}.ann"
-            ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            ann = path_inside(folder, f"{stem}.ann")
+            write_text_atomic(ann, "\n".join(lines) + "\n")
             written.append(ann)
             if doc.text:
-                txt = folder / f"{doc.name}.txt"
-                txt.write_text(doc.text, encoding="utf-8")
+                txt = path_inside(folder, f"{stem}.txt")
+                write_text_atomic(txt, doc.text)
                 written.append(txt)
         return written
 
@@ -485,6 +491,7 @@ class CorefModel(AdjudicationModel):
             by_source.setdefault(doc.source[0], []).append(d)
         written = []
         single = len(by_source) == 1
+        names = NameAllocator()
         for src, ds in by_source.items():
             lines, token_lines = _conll_token_lines(src)
             for d in ds:
@@ -514,11 +521,12 @@ class CorefModel(AdjudicationModel):
                         r"\S+(\s*)$", lambda mm, col=col: col + mm.group(1), lines[ln], count=1
                     )
             if single:
-                path = out_dir / f"gold{src.suffix or '.conll'}"
+                suffix = src.suffix if re.fullmatch(r"\.\w{1,20}", src.suffix) else ".conll"
+                path = path_inside(out_dir, "gold" + suffix)
             else:
                 (out_dir / "gold").mkdir(parents=True, exist_ok=True)
-                path = out_dir / "gold" / src.name
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                path = path_inside(out_dir / "gold", names.take(src.name))
+            write_text_atomic(path, "\n".join(lines) + "\n")
             written.append(path)
         return written
 
@@ -554,7 +562,11 @@ class CorefModel(AdjudicationModel):
                     pd.concat([f for _, f in frames], ignore_index=True), folder / "gold.tsv", "\t"
                 )
             ]
-        return [write_table(f, folder / f"{name}.tsv", "\t") for name, f in frames]
+        names = NameAllocator()
+        return [
+            write_table(f, path_inside(folder, names.take(name, ".tsv")), "\t")
+            for name, f in frames
+        ]
 
 
 def build_model(

@@ -32,6 +32,7 @@ import pandas as pd
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.tabular import LINE, read_table
+from iaa_desktop.core.textio import read_head
 
 #: columns of the long judgments frame returned by :func:`read_durel`
 JUDGMENT_COLUMNS = ("target", "id1", "id2", "annotator", "raw", "value", "comment", "file", "line")
@@ -149,12 +150,9 @@ def target_sets(inputs: Sequence[Path]) -> list[tuple[str, Path, Path | None, Pa
 
 
 def header_line(path: Path) -> str:
-    """The first line of a text file, lower-cased ("" when unreadable); reads no more."""
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            return f.readline(65536).lower()
-    except OSError:
-        return ""
+    """The first line of a text file, lower-cased ("" when unreadable); reads no more than 64 KiB
+    and nothing from a device or pipe."""
+    return read_head(path).split("\n", 1)[0].lower()
 
 
 def looks_like_durel(inputs: Sequence[Path]) -> float:
@@ -200,7 +198,9 @@ def read_uses(
         start = end = None
         quote = lemma.replace("_", " ").strip()
         if span:
-            m = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", span)
+            # at most 12 digits: a longer number is outside any text (and int() of thousands of
+            # digits is slow, then refused)
+            m = re.fullmatch(r"\s*(\d{1,12})\s*:\s*(\d{1,12})\s*", span, re.ASCII)
             if m is None or not (int(m.group(1)) <= int(m.group(2)) <= len(text)):
                 n_bad_span += 1
                 if n_bad_span <= _MAX_MESSAGES:

@@ -28,6 +28,7 @@ import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, expand_inputs, read_table
+from iaa_desktop.core.textio import read_head
 
 ITEM_NAMES = (
     "item",
@@ -441,12 +442,7 @@ def sniff_multilabel(inputs: Sequence[Path], delimiter: str = ";") -> float:
     for path in expand_inputs([Path(p) for p in inputs]):
         if path.suffix.lower() not in (".csv", ".tsv", ".tab", ".txt"):
             continue
-        try:
-            with open(path, encoding="utf-8-sig", errors="replace") as f:
-                head = [next(f, "") for _ in range(200)]
-        except OSError:
-            continue
-        head = [ln.rstrip("\r\n") for ln in head if ln.strip()]
+        head = [ln.rstrip("\r") for ln in read_head(path).split("\n")[:200] if ln.strip()]
         if len(head) < 2:
             continue
         sep = "\t" if head[0].count("\t") else ","

@@ -15,6 +15,7 @@ All strings are NFC-normalised so that precomposed and decomposed spellings comp
 from __future__ import annotations
 
 import csv
+import io
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -101,57 +102,42 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
     """
     import pandas as pd
 
-    errors: list[ReaderError] = []
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            first = fh.readline()
-    except UnicodeDecodeError as e:
-        raise ReaderError(path, None, f"the file is not UTF-8 text ({e.reason}).") from None
-    except OSError as e:
-        raise ReaderError(path, None, f"cannot read the file ({e.strerror}).") from None
-    if not first.strip():
+    from iaa_desktop.core.tabular import _first_records, check_header, restore_neutralised
+    from iaa_desktop.core.textio import decode_text, encoding_of, read_bytes
+
+    raw = read_bytes(path)
+    text = decode_text(raw, path)
+    first_line = text.split("\n", 1)[0]
+    if not first_line.strip():
         raise ReaderError(
             path, 1, "the first line must be a header (e.g. text_id, token_id, orig, norm)."
         )
-    delim = _sniff_delimiter(first)
+    delim = _sniff_delimiter(first_line)
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
-    try:
-        df = pd.read_csv(
-            path,
-            sep=delim,
-            dtype=str,
-            keep_default_na=False,
-            quoting=quoting,
-            skip_blank_lines=False,
-            encoding="utf-8-sig",
-            header=0,
-        )
-        lines = np.arange(len(df)) + 2
-    except UnicodeDecodeError as e:
-        raise ReaderError(path, None, f"the file is not UTF-8 text ({e.reason}).") from None
-    except (pd.errors.ParserError, ValueError):
-        text = path.read_text(encoding="utf-8-sig").splitlines()
-        reader = csv.reader(text, delimiter=delim, quoting=quoting)
-        header = next(reader)
-        rows, kept = [], []
-        for k, r in enumerate(reader, start=2):
-            if not any(x.strip() for x in r):
-                continue
-            if len(r) != len(header):
-                errors.append(
-                    ReaderError(
-                        path,
-                        k,
-                        f"the row has {len(r)} fields, the header {len(header)}; it is left out.",
-                    )
-                )
-                continue
-            rows.append(r)
-            kept.append(k)
-        df = pd.DataFrame(rows, columns=header, dtype=object)
-        lines = np.asarray(kept, dtype=np.int64)
-    df.columns = [str(c).strip().lower() for c in df.columns]
-    df = df.fillna("")
+    first = _first_records(path, text, delim, quoting)
+    header = check_header(path, [h.strip().lower() for h in first[0]])
+    errors: list[ReaderError] = []
+    df = None
+    if len(first) < 2 or len(first[1]) <= len(header):  # else pandas would guess index columns
+        try:
+            df = pd.read_csv(
+                io.BytesIO(raw),
+                encoding=encoding_of(raw),
+                sep=delim,
+                header=0,
+                names=header,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                quoting=quoting,
+                skip_blank_lines=False,
+            )
+            lines = np.arange(len(df)) + 2
+        except (pd.errors.ParserError, ValueError):
+            df = None
+    if df is None:
+        df, lines = _read_rows(path, text, delim, quoting, header, errors)
+    df = restore_neutralised(df.fillna(""), header)
     for col in df.columns:
         codes, uniq = pd.factorize(df[col].to_numpy(dtype=object))
         clean = np.array([_nfc(str(u)) for u in uniq], dtype=object)
@@ -162,6 +148,37 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
         else np.zeros(len(df), bool)
     )
     return list(df.columns), df[nonblank].reset_index(drop=True), lines[nonblank], errors
+
+
+def _read_rows(
+    path: Path, text: str, delim: str, quoting: int, header: list[str], errors: list[ReaderError]
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Row by row with the ``csv`` module: a row with the wrong number of fields is reported and
+    left out, the others are kept."""
+    import pandas as pd
+
+    reader = csv.reader(io.StringIO(text), delimiter=delim, quoting=quoting)
+    rows, kept = [], []
+    try:
+        next(reader)  # the header
+        line = reader.line_num + 1
+        for r in reader:
+            if any(x.strip() for x in r):
+                if len(r) != len(header):
+                    errors.append(
+                        ReaderError(
+                            path,
+                            line,
+                            f"the row has {len(r)} fields, the header {len(header)}; it is left out.",
+                        )
+                    )
+                else:
+                    rows.append(r)
+                    kept.append(line)
+            line = reader.line_num + 1
+    except csv.Error as e:
+        errors.append(ReaderError(path, line, f"the table is malformed from here on ({e})."))
+    return pd.DataFrame(rows, columns=header, dtype=object), np.asarray(kept, dtype=np.int64)
 
 
 def _find(header: list[str], key: str) -> int | None:
@@ -188,11 +205,9 @@ def looks_like_normalization(path: Path) -> float:
     named ``norm_<name>`` is almost surely one; a wide table with other column names may just as
     well be a generic judgment table, so it gets a low score (``--kind normalization`` settles it).
     """
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            first = fh.readline()
-    except (OSError, UnicodeDecodeError):
-        return 0.0
+    from iaa_desktop.core.textio import read_head
+
+    first = read_head(path).split("\n", 1)[0]
     delim = _sniff_delimiter(first)
     header = [h.strip().lower() for h in first.rstrip("\r\n").split(delim)]
     kind = _header_kind(header)
