@@ -355,10 +355,10 @@ class AgreementPanel(QWidget):
             return
         p = max(0, self.joint_pair.currentIndex())
         a, b = r.pair_names()[p]
-        codes = [r.code(c) for c in range(2**r.k)]
-        joint = r.joints[p]
-        df = pd.DataFrame(joint, columns=[f"{b}: {c}" for c in codes])
-        df.insert(0, f"{a} \\ {b}", [f"{c} {code_name(i, r.labels)}" for i, c in enumerate(codes)])
+        jf = r.joint(p)  # every code up to 6 labels, else the codes the pair gave
+        joint = jf.to_numpy()
+        df = pd.DataFrame(joint, columns=[f"{b}: {r.code(c)}" for c in jf.columns])
+        df.insert(0, f"{a} \\ {b}", [f"{r.code(c)} {code_name(c, r.labels)}" for c in jf.index])
         df["total"] = joint.sum(axis=1)
         self.joint_model.set_frame(df)
         _fit(self.joint_view, 240)

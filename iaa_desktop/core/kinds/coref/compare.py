@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
-from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.coref import SPEC
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
@@ -422,6 +422,13 @@ class CorefKind:
                 scores[(a, b)] = s
                 corpus[(a, b)] += s
             documents.append(DocumentComparison(name, docs, pairs, scores))
+        if not documents:
+            raise InsufficientDataError(
+                "No document is annotated by two or more annotators (documents are paired by "
+                "name): nothing to compare.\n" + "\n".join(str(e) for e in errors[:10])
+            )
+        # a pair of annotators that shares no document has no scores (not zeros)
+        corpus = {pair: s for pair, s in corpus.items() if s.counts}
         result = CorefResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
