@@ -35,6 +35,8 @@ class ReaderError(IaaError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message  # a note on the study as a whole, not on one file
         where = self.path or "<input>"
         if self.line is not None:
             where = f"{where}, line {self.line}"

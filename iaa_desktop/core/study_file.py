@@ -77,6 +77,19 @@ def save_study(study: Study, path: str | Path) -> None:
     write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+class _TooLong(ValueError):
+    def __init__(self, digits: str) -> None:
+        super().__init__("number too long")
+        self.digits = digits
+
+
+def _small_int(digits: str) -> int:
+    """JSON integers of a study file (a few digits; thousands are refused before ``int``)."""
+    if len(digits.lstrip("-")) > 18:
+        raise _TooLong(digits)
+    return int(digits)
+
+
 def load_study(path: str | Path) -> Study:
     """Read a study file; raises :class:`ReaderError` naming the file and the problem."""
     path = Path(path)
@@ -84,9 +97,12 @@ def load_study(path: str | Path) -> Study:
         raise ReaderError(path, None, "the study file does not exist.")
     text = read_text(path, max_bytes=MAX_STUDY_BYTES)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_small_int)
     except json.JSONDecodeError as e:
         raise ReaderError(path, e.lineno, f"the study file is not valid JSON ({e.msg}).") from None
+    except _TooLong as e:
+        line = text[: text.find(e.digits)].count("\n") + 1
+        raise ReaderError(path, line, "a number in the study file is far too long.") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReaderError(path, 1, "this is not an iaa_desktop study file.")
     version = data.get("version", 0)

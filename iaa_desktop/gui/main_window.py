@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop import __version__
 from iaa_desktop.core.study_file import SUFFIX, Study, is_study_file, load_study, save_study
+from iaa_desktop.gui.confirm import confirm_study
 from iaa_desktop.gui.session import StudySession
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
@@ -270,6 +271,8 @@ class MainWindow(QMainWindow):
                 study = load_study(path)
             except Exception as e:  # a ReaderError: tell the user, keep what is open  # noqa: BLE001
                 QMessageBox.warning(self, "Cannot open the study", str(e))
+                return
+            if (study := confirm_study(self, path, study)) is None:
                 return
             self.study_path = path
             self._add_recent(str(path))

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,7 +176,16 @@ def run_case(case: Case) -> Outcome:
     t0 = time.perf_counter()
     signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
     try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        with (
+            contextlib.redirect_stderr(err),
+            contextlib.redirect_stdout(out),
+            warnings.catch_warnings(),
+        ):
+            # a warning from numpy or pandas marks an edge case the code did not handle; the
+            # user would see it printed: it counts as a failure, like a traceback
+            warnings.simplefilter("error")
+            warnings.simplefilter("ignore", DeprecationWarning)  # libraries' own, at import
+            warnings.simplefilter("ignore", PendingDeprecationWarning)
             outcome.status = cli_main(case.argv)
     except Hang:
         outcome.hang = True

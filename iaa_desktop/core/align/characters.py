@@ -238,6 +238,25 @@ def align_units(
     return tuple(full), tuple(diff)
 
 
+def _align_with_hyphens(align, units, segs) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Full and Diff labels when a form holds the character used for gaps (``-ere``).
+
+    The alignment would take that hyphen for a gap and lose a unit; it is aligned as another
+    symbol (one found in neither form) and turned back into a hyphen in the labels.
+    """
+    stand_in = next(
+        c for c in ("\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3") if c not in units and c not in segs
+    )
+
+    def hide(xs):
+        return [stand_in if x == GAP else x for x in xs]
+
+    full, diff = align_units(*align(hide(units), hide(segs)))
+    return tuple(x.replace(stand_in, GAP) for x in full), tuple(
+        x.replace(stand_in, GAP) for x in diff
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class AlignedToken:
     """The units of one historical token and one annotator's labels for them."""
@@ -287,7 +306,11 @@ class CharacterAligner:
         hit = self._pairs.get(key)
         if hit is None:
             units = self.units(orig)
-            full, diff = align_units(*self._align(units, graphemes(norm)))
+            segs = graphemes(norm)
+            if GAP in units or GAP in segs:
+                full, diff = _align_with_hyphens(self._align, units, segs)
+            else:
+                full, diff = align_units(*self._align(units, segs))
             hit = self._pairs[key] = AlignedToken(units, full, diff)
         return hit
 

@@ -405,7 +405,10 @@ class CandidatesKind:
                     "level": name,
                     "n_items": int(m.sum()),
                     "overlap_median": float(np.median(overlap[m])) if m.any() else math.nan,
-                    "percent_agreement": float(np.nanmean(agr[m])) if m.any() else math.nan,
+                    # a bin whose pairs no two annotators labelled has no agreement
+                    "percent_agreement": (
+                        float(np.nanmean(agr[m])) if np.isfinite(agr[m]).any() else math.nan
+                    ),
                     "multi_kappa": k,
                 }
             )

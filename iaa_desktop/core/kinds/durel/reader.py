@@ -208,7 +208,7 @@ def read_uses(
                         ReaderError(
                             path,
                             int(line),
-                            f"the span '{span}' of use '{ident}' lies outside its text "
+                            f"the span '{_clip(span)}' of use '{_clip(ident)}' lies outside its text "
                             f"({len(text)} characters); the use is shown without a span.",
                         )
                     )
@@ -471,3 +471,8 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
 def use_key(target: str, identifier: str) -> str:
     """Key of a use in :attr:`DurelData.uses`."""
     return f"{target}\x1f{identifier}"
+
+
+def _clip(s: str, n: int = 40) -> str:
+    """A cell quoted in a message, cut to ``n`` characters."""
+    return s if len(s) <= n else s[: n - 1] + "…"

@@ -138,7 +138,16 @@ def classify_columns(
 
 
 def _natural_key(s: str) -> list[object]:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
+    """``A2`` before ``A10``: digit runs compare by value (as their length, then their digits:
+    no conversion to int, so an id of thousands of digits sorts like any other)."""
+    parts: list[object] = []
+    for k, t in enumerate(re.split(r"([0-9]+)", s)):
+        if k % 2:
+            digits = t.lstrip("0")
+            parts.append((len(digits), digits, t))
+        else:
+            parts.append(t)
+    return parts
 
 
 def infer_label_order(label_lists: Sequence[Sequence[str]]) -> list[str]:

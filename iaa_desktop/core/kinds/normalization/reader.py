@@ -37,6 +37,8 @@ _ALIASES = {
     "mod_type": ("mod_type", "modtype", "type", "modernization_type", "modernisation_type"),
 }
 SUFFIXES = (".tsv", ".csv", ".txt", ".tab")
+#: the longest cell of a token table (a historical word form and its normalization are short)
+MAX_FORM_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -304,9 +306,36 @@ def pd_str(a: np.ndarray):
     return pd.Series(a, dtype=object)
 
 
+def _drop_long_cells(
+    path: Path, df: pd.DataFrame, lines: np.ndarray, errors: list[ReaderError]
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Rows with a cell longer than :data:`MAX_FORM_CHARS` are reported and left out: no word
+    form is that long, and aligning two forms costs the product of their lengths."""
+    if not len(df):
+        return df, lines
+    lengths = np.column_stack([df[c].str.len().to_numpy(dtype=np.int64) for c in df.columns]).max(
+        axis=1
+    )
+    bad = np.flatnonzero(lengths > MAX_FORM_CHARS)
+    for r in bad[:20]:
+        errors.append(
+            ReaderError(
+                path,
+                int(lines[r]),
+                f"a cell of {int(lengths[r]):,} characters, more than the {MAX_FORM_CHARS} a "
+                "token's form may have; the row is left out.",
+            )
+        )
+    if len(bad) > 20:
+        errors.append(ReaderError(path, None, f"{len(bad) - 20} more rows with too long cells."))
+    keep = lengths <= MAX_FORM_CHARS
+    return df[keep].reset_index(drop=True), lines[keep]
+
+
 def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
     header, df, lines, errs = _read_table(path)
     errors.extend(errs)
+    df, lines = _drop_long_cells(path, df, lines, errors)
     kind = _header_kind(header)
     if kind is None:
         raise ReaderError(
