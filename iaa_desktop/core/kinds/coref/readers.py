@@ -314,7 +314,8 @@ def read_conll(path: Path) -> list[CorefDocument]:
     path = Path(path)
     docs: list[CorefDocument] = []
     cur: _ConllDocument | None = None
-    for lineno, line in enumerate(text_lines(path), 1):
+    lines = text_lines(path)
+    for lineno, line in enumerate(lines, 1):
         if line.startswith("#begin document"):
             if cur is not None:
                 docs.append(cur.close())
@@ -327,7 +328,7 @@ def read_conll(path: Path) -> list[CorefDocument]:
         elif line.strip() and cur is not None:
             cur.token_line(lineno, line.split())
     if cur is not None:
-        cur.error(None, f"document {cur.doc.name} has no '#end document' line.")
+        cur.error(len(lines), f"document {cur.doc.name} has no '#end document' line.")
         docs.append(cur.close())
     for d in docs:  # a mention in two entities: keep it in the first
         seen: set[MentionKey] = set()
