@@ -327,7 +327,9 @@ class CandidatesKind:
                 continue
             factors.append(f)
         if constant:  # recognised columns with one value: one note, however many there are
-            names = ", ".join(f"'{f}'" for f in constant[:10]) + (" …" if len(constant) > 10 else "")
+            names = ", ".join(f"'{f}'" for f in constant[:10]) + (
+                " …" if len(constant) > 10 else ""
+            )
             warnings.append(
                 ReaderError(
                     data.pairs_path,

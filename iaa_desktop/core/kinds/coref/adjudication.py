@@ -554,7 +554,7 @@ class CorefModel(AdjudicationModel):
                 }
             )
             if doc_col:
-                df.insert(0, doc_col, doc.name)
+                df.insert(0, doc_col, doc.name, allow_duplicates=True)
             frames.append((doc.name, df))
         if doc_col:
             return [

@@ -20,6 +20,7 @@ alignment of their tokens for the pair view.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -679,7 +680,9 @@ class DurelKind:
         items["n_valid"] = stats["n_valid"]
         items["mean"] = stats["mean"]
         items["range"] = stats["range"]
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            # a pair nobody judged validly has no spread (NaN), not a warning
+            warnings.simplefilter("ignore", RuntimeWarning)
             sd = (
                 np.nanstd(np.where(np.isnan(matrix.values), np.nan, matrix.values), axis=1)
                 if matrix.values.size

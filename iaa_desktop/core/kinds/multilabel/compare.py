@@ -414,7 +414,7 @@ class MultiLabelResult(TaskResult):
             v = float(np.mean(pl["kappa"])) if measure == "kappa" else pl["exact_set_agreement"]
             m[a, b] = m[b, a] = v
         df = pd.DataFrame(m, columns=list(d.annotators))
-        df.insert(0, "annotator", list(d.annotators))
+        df.insert(0, "annotator", list(d.annotators), allow_duplicates=True)
         return df
 
     def decomposition_table(self) -> pd.DataFrame:
@@ -445,7 +445,7 @@ class MultiLabelResult(TaskResult):
         avg["second_average"] = float(sec["average"][0])
         rows.append(avg)
         df = pd.DataFrame(rows)
-        df.insert(0, "s1", ",".join(self.set_codes(self.s1)))
+        df.insert(0, "s1", ",".join(self.set_codes(self.s1)), allow_duplicates=True)
         return df
 
     def exploration_table(self) -> pd.DataFrame:

@@ -227,7 +227,7 @@ class TableResult(TaskResult):
         if self.coincidence.size:
             cats = [str(c) for c in self.categories]
             co = pd.DataFrame(self.coincidence, index=cats, columns=cats)
-            co.insert(0, "value", cats)
+            co.insert(0, "value", cats, allow_duplicates=True)  # a label may be "value"
             out["coincidence"] = co.reset_index(drop=True)
         if self.groups:
             rows = []
