@@ -63,16 +63,39 @@ def _base_report_parser(add_help: bool = True) -> argparse.ArgumentParser:
         type=Path,
         help="write every result table as CSV into DIR",
     )
+    p.add_argument(
+        "--allow-outside-inputs",
+        action="store_true",
+        help="a .iaa-study file may read inputs outside its own folder (only for studies you trust)",
+    )
+    p.add_argument(
+        "--allow-study-outputs",
+        action="store_true",
+        help="a .iaa-study file may name folders to write into (e.g. its iaa_dir option)",
+    )
     return p
 
 
-def _study_input(inputs: Sequence[str]) -> Any:
-    """The loaded study when the only input is a ``.iaa-study`` file, else None."""
+def _study_input(inputs: Sequence[str], ns: argparse.Namespace | None = None) -> Any:
+    """The loaded study when the only input is a ``.iaa-study`` file, else None.
+
+    A study file reads only below its own folder and writes nowhere it names, unless the command
+    line allows it (``--allow-outside-inputs``, ``--allow-study-outputs``).
+    """
     if len(inputs) != 1 or not str(inputs[0]).endswith(".iaa-study"):
         return None
-    from iaa_desktop.core.study_file import load_study
+    from iaa_desktop.core.study_file import check_study_paths, confine_study, load_study
 
-    return load_study(inputs[0])
+    study = load_study(inputs[0])
+    study, notes = confine_study(
+        study,
+        check_study_paths(study, inputs[0]),
+        allow_outside=bool(getattr(ns, "allow_outside_inputs", False)),
+        allow_outputs=bool(getattr(ns, "allow_study_outputs", False)),
+    )
+    for note in notes:
+        print(f"iaa-desktop: warning: {inputs[0]}: {note}", file=sys.stderr)
+    return study
 
 
 def parse_kind_args(
@@ -85,7 +108,7 @@ def parse_kind_args(
     """
     # first pass without --help, so that `CMD --kind K --help` lists K's own options
     known, _rest = make_parser(False).parse_known_args(list(argv))
-    study = _study_input(known.inputs) if study_file else None
+    study = _study_input(known.inputs, known) if study_file else None
     kind_name = known.kind or (study.kind if study else None)
     kind_name = kind_name or (
         detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table"
@@ -113,9 +136,15 @@ def parse_report_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dic
 
 
 def check_inputs(inputs: Sequence[Path]) -> None:
+    """Every input exists; a file is a regular file within the size limit (never a device or a
+    pipe, which would never end or block)."""
+    from iaa_desktop.core.textio import check_input_file
+
     for p in inputs:
         if not Path(p).exists():
             raise IaaError(f"{p}: no such file or folder.")
+        if not Path(p).is_dir():
+            check_input_file(Path(p))
 
 
 def run_guarded(body: Any, what: str = "output") -> int | None:

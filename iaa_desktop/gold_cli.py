@@ -62,7 +62,10 @@ def build_model(
 
     spec = get_kind(kind_name)
     if spec.gold_units is not None:  # units that need no comparison (faster)
-        return resolve_ref(spec.gold_units)([Path(p) for p in inputs], options)  # type: ignore[no-any-return]
+        from iaa_desktop.core.textio import encoding_scope
+
+        with encoding_scope(options.get("encoding") or None):
+            return resolve_ref(spec.gold_units)([Path(p) for p in inputs], options)  # type: ignore[no-any-return]
     result = compute(kind_name, inputs, options, quiet=quiet)
     return units_for(result), list(result.errors)
 

@@ -60,7 +60,7 @@ def main() -> int:
         return main_gui(path, n)
     store = AdjudicationStore.open(path)
     print("ready", flush=True)
-    current: dict[str, Decision] = {}
+    current: dict[str, Decision] = store.decisions()  # a store reopened after an earlier kill
     for k in range(n):
         unit = f"u{k % 997}"
         new = Decision("typed", f"value {k}", f"note {k}", now_iso())

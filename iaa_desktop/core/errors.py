@@ -23,13 +23,20 @@ class ReaderError(IaaError):
     message : what is wrong, as a sentence for the user
     """
 
+    #: longest message kept: a message quoting a cell of a hostile file stays readable
+    MAX_MESSAGE = 2000
+
     def __init__(self, path: str | Path | None, line: int | None, message: str) -> None:
         self.path = str(path) if path is not None else None
         self.line = line
+        if len(message) > self.MAX_MESSAGE:
+            message = message[: self.MAX_MESSAGE - 1] + "…"
         self.message = message
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message  # a note on the study as a whole, not on one file
         where = self.path or "<input>"
         if self.line is not None:
             where = f"{where}, line {self.line}"

@@ -1,4 +1,35 @@
-"""Safe file output: atomic writes and CSV cells neutralised against formula injection.
+"""Safe file output: atomic writes, CSV cells neutralised against formula injection, safe names.
+
+Every CSV and TSV file the application writes (result tables, reports, gold files, decision
+logs, feedback, lists of undecided units) goes through :func:`write_csv`, which applies OWASP's
+rule ("CSV Injection"):
+
+* a **text** cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets an
+  apostrophe in front, so a spreadsheet shows it as text instead of running it as a formula;
+* a cell containing a carriage return, a line feed, the delimiter or a double quote is quoted
+  (RFC 4180: ``"`` doubled inside), so no cell can start a new row or a new field.
+
+Two deliberate choices:
+
+* **Numbers stay numbers.** A cell that *is* a number (``-1``, ``+2.5``, ``-3e-4``, as a number
+  or as text) is written as it is: a spreadsheet reads it as that number, never as a formula,
+  and a gold file whose labels are ``-1`` must load back with the label ``-1``. Only text cells
+  are neutralised.
+* **Neutralised cells load back as written.** The table readers remove the apostrophe again
+  (:func:`unneutralise_cell`), so a gold file holding the historical form ``-ere`` reloads as
+  ``-ere``. To keep that exact, a text that itself starts with apostrophes before one of the
+  characters above gets one more apostrophe on writing.
+* **Tab-separated files** are the annotation formats (DURel, PhiTag, token tables) that their
+  tools read *without* quoting, where a double quote inside a cell is an ordinary character
+  (quoted sentences are common in real exports). There, a cell is quoted when it contains a tab,
+  a carriage return or a line feed, or *starts* with a double quote (the only place a
+  spreadsheet gives a quote a meaning); a quote elsewhere is left as it is, so such files load
+  back unchanged in every tool.
+
+Names of files written after user data (document names, annotator names, table names) go
+through :func:`safe_output_name` and :class:`NameAllocator`: no path separators, no ``..``, no
+absolute paths, no device names (``CON``, ``NUL`` ...), limited length, collisions made unique;
+:func:`path_inside` checks the result stays inside the chosen folder.
 
 numpy and pandas are imported where a table or an array is written, not with this module: the
 study file imports it, and the main window must show without them (they take most of a second).
@@ -7,12 +38,16 @@ study file imports it, and the main window must show without them (they take mos
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
+import numbers
 import os
+import re
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -20,29 +55,51 @@ if TYPE_CHECKING:
     import pandas as pd
 
 _FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _is_number_text(s: str) -> bool:
+    return len(s) < 64 and _NUMBER.fullmatch(s) is not None
 
 
 def neutralise_cell(value: Any) -> Any:
     """Prefix a text cell that a spreadsheet would run as a formula with an apostrophe.
 
-    Numbers are left alone (``-0.25`` is a number, not a formula); only strings are changed.
-    See OWASP, "CSV Injection".
+    Numbers, and text that is a number (``"-0.25"``), are left alone; see the module docstring.
+
+    >>> [neutralise_cell(v) for v in ("=1+1", "-1", -0.5, "@SUM(A1)", "'=x", "plain")]
+    ["'=1+1", '-1', -0.5, "'@SUM(A1)", "''=x", 'plain']
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_PREFIXES):
+    if not isinstance(value, str) or not value:
+        return value
+    rest = value.lstrip("'")
+    if rest.startswith(_FORMULA_PREFIXES) and not _is_number_text(rest):
         return "'" + value
     return value
 
 
+def unneutralise_cell(value: Any) -> Any:
+    """The inverse of :func:`neutralise_cell` on the cells it changed (for reading files back)."""
+    if not isinstance(value, str) or not value.startswith("'"):
+        return value
+    rest = value.lstrip("'")
+    if rest.startswith(_FORMULA_PREFIXES) and not _is_number_text(rest):
+        return value[1:]
+    return value
+
+
 def neutralise_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` with every text cell (and column name) neutralised."""
     import pandas as pd
 
     out = df.copy()
     out.columns = [neutralise_cell(str(c)) for c in out.columns]
-    for col in out.columns:
-        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col].dtype):
-            out[col] = out[col].map(neutralise_cell)
+    for k in range(out.shape[1]):
+        col = out.iloc[:, k]
+        if col.dtype == object or pd.api.types.is_string_dtype(col.dtype):
+            out.iloc[:, k] = col.map(neutralise_cell)
     if out.index.name is not None or not isinstance(out.index, pd.RangeIndex):
-        out.index = out.index.map(lambda v: neutralise_cell(v) if isinstance(v, str) else v)
+        out.index = out.index.map(neutralise_cell)
     return out
 
 
@@ -77,6 +134,67 @@ def _final_mode(path: Path) -> int:
         return 0o666 & ~current_umask()
 
 
+def _format_scalar(v: Any) -> str:
+    """How a value is written in a CSV cell (before neutralising and quoting)."""
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return str(v)
+    if type(v).__name__ == "bool_":  # numpy's boolean (not a numbers.Integral)
+        return str(bool(v))
+    if isinstance(v, numbers.Integral):  # Python and numpy integers
+        return str(int(v))
+    if isinstance(v, numbers.Real):  # Python and numpy floats
+        f = float(v)
+        return "" if math.isnan(f) else repr(f)
+    if type(v).__name__ in ("NAType", "NaTType"):  # pandas' missing values
+        return ""
+    return str(v)
+
+
+def quote_cell(text: str, sep: str) -> str:
+    """``text`` as one CSV cell: quoted when it could end the cell or the row (see module)."""
+    if sep == "\t":
+        needs = "\t" in text or "\r" in text or "\n" in text or text.startswith('"')
+    else:
+        needs = sep in text or '"' in text or "\r" in text or "\n" in text
+    return '"' + text.replace('"', '""') + '"' if needs else text
+
+
+def csv_cell(value: Any, sep: str = ",") -> str:
+    """One value as a safe CSV cell: formatted, neutralised if it is text, quoted if needed."""
+    if isinstance(value, str):
+        return quote_cell(neutralise_cell(value), sep)
+    return quote_cell(_format_scalar(value), sep)
+
+
+def _column_cells(col: pd.Series, sep: str) -> list[str]:
+    """Every cell of a column, as :func:`csv_cell` writes it (each distinct value once)."""
+    import pandas as pd
+
+    plain = pd.api.types.is_bool_dtype(col.dtype) or pd.api.types.is_integer_dtype(col.dtype)
+    if plain and not col.isna().any():
+        return col.astype(str).tolist()
+    try:
+        codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    except TypeError:  # unhashable cells (lists): one at a time
+        return [csv_cell(v, sep) for v in col.tolist()]
+    formatted = [csv_cell(v, sep) for v in list(uniques)] + [""]
+    return [formatted[c] for c in codes.tolist()]
+
+
+def csv_text(df: pd.DataFrame, sep: str = ",", index: bool = False) -> str:
+    """The whole CSV text of a table under the rules of the module docstring."""
+    if index:
+        df = df.reset_index()
+    header = sep.join(csv_cell(str(c), sep) for c in df.columns)
+    columns = [_column_cells(df.iloc[:, k], sep) for k in range(df.shape[1])]
+    rows = (sep.join(cells) for cells in zip(*columns)) if columns else iter(())
+    return "\n".join([header, *rows]) + "\n"
+
+
 @contextlib.contextmanager
 def atomic_open(
     path: str | Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None
@@ -98,7 +216,7 @@ def atomic_open(
             yield f
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=path.parent)
     try:
         if "b" in mode:
             f = os.fdopen(fd, mode)
@@ -126,11 +244,49 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
         f.write(data)
 
 
-def write_csv(df: pd.DataFrame, path: str | Path, index: bool = False) -> None:
-    """Write one table as UTF-8 CSV, neutralised and atomically."""
-    safe = neutralise_frame(df)
-    with atomic_open(path, "w", newline="") as f:
-        safe.to_csv(f, index=index, lineterminator="\n")
+def write_csv(df: pd.DataFrame, path: str | Path, index: bool = False, sep: str = ",") -> Path:
+    """Write one table as UTF-8 CSV (``sep`` = tab for TSV), neutralised, quoted, atomically."""
+    path = Path(path)
+    write_text_atomic(path, csv_text(df, sep, index))
+    return path
+
+
+# ------------------------------------------------------------------------------ safe file names
+
+_RESERVED_CHARS = set('<>:"/\\|?*')
+_DEVICE = re.compile(r"(?i)(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)")
+#: longest file name written (bytes of UTF-8); file systems allow 255
+MAX_NAME_BYTES = 120
+
+
+def safe_output_name(name: str, default: str = "document", max_bytes: int = MAX_NAME_BYTES) -> str:
+    """``name`` made into one safe file name (no folder part), as close to it as possible.
+
+    Separators, the characters Windows reserves and control characters become ``_``; leading
+    dots (``..``, hidden files) and trailing dots and spaces go; a device name (``CON``,
+    ``nul.txt``, ``COM1``) gets a ``_`` in front; a name longer than ``max_bytes`` is cut and
+    ends with a short hash of the whole name, so two long names stay apart.
+
+    >>> [safe_output_name(n) for n in ("../../x", "/etc/passwd", "CON", "a:b", "", "Psalm 23")]
+    ['_.._x', '_etc_passwd', '_CON', 'a_b', 'document', 'Psalm 23']
+    """
+    s = unicodedata.normalize("NFC", str(name))
+    s = "".join(
+        "_" if (c in _RESERVED_CHARS or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")) else c
+        for c in s
+    )
+    s = s.lstrip(". ").rstrip(". ")
+    if not s:
+        return default
+    stem = s.split(".", 1)[0].rstrip(" ")
+    if _DEVICE.fullmatch(stem):
+        s = "_" + s
+    raw = s.encode("utf-8")
+    if len(raw) > max_bytes:
+        digest = hashlib.sha1(str(name).encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        cut = raw[: max_bytes - 11].decode("utf-8", errors="ignore").rstrip(". ")
+        s = f"{cut}-{digest}"
+    return s
 
 
 def write_xlsx(df: pd.DataFrame, path: str | Path, sheet: str = "table") -> None:
@@ -151,20 +307,54 @@ def write_xlsx(df: pd.DataFrame, path: str | Path, sheet: str = "table") -> None
 
 
 def safe_filename(name: str) -> str:
-    keep = "".join(c if (c.isalnum() or c in "-_.") else "_" for c in name)
-    return keep.strip("._") or "table"
+    """A conservative file name (letters, digits, ``-_.``) for table and annotator names."""
+    keep = "".join(c if (c.isalnum() or c in "-_.") else "_" for c in str(name))
+    return safe_output_name(keep.strip("._") or "table", default="table")
+
+
+class NameAllocator:
+    """Hands out file names that are unique in one folder (case-insensitively, as on Windows
+    and macOS): the second ``x.iaa`` becomes ``x-2.iaa``."""
+
+    def __init__(self, reserved: Iterable[str] = ()) -> None:
+        self._taken: set[str] = {n.casefold() for n in reserved}
+
+    def take(self, name: str, suffix: str = "") -> str:
+        """A unique safe name ``<name><suffix>`` (``suffix`` such as ``.iaa`` kept intact)."""
+        base = safe_output_name(name, max_bytes=MAX_NAME_BYTES - len(suffix.encode("utf-8")) - 8)
+        cand, k = base + suffix, 2
+        while cand.casefold() in self._taken:
+            cand, k = f"{base}-{k}{suffix}", k + 1
+        self._taken.add(cand.casefold())
+        return cand
+
+
+def path_inside(directory: str | Path, name: str) -> Path:
+    """``directory / name``, refusing any ``name`` that would leave ``directory``."""
+    from iaa_desktop.core.errors import IaaError
+
+    directory = Path(directory)
+    target = directory / name
+    base = directory.resolve()
+    if Path(name).is_absolute() or target.resolve().parent != base:
+        raise IaaError(f"refusing to write '{name}' outside the folder {directory}.")
+    return target
 
 
 def write_csv_tables(tables: Mapping[str, pd.DataFrame], directory: str | Path) -> list[Path]:
     """Write every table as ``<name>.csv`` in ``directory``; returns the paths written."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    names = NameAllocator()
     written = []
     for name, df in tables.items():
-        p = directory / f"{safe_filename(name)}.csv"
+        p = path_inside(directory, names.take(safe_filename(name), ".csv"))
         write_csv(df, p, index=False)
         written.append(p)
     return written
+
+
+# --------------------------------------------------------------------------------------- JSON
 
 
 def _json_default(o: Any) -> Any:

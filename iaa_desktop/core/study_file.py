@@ -3,22 +3,35 @@
 A study is its kind, its inputs and its options; results are always recomputed from the inputs.
 Inputs are stored relative to the study file when they live beside or below it, so a folder
 holding a study and its data can be moved or shared as a whole.
+
+A study file can come from anyone (a shared folder, an e-mail), so opening one must not read or
+write anywhere its author chooses: :func:`check_study_paths` lists the inputs outside the study's
+folder (``..``, absolute paths, symbolic links leading out), the special files among them (a
+device such as ``/dev/zero`` or a pipe, always refused) and the options that name a folder to
+write into; :func:`confine_study` applies what the user allowed (the GUI asks, the command line
+has ``--allow-outside-inputs`` and ``--allow-study-outputs``).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+import stat
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.errors import OptionError, ReaderError
 from iaa_desktop.core.io import write_text_atomic
+from iaa_desktop.core.textio import read_text
 
 FORMAT = "iaa-study"
 VERSION = 1
 SUFFIX = ".iaa-study"
+#: a study file is a few kilobytes; anything far larger is not one
+MAX_STUDY_BYTES = 16 * 1024 * 1024
+#: options that name files: ``"in"`` = read as an input, ``"out"`` = a folder written into
+PATH_OPTIONS: dict[str, str] = {"texts": "in", "iaa_dir": "out"}
 
 
 @dataclass(frozen=True)
@@ -64,22 +77,38 @@ def save_study(study: Study, path: str | Path) -> None:
     write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+class _TooLong(ValueError):
+    def __init__(self, digits: str) -> None:
+        super().__init__("number too long")
+        self.digits = digits
+
+
+def _small_int(digits: str) -> int:
+    """JSON integers of a study file (a few digits; thousands are refused before ``int``)."""
+    if len(digits.lstrip("-")) > 18:
+        raise _TooLong(digits)
+    return int(digits)
+
+
 def load_study(path: str | Path) -> Study:
     """Read a study file; raises :class:`ReaderError` naming the file and the problem."""
     path = Path(path)
+    if not path.exists():
+        raise ReaderError(path, None, "the study file does not exist.")
+    text = read_text(path, max_bytes=MAX_STUDY_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReaderError(path, None, "the study file does not exist.") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ReaderError(path, None, f"the study file cannot be read ({e}).") from None
-    try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_small_int)
     except json.JSONDecodeError as e:
         raise ReaderError(path, e.lineno, f"the study file is not valid JSON ({e.msg}).") from None
+    except _TooLong as e:
+        line = text[: text.find(e.digits)].count("\n") + 1
+        raise ReaderError(path, line, "a number in the study file is far too long.") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReaderError(path, 1, "this is not an iaa_desktop study file.")
-    if int(data.get("version", 0)) > VERSION:
+    version = data.get("version", 0)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ReaderError(path, None, "'version' must be a whole number.")
+    if version > VERSION:
         raise ReaderError(
             path, None, "the study file was written by a newer version of iaa_desktop."
         )
@@ -91,8 +120,107 @@ def load_study(path: str | Path) -> Study:
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise ReaderError(path, None, "'options' must be an object.")
-    return Study(resolved, data.get("kind") or None, options, str(data.get("name") or ""))
+    kind = data.get("kind") or None
+    if kind is not None and not isinstance(kind, str):
+        raise ReaderError(path, None, "'kind' must be the name of a kind of study.")
+    return Study(resolved, kind, options, str(data.get("name") or ""))
 
 
 def is_study_file(path: str | Path) -> bool:
     return str(path).endswith(SUFFIX)
+
+
+@dataclass(frozen=True)
+class StudyPaths:
+    """What a study file asks to read and write beyond its own folder."""
+
+    folder: Path
+    #: inputs (and input options) that are not below the study's folder
+    outside: tuple[Path, ...] = ()
+    #: inputs that are devices, pipes or sockets: refused whatever the user allows
+    special: tuple[Path, ...] = ()
+    #: options that name a folder to write into, as the file gives them
+    outputs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return bool(self.outside or self.outputs)
+
+    def describe(self) -> str:
+        """The paths in a few lines for a message or a dialog."""
+        parts = []
+        if self.outside:
+            shown = "\n".join(f"  {p}" for p in self.outside[:10])
+            more = f"\n  … and {len(self.outside) - 10} more" if len(self.outside) > 10 else ""
+            parts.append(f"It reads files outside its folder {self.folder}:\n{shown}{more}")
+        if self.outputs:
+            shown = "\n".join(f"  {k}: {v}" for k, v in self.outputs.items())
+            parts.append(f"It writes into folders it names:\n{shown}")
+        return "\n".join(parts)
+
+
+def _below(p: Path, folder: Path) -> bool:
+    try:
+        p.resolve().relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_special(p: Path) -> bool:
+    try:
+        mode = os.stat(p).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def check_study_paths(study: Study, study_path: str | Path) -> StudyPaths:
+    """The inputs outside the study's folder, the special files and the output options."""
+    folder = Path(study_path).resolve().parent
+    paths = list(study.inputs)
+    outputs: dict[str, str] = {}
+    for key, role in PATH_OPTIONS.items():
+        value = study.options.get(key)
+        if not value:
+            continue
+        if role == "out":
+            outputs[key] = str(value)
+        else:
+            v = Path(str(value))
+            paths.append(v if v.is_absolute() else folder / v)
+    outside = tuple(Path(p) for p in paths if not _below(Path(p), folder))
+    special = tuple(Path(p) for p in paths if _is_special(Path(p)))
+    return StudyPaths(folder, outside, special, outputs)
+
+
+def confine_study(
+    study: Study, paths: StudyPaths, allow_outside: bool = False, allow_outputs: bool = False
+) -> tuple[Study, list[str]]:
+    """The study as the user allowed it, and notes on what was left out.
+
+    Raises :class:`~iaa_desktop.core.errors.ReaderError` for a special file among the inputs and
+    :class:`~iaa_desktop.core.errors.OptionError` for inputs outside the folder not allowed.
+    """
+    if paths.special:
+        raise ReaderError(
+            paths.special[0], None, "the study names a device, pipe or socket as an input; refused."
+        )
+    if paths.outside and not allow_outside:
+        raise OptionError(
+            "The study file reads files outside its folder; open it only if you trust it "
+            "(command line: --allow-outside-inputs).\n" + paths.describe()
+        )
+    notes: list[str] = []
+    options = dict(study.options)
+    if paths.outputs and not allow_outputs:
+        for key, value in paths.outputs.items():
+            options.pop(key, None)
+            notes.append(
+                f"the study file asks to write into {value} ({key}); not done without your "
+                "consent (command line: --allow-study-outputs)."
+            )
+    if study.options.get("texts"):
+        v = Path(str(study.options["texts"]))
+        options["texts"] = str(v if v.is_absolute() else paths.folder / v)
+    return replace(study, options=options), notes

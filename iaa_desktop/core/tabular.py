@@ -2,21 +2,49 @@
 
 Every frame returned has string cells ("" for empty) and a ``__line__`` column with the 1-based
 line number of each row in the file (the header is line 1), so later checks can name the line.
+
+Text is decoded by :mod:`iaa_desktop.core.textio` (UTF-8, UTF-16 with a byte-order mark, or the
+encoding the user chose; never a silent fallback). The work is bounded by design: the size is
+checked before a file is read, the header is checked by this module before pandas sees it
+(pandas renames repeated names in quadratic time, and infers index columns from a first row
+with extra fields in time that grows with their square), and workbooks are read in openpyxl's
+streaming mode with limits on their unpacked size and their number of cells, so a small
+compressed file cannot unpack into gigabytes.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.textio import (
+    MAX_TEXT_BYTES,
+    check_input_file,
+    decode_text,
+    encoding_of,
+    read_bytes,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".xlsx", ".xlsm")
 LINE = "__line__"
 _DELIMITERS = [",", "\t", ";", "|"]
+#: more columns than this is not a table of judgments (and would make every step slow)
+MAX_COLUMNS = 10_000
+#: a workbook whose parts unpack to more than this is refused before it is parsed
+MAX_XLSX_UNPACKED = 512 * 1024 * 1024
+#: a workbook sheet with more cells than this is refused while it is read
+MAX_XLSX_CELLS = 10_000_000
+
+# A cell may be as long as a file may be: the size check above bounds it, not the csv module's
+# default of 131,072 characters (which would reject a long passage of text).
+csv.field_size_limit(max(csv.field_size_limit(), MAX_TEXT_BYTES))
 
 
 def is_table_file(path: Path) -> bool:
@@ -43,34 +71,26 @@ def expand_inputs(inputs: list[Path], suffixes: tuple[str, ...] = TABLE_SUFFIXES
     return out
 
 
-def _read_text(path: Path) -> str:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ReaderError(path, None, "the file does not exist.") from None
-    except IsADirectoryError:
-        raise ReaderError(path, None, "this is a folder, not a table file.") from None
-    except OSError as e:
-        raise ReaderError(path, None, f"cannot be read ({e.strerror}).") from None
-    if not raw.strip():
+def _read_text(path: Path, encoding: str | None = None) -> str:
+    """The decoded text of a table file; empty and binary files are refused."""
+    raw = read_bytes(path)
+    if b"\x00" in raw[:8192] and not encoding_of(raw, encoding).lower().startswith("utf-16"):
+        raise ReaderError(path, None, "this is not a text file (it contains binary data).")
+    text = decode_text(raw, path, encoding)
+    _check_text(path, text)
+    return text
+
+
+def _check_text(path: Path, text: str) -> None:
+    if not text.strip():
         raise ReaderError(path, None, "the file is empty.")
-    if b"\x00" in raw[:8192]:
+    head = text[:8192]
+    if "\x00" in head:
         raise ReaderError(
             path,
-            None,
+            head[: head.index("\x00")].count("\n") + 1,
             "this is not a text file (it contains binary data); expected CSV, TSV or XLSX.",
         )
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        try:
-            text = raw.decode("cp1252")
-        except UnicodeDecodeError:
-            raise ReaderError(
-                path, line, "the file is not UTF-8 text (save it as UTF-8)."
-            ) from None
-    return text
 
 
 def sniff_delimiter(path: Path, text: str) -> str:
@@ -78,7 +98,7 @@ def sniff_delimiter(path: Path, text: str) -> str:
     suffix = path.suffix.lower()
     if suffix in (".tsv", ".tab"):
         return "\t"
-    lines = [ln for ln in text.splitlines()[:50] if ln.strip()]
+    lines = [ln for ln in text[:65536].split("\n")[:50] if ln.strip()]
     best, best_score = ",", -1.0
     for d in _DELIMITERS:
         counts = [ln.count(d) for ln in lines]
@@ -91,23 +111,97 @@ def sniff_delimiter(path: Path, text: str) -> str:
     return best
 
 
-def read_table(path: Path, sheet: str | int | None = 0) -> pd.DataFrame:
+def _first_records(path: Path, text: str, delim: str, quoting: int) -> list[list[str]]:
+    """The header and the first data record, parsed as pandas will parse them."""
+    reader = csv.reader(io.StringIO(text[: 4 * 1024 * 1024]), delimiter=delim, quoting=quoting)
+    out: list[list[str]] = []
+    try:
+        for rec in reader:
+            out.append(rec)
+            if len(out) == 2:
+                break
+    except csv.Error as e:
+        raise ReaderError(path, reader.line_num or 1, f"the table is malformed ({e}).") from None
+    return out
+
+
+def check_header(path: Path, names: list[str], line: int = 1) -> list[str]:
+    """The stripped header names; a :class:`ReaderError` for empty or repeated ones.
+
+    Linear in the number of names (one set), so a header of 100,000 repeated names is refused at
+    once instead of being renamed ``x.1``, ``x.2`` ... by pandas.
+    """
+    if len(names) > MAX_COLUMNS:
+        raise ReaderError(
+            path, line, f"the header has {len(names):,} columns, more than {MAX_COLUMNS:,}."
+        )
+    out = [str(c).strip() for c in names]
+    seen: set[str] = set()
+    for k, c in enumerate(out, 1):
+        if c == "":
+            raise ReaderError(path, line, f"the header row has an empty column name (column {k}).")
+        if c in seen:
+            raise ReaderError(
+                path, line, f"the column name '{_clip(c)}' appears twice in the header."
+            )
+        seen.add(c)
+    return out
+
+
+def read_table(
+    path: Path, sheet: str | int | None = 0, encoding: str | None = None
+) -> pd.DataFrame:
     """Read a CSV/TSV/XLSX file as text cells with a ``__line__`` column.
 
-    Raises :class:`ReaderError` naming the file (and line) for empty, binary or malformed files.
+    Raises :class:`ReaderError` naming the file (and line) for empty, binary, oversized or
+    malformed files.
     """
+    import pandas as pd
+
     path = Path(path)
+    check_input_file(path)
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm") or _is_zip(path):
         return _read_excel(path, sheet)
-    text = _read_text(path)
+    raw = read_bytes(path)
+    if b"\x00" in raw[:8192] and not encoding_of(raw, encoding).lower().startswith("utf-16"):
+        raise ReaderError(
+            path,
+            raw[: raw.index(b"\x00")].count(b"\n") + 1,
+            "this is not a text file (it contains binary data); expected CSV, TSV or XLSX.",
+        )
+    text = decode_text(raw, path, encoding)
+    _check_text(path, text)
     delim = sniff_delimiter(path, text)
     # TSV exports (DURel, PhiTag, the shared data) use no quoting; CSV uses standard quoting
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
+    first = _first_records(path, text, delim, quoting)
+    if not first:
+        raise ReaderError(path, None, "the file is empty.")
+    if len(first[0]) < 2:
+        raise ReaderError(
+            path,
+            1,
+            "only one column was found; is the delimiter right? (expected tab for .tsv, comma, "
+            "semicolon or tab for .csv)",
+        )
+    names = check_header(path, first[0])
+    if len(first) > 1 and len(first[1]) > len(names):
+        raise ReaderError(
+            path,
+            2,
+            f"the row has {len(first[1]):,} fields, the header {len(names)}; is the delimiter "
+            "right, or does the row hold a stray delimiter?",
+        )
+    del text  # pandas decodes the bytes itself (the same codec, already known to succeed)
     try:
         df = pd.read_csv(
-            io.StringIO(text),
+            io.BytesIO(raw),
+            encoding=encoding_of(raw, encoding),
             sep=delim,
+            header=0,
+            names=names,
+            index_col=False,
             dtype=str,
             keep_default_na=False,
             quoting=quoting,
@@ -119,61 +213,125 @@ def read_table(path: Path, sheet: str | int | None = 0) -> pd.DataFrame:
         raise ReaderError(path, line, f"the table is malformed ({_short(e)}).") from None
     except pd.errors.EmptyDataError:
         raise ReaderError(path, None, "the file is empty.") from None
-    df.columns = [str(c).strip() for c in df.columns]
-    if len(df.columns) < 2:
-        raise ReaderError(
-            path,
-            1,
-            "only one column was found; is the delimiter right? (expected tab for .tsv, comma, semicolon or tab for .csv)",
-        )
-    _check_header(path, df)
+    except (csv.Error, ValueError, IndexError) as e:  # the python engine on odd input
+        raise ReaderError(path, None, f"the table is malformed ({_short(e)}).") from None
+    df = df.fillna("")
     df[LINE] = range(2, len(df) + 2)
     # lines that are entirely empty (e.g. a trailing blank line) carry no data
-    data_cols = [c for c in df.columns if c != LINE]
-    blank = (df[data_cols] == "").all(axis=1)
-    return df.loc[~blank].reset_index(drop=True)
+    blank = (df[names] == "").all(axis=1)
+    return restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
 
 
-def _read_excel(path: Path, sheet: str | int | None) -> pd.DataFrame:
+def restore_neutralised(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Cells this application neutralised against formula injection, read back as written.
+
+    The CSV writer (:func:`iaa_desktop.core.io.neutralise_cell`) prefixes a text cell that starts
+    with ``=``, ``+``, ``-``, ``@``, tab or carriage return with an apostrophe; reading such a
+    gold file back must give the labels that were written, not new ones.
+    """
+    from iaa_desktop.core.io import unneutralise_cell
+
+    for c in columns:
+        col = df[c]
+        marked = col.str.startswith("'", na=False)
+        if marked.any():
+            df.loc[marked, c] = col[marked].map(unneutralise_cell)
+    return df
+
+
+def _excel_rows(path: Path, sheet: str | int | None) -> list[tuple[int, tuple[Any, ...]]]:
+    """``(row number, values)`` of a sheet, read in streaming mode within the limits."""
+    import zipfile
+
     try:
-        df = pd.read_excel(
+        with zipfile.ZipFile(path) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        raise ReaderError(
+            path, None, f"cannot be read as an Excel workbook ({_short(e)})."
+        ) from None
+    if unpacked > MAX_XLSX_UNPACKED:
+        raise ReaderError(
             path,
-            sheet_name=sheet if sheet is not None else 0,
-            dtype=str,
-            keep_default_na=False,
-            engine="openpyxl",
+            None,
+            f"the workbook unpacks to {unpacked / 2**20:,.0f} MiB, more than the "
+            f"{MAX_XLSX_UNPACKED / 2**20:,.0f} MiB a workbook may hold; save the sheet as CSV.",
         )
-    except FileNotFoundError:
-        raise ReaderError(path, None, "the file does not exist.") from None
+    from openpyxl import load_workbook
+
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
     except Exception as e:  # openpyxl raises many kinds for damaged files  # noqa: BLE001
         raise ReaderError(
             path, None, f"cannot be read as an Excel workbook ({_short(e)})."
         ) from None
-    if df.empty and len(df.columns) == 0:
+    try:
+        try:
+            ws = wb.worksheets[sheet or 0] if not isinstance(sheet, str) else wb[sheet]
+        except (IndexError, KeyError):
+            raise ReaderError(path, None, f"the workbook has no sheet {sheet!r}.") from None
+        ws.reset_dimensions()  # a declared size may lie; read the rows that are there
+        rows: list[tuple[int, tuple[Any, ...]]] = []
+        n_cells = 0
+        for number, values in enumerate(ws.iter_rows(values_only=True), 1):
+            n_cells += max(1, len(values))
+            if n_cells > MAX_XLSX_CELLS:
+                raise ReaderError(
+                    path,
+                    number,
+                    f"the sheet has more than {MAX_XLSX_CELLS:,} cells; save it as CSV.",
+                )
+            rows.append((number, values))
+    except ReaderError:
+        raise
+    except Exception as e:  # damaged XML inside the workbook  # noqa: BLE001
+        raise ReaderError(
+            path, None, f"cannot be read as an Excel workbook ({_short(e)})."
+        ) from None
+    finally:
+        wb.close()
+    return rows
+
+
+def _cell_text(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))  # 3.0 typed into a spreadsheet is the label 3
+    return str(v)
+
+
+def _read_excel(path: Path, sheet: str | int | None) -> pd.DataFrame:
+    import pandas as pd
+
+    rows = _excel_rows(path, sheet)
+    while rows and all(_cell_text(v).strip() == "" for v in rows[0][1]):
+        rows.pop(0)  # leading empty rows: the header is the first row with content
+    if not rows:
         raise ReaderError(path, None, "the first sheet is empty.")
-    df.columns = [str(c).strip() for c in df.columns]
-    if len(df.columns) < 2:
-        raise ReaderError(path, 1, "only one column was found in the first sheet.")
-    _check_header(path, df)
-    df = df.fillna("").astype(str)
-    df[LINE] = range(2, len(df) + 2)
-    return df
-
-
-def _check_header(path: Path, df: pd.DataFrame) -> None:
-    seen: set[str] = set()
-    for c in df.columns:
-        if c == "" or c.startswith("Unnamed:"):
-            raise ReaderError(path, 1, "the header row has an empty column name.")
-        if c in seen:
-            raise ReaderError(path, 1, f"the column name '{c}' appears twice in the header.")
-        seen.add(c)
-    # pandas renames a repeated header 'x' to 'x.1'
-    for c in df.columns:
-        if "." in c and c.rsplit(".", 1)[1].isdigit() and c.rsplit(".", 1)[0] in seen:
+    head_line, head = rows[0]
+    header = [_cell_text(v) for v in head]
+    while header and header[-1].strip() == "":
+        header.pop()  # formatted but empty cells after the last column
+    if len(header) < 2:
+        raise ReaderError(path, head_line, "only one column was found in the first sheet.")
+    names = check_header(path, header, head_line)
+    width = len(names)
+    data: list[list[str]] = []
+    lines: list[int] = []
+    for number, values in rows[1:]:
+        cells = [_cell_text(v) for v in values]
+        if any(c.strip() for c in cells[width:]):
             raise ReaderError(
-                path, 1, f"the column name '{c.rsplit('.', 1)[0]}' appears twice in the header."
+                path, number, f"the row has cells beyond the {width} columns of the header."
             )
+        cells = (cells + [""] * width)[:width]
+        if any(cells):
+            data.append(cells)
+            lines.append(number)
+    df = pd.DataFrame(data, columns=names, dtype=object)
+    df[LINE] = lines
+    return restore_neutralised(df, names)
 
 
 def _is_zip(path: Path) -> bool:
@@ -185,10 +343,15 @@ def _is_zip(path: Path) -> bool:
 
 
 def _line_from_parser_error(msg: str) -> int | None:
-    import re
+    m = re.search(r"line (\d{1,12})", msg)
+    if m:
+        return int(m.group(1))
+    m = re.search(r"row (\d{1,12})", msg)  # "EOF inside string starting at row 1" (0 = header)
+    return int(m.group(1)) + 1 if m else None
 
-    m = re.search(r"line (\d+)", msg)
-    return int(m.group(1)) if m else None
+
+def _clip(s: str, n: int = 80) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
 
 
 def _short(e: Exception) -> str:

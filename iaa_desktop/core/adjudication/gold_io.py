@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from iaa_desktop.core.io import atomic_open
+from iaa_desktop.core.errors import IaaError
+from iaa_desktop.core.io import write_csv
 
 
 def delimiter_for(path: str | Path) -> str:
@@ -20,7 +21,7 @@ def delimiter_for(path: str | Path) -> str:
         return "\t"
     try:
         return sniff_delimiter(p, _read_text(p))
-    except Exception:  # noqa: BLE001
+    except IaaError:
         return ","
 
 
@@ -31,13 +32,9 @@ def table_suffix(path: str | Path) -> str:
 
 
 def write_table(df: pd.DataFrame, path: Path, sep: str) -> Path:
-    """Write without quoting where possible (the annotation formats use none), atomically."""
-    import csv
-
-    quoting = csv.QUOTE_MINIMAL
-    with atomic_open(path, "w", encoding="utf-8", newline="") as fh:
-        df.to_csv(fh, sep=sep, index=False, quoting=quoting, lineterminator="\n")
-    return path
+    """Write a gold table atomically through :func:`~iaa_desktop.core.io.write_csv`: formula
+    injection neutralised, quoting only where a cell needs it (the annotation formats use none)."""
+    return write_csv(df, path, index=False, sep=sep)
 
 
 def free_name(name: str, taken: tuple[str, ...] | list[str]) -> str:

@@ -5,8 +5,16 @@ Every decision is committed in its own transaction before the caller returns (WA
 cut. The schema carries its version in ``PRAGMA user_version`` and migrates itself forward with
 :data:`MIGRATIONS`. One writer at a time: a ``locks`` row holds the writer's host, pid, a random
 token and a heartbeat; a second writer is refused with :class:`StoreLockedError` (it can open the
-store read-only, ``mode=ro``). A lock whose process is gone (same host) or whose heartbeat is older
-than :data:`STALE_AFTER` seconds is taken over.
+store read-only, ``mode=ro``).
+
+A lock is taken over only when its holder is provably gone: on the same machine (same host name
+and boot), its process no longer exists or is another process that reused the id (a different
+start time); a machine restarted since (another boot) holds nothing; a holder on another machine
+counts as gone when its heartbeat is older than :data:`STALE_AFTER` seconds. Two writers are
+never possible even then: every write checks, inside its own transaction, that the lock still
+carries this session's token, so a holder that was only asleep finds its lock taken over and
+writes nothing (:class:`StoreLockedError`), and two sessions that see the same stale lock at the
+same moment are serialised by SQLite (the second sees the first's fresh lock and is refused).
 
 Nothing here ever overwrites a file it cannot read as a store: a corrupt or foreign file raises
 :class:`StoreCorruptError` and stays untouched; :func:`new_store_path_beside` proposes a fresh
@@ -96,8 +104,14 @@ def _v2(con: sqlite3.Connection) -> None:
     con.execute("CREATE INDEX history_unit ON history (unit)")
 
 
+def _v3(con: sqlite3.Connection) -> None:
+    # the lock holder's boot and process start time: a process id alone may be reused
+    con.execute("ALTER TABLE locks ADD COLUMN boot TEXT NOT NULL DEFAULT ''")
+    con.execute("ALTER TABLE locks ADD COLUMN started TEXT NOT NULL DEFAULT ''")
+
+
 #: migration k brings the schema from version k to k + 1
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -119,21 +133,44 @@ def new_store_path_beside(path: str | Path) -> Path:
         k += 1
 
 
-def _process_alive(pid: int) -> bool:
+def _process_alive(pid: int, started: str = "") -> bool:
+    """Whether process ``pid`` of this machine still runs (and, when ``started`` is known, is the
+    same process: a new one may have been given the id of a dead one)."""
+    if pid <= 0:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass  # exists, owned by someone else
     except OSError:
         return False
     # a killed child not yet reaped is a zombie: it holds nothing any more
     with contextlib.suppress(OSError, IndexError):
         stat = Path(f"/proc/{pid}/stat").read_text()
-        if stat.rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] in ("Z", "X"):
+            return False
+        if started and fields[19] != started:
             return False
     return True
+
+
+def _process_started(pid: int) -> str:
+    """The start time of a process (clock ticks after boot, Linux), "" where unknown."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+def _boot_id() -> str:
+    """This boot of this machine ("" where unknown): process ids start over at each boot."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
 
 
 def _json(d: Any) -> str:
@@ -270,7 +307,8 @@ class AdjudicationStore:
         con.execute("BEGIN IMMEDIATE")
         try:
             row = con.execute(
-                "SELECT host, pid, token, user, since, heartbeat FROM locks WHERE id = 1"
+                "SELECT host, pid, token, user, since, heartbeat, boot, started FROM locks "
+                "WHERE id = 1"
             ).fetchone()
             if row is not None and row[2] != self._token and _lock_is_live(row):
                 holder = {"host": row[0], "pid": row[1], "user": row[3], "since": row[4]}
@@ -282,9 +320,20 @@ class AdjudicationStore:
                     holder,
                 )
             now = time.time()
+            pid = os.getpid()
             con.execute(
-                "INSERT OR REPLACE INTO locks (id, host, pid, token, user, since, heartbeat) VALUES (1, ?, ?, ?, ?, ?, ?)",
-                (socket.gethostname(), os.getpid(), self._token, self.user, now, now),
+                "INSERT OR REPLACE INTO locks (id, host, pid, token, user, since, heartbeat, "
+                "boot, started) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    socket.gethostname(),
+                    pid,
+                    self._token,
+                    self.user,
+                    now,
+                    now,
+                    _boot_id(),
+                    _process_started(pid),
+                ),
             )
             con.execute("COMMIT")
         except StoreLockedError:
@@ -294,13 +343,19 @@ class AdjudicationStore:
                 con.execute("ROLLBACK")
             raise
 
-    def heartbeat(self) -> None:
-        """Tell other sessions this one is alive (call every few seconds from a timer)."""
+    def heartbeat(self) -> bool:
+        """Tell other sessions this one is alive (call every few seconds from a timer).
+
+        Returns False when the lock is no longer this session's (another session took it over
+        after this one's heartbeat stopped, e.g. while the computer slept): no decision can be
+        recorded any more, and the next one raises :class:`StoreLockedError`.
+        """
         if self.read_only or self._con is None:
-            return
-        self._con.execute(
+            return True
+        cur = self._con.execute(
             "UPDATE locks SET heartbeat = ? WHERE id = 1 AND token = ?", (time.time(), self._token)
         )
+        return cur.rowcount == 1
 
     def lock_holder(self) -> dict[str, Any] | None:
         row = self._con.execute(
@@ -444,6 +499,8 @@ class AdjudicationStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction, only while this session holds the lock (checked inside it, so
+        no other session can take the lock over between the check and the write)."""
         con = self._con
         try:
             con.execute("BEGIN IMMEDIATE")
@@ -452,6 +509,14 @@ class AdjudicationStore:
                 f"{self.path}: the adjudication store is busy ({e}); try again."
             ) from e
         try:
+            row = con.execute("SELECT token, user, host FROM locks WHERE id = 1").fetchone()
+            if row is None or row[0] != self._token:
+                who = f" ({row[1]} on {row[2]})" if row is not None else ""
+                raise StoreLockedError(
+                    f"{self.path}: another session{who} took this adjudication over after this "
+                    "one stopped answering; nothing was recorded. Reopen the store to continue.",
+                    {"user": row[1], "host": row[2]} if row is not None else {},
+                )
             yield con
             con.execute("COMMIT")
         except BaseException:
@@ -475,9 +540,13 @@ def _user() -> str:
 
 
 def _lock_is_live(row: tuple[Any, ...]) -> bool:
-    host, pid, _token, _user_, _since, heartbeat = row
+    """Whether the holder of a lock row may still be writing (see the module docstring)."""
+    host, pid, _token, _user_, _since, heartbeat, boot, started = row
     if host == socket.gethostname():
-        return _process_alive(int(pid))
+        here = _boot_id()
+        if boot and here and boot != here:
+            return False  # this machine restarted since: every process of then is gone
+        return _process_alive(int(pid), str(started or ""))
     return time.time() - float(heartbeat) < STALE_AFTER
 
 

@@ -170,6 +170,17 @@ def align_units(
     return tuple(full), tuple(diff)
 
 
+def _stand_in(units: Sequence[str], segs: Sequence[str]) -> str:
+    """A noncharacter found in neither sequence, to stand for the gap character while aligning."""
+    return next(
+        c for c in ("\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3") if c not in units and c not in segs
+    )
+
+
+def _hide(xs: Sequence[str], stand_in: str | None) -> list[str]:
+    return list(xs) if stand_in is None else [stand_in if x == GAP else x for x in xs]
+
+
 @dataclass(frozen=True, slots=True)
 class AlignedToken:
     """The units of one historical token and one annotator's labels for them."""
@@ -221,13 +232,23 @@ class CharacterAligner:
             return
         units = [self.units(o) for o, _ in todo]
         forms = [self.units(f) for _, f in todo]
+        # a form holding the character the alignment uses for gaps (``-ere``) would lose a unit:
+        # it is aligned as a stand-in found in neither form and turned back in the labels
+        stand_ins: list[str | None] = [
+            _stand_in(u, f) if GAP in u or GAP in f else None for u, f in zip(units, forms)
+        ]
+        hidden_u = [_hide(u, c) for u, c in zip(units, stand_ins)]
+        hidden_f = [_hide(f, c) for f, c in zip(forms, stand_ins)]
         if self._align is nw_align:
-            alignments = nw_align_many(units, forms)
+            alignments = nw_align_many(hidden_u, hidden_f)
             aligned = (alignments.pair(k) for k in range(len(todo)))
         else:
-            aligned = (self._align(u, f) for u, f in zip(units, forms))
-        for key, u, (alm_a, alm_b) in zip(todo, units, aligned):
+            aligned = (self._align(u, f) for u, f in zip(hidden_u, hidden_f))
+        for key, u, c, (alm_a, alm_b) in zip(todo, units, stand_ins, aligned):
             full, diff = align_units(alm_a, alm_b)
+            if c is not None:
+                full = tuple(x.replace(c, GAP) for x in full)
+                diff = tuple(x.replace(c, GAP) for x in diff)
             self._pairs[key] = AlignedToken(u, full, diff)
 
     def align(self, orig: str, norm: str) -> AlignedToken:

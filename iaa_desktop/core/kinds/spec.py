@@ -46,6 +46,18 @@ class Setting:
         return self.cli_flag or "--" + self.name.replace("_", "-")
 
 
+#: shared by every kind (added by :attr:`KindSpec.settings`): the encoding of the text inputs
+ENCODING = Setting(
+    "encoding",
+    "Text encoding of the inputs",
+    "",
+    str,
+    (),
+    "empty: UTF-8 (with or without BOM) or UTF-16 with BOM; else a codec name such as cp1252 or "
+    "latin-1, used for every text input of the study",
+)
+
+
 def add_settings_to_parser(parser: argparse.ArgumentParser, settings: Sequence[Setting]) -> None:
     """Add one CLI option per setting (defaults stay ``None`` so unset options are known)."""
     for s in settings:
@@ -190,7 +202,8 @@ class KindSpec:
 
     @property
     def settings(self) -> Sequence[Setting]:
-        return self.kind.settings
+        own = list(self.kind.settings)
+        return own if any(s.name == ENCODING.name for s in own) else [*own, ENCODING]
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         return self.kind.sniff(inputs)
@@ -198,7 +211,12 @@ class KindSpec:
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, TaskResult]:
-        return self.kind.run(inputs, options)
+        """The kind's run; every text input is read with the chosen ``encoding`` option."""
+        from iaa_desktop.core.textio import with_encoding
+
+        steps = self.kind.run(inputs, options)
+        encoding = (options or {}).get(ENCODING.name)
+        return with_encoding(steps, str(encoding)) if encoding else steps
 
     def build_report(self, result: TaskResult, ctx: Any) -> Any:
         ref = self.report or "iaa_desktop.core.export.report_generic:build"

@@ -1,10 +1,87 @@
-"""The one small result every coefficient returns."""
+"""The one small result every coefficient returns, checked against the coefficient's range.
+
+A value outside the range its formula guarantees for *any* data is a bug, never a result: the
+result refuses to exist (:class:`CoefficientRangeError`), so no report, table or window can show
+it. The ranges:
+
+* percent agreement lies in [0, 1];
+* Cohen's κ, Scott's π and Gwet's AC1 in [−1, 1] (their chance agreement is at most 1/2 when the
+  observed agreement is 0; Gwet 2008 for AC1), so do Spearman's ρ and their means over pairs;
+* every chance-corrected coefficient κ = (A_o − A_e)/(1 − A_e) (Fleiss' κ, Hubert's multi-κ,
+  weighted κ, Krippendorff's α as 1 − D_o/D_e) is at most 1, and, with A_o ≥ 0, at least
+  −A_e/(1 − A_e). That bound is below −1 when A_e > 1/2, which happens with missing labels:
+  Fleiss' A_e then comes from every label, also those on items only one annotator labelled,
+  while A_o comes from the items two or more labelled (Gwet 2014, ch. 2; the value irrCAC's
+  ``fleiss.kappa.raw`` computes). Such a value is the coefficient's, not a bug; the kinds say so
+  beside it.
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+_EPS = 1e-9
+#: name → (lowest, highest) value for any data
+RANGES: dict[str, tuple[float, float]] = {
+    "percent_agreement": (0.0, 1.0),
+    "cohen_kappa": (-1.0, 1.0),
+    "scott_pi": (-1.0, 1.0),
+    "gwet_ac1": (-1.0, 1.0),
+    "cohen_kappa_mean": (-1.0, 1.0),
+    "scott_pi_mean": (-1.0, 1.0),
+    "spearman_rho": (-1.0, 1.0),
+    "spearman_weighted": (-1.0, 1.0),
+    "fleiss_kappa": (-math.inf, 1.0),
+    "multi_kappa": (-math.inf, 1.0),
+    "weighted_kappa": (-math.inf, 1.0),
+    "weighted_kappa_linear_mean": (-math.inf, 1.0),
+    "weighted_kappa_quadratic_mean": (-math.inf, 1.0),
+    "krippendorff_alpha": (-math.inf, 1.0),
+}
+#: coefficients (A_o − A_e)/(1 − A_e) whose ``observed``/``expected`` are agreements in [0, 1]
+CHANCE_CORRECTED = frozenset({"cohen_kappa", "scott_pi", "fleiss_kappa", "multi_kappa", "gwet_ac1"})
+
+#: names used in messages
+TITLES = {
+    "percent_agreement": "percent agreement",
+    "cohen_kappa": "Cohen's κ",
+    "scott_pi": "Scott's π",
+    "gwet_ac1": "Gwet's AC1",
+    "fleiss_kappa": "Fleiss' κ",
+    "multi_kappa": "multi-κ",
+    "krippendorff_alpha": "Krippendorff's α",
+}
+
+
+class CoefficientRangeError(ArithmeticError):
+    """A coefficient came out outside the range its formula guarantees: a bug to report."""
+
+
+def range_problem(
+    name: str, value: float, observed: float = math.nan, expected: float = math.nan
+) -> str | None:
+    """Why ``value`` cannot be a value of coefficient ``name``, or None when it can.
+
+    >>> range_problem("cohen_kappa", 0.4), range_problem("percent_agreement", 1.2)[:36]
+    (None, 'percent agreement = 1.2 is outside ')
+    """
+    if math.isnan(value):
+        return None  # undefined (e.g. every label the same): shown as such
+    title = TITLES.get(name, name)
+    if math.isinf(value):
+        return f"{title} = {value} is not a number."
+    low, high = RANGES.get(name, (-math.inf, math.inf))
+    if name in CHANCE_CORRECTED and math.isfinite(observed) and math.isfinite(expected):
+        for what, v in (("observed agreement", observed), ("expected agreement", expected)):
+            if not -_EPS <= v <= 1 + _EPS:
+                return f"{title}: the {what} {v:.6g} is outside [0, 1]."
+        if expected < 1:
+            low = max(low, -expected / (1 - expected))
+    if not low - _EPS <= value <= high + _EPS:
+        return f"{title} = {value:.6g} is outside its range [{low:.6g}, {high:.6g}]."
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +109,14 @@ class AgreementResult:
     ci_low: float = math.nan
     ci_high: float = math.nan
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        problem = range_problem(self.name, self.value, self.observed, self.expected)
+        if problem is not None:
+            raise CoefficientRangeError(
+                f"{problem} This is a bug in the computation, not a property of the data; "
+                "the value is not shown. Please report it with the input files."
+            )
 
     def with_interval(self, low: float, high: float, **extra: Any) -> AgreementResult:
         return replace(self, ci_low=float(low), ci_high=float(high), extra={**self.extra, **extra})

@@ -331,7 +331,7 @@ class CandidatesKind:
     def sniff(self, inputs: Sequence[Path]) -> float:
         return looks_like_candidates([Path(p) for p in inputs])
 
-    def run(
+    def run(  # noqa: C901  (reading, model and bounds steps in sequence; to split)
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, CandidatesResult]:
         opts = resolve_options(self.settings, options)
@@ -360,6 +360,7 @@ class CandidatesKind:
         # factors: the ones asked for, else the recognised ones
         asked = [f.strip() for f in str(opts["factors"] or "").split(",") if f.strip()]
         factors: list[str] = []
+        constant: list[str] = []
         for f in asked or data.factor_candidates:
             if f not in pairs.columns:
                 errors.append(
@@ -369,11 +370,26 @@ class CandidatesKind:
                 )
                 continue
             n_levels = pairs[f].nunique()
-            if n_levels < 2:
+            if n_levels < 2 and asked:
                 msg = f"the factor '{f}' has only one level ('{pairs[f].iloc[0]}'); agreement per level is not computed for it."
-                (errors if asked else warnings).append(ReaderError(data.pairs_path, None, msg))
+                errors.append(ReaderError(data.pairs_path, 1, msg))
+                continue
+            if n_levels < 2:
+                constant.append(f)
                 continue
             factors.append(f)
+        if constant:  # recognised columns with one value: one note, however many there are
+            names = ", ".join(f"'{f}'" for f in constant[:10]) + (
+                " …" if len(constant) > 10 else ""
+            )
+            warnings.append(
+                ReaderError(
+                    data.pairs_path,
+                    1,
+                    f"{len(constant)} column(s) with one value only are not used as factors: "
+                    f"{names}.",
+                )
+            )
         yield Progress(10, 100, "Lexical overlap")
         has_tl, has_sl = "target_lemma" in pairs.columns, "source_lemma" in pairs.columns
         overlap = np.empty(len(pairs))
@@ -457,7 +473,10 @@ class CandidatesKind:
                     "level": name,
                     "n_items": int(m.sum()),
                     "overlap_median": float(np.median(overlap[m])) if m.any() else math.nan,
-                    "percent_agreement": float(np.nanmean(agr[m])) if m.any() else math.nan,
+                    # a bin whose pairs no two annotators labelled has no agreement
+                    "percent_agreement": (
+                        float(np.nanmean(agr[m])) if np.isfinite(agr[m]).any() else math.nan
+                    ),
                     "multi_kappa": k,
                 }
             )

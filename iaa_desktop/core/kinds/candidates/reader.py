@@ -197,10 +197,21 @@ def read_candidates(inputs: Sequence[Path], spec: CandidateColumns | None = None
     known = labels.index.isin(pairs["pair_id"])
     if not known.all():
         missing = list(labels.index[~known])
+        c_lab_id = _pick(
+            [c for c in labels_df.columns if c != LINE],
+            spec.pair_id,
+            ("pair_id", "pair", "id", "item"),
+            ("id",),
+        )
+        first = (
+            labels_df[LINE][labels_df[c_lab_id].astype(str).str.strip() == str(missing[0])]
+            if c_lab_id
+            else []
+        )
         errors.append(
             ReaderError(
                 labels_path,
-                None,
+                int(first.iloc[0]) if len(first) else None,
                 f"{len(missing)} labelled pair(s) are not in the pairs table and are left out: "
                 + ", ".join(map(str, missing[:10]))
                 + (" …" if len(missing) > 10 else ""),
@@ -257,12 +268,14 @@ def _labels_table(
                     )
                 )
             drop = list(d.index[~same]) + list(d[same].index[d[same].duplicated(key, keep="first")])
-            if same.any():
+            repeats = d[same][d[same].duplicated(key, keep="first")]
+            if len(repeats):
                 warnings.append(
                     ReaderError(
                         path,
-                        None,
-                        f"{int(d[same].duplicated(key).sum())} repeated identical label(s) counted once.",
+                        int(repeats[LINE].iloc[0]),
+                        f"{len(repeats)} repeated identical label(s) counted once (the first "
+                        "here).",
                     )
                 )
             long = long.drop(index=drop)

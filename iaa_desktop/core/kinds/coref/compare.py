@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
-from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.coref import SPEC
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
@@ -254,27 +254,31 @@ def write_iaa_files(result: CorefResult, directory: Path) -> list[Path]:
     """The seed's text format: one ``<document>.iaa`` per document and pair, plus ``total.iaa``.
 
     Unmatched rows are listed in ascending order (the original files list them in any order).
+    File names come from document names, which the inputs choose (a CoNLL ``#begin document``
+    line, a mention table's column): they are made safe and unique and stay inside
+    ``directory`` (:class:`~iaa_desktop.core.io.NameAllocator`).
     """
-    from iaa_desktop.core.io import write_text_atomic
+    from iaa_desktop.core.io import NameAllocator, path_inside, write_text_atomic
 
     directory = Path(directory)
     written = []
     multi = len(result.annotators) > 2
+    names = NameAllocator(reserved=["total.iaa"])
     for d in result.documents:
         for p in d.pairs:
             lines = [
                 f"{r.class_a}\t{r.class_b}\t{r.L}\t{r.M}\t{r.R}\t{r.D}\t{format_d(r.d)}"
                 for r in p.rows
             ]
-            name = f"{d.name}.iaa" if not multi else f"{d.name}.{p.a}-{p.b}.iaa"
-            path = directory / name
+            stem = d.name if not multi else f"{d.name}.{p.a}-{p.b}"
+            path = path_inside(directory, names.take(stem, ".iaa"))
             write_text_atomic(path, "\n".join(lines) + "\n")
             written.append(path)
     lines = []
     for a, b in combinations(result.annotators, 2):
         t = result.pair_total(a, b)
         lines.append(f"{a}\t{b}\t{t.L}\t{t.M}\t{t.R}\t{t.D}\t{format_d(t.d)}")
-    path = directory / "total.iaa"
+    path = path_inside(directory, "total.iaa")
     write_text_atomic(path, "\n".join(lines) + "\n")
     written.append(path)
     return written
@@ -422,6 +426,13 @@ class CorefKind:
                 scores[(a, b)] = s
                 corpus[(a, b)] = corpus[(a, b)] + s
             documents.append(DocumentComparison(name, docs, pairs, scores))
+        if not documents:
+            raise InsufficientDataError(
+                "No document is annotated by two or more annotators (documents are paired by "
+                "name): nothing to compare.\n" + "\n".join(str(e) for e in errors[:10])
+            )
+        # a pair of annotators that shares no document has no scores (not zeros)
+        corpus = {pair: s for pair, s in corpus.items() if s.counts}
         result = CorefResult(
             kind=self.name,
             inputs=original_inputs,

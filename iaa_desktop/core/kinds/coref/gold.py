@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.io import write_text_atomic
+from iaa_desktop.core.io import NameAllocator, path_inside, write_text_atomic
 
 Mention = tuple[str, int, int]
 Chains = Sequence[tuple[frozenset[Mention], list[frozenset[Mention]]]]
@@ -26,9 +26,9 @@ _CONLL_BEGIN = "#begin document"
 def conll_token_lines(path: Path) -> tuple[list[str], dict[str, list[int]]]:
     """The lines of a CoNLL file and, per document (named as the coref reader names it), the
     line index of each token."""
-    from iaa_desktop.core.textio import read_text
+    from iaa_desktop.core.textio import text_lines
 
-    lines = read_text(path).splitlines()
+    lines = text_lines(path)
     out: dict[str, list[int]] = {}
     cur: list[int] | None = None
     for n, line in enumerate(lines):
@@ -49,7 +49,10 @@ def write_brat(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path]
     folder = out_dir / "gold"
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    names = NameAllocator()  # document names become safe, unique file names inside the folder
     for doc, (mentions, doc_chains) in zip(docs, chains):
+        # the .ann and .txt of one document share a stem (brat pairs them by it)
+        stem = names.take(doc.name)
         ids: dict[Mention, str] = {}
         lines = []
         for k, m in enumerate(sorted(mentions, key=lambda m: (m[1], m[2], m[0])), 1):
@@ -59,11 +62,11 @@ def write_brat(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path]
             lines.append(
                 "*\tCoreference " + " ".join(ids[m] for m in sorted(c, key=lambda m: (m[1], m[2])))
             )
-        ann = folder / f"{doc.name}.ann"
+        ann = path_inside(folder, f"{stem}.ann")
         write_text_atomic(ann, "\n".join(lines) + "\n")
         written.append(ann)
         if doc.text:
-            txt = folder / f"{doc.name}.txt"
+            txt = path_inside(folder, f"{stem}.txt")
             write_text_atomic(txt, doc.text)
             written.append(txt)
     return written
@@ -93,6 +96,7 @@ def write_conll(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path
         by_source.setdefault(doc.source[0], []).append(d)
     written = []
     single = len(by_source) == 1
+    names = NameAllocator()
     for src, ds in by_source.items():
         lines, token_lines = conll_token_lines(src)
         for d in ds:
@@ -107,10 +111,11 @@ def write_conll(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path
                     r"\S+(\s*)$", lambda mm, col=col: col + mm.group(1), lines[ln], count=1
                 )
         if single:
-            path = out_dir / f"gold{src.suffix or '.conll'}"
+            suffix = src.suffix if re.fullmatch(r"\.\w{1,20}", src.suffix) else ".conll"
+            path = path_inside(out_dir, "gold" + suffix)
         else:
             (out_dir / "gold").mkdir(parents=True, exist_ok=True)
-            path = out_dir / "gold" / src.name
+            path = path_inside(out_dir / "gold", names.take(src.name))
         write_text_atomic(path, "\n".join(lines) + "\n")
         written.append(path)
     return written
@@ -142,7 +147,7 @@ def write_mention_table(
             }
         )
         if doc_col:
-            df.insert(0, doc_col, doc.name)
+            df.insert(0, doc_col, doc.name, allow_duplicates=True)
         frames.append((doc.name, df))
     if doc_col:
         return [
@@ -150,4 +155,7 @@ def write_mention_table(
                 pd.concat([f for _, f in frames], ignore_index=True), folder / "gold.tsv", "\t"
             )
         ]
-    return [write_table(f, folder / f"{name}.tsv", "\t") for name, f in frames]
+    names = NameAllocator()
+    return [
+        write_table(f, path_inside(folder, names.take(name, ".tsv")), "\t") for name, f in frames
+    ]

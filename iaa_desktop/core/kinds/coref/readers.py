@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.textio import read_head, read_text, text_lines
+
+#: the largest offset, token position or entity number read (Python's int of a 4,000-digit
+#: string is slow and refused above 4,300 digits; no document is anywhere near this long)
+MAX_NUMBER = 10**12
+_MAX_DIGITS = len(str(MAX_NUMBER))
 
 MentionKey = tuple[str, int, int]  # (type, start, end) — end exclusive
 
@@ -53,7 +59,7 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
     text: str | None = None
     errors: list[ReaderError] = []
     if txt_path.exists():
-        text = txt_path.read_text(encoding="utf-8")
+        text = read_text(txt_path)
     else:
         errors.append(
             ReaderError(
@@ -62,55 +68,21 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
                 f"no text file {txt_path.name} beside it; mentions are shown without their text.",
             )
         )
-    try:
-        lines = ann_path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError as e:
-        raise ReaderError(ann_path, None, f"the file is not UTF-8 text ({e.reason}).") from None
+    lines = text_lines(ann_path)
     doc = CorefDocument(ann_path.stem, str(ann_path), text, errors=errors)
     ids: dict[str, MentionKey] = {}
+    id_lines: dict[str, int] = {}
     star_classes: list[tuple[int, list[str]]] = []
     relations: list[tuple[int, str, str]] = []
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         if line.startswith("T"):
-            m = _T_LINE.match(line)
-            if not m:
-                errors.append(
-                    ReaderError(
-                        ann_path,
-                        lineno,
-                        "a T line must read 'T<n><TAB><type> <start> <end><TAB><text>'; line left out.",
-                    )
-                )
-                continue
-            tid, mtype, spans, covered = m.groups()
-            parts = [tuple(map(int, s.split())) for s in spans.split(";")]
-            start, end = parts[0][0], parts[-1][1]
-            if start >= end or start < 0:
-                errors.append(
-                    ReaderError(
-                        ann_path,
-                        lineno,
-                        f"mention {tid} has empty or negative offsets {start}–{end}; left out.",
-                    )
-                )
-                continue
-            if text is not None and end > len(text):
-                errors.append(
-                    ReaderError(
-                        ann_path,
-                        lineno,
-                        f"mention {tid} ends at {end}, beyond the text ({len(text)} characters); left out.",
-                    )
-                )
-                continue
-            key = (mtype, start, end)
-            if key in doc.mentions:
-                ids[tid] = key  # a second id for the same mention: the same mention
-                continue
-            ids[tid] = key
-            doc.mentions[key] = covered
+            found = _t_line(ann_path, lineno, line, text, id_lines, errors)
+            if found is not None:
+                tid, key, covered = found
+                ids[tid] = key  # a second id for the same mention names the same mention
+                doc.mentions.setdefault(key, covered)
         elif line.startswith("*"):
             fields = line.split("\t")
             if len(fields) < 2 or not fields[1].split():
@@ -125,6 +97,8 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
                 star_classes.append((lineno, parts[1:]))
         elif line.startswith("R"):
             fields = line.split("\t")
+            if _duplicate_id(ann_path, lineno, fields[0], id_lines, errors):
+                continue
             parts = fields[1].split() if len(fields) > 1 else []
             if parts and parts[0] in relation_types:
                 args = [p.split(":", 1)[1] for p in parts[1:] if ":" in p]
@@ -175,6 +149,61 @@ def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)
     return doc
 
 
+def _duplicate_id(
+    path: Path, lineno: int, ident: str, id_lines: dict[str, int], errors: list[ReaderError]
+) -> bool:
+    """True (and an error naming both lines) when ``ident`` was used on an earlier line."""
+    if ident not in id_lines:
+        id_lines[ident] = lineno
+        return False
+    errors.append(
+        ReaderError(
+            path,
+            lineno,
+            f"the id {_clip(ident)} is used twice (first on line {id_lines[ident]}); this line "
+            "is left out.",
+        )
+    )
+    return True
+
+
+def _t_line(
+    path: Path,
+    lineno: int,
+    line: str,
+    text: str | None,
+    id_lines: dict[str, int],
+    errors: list[ReaderError],
+) -> tuple[str, MentionKey, str] | None:
+    """``(id, mention, covered text)`` of a text-bound annotation line, or None (reported)."""
+
+    def bad(message: str) -> None:
+        errors.append(ReaderError(path, lineno, message))
+
+    m = _T_LINE.match(line)
+    if not m:
+        bad("a T line must read 'T<n><TAB><type> <start> <end><TAB><text>'; line left out.")
+        return None
+    tid, mtype, spans, covered = m.groups()
+    if _duplicate_id(path, lineno, tid, id_lines, errors):
+        return None
+    if any(len(n) > _MAX_DIGITS for n in spans.replace(";", " ").split()):
+        bad(f"mention {_clip(tid)} has an offset with more than {_MAX_DIGITS} digits; left out.")
+        return None
+    parts = [tuple(map(int, s.split())) for s in spans.split(";")]
+    start, end = parts[0][0], parts[-1][1]
+    if start >= end or start < 0 or any(a > b for a, b in parts):
+        bad(f"mention {_clip(tid)} has empty or reversed offsets {start}–{end}; left out.")
+        return None
+    if text is not None and end > len(text):
+        bad(
+            f"mention {_clip(tid)} ends at {end}, beyond the text ({len(text)} characters); "
+            "left out."
+        )
+        return None
+    return tid, (mtype, start, end), covered
+
+
 def _closure(relations, ids, seen, path, errors) -> list[list[MentionKey]]:
     parent: dict[MentionKey, MentionKey] = {}
 
@@ -214,7 +243,79 @@ def _closure(relations, ids, seen, path, errors) -> list[list[MentionKey]]:
 _MARK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
 
-def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
+class _ConllDocument:
+    """One ``#begin document`` block being read: open mentions, entities, words."""
+
+    def __init__(self, path: Path, name: str) -> None:
+        self.path = path
+        self.doc = CorefDocument(name, str(path), None)
+        self.token = 0
+        self.open: dict[int, list[tuple[int, int]]] = {}
+        self.entities: dict[int, list[MentionKey]] = {}
+        #: entity number → order of first appearance (the reference scorer's order, which decides
+        #: the entity that keeps a mention listed in two of them)
+        self.first_seen: dict[int, int] = {}
+        self.words: list[str] = []
+
+    def error(self, lineno: int | None, message: str) -> None:
+        self.doc.errors.append(ReaderError(self.path, lineno, message))
+
+    def token_line(self, lineno: int, cols: list[str]) -> None:
+        word = cols[3] if len(cols) > 3 else cols[0]
+        self.words.append(word)
+        tag = cols[-1]
+        if tag not in ("-", "_"):
+            marks = [m.groups() for m in _MARK.finditer(tag)]
+            # the reference scorer numbers a cell's entities singles first, then openings, then
+            # closings
+            for kind in range(3):
+                for g in marks:
+                    if g[kind] is not None and len(g[kind]) <= _MAX_DIGITS:
+                        self.first_seen.setdefault(int(g[kind]), len(self.first_seen))
+            for g in marks:
+                self.marker(lineno, g, word if len(cols) > 3 else "")
+        self.token += 1
+
+    def marker(self, lineno: int, groups: tuple[str | None, ...], word: str) -> None:
+        single, opening, closing = groups
+        digits = single or opening or closing or ""
+        if len(digits) > _MAX_DIGITS:
+            self.error(lineno, f"an entity number with more than {_MAX_DIGITS} digits; left out.")
+            return
+        eid = int(digits)
+        if single is not None:
+            key = ("", self.token, self.token + 1)
+            self.entities.setdefault(eid, []).append(key)
+            self.doc.mentions.setdefault(key, word)
+        elif opening is not None:
+            self.open.setdefault(eid, []).append((self.token, lineno))
+        elif not self.open.get(eid):
+            self.error(lineno, f"entity {eid} is closed here but was never opened; left out.")
+        else:
+            start, _ln = self.open[eid].pop()
+            if not self.open[eid]:
+                del self.open[eid]
+            key = ("", start, self.token + 1)
+            self.entities.setdefault(eid, []).append(key)
+            self.doc.mentions.setdefault(key, "")
+
+    def close(self) -> CorefDocument:
+        for eid, stack in self.open.items():
+            for start, ln in stack:
+                self.error(
+                    ln, f"entity {eid} opened at token {start} is never closed; mention left out."
+                )
+        self.doc.text = " ".join(self.words)
+        for eid in sorted(self.entities, key=self.first_seen.__getitem__):
+            cls: list[MentionKey] = []
+            for m in self.entities[eid]:
+                if m not in cls:  # the same span twice in one entity counts once
+                    cls.append(m)
+            self.doc.classes.append(cls)
+        return self.doc
+
+
+def read_conll(path: Path) -> list[CorefDocument]:
     """Read a CoNLL-2012 file: one :class:`CorefDocument` per ``#begin document`` block.
 
     Mentions are token spans ``("", first_token, last_token + 1)`` counted over the whole
@@ -222,94 +323,23 @@ def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
     """
     path = Path(path)
     docs: list[CorefDocument] = []
-    doc: CorefDocument | None = None
-    token = 0
-    open_: dict[int, list[tuple[int, int]]] = {}
-    entities: dict[int, list[MentionKey]] = {}
-    first_seen: dict[int, int] = {}
-    words: list[str] = []
-
-    def close(lineno: int) -> None:
-        nonlocal doc
-        if doc is None:
-            return
-        for eid, stack in open_.items():
-            for start, ln in stack:
-                doc.errors.append(
-                    ReaderError(
-                        path,
-                        ln,
-                        f"entity {eid} opened at token {start} is never closed; mention left out.",
-                    )
-                )
-        doc.text = " ".join(words)
-        # entities in the order their numbers first appear (the reference scorer's order, which
-        # decides the entity that keeps a mention listed in two of them)
-        for eid in sorted(entities, key=first_seen.__getitem__):
-            cls = []
-            for m in entities[eid]:
-                if m not in cls:  # the same span twice in one entity counts once
-                    cls.append(m)
-            doc.classes.append(cls)
-        docs.append(doc)
-        doc = None
-
-    with open(path, encoding="utf-8") as f:
-        for lineno, raw in enumerate(f, 1):
-            line = raw.rstrip("\n")
-            if line.startswith("#begin document"):
-                close(lineno)
-                name = line[len("#begin document") :].strip() or f"{path.stem}:{len(docs) + 1}"
-                doc = CorefDocument(name, str(path), None)
-                token, open_, entities, words, first_seen = 0, {}, {}, [], {}
-                continue
-            if line.startswith("#end document"):
-                close(lineno)
-                continue
-            if not line.strip() or doc is None:
-                continue
-            cols = line.split()
-            words.append(cols[3] if len(cols) > 3 else cols[0])
-            tag = cols[-1]
-            if tag not in ("-", "_"):
-                marks = [m.groups() for m in _MARK.finditer(tag)]
-                # the reference scorer numbers a cell's entities singles first, then openings,
-                # then closings
-                for kind in range(3):
-                    for g in marks:
-                        if g[kind] is not None:
-                            first_seen.setdefault(int(g[kind]), len(first_seen))
-                for m in _MARK.finditer(tag):
-                    single, opening, closing = m.groups()
-                    if single is not None:
-                        key = ("", token, token + 1)
-                        entities.setdefault(int(single), []).append(key)
-                        doc.mentions.setdefault(key, cols[3] if len(cols) > 3 else "")
-                    elif opening is not None:
-                        open_.setdefault(int(opening), []).append((token, lineno))
-                    else:
-                        eid = int(closing)
-                        if not open_.get(eid):
-                            doc.errors.append(
-                                ReaderError(
-                                    path,
-                                    lineno,
-                                    f"entity {eid} is closed here but was never opened; left out.",
-                                )
-                            )
-                            continue
-                        start, _ln = open_[eid].pop()
-                        if not open_[eid]:
-                            del open_[eid]
-                        key = ("", start, token + 1)
-                        entities.setdefault(eid, []).append(key)
-                        doc.mentions.setdefault(key, "")
-            token += 1
-    if doc is not None:
-        doc.errors.append(
-            ReaderError(path, None, f"document {doc.name} has no '#end document' line.")
-        )
-        close(0)
+    cur: _ConllDocument | None = None
+    lines = text_lines(path)
+    for lineno, line in enumerate(lines, 1):
+        if line.startswith("#begin document"):
+            if cur is not None:
+                docs.append(cur.close())
+            name = line[len("#begin document") :].strip() or f"{path.stem}:{len(docs) + 1}"
+            cur = _ConllDocument(path, name)
+        elif line.startswith("#end document"):
+            if cur is not None:
+                docs.append(cur.close())
+            cur = None
+        elif line.strip() and cur is not None:
+            cur.token_line(lineno, line.split())
+    if cur is not None:
+        cur.error(len(lines), f"document {cur.doc.name} has no '#end document' line.")
+        docs.append(cur.close())
     for d in docs:  # a mention in two entities: keep it in the first
         seen: set[MentionKey] = set()
         fixed = []
@@ -323,12 +353,7 @@ def read_conll(path: Path) -> list[CorefDocument]:  # noqa: C901  (to split)
 
 
 def is_conll(path: Path) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
-    return "#begin document" in head
+    return "#begin document" in read_head(path, 4096)
 
 
 # ---------------------------------------------------------------------------------- mention tables
@@ -367,12 +392,13 @@ def read_mention_table(
     for row in df.to_dict("records"):
         name = str(row[dcol]) if dcol else Path(path).stem
         doc = docs.setdefault(name, CorefDocument(name, str(path), None))
-        try:
-            start, stop = int(row[b]), int(row[e])
-        except ValueError:
+        start, stop = _offset(row[b]), _offset(row[e])
+        if start is None or stop is None:
             doc.errors.append(
                 ReaderError(
-                    path, int(row[LINE]), "begin and end must be whole numbers; row left out."
+                    path,
+                    int(row[LINE]),
+                    f"begin and end must be whole numbers from 0 to {MAX_NUMBER:,}; row left out.",
                 )
             )
             continue
@@ -392,3 +418,16 @@ def read_mention_table(
     for (name, _eid), cls in classes.items():
         docs[name].classes.append(cls)
     return list(docs.values())
+
+
+def _offset(cell: object) -> int | None:
+    """A non-negative whole number of at most :data:`MAX_NUMBER`, else None."""
+    t = str(cell).strip()
+    if not t.isascii() or not t.isdigit() or len(t) > _MAX_DIGITS:
+        return None
+    n = int(t)
+    return n if n <= MAX_NUMBER else None
+
+
+def _clip(s: str, n: int = 40) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"

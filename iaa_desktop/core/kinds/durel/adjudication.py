@@ -19,6 +19,7 @@ import pandas as pd
 
 from iaa_desktop.core.adjudication.gold_io import free_name
 from iaa_desktop.core.adjudication.model import AdjudicationModel, format_number
+from iaa_desktop.core.io import NameAllocator, path_inside, write_csv
 
 GOLD = "gold"
 COLUMNS = ("identifier1", "identifier2", "annotator", "judgment", "comment", "lemma", "timestamp")
@@ -87,32 +88,21 @@ class DurelModel(AdjudicationModel):
         notes = notes or {}
         items["note"] = [notes.get(k, "") for k in self.keys]
         sets = {t: (j, u) for t, j, u, _i in target_sets([Path(p) for p in self.inputs])}
+        folders = NameAllocator()
         written: list[Path] = []
         for target, grp in items.groupby("target", sort=False):
-            folder = out_dir / _safe_dir(target)
+            folder = path_inside(out_dir, folders.take(str(target) or "target"))
             folder.mkdir(parents=True, exist_ok=True)
             j_path, u_path = sets.get(target, (None, None))
+            table = self._original_judgments(j_path)
             lemma = ""
-            lines: list[str] = []
-            if j_path is not None and j_path.suffix.lower() == ".tsv":
-                text = j_path.read_text(encoding="utf-8-sig")
-                lines = [ln for ln in text.splitlines() if ln.strip()]
-                header = lines[0].split("\t") if lines else []
-                if "lemma" in header and len(lines) > 1:
-                    lemma = (
-                        lines[1].split("\t")[header.index("lemma")]
-                        if len(lines[1].split("\t")) > header.index("lemma")
-                        else ""
-                    )
-            else:
-                header = list(COLUMNS)
-                lines = ["\t".join(COLUMNS)]
+            if "lemma" in table.columns and len(table):
+                lemma = str(table["lemma"].iloc[0])
             if lemma == "" and self._result is not None:
                 u = self._result.uses.get(f"{target}\x1f{grp['id1'].iloc[0]}")
                 lemma = (u.quote or "").replace(" ", "_") if u is not None else ""
-            rows = []
-            for r in grp.itertuples(index=False):
-                rec = {
+            rows = [
+                {
                     "identifier1": r.id1,
                     "identifier2": r.id2,
                     "annotator": name,
@@ -123,20 +113,26 @@ class DurelModel(AdjudicationModel):
                     "lemma": lemma,
                     "timestamp": "",
                 }
-                rows.append("\t".join(rec.get(c, "") for c in header))
-            path = folder / "judgments.tsv"
-            path.write_text("\n".join([*lines, *rows]) + "\n", encoding="utf-8")
-            written.append(path)
+                for r in grp.itertuples(index=False)
+            ]
+            gold_rows = pd.DataFrame(rows).reindex(columns=table.columns, fill_value="")
+            out = pd.concat([table, gold_rows], ignore_index=True).fillna("")
+            written.append(write_csv(out, folder / "judgments.tsv", sep="\t"))
             if u_path is not None:
+                # the user's own uses file, copied byte for byte so DURel tools read it as before
                 dest = folder / u_path.name
                 shutil.copyfile(u_path, dest)
                 written.append(dest)
         return written
 
+    @staticmethod
+    def _original_judgments(j_path: Path | None) -> pd.DataFrame:
+        """The annotators' judgments as the input holds them (the DURel columns if none)."""
+        from iaa_desktop.core.tabular import LINE, read_table
 
-def _safe_dir(name: str) -> str:
-    bad = "/\\\0"
-    return "".join("_" if c in bad else c for c in name).strip() or "target"
+        if j_path is None or j_path.suffix.lower() != ".tsv":
+            return pd.DataFrame(columns=list(COLUMNS))
+        return read_table(j_path).drop(columns=[LINE])
 
 
 def units_for_durel(result: Any) -> DurelModel:

@@ -154,6 +154,10 @@ class PairDetail:
     label_b: str = "B"
 
 
+#: token pairs (passage A length × passage B length) aligned at most: 32 MB per matrix
+MAX_ALIGNED_CELLS = 4_000_000
+
+
 def make_detail(
     title: str,
     text_a: str,
@@ -162,9 +166,20 @@ def make_detail(
     lemmas_b: str | None = None,
     **kw: Any,
 ) -> PairDetail:
-    """Tokenise, overlap and align two passages."""
+    """Tokenise, overlap and align two passages (the alignment only up to
+    :data:`MAX_ALIGNED_CELLS` token pairs: its matrices grow with the product of the lengths)."""
     ta, tb = tokenize(text_a, lemmas_a), tokenize(text_b, lemmas_b)
-    al = smith_waterman(ta.keys, tb.keys)
+    n_cells = len(ta.keys) * len(tb.keys)
+    if n_cells <= MAX_ALIGNED_CELLS:
+        al = smith_waterman(ta.keys, tb.keys)
+    else:
+        al = Alignment((), 0.0)
+        note = (
+            "alignment",
+            f"not computed: {len(ta.keys):,} × {len(tb.keys):,} tokens, more than "
+            f"{MAX_ALIGNED_CELLS:,} token pairs",
+        )
+        kw["summary"] = (*kw.get("summary", ()), note)
     return PairDetail(
         title,
         text_a,

@@ -34,6 +34,7 @@ import pandas as pd
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.tabular import LINE, read_table
+from iaa_desktop.core.textio import read_head
 
 #: columns of the long judgments frame returned by :func:`read_durel`
 JUDGMENT_COLUMNS = ("target", "id1", "id2", "annotator", "raw", "value", "comment", "file", "line")
@@ -160,12 +161,9 @@ def target_sets(inputs: Sequence[Path]) -> list[tuple[str, Path, Path | None, Pa
 
 
 def header_line(path: Path) -> str:
-    """The first line of a text file, lower-cased ("" when unreadable); reads no more."""
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            return f.readline(65536).lower()
-    except OSError:
-        return ""
+    """The first line of a text file, lower-cased ("" when unreadable); reads no more than 64 KiB
+    and nothing from a device or pipe."""
+    return read_head(path).split("\n", 1)[0].lower()
 
 
 def looks_like_durel(inputs: Sequence[Path]) -> float:
@@ -217,7 +215,9 @@ def read_uses(
         # several words (TRoTR) is compared with the span
         is_quote = not pos.strip() and len(normalise_quote(quote).split()) >= 2
         if span:
-            m = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", span)
+            # at most 12 digits: a longer number is outside any text (and int() of thousands of
+            # digits is slow, then refused)
+            m = re.fullmatch(r"\s*(\d{1,12})\s*:\s*(\d{1,12})\s*", span, re.ASCII)
             if m is None or not (int(m.group(1)) <= int(m.group(2)) <= len(text)):
                 n_bad_span += 1
                 if n_bad_span <= _MAX_MESSAGES:
@@ -225,7 +225,7 @@ def read_uses(
                         ReaderError(
                             path,
                             int(line),
-                            f"the span '{span}' of use '{ident}' lies outside its text "
+                            f"the span '{_clip(span)}' of use '{_clip(ident)}' lies outside its text "
                             f"({len(text)} characters); the use is shown without a span.",
                         )
                     )
@@ -534,3 +534,8 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
 def use_key(target: str, identifier: str) -> str:
     """Key of a use in :attr:`DurelData.uses`."""
     return f"{target}\x1f{identifier}"
+
+
+def _clip(s: str, n: int = 40) -> str:
+    """A cell quoted in a message, cut to ``n`` characters."""
+    return s if len(s) <= n else s[: n - 1] + "…"

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import InsufficientDataError, OptionError, ReaderError
-from iaa_desktop.core.kinds.multilabel import SPEC
+from iaa_desktop.core.kinds.multilabel import SPEC, explore
 from iaa_desktop.core.kinds.multilabel.reader import (
     MultiLabelData,
     read_multilabel,
@@ -28,13 +28,6 @@ from iaa_desktop.core.kinds.multilabel.reader import (
 from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
 from iaa_desktop.core.metrics import decomposition as dec
 from iaa_desktop.core.progress import Progress
-
-#: k up to which every partition is enumerated (32,767 for k = 4)
-EXHAUSTIVE_MAX_K = 4
-#: default budget of partitions when |S1| is bounded (k ≥ 5)
-BOUNDED_BUDGET = 50_000
-#: the decomposition is offered up to this many labels (2**k codes per annotator)
-DECOMPOSITION_MAX_K = 10
 
 
 def code_name(code: int, labels: Sequence[str]) -> str:
@@ -100,6 +93,9 @@ class MultiLabelResult(TaskResult):
     sources: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     exploration_info: dict[str, Any] = field(default_factory=dict)
     top: int | None = None
+    #: ranks of the listed partitions among every partition explored (first ↑, second ↓)
+    rank_first: np.ndarray | None = None
+    rank_second: np.ndarray | None = None
     #: the exploration table, built once (in the worker) and shared by the view and exports
     _exploration_frame: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
@@ -143,21 +139,23 @@ class MultiLabelResult(TaskResult):
         }
 
     def ranks(self) -> tuple[np.ndarray, np.ndarray]:
-        """Rank (1 = best) of each explored partition by first level ↑ and second level ↓."""
+        """Rank (1 = best) of each listed partition, among every partition explored, by first
+        level ↑ and second level ↓."""
         assert self.exploration is not None
-        first, _ = self.first_level_mean(self.exploration)
-        second = self.second_level_means(self.exploration)["average"]
-        r1 = np.empty(len(first), dtype=np.int64)
-        r1[dec.rank_order(first)] = np.arange(1, len(first) + 1)
-        r2 = np.empty(len(second), dtype=np.int64)
-        r2[dec.rank_order(second, descending=True)] = np.arange(1, len(second) + 1)
-        return r1, r2
+        if self.rank_first is not None and self.rank_second is not None:
+            return self.rank_first, self.rank_second
+        return explore.ranks(self.exploration)
 
     def _partition_json(
-        self, arr: dec.DecompositionArrays, i: int, s1: np.ndarray
+        self,
+        arr: dec.DecompositionArrays,
+        i: int,
+        s1: np.ndarray,
+        means: tuple[Any, Any] | None = None,
     ) -> dict[str, Any]:
-        f_strict, f_def = self.first_level_mean(arr)
-        sec = self.second_level_means(arr)
+        # the means over pairs of every partition, computed once by the caller for a long list
+        f_strict, f_def = means[0] if means else self.first_level_mean(arr)
+        sec = means[1] if means else self.second_level_means(arr)
         second = {lab: float(sec["per_label"][i, j]) for j, lab in enumerate(self.labels)}
         second["average"] = float(sec["average"][i])
         out: dict[str, Any] = {
@@ -183,8 +181,9 @@ class MultiLabelResult(TaskResult):
         label counts; ``combinations`` (each code's count per annotator); ``decomposition`` for
         the chosen S1: ``{s1, s2, first_level, second_level: {label: κ, average: κ}, pairs}``;
         ``exploration``: the same objects for every explored partition, ordered by first level
-        (ascending, undefined last) with both ranks (``--top N`` keeps those ranked ≤ N under
-        either criterion); ``exploration_info`` says what was explored. Undefined κ is ``null``;
+        (ascending, undefined last) with both ranks among every partition explored; only those
+        ranked ≤ N under either criterion are listed (``--top N``, default 100; 0 = all);
+        ``exploration_info`` says what was explored. Undefined κ is ``null``;
         a mean including one is ``null`` with ``*_mean_defined`` beside it.
         """
         assert self.data is not None
@@ -207,7 +206,7 @@ class MultiLabelResult(TaskResult):
                 for x, name in enumerate(d.annotators)
             ],
             "codes": [
-                {"code": self.code(c), "name": code_name(c, labels)} for c in range(2**self.k)
+                {"code": self.code(c), "name": code_name(c, labels)} for c in self._shown_codes()
             ],
             "pairs": [],
         }
@@ -270,19 +269,21 @@ class MultiLabelResult(TaskResult):
             out["decomposition"] = dj
         if self.exploration is not None:
             r1, r2 = self.ranks()
-            order = np.argsort(r1, kind="stable")
-            if self.top:
-                order = order[(r1[order] <= self.top) | (r2[order] <= self.top)]
+            order = np.argsort(r1, kind="stable")  # the partitions listed (run chose them)
             rows = []
+            means = (
+                self.first_level_mean(self.exploration),
+                self.second_level_means(self.exploration),
+            )
             for i in order:
-                obj = self._partition_json(self.exploration, int(i), self.partitions[i])
+                obj = self._partition_json(self.exploration, int(i), self.partitions[i], means)
                 obj["size"] = int(self.partitions[i].sum())
                 obj["rank_first_level"] = int(r1[i])
                 obj["rank_second_level"] = int(r2[i])
                 obj["source"] = str(self.sources[i])
                 rows.append(obj)
             out["exploration"] = rows
-            out["exploration_info"] = dict(self.exploration_info, n_listed=len(rows), top=self.top)
+            out["exploration_info"] = dict(self.exploration_info, n_listed=len(rows))
         return _null_nan(out)
 
     # ----------------------------------------------------------------- tables
@@ -305,24 +306,47 @@ class MultiLabelResult(TaskResult):
             )
         return pd.DataFrame(rows)
 
-    def combinations(self) -> pd.DataFrame:
-        """How often each label combination (code) was given, per annotator and overall."""
+    def _shown_codes(self) -> np.ndarray:
+        """Every code for up to 6 labels (64 codes); beyond, the codes somebody gave."""
         d = self.data
         assert d is not None
-        n_codes = 2**self.k
+        if self.k <= 6:
+            return np.arange(2**self.k)
+        return np.unique(d.codes[d.codes >= 0])
+
+    def combinations(self) -> pd.DataFrame:
+        """How often each label combination (code) was given, per annotator and overall (every
+        code up to 6 labels, else the codes given)."""
+        d = self.data
+        assert d is not None
+        shown = self._shown_codes()
         data: dict[str, Any] = {
-            "code": [self.code(c) for c in range(n_codes)],
-            "labels": [code_name(c, self.labels) for c in range(n_codes)],
+            "code": [self.code(c) for c in shown],
+            "labels": [code_name(c, self.labels) for c in shown],
         }
-        total = np.zeros(n_codes, dtype=np.int64)
+        total = np.zeros(len(shown), dtype=np.int64)
         for x, name in enumerate(d.annotators):
             c = d.codes[:, x]
-            cnt = np.bincount(c[c >= 0], minlength=n_codes)
+            cnt = np.bincount(np.searchsorted(shown, c[c >= 0]), minlength=len(shown))
             data[name] = cnt
             total += cnt
         data["total"] = total
         data["share"] = total / max(1, total.sum())
         return pd.DataFrame(data)
+
+    def joint(self, p: int) -> pd.DataFrame:
+        """Pair ``p``'s joint counts of codes: rows = the first annotator's code, columns = the
+        second's (every code up to 6 labels, else the codes either of them gave)."""
+        d = self.data
+        assert d is not None
+        a, b = self.pair_index[p]
+        ca, cb = d.codes[:, a], d.codes[:, b]
+        both = (ca >= 0) & (cb >= 0)
+        shown = self._shown_codes() if self.k <= 6 else np.unique(np.r_[ca[both], cb[both]])
+        ia, ib = np.searchsorted(shown, ca[both]), np.searchsorted(shown, cb[both])
+        n = len(shown)
+        counts = np.bincount(ia * n + ib, minlength=n * n).reshape(n, n)
+        return pd.DataFrame(counts, index=list(shown), columns=list(shown))
 
     def per_label_averages(self) -> dict[str, Any]:
         pa = np.array([pl["percent_agreement"] for pl in self.per_label])
@@ -397,7 +421,7 @@ class MultiLabelResult(TaskResult):
             v = float(np.mean(pl["kappa"])) if measure == "kappa" else pl["exact_set_agreement"]
             m[a, b] = m[b, a] = v
         df = pd.DataFrame(m, columns=list(d.annotators))
-        df.insert(0, "annotator", list(d.annotators))
+        df.insert(0, "annotator", list(d.annotators), allow_duplicates=True)
         return df
 
     def decomposition_table(self) -> pd.DataFrame:
@@ -428,7 +452,7 @@ class MultiLabelResult(TaskResult):
         avg["second_average"] = float(sec["average"][0])
         rows.append(avg)
         df = pd.DataFrame(rows)
-        df.insert(0, "s1", ",".join(self.set_codes(self.s1)))
+        df.insert(0, "s1", ",".join(self.set_codes(self.s1)), allow_duplicates=True)
         return df
 
     def exploration_table(self) -> pd.DataFrame:
@@ -481,15 +505,16 @@ class MultiLabelResult(TaskResult):
         """Non-zero cells of each pair's joint count matrix of codes."""
         rows = []
         for p, (a, b) in enumerate(self.pair_names()):
-            nz = np.argwhere(self.joints[p] > 0)
-            for ca, cb in nz:
+            j = self.joint(p)
+            codes = j.index.to_numpy()
+            for ra, rb in np.argwhere(j.to_numpy() > 0):
                 rows.append(
                     {
                         "a": a,
                         "b": b,
-                        "code_a": self.code(ca),
-                        "code_b": self.code(cb),
-                        "count": int(self.joints[p, ca, cb]),
+                        "code_a": self.code(codes[ra]),
+                        "code_b": self.code(codes[rb]),
+                        "count": int(j.iat[ra, rb]),
                     }
                 )
         return pd.DataFrame(rows, columns=["a", "b", "code_a", "code_b", "count"])
@@ -625,30 +650,46 @@ class MultiLabelKind:
             help="optional table of item id + text, shown beside the items",
         ),
         Setting(
+            "exploration",
+            "Partitions explored",
+            "auto",
+            str,
+            ("auto", "exhaustive", "bounded"),
+            help=(
+                f"auto: every partition when there are at most "
+                f"{explore.EXHAUSTIVE_MAX_PARTITIONS:,} (4 labels), else those with a small S1 "
+                "plus a beam search; exhaustive: every partition (refused above that size); "
+                "bounded: a small S1 plus the search, whatever the number of labels"
+            ),
+        ),
+        Setting(
             "max_s1_size",
-            "Largest |S1| explored (k ≥ 5)",
+            "Largest |S1| explored (bounded)",
             0,
             int,
             help=(
-                f"for 5 or more labels, explore partitions with at most this many codes in S1 (0 = the largest "
-                f"bound within {BOUNDED_BUDGET:,} partitions); k = 5: ≤ 3 → {dec.n_bounded_partitions(5, 3):,}, "
-                f"≤ 4 → {dec.n_bounded_partitions(5, 4):,}, ≤ 5 → {dec.n_bounded_partitions(5, 5):,} partitions"
+                f"explore partitions with at most this many codes in S1 (0 = the largest bound "
+                f"within {explore.BOUNDED_BUDGET:,} partitions); k = 5: ≤ 3 → "
+                f"{dec.n_bounded_partitions(5, 3):,}, ≤ 4 → {dec.n_bounded_partitions(5, 4):,}, "
+                f"≤ 5 → {dec.n_bounded_partitions(5, 5):,} partitions"
             ),
         ),
         Setting(
             "search",
-            "Beam search for the best partitions (k ≥ 5)",
+            "Beam search for the best partitions (bounded)",
             True,
             bool,
-            help="for 5 or more labels, also search the best partitions under each criterion without enumerating them all",
+            help="also search the best partitions under each criterion without enumerating them all",
         ),
         Setting(
             "top",
-            "Top N partitions in the JSON",
-            0,
+            "Partitions listed: best N (0 = all)",
+            explore.DEFAULT_TOP,
             int,
-            gui=False,
-            help="list only the partitions ranked in the top N under either criterion (0 = all)",
+            help=(
+                "list (JSON, CSV, window) only the partitions ranked in the best N under either "
+                "criterion; 0 lists every partition explored"
+            ),
         ),
     )
 
@@ -673,6 +714,7 @@ class MultiLabelKind:
             from iaa_desktop.core.kinds.multilabel.texts import with_texts_beside
 
             data, found = with_texts_beside(data, list(inputs))
+        top = int(opts.get("top") if opts.get("top") is not None else explore.DEFAULT_TOP)
         result = MultiLabelResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
@@ -680,99 +722,100 @@ class MultiLabelKind:
             errors=list(data.errors),
             warnings=list(data.warnings) + found,
             data=data,
-            top=int(opts.get("top") or 0) or None,
+            top=max(0, top) or None,
         )
+        joints = yield from _per_label(result, data)
         k = data.k
-        yield Progress(15, 100, "Per-label agreement")
-        present = data.codes >= 0
-        n_ann = len(data.annotators)
-        pairs = [
-            (a, b)
-            for a in range(n_ann)
-            for b in range(a + 1, n_ann)
-            if (present[:, a] & present[:, b]).any()
-        ]
-        if not pairs:
-            raise InsufficientDataError(
-                "No two annotators labelled the same item; agreement cannot be computed."
-            )
-        joints = np.stack(
-            [dec.joint_counts(data.codes[:, a], data.codes[:, b], k) for a, b in pairs]
-        )
-        joints.setflags(write=False)
-        result.pair_index = pairs
-        result.joints = joints
-        result.per_label = [dec.per_label_agreement(j, k) for j in joints]
-        for (a, b), pl in zip(pairs, result.per_label):
-            undefined = [lab for lab, v in zip(data.labels, pl["kappa"]) if np.isnan(v)]
-            if undefined:
-                result.warnings.append(
-                    ReaderError(
-                        None,
-                        None,
-                        f"κ of {data.annotators[a]}–{data.annotators[b]} is undefined for {', '.join(undefined)} (both annotators used one value only).",
-                    )
-                )
-        if k > DECOMPOSITION_MAX_K:
+        if joints is None:
             result.warnings.append(
                 ReaderError(
                     None,
                     None,
-                    f"{k} labels: the decomposition is offered up to {DECOMPOSITION_MAX_K} labels only.",
+                    f"{k} labels and {len(result.pair_index):,} annotator pairs: the "
+                    f"decomposition would need {len(result.pair_index) * 4**k:,} joint counts, "
+                    f"more than {explore.JOINT_CELLS_MAX:,}; per-label agreement only.",
                 )
             )
             return result
-
         yield Progress(30, 100, "Decomposition for the chosen S1")
         s1 = parse_s1(opts.get("s1"), data.labels)
         result.s1 = s1
         result.chosen = dec.decompose(joints, s1[None, :])
 
         yield Progress(45, 100, "Exploring the partitions")
-        info: dict[str, Any] = {"k": k, "n_partitions_total": dec.n_partitions(k)}
-        if k <= EXHAUSTIVE_MAX_K:
-            parts = np.array(dec.exhaustive_partitions(k))
-            sources = np.full(len(parts), "exhaustive", dtype=object)
-            info.update(mode="exhaustive")
-        else:
-            bound = int(opts.get("max_s1_size") or 0) or dec.largest_bound(k, BOUNDED_BUDGET)
-            bound = max(1, min(bound, 2 ** (k - 1)))
-            parts = dec.bounded_partitions(k, bound)
-            sources = np.full(len(parts), "bounded", dtype=object)
-            info.update(mode="bounded", max_s1_size=bound, n_bounded=len(parts))
-            if opts.get("search", True):
-                yield Progress(60, 100, "Searching the best partitions")
-                n_eval = 0
-                found = []
-                for criterion in ("first", "second"):
-                    best, n = dec.search_partitions(joints, criterion, top=20)
-                    found.append(best)
-                    n_eval += n
-                known = {row.tobytes() for row in parts}
-                extra = [
-                    row
-                    for row in np.concatenate(found)
-                    if row.tobytes() not in known and not known.add(row.tobytes())
-                ]
-                if extra:
-                    parts = np.concatenate([parts, np.array(extra)])
-                    sources = np.concatenate([sources, np.full(len(extra), "search", dtype=object)])
-                info.update(
-                    mode="bounded+search", n_search_evaluated=n_eval, n_search_added=len(extra)
-                )
-        yield Progress(75, 100, f"Computing {len(parts):,} partitions")
+        parts, sources, info = yield from explore.choose_partitions(joints, k, opts)
+        if not len(parts):
+            result.warnings.append(
+                ReaderError(None, None, f"no partition explored: {info.get('reason', '')}.")
+            )
+            return result
+        exploration = yield from explore.decompose_in_blocks(joints, parts)
+        r1, r2 = explore.ranks(exploration)
+        rows = explore.listed(r1, r2, result.top or 0)
+        info["n_explored"] = len(parts)
+        info["n_first_level_undefined"] = int(np.isnan(exploration.first).any(axis=0).sum())
+        parts = parts[rows]
         parts.setflags(write=False)
         result.partitions = parts
-        result.sources = sources
-        result.exploration = dec.decompose(joints, parts)
-        info["n_explored"] = len(parts)
-        n_undef = int(np.isnan(result.exploration.first).any(axis=0).sum())
-        info["n_first_level_undefined"] = n_undef
+        result.sources = sources[rows]
+        result.exploration = explore.slice_arrays(exploration, rows)
+        result.rank_first, result.rank_second = r1[rows], r2[rows]
+        info["n_listed"] = len(rows)
+        info["top"] = result.top
         result.exploration_info = info
         yield Progress(90, 100, "Building the exploration table")
         result._exploration_frame = result.exploration_table()
         yield Progress(100, 100, "Done")
         return result
+
+
+def _per_label(
+    result: MultiLabelResult, data: MultiLabelData
+) -> Generator[Progress, None, np.ndarray | None]:
+    """Per-label agreement of every pair sharing items; the pairs' joint count matrices when
+    they fit (:data:`explore.JOINT_CELLS_MAX`), else None."""
+    k = data.k
+    yield Progress(15, 100, "Per-label agreement")
+    present = data.codes >= 0
+    n_ann = len(data.annotators)
+    pairs = [
+        (a, b)
+        for a in range(n_ann)
+        for b in range(a + 1, n_ann)
+        if (present[:, a] & present[:, b]).any()
+    ]
+    if not pairs:
+        raise InsufficientDataError(
+            "No two annotators labelled the same item; agreement cannot be computed."
+        )
+    result.pair_index = pairs
+    dense = explore.joints_fit(len(pairs), k)
+    joints = np.zeros((len(pairs), 2**k, 2**k), dtype=np.int64) if dense else None
+    for p, (a, b) in enumerate(pairs):
+        if joints is not None:
+            joints[p] = dec.joint_counts(data.codes[:, a], data.codes[:, b], k)
+            result.per_label.append(dec.per_label_agreement(joints[p], k))
+        else:
+            result.per_label.append(
+                explore.per_label_from_codes(data.codes[:, a], data.codes[:, b], k)
+            )
+        if p % 500 == 499:
+            yield Progress(15 + 15 * p / len(pairs), 100, f"Per-label agreement ({p + 1:,} pairs)")
+    if joints is not None:
+        joints.setflags(write=False)
+        result.joints = joints
+    for (a, b), pl in zip(pairs, result.per_label):
+        undefined = [lab for lab, v in zip(data.labels, pl["kappa"]) if np.isnan(v)]
+        if undefined:
+            result.warnings.append(
+                ReaderError(
+                    None,
+                    None,
+                    f"κ of {data.annotators[a]}–{data.annotators[b]} is undefined for "
+                    f"{', '.join(undefined)} (both annotators used one value only).",
+                )
+            )
+    return joints
 
 
 KIND = MultiLabelKind()

@@ -28,6 +28,7 @@ import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, expand_inputs, read_table
+from iaa_desktop.core.textio import read_head
 
 ITEM_NAMES = (
     "item",
@@ -137,7 +138,16 @@ def classify_columns(
 
 
 def _natural_key(s: str) -> list[object]:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
+    """``A2`` before ``A10``: digit runs compare by value (as their length, then their digits:
+    no conversion to int, so an id of thousands of digits sorts like any other)."""
+    parts: list[object] = []
+    for k, t in enumerate(re.split(r"([0-9]+)", s)):
+        if k % 2:
+            digits = t.lstrip("0")
+            parts.append((len(digits), digits, t))
+        else:
+            parts.append(t)
+    return parts
 
 
 def infer_label_order(label_lists: Sequence[Sequence[str]]) -> list[str]:
@@ -441,12 +451,7 @@ def sniff_multilabel(inputs: Sequence[Path], delimiter: str = ";") -> float:
     for path in expand_inputs([Path(p) for p in inputs]):
         if path.suffix.lower() not in (".csv", ".tsv", ".tab", ".txt"):
             continue
-        try:
-            with open(path, encoding="utf-8-sig", errors="replace") as f:
-                head = [next(f, "") for _ in range(200)]
-        except OSError:
-            continue
-        head = [ln.rstrip("\r\n") for ln in head if ln.strip()]
+        head = [ln.rstrip("\r") for ln in read_head(path).split("\n")[:200] if ln.strip()]
         if len(head) < 2:
             continue
         sep = "\t" if head[0].count("\t") else ","

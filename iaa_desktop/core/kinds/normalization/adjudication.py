@@ -184,12 +184,11 @@ def _input_header(inputs: tuple[str, ...]) -> list[str] | None:
         _sniff_delimiter,
         expand_inputs,
     )
+    from iaa_desktop.core.textio import read_head
 
     for f in expand_inputs([Path(p) for p in inputs]):
-        try:
-            with open(f, encoding="utf-8-sig") as fh:
-                first = fh.readline().rstrip("\r\n")
-        except (OSError, UnicodeDecodeError):
+        first = read_head(f).split("\n", 1)[0].rstrip("\r")
+        if not first:
             continue
         header = first.split(_sniff_delimiter(first))
         if _header_kind([h.strip().lower() for h in header]) == "token":

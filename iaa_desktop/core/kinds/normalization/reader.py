@@ -17,6 +17,7 @@ All strings are NFC-normalised so that precomposed and decomposed spellings comp
 from __future__ import annotations
 
 import csv
+import io
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ _ALIASES = {
     "mod_type": ("mod_type", "modtype", "type", "modernization_type", "modernisation_type"),
 }
 SUFFIXES = (".tsv", ".csv", ".txt", ".tab")
+#: the longest cell of a token table (a historical word form and its normalization are short)
+MAX_FORM_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -106,57 +109,42 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
     """
     import pandas as pd
 
-    errors: list[ReaderError] = []
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            first = fh.readline()
-    except UnicodeDecodeError as e:
-        raise ReaderError(path, None, f"the file is not UTF-8 text ({e.reason}).") from None
-    except OSError as e:
-        raise ReaderError(path, None, f"cannot read the file ({e.strerror}).") from None
-    if not first.strip():
+    from iaa_desktop.core.tabular import _first_records, check_header, restore_neutralised
+    from iaa_desktop.core.textio import decode_text, encoding_of, read_bytes
+
+    raw = read_bytes(path)
+    text = decode_text(raw, path)
+    first_line = text.split("\n", 1)[0]
+    if not first_line.strip():
         raise ReaderError(
             path, 1, "the first line must be a header (e.g. text_id, token_id, orig, norm)."
         )
-    delim = _sniff_delimiter(first)
+    delim = _sniff_delimiter(first_line)
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
-    try:
-        df = pd.read_csv(
-            path,
-            sep=delim,
-            dtype=str,
-            keep_default_na=False,
-            quoting=quoting,
-            skip_blank_lines=False,
-            encoding="utf-8-sig",
-            header=0,
-        )
-        lines = np.arange(len(df)) + 2
-    except UnicodeDecodeError as e:
-        raise ReaderError(path, None, f"the file is not UTF-8 text ({e.reason}).") from None
-    except (pd.errors.ParserError, ValueError):
-        text = path.read_text(encoding="utf-8-sig").splitlines()
-        reader = csv.reader(text, delimiter=delim, quoting=quoting)
-        header = next(reader)
-        rows, kept = [], []
-        for k, r in enumerate(reader, start=2):
-            if not any(x.strip() for x in r):
-                continue
-            if len(r) != len(header):
-                errors.append(
-                    ReaderError(
-                        path,
-                        k,
-                        f"the row has {len(r)} fields, the header {len(header)}; it is left out.",
-                    )
-                )
-                continue
-            rows.append(r)
-            kept.append(k)
-        df = pd.DataFrame(rows, columns=header, dtype=object)
-        lines = np.asarray(kept, dtype=np.int64)
-    df.columns = [str(c).strip().lower() for c in df.columns]
-    df = df.fillna("")
+    first = _first_records(path, text, delim, quoting)
+    header = check_header(path, [h.strip().lower() for h in first[0]])
+    errors: list[ReaderError] = []
+    df = None
+    if len(first) < 2 or len(first[1]) <= len(header):  # else pandas would guess index columns
+        try:
+            df = pd.read_csv(
+                io.BytesIO(raw),
+                encoding=encoding_of(raw),
+                sep=delim,
+                header=0,
+                names=header,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                quoting=quoting,
+                skip_blank_lines=False,
+            )
+            lines = np.arange(len(df)) + 2
+        except (pd.errors.ParserError, ValueError):
+            df = None
+    if df is None:
+        df, lines = _read_rows(path, text, delim, quoting, header, errors)
+    df = restore_neutralised(df.fillna(""), header)
     for col in df.columns:
         codes, uniq = pd.factorize(df[col].to_numpy(dtype=object))
         clean = np.array([_nfc(str(u)) for u in uniq], dtype=object)
@@ -167,6 +155,37 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
         else np.zeros(len(df), bool)
     )
     return list(df.columns), df[nonblank].reset_index(drop=True), lines[nonblank], errors
+
+
+def _read_rows(
+    path: Path, text: str, delim: str, quoting: int, header: list[str], errors: list[ReaderError]
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Row by row with the ``csv`` module: a row with the wrong number of fields is reported and
+    left out, the others are kept."""
+    import pandas as pd
+
+    reader = csv.reader(io.StringIO(text), delimiter=delim, quoting=quoting)
+    rows, kept = [], []
+    try:
+        next(reader)  # the header
+        line = reader.line_num + 1
+        for r in reader:
+            if any(x.strip() for x in r):
+                if len(r) != len(header):
+                    errors.append(
+                        ReaderError(
+                            path,
+                            line,
+                            f"the row has {len(r)} fields, the header {len(header)}; it is left out.",
+                        )
+                    )
+                else:
+                    rows.append(r)
+                    kept.append(line)
+            line = reader.line_num + 1
+    except csv.Error as e:
+        errors.append(ReaderError(path, line, f"the table is malformed from here on ({e})."))
+    return pd.DataFrame(rows, columns=header, dtype=object), np.asarray(kept, dtype=np.int64)
 
 
 def _find(header: list[str], key: str) -> int | None:
@@ -193,11 +212,9 @@ def looks_like_normalization(path: Path) -> float:
     named ``norm_<name>`` is almost surely one; a wide table with other column names may just as
     well be a generic judgment table, so it gets a low score (``--kind normalization`` settles it).
     """
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            first = fh.readline()
-    except (OSError, UnicodeDecodeError):
-        return 0.0
+    from iaa_desktop.core.textio import read_head
+
+    first = read_head(path).split("\n", 1)[0]
     delim = _sniff_delimiter(first)
     header = [h.strip().lower() for h in first.rstrip("\r\n").split(delim)]
     kind = _header_kind(header)
@@ -294,9 +311,36 @@ def pd_str(a: np.ndarray):
     return pd.Series(a, dtype=object)
 
 
+def _drop_long_cells(
+    path: Path, df: pd.DataFrame, lines: np.ndarray, errors: list[ReaderError]
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Rows with a cell longer than :data:`MAX_FORM_CHARS` are reported and left out: no word
+    form is that long, and aligning two forms costs the product of their lengths."""
+    if not len(df):
+        return df, lines
+    lengths = np.column_stack([df[c].str.len().to_numpy(dtype=np.int64) for c in df.columns]).max(
+        axis=1
+    )
+    bad = np.flatnonzero(lengths > MAX_FORM_CHARS)
+    for r in bad[:20]:
+        errors.append(
+            ReaderError(
+                path,
+                int(lines[r]),
+                f"a cell of {int(lengths[r]):,} characters, more than the {MAX_FORM_CHARS} a "
+                "token's form may have; the row is left out.",
+            )
+        )
+    if len(bad) > 20:
+        errors.append(ReaderError(path, None, f"{len(bad) - 20} more rows with too long cells."))
+    keep = lengths <= MAX_FORM_CHARS
+    return df[keep].reset_index(drop=True), lines[keep]
+
+
 def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
     header, df, lines, errs = _read_table(path)
     errors.extend(errs)
+    df, lines = _drop_long_cells(path, df, lines, errors)
     kind = _header_kind(header)
     if kind is None:
         raise ReaderError(

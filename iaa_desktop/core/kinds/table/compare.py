@@ -263,7 +263,7 @@ class TableResult(TaskResult):
         if self.coincidence.size:
             cats = [str(c) for c in self.categories]
             co = pd.DataFrame(self.coincidence, index=cats, columns=cats)
-            co.insert(0, "value", cats)
+            co.insert(0, "value", cats, allow_duplicates=True)  # a label may be "value"
             out["coincidence"] = co.reset_index(drop=True)
         if self.groups:
             rows = []
@@ -499,6 +499,33 @@ def build_reliability(  # noqa: C901  (to split)
     return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
+def below_minus_one(overall: Mapping[str, AgreementResult]) -> list[ReaderError]:
+    """Say why Fleiss' κ or multi-κ came out below −1 (possible only with missing labels).
+
+    Their chance agreement A_e comes from every label, also those of items only one annotator
+    labelled, while A_o comes from the items two or more labelled (Gwet 2014, ch. 2); with
+    A_e > 1/2 and disagreeing pairs, (A_o − A_e)/(1 − A_e) falls below −1. The value is the
+    coefficient's (:mod:`iaa_desktop.core.metrics.result` checks its range), but it must not be
+    read as "worse than total disagreement".
+    """
+    out = []
+    for name in ("fleiss_kappa", "multi_kappa"):
+        r = overall.get(name)
+        if r is not None and math.isfinite(r.value) and r.value < -1:
+            out.append(
+                ReaderError(
+                    None,
+                    None,
+                    f"{metric_title(name)} = {r.value:.3f} is below −1: with missing labels its "
+                    f"chance agreement ({r.expected:.3f}) also counts labels of items only one "
+                    f"annotator labelled, while its observed agreement ({r.observed:.3f}) counts "
+                    "only items labelled by two or more; the items compared disagree more than "
+                    "those labels lead one to expect.",
+                )
+            )
+    return out
+
+
 class TableKind:
     name = "table"
     title = SPEC.title
@@ -541,6 +568,7 @@ class TableKind:
         yield Progress(25, 100, "Computing overall agreement")
         stats = study_stats(data, opts)
         overall = compute_overall(data, opts, stats=stats)
+        warnings.extend(below_minus_one(overall))
         yield Progress(60, 100, "Computing pairwise agreement")
         pairwise = compute_pairwise(data, opts, stats)
         yield Progress(70, 100, "Per-item disagreement")

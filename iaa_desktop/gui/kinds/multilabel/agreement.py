@@ -213,10 +213,11 @@ class AgreementPanel(QWidget):
             return
         p = max(0, self.joint_pair.currentIndex())
         a, b = r.pair_names()[p]
-        codes = [r.code(c) for c in range(2**r.k)]
-        joint = r.joints[p]
-        df = pd.DataFrame(joint, columns=[f"{b}: {c}" for c in codes])
-        df.insert(0, f"{a} \\ {b}", [f"{c} {code_name(i, r.labels)}" for i, c in enumerate(codes)])
+        jf = r.joint(p)  # every code up to 6 labels, else the codes the pair gave
+        self._joint_codes = (list(jf.index), list(jf.columns))
+        joint = jf.to_numpy()
+        df = pd.DataFrame(joint, columns=[f"{b}: {r.code(c)}" for c in jf.columns])
+        df.insert(0, f"{a} \\ {b}", [f"{r.code(c)} {code_name(c, r.labels)}" for c in jf.index])
         df["total"] = joint.sum(axis=1)
         self.joint_model.set_frame(df)
         fit_columns(self.joint_view, 240)
@@ -228,9 +229,10 @@ class AgreementPanel(QWidget):
             return
         p = max(0, self.joint_pair.currentIndex())
         a, b = r.pair_index[p]
-        row_code, col_code = index.row(), index.column() - 1
-        if col_code >= 2**r.k:
-            return
+        rows, cols = getattr(self, "_joint_codes", ([], []))
+        if index.row() >= len(rows) or index.column() - 1 >= len(cols):
+            return  # the total column
+        row_code, col_code = int(rows[index.row()]), int(cols[index.column() - 1])
         mask = (r.data.codes[:, a] == row_code) & (r.data.codes[:, b] == col_code)
         names = r.pair_names()[p]
         self.cell_items.emit(

@@ -1,0 +1,228 @@
+"""A seeded mutator of input files: the damage real files suffer, and what an attacker tries.
+
+Every operation takes the file's bytes and a :class:`random.Random` and returns new bytes; the
+same seed always gives the same mutation, so a failure found by the long run is replayed by its
+seed alone.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+Mutation = Callable[[bytes, random.Random], bytes]
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.split(b"\n")
+
+
+def byte_flip(data: bytes, rng: random.Random) -> bytes:
+    if not data:
+        return b"\xff"
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        b[rng.randrange(len(b))] = rng.randrange(256)
+    return bytes(b)
+
+
+def truncate(data: bytes, rng: random.Random) -> bytes:
+    return data[: rng.randrange(len(data) + 1)]
+
+
+def duplicate_line(data: bytes, rng: random.Random) -> bytes:
+    ls = _lines(data)
+    k = rng.randrange(len(ls))
+    ls.insert(rng.randrange(len(ls) + 1), ls[k])
+    return b"\n".join(ls)
+
+
+def delete_line(data: bytes, rng: random.Random) -> bytes:
+    ls = _lines(data)
+    if len(ls) > 1:
+        del ls[rng.randrange(len(ls))]
+    return b"\n".join(ls)
+
+
+def _split_fields(line: bytes) -> tuple[bytes, list[bytes]]:
+    for sep in (b"\t", b",", b";", b" "):
+        if sep in line:
+            return sep, line.split(sep)
+    return b"\t", [line]
+
+
+def duplicate_field(data: bytes, rng: random.Random) -> bytes:
+    ls = _lines(data)
+    k = rng.randrange(len(ls))
+    sep, fs = _split_fields(ls[k])
+    j = rng.randrange(len(fs))
+    fs.insert(j, fs[j])
+    ls[k] = sep.join(fs)
+    return b"\n".join(ls)
+
+
+def delete_field(data: bytes, rng: random.Random) -> bytes:
+    ls = _lines(data)
+    k = rng.randrange(len(ls))
+    sep, fs = _split_fields(ls[k])
+    if len(fs) > 1:
+        del fs[rng.randrange(len(fs))]
+    ls[k] = sep.join(fs)
+    return b"\n".join(ls)
+
+
+def wrong_delimiter(data: bytes, rng: random.Random) -> bytes:
+    a, b = rng.sample([b"\t", b",", b";", b"|", b" "], 2)
+    return data.replace(a, b)
+
+
+def huge_number(data: bytes, rng: random.Random) -> bytes:
+    nums = list(re.finditer(rb"\d+", data))
+    big = str(rng.choice([10**20, 2**63, -(2**63)])).encode()
+    if rng.random() < 0.6:
+        big = b"9" * rng.choice([25, 400, 5000, 20000])
+    if not nums:
+        return data + big
+    m = rng.choice(nums)
+    return data[: m.start()] + big + data[m.end() :]
+
+
+def invalid_utf8(data: bytes, rng: random.Random) -> bytes:
+    bad = rng.choice(
+        [b"\xff", b"\xc3\x28", b"\xe2\x82", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80"]
+    )
+    k = rng.randrange(len(data) + 1)
+    return data[:k] + bad + data[k:]
+
+
+def duplicate_id(data: bytes, rng: random.Random) -> bytes:
+    """Give one line the first field of another (a repeated id: ``T1`` twice, an item twice)."""
+    ls = _lines(data)
+    if len(ls) < 3:
+        return data
+    a, b = rng.sample(range(1, len(ls)), 2)
+    sep, fa = _split_fields(ls[a])
+    _sep, fb = _split_fields(ls[b])
+    fb[0] = fa[0]
+    ls[b] = sep.join(fb)
+    return b"\n".join(ls)
+
+
+def long_line(data: bytes, rng: random.Random) -> bytes:
+    n = rng.choice([70_000, 300_000, 2_000_000])
+    k = rng.randrange(len(data) + 1)
+    return data[:k] + (b"x" * n) + data[k:]
+
+
+def long_cell(data: bytes, rng: random.Random) -> bytes:
+    n = rng.choice([10_000, 200_000, 2_000_000])
+    filler = rng.choice([b"lorem ipsum ", b"a ", "\u05d0 ".encode(), b"1;"])
+    ls = _lines(data)
+    k = rng.randrange(len(ls))
+    sep, fs = _split_fields(ls[k])
+    fs[rng.randrange(len(fs))] = filler * (n // len(filler))
+    ls[k] = sep.join(fs)
+    return b"\n".join(ls)
+
+
+def many_fields(data: bytes, rng: random.Random) -> bytes:
+    """A row (often the first, the header) with thousands of extra fields, some repeated."""
+    ls = _lines(data)
+    k = 0 if rng.random() < 0.5 else rng.randrange(len(ls))
+    sep, fs = _split_fields(ls[k])
+    extra = (
+        [fs[0]] * rng.choice([100, 5000, 100_000])
+        if rng.random() < 0.5
+        else [b"c%d" % j for j in range(rng.choice([100, 5000, 50_000]))]
+    )
+    ls[k] = sep.join(fs + extra)
+    return b"\n".join(ls)
+
+
+def formula_cells(data: bytes, rng: random.Random) -> bytes:
+    ls = _lines(data)
+    k = rng.randrange(len(ls))
+    sep, fs = _split_fields(ls[k])
+    fs[rng.randrange(len(fs))] = rng.choice(
+        [b"=cmd|' /C calc'!A0", b"@SUM(1+1)", b"+1+1", b"-1", b"-2+3", b"\r=1", b'"=x"', b"a|b|c"]
+    )
+    ls[k] = sep.join(fs)
+    return b"\n".join(ls)
+
+
+def control_bytes(data: bytes, rng: random.Random) -> bytes:
+    k = rng.randrange(len(data) + 1)
+    return (
+        data[:k]
+        + rng.choice([b"\x00", b"\r", b"\x1a", b"\xef\xbb\xbf", b"\x0b", "\u2028".encode()])
+        + data[k:]
+    )
+
+
+def empty(data: bytes, rng: random.Random) -> bytes:
+    return rng.choice([b"", b"\n", b"\xef\xbb\xbf", b"\xff\xfe"])
+
+
+def utf16(data: bytes, rng: random.Random) -> bytes:
+    try:
+        return data.decode("utf-8").encode(rng.choice(["utf-16", "utf-16-le"]))
+    except UnicodeDecodeError:
+        return data
+
+
+MUTATIONS: dict[str, Mutation] = {
+    f.__name__: f
+    for f in (
+        byte_flip,
+        truncate,
+        duplicate_line,
+        delete_line,
+        duplicate_field,
+        delete_field,
+        wrong_delimiter,
+        huge_number,
+        invalid_utf8,
+        duplicate_id,
+        long_line,
+        long_cell,
+        many_fields,
+        formula_cells,
+        control_bytes,
+        empty,
+        utf16,
+    )
+}
+#: the expensive mutations (megabytes of data) are drawn less often
+WEIGHTS = {
+    name: (0.3 if name in ("long_line", "long_cell", "many_fields") else 1.0) for name in MUTATIONS
+}
+
+
+def mutate(data: bytes, rng: random.Random, n_ops: int | None = None) -> tuple[bytes, list[str]]:
+    """``data`` after 1–3 random operations; the names of the operations applied."""
+    names = list(MUTATIONS)
+    ops = rng.choices(names, weights=[WEIGHTS[n] for n in names], k=n_ops or rng.randint(1, 3))
+    for name in ops:
+        data = MUTATIONS[name](data, rng)
+    return data, ops
+
+
+def mutate_xlsx(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
+    """A workbook with one of its XML parts mutated (the zip itself stays valid)."""
+    import io
+    import zipfile
+
+    try:
+        src = zipfile.ZipFile(io.BytesIO(data))
+        members = {i.filename: src.read(i.filename) for i in src.infolist()}
+    except zipfile.BadZipFile:
+        return mutate(data, rng)
+    parts = [n for n in members if n.endswith(".xml")]
+    name = rng.choice([n for n in parts if "sheet" in n or "sharedStrings" in n] or parts)
+    members[name], ops = mutate(members[name], rng)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, b in members.items():
+            z.writestr(n, b)
+    return out.getvalue(), [f"xlsx:{name}:{op}" for op in ops]

@@ -1,0 +1,270 @@
+"""Small seed inputs of every kind, written from the formats' documentation (not copied data).
+
+:func:`write_seeds` writes, for one kind, a folder of valid inputs and returns the command-line
+arguments that open them; the fuzzer mutates copies of these files. Texts mix scripts on
+purpose (Hebrew, Arabic, combining marks, emoji), as real inputs do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+HEB = "בְּרֵאשִׁית בָּרָא אֱלֹהִים"
+ARA = "في البدء خلق الله"
+
+
+def _w(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _tsv(rows: list[list[object]]) -> str:
+    return "".join("\t".join(str(c) for c in r) + "\n" for r in rows)
+
+
+def _csv(rows: list[list[object]]) -> str:
+    return "".join(",".join(str(c) for c in r) + "\n" for r in rows)
+
+
+def table(d: Path) -> list[str]:
+    """A long CSV, a wide TSV and a small workbook (the table kind reads all three)."""
+    long = [["item", "annotator", "label"]]
+    for i in range(1, 9):
+        for a, shift in (("ann1", 0), ("ann2", i % 3 == 0), ("ann3", i % 4 == 0)):
+            long.append([f"i{i}", a, ["pos", "neg", "neu"][(i + int(shift)) % 3]])
+    _w(d / "long.csv", _csv(long))
+    wide = [["item", "A", "B", "C"]] + [
+        [f"w{i}", i % 4 + 1, (i + (i % 3 == 0)) % 4 + 1, i % 4 + 1] for i in range(10)
+    ]
+    _w(d / "wide.tsv", _tsv(wide))
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    for r in wide:
+        ws.append(r)
+    wb.save(d / "wide.xlsx")
+    return ["--kind", "table", "--interval", "none", str(d / "long.csv")]
+
+
+def table_wide(d: Path) -> list[str]:
+    table(d)
+    return ["--kind", "table", "--interval", "none", "--level", "ordinal", str(d / "wide.tsv")]
+
+
+def table_xlsx(d: Path) -> list[str]:
+    table(d)
+    return ["--kind", "table", "--interval", "none", str(d / "wide.xlsx")]
+
+
+def _brat(folder: Path, name: str, text: str, mentions: list[tuple[int, int]], chains) -> None:
+    lines = [f"T{k}\tMention {s} {e}\t{text[s:e]}" for k, (s, e) in enumerate(mentions, 1)]
+    lines += ["*\tCoreference " + " ".join(f"T{m}" for m in c) for c in chains]
+    lines.append("#1\tAnnotatorNotes T1\tnote")
+    _w(folder / f"{name}.txt", text)
+    _w(folder / f"{name}.ann", "\n".join(lines) + "\n")
+
+
+def coref(d: Path) -> list[str]:
+    """Two annotators' brat folders (two documents each)."""
+    t1 = f"David came. He sang {HEB} and he left. 🎵 Ruth stayed; she wept."
+    t2 = f"{ARA} — Naomi spoke; she and Ruth went. Café au lait, naïve e\u0301."
+    m1 = [(0, 5), (12, 14), (44, 46), (60, 64), (73, 76)]
+    m2 = [
+        (len(ARA) + 3, len(ARA) + 8),
+        (len(ARA) + 16, len(ARA) + 19),
+        (len(ARA) + 28, len(ARA) + 32),
+    ]
+    _brat(d / "A", "doc1", t1, m1, [[1, 2, 3], [4, 5]])
+    _brat(d / "A", "doc2", t2, m2, [[1, 2]])
+    _brat(d / "B", "doc1", t1, m1, [[1, 2], [3, 4, 5]])
+    _brat(d / "B", "doc2", t2, m2, [[1, 2, 3]])
+    return ["--kind", "coref", str(d / "A"), str(d / "B")]
+
+
+def conll(d: Path) -> list[str]:
+    """CoNLL-2012 key and response files of one document."""
+    words = ["David", "came", ".", "He", "sang", "and", "he", "left", "."]
+
+    def doc(tags: list[str]) -> str:
+        rows = ["#begin document (psalm); part 000"]
+        rows += [f"psalm\t0\t{k}\t{w}\t{t}" for k, (w, t) in enumerate(zip(words, tags))]
+        rows.append("#end document")
+        return "\n".join(rows) + "\n"
+
+    key = ["(1)", "-", "-", "(1)", "-", "-", "(1)", "-", "-"]
+    resp = ["(1)", "-", "-", "(2)", "-", "-", "(2)", "-", "-"]
+    _w(d / "key.conll", doc(key))
+    _w(d / "response.conll", doc(resp))
+    return ["--kind", "coref", str(d / "key.conll"), str(d / "response.conll")]
+
+
+def mentions(d: Path) -> list[str]:
+    """Mention tables (CorefAnnotator-like), two documents per file."""
+    rows_a = [["document", "begin", "end", "entityNum", "surface"]]
+    rows_b = [["document", "begin", "end", "entityNum", "surface"]]
+    for doc in ("d1", "d2"):
+        for k in range(6):
+            rows_a.append([doc, 10 * k, 10 * k + 4, k % 2 + 1, f"m{k}"])
+            rows_b.append([doc, 10 * k, 10 * k + 4, k % 3 + 1, f"m{k}"])
+    _w(d / "a.csv", _csv(rows_a))
+    _w(d / "b.csv", _csv(rows_b))
+    return ["--kind", "coref", "--doc-column", "document", str(d / "a.csv"), str(d / "b.csv")]
+
+
+def durel(d: Path) -> list[str]:
+    """A DURel export: two target folders with judgments.tsv and uses.tsv."""
+    for target, words in (
+        ("(Love 1 1)", "love is patient"),
+        ("(Ps 23 1)", "the lord is my shepherd"),
+    ):
+        uses = [["lemma", "identifier", "context", "indexes_target_token"]]
+        ctx = [
+            f"🙏 {words}, so it was said",
+            f"{HEB} {words} today",
+            f"they say {words} — {ARA}",
+            f"{words}",
+        ]
+        for k, c in enumerate(ctx, 1):
+            s = c.index(words)
+            uses.append([words.replace(" ", "_"), f"u{k}", c, f"{s}:{s + len(words)}"])
+        _w(d / target / "uses.tsv", _tsv(uses))
+        j = [
+            ["identifier1", "identifier2", "annotator", "judgment", "comment", "lemma", "timestamp"]
+        ]
+        pairs = [(1, 2), (1, 3), (2, 3), (2, 4), (3, 4), (1, 4)]
+        for a, v in (("ann1", 0), ("ann2", 1), ("ann3", 2)):
+            for k, (x, y) in enumerate(pairs):
+                judg = ["1.0", "2.0", "3.0", "4.0", "0.0"][(k + v) % 5]
+                j.append([f"u{x}", f"u{y}", a, judg, "", "X", ""])
+        _w(d / target / "judgments.tsv", _tsv(j))
+    return ["--kind", "durel", str(d)]
+
+
+def phitag(d: Path) -> list[str]:
+    """A PhiTag export: instances, judgments and uses."""
+    _w(
+        d / "uses.tsv",
+        _tsv(
+            [["dataID", "context", "indices_target_token", "lemma"]]
+            + [[f"u{k}", f"the word here {k} {HEB}", "4:8", "word"] for k in range(1, 5)]
+        ),
+    )
+    inst = [["instanceID", "dataIDs", "label_set", "non_label"]]
+    pairs = [(1, 2), (1, 3), (2, 4), (3, 4)]
+    inst += [[f"{k}_w", f"u{x},u{y}", "1,2,3,4", "-"] for k, (x, y) in enumerate(pairs)]
+    _w(d / "instances.tsv", _tsv(inst))
+    j = [["instanceID", "label", "comment", "annotator"]]
+    for a, v in (("a1", 0), ("a2", 1)):
+        j += [[f"{k}_w", ["1.0", "2.0", "4.0", "-"][(k + v) % 4], "", a] for k in range(4)]
+    _w(d / "judgments.tsv", _tsv(j))
+    return ["--kind", "durel", str(d)]
+
+
+def candidates(d: Path) -> list[str]:
+    """A pairs table with Latin passages and long labels by three annotators."""
+    pairs = [["pair_id", "method", "known", "target_text", "source_text"]]
+    texts = [
+        ("in principio creavit Deus caelum et terram", "in principio erat Verbum"),
+        ("dominus pascit me et nihil mihi deerit", "ego sum pastor bonus"),
+        ("sede a dextris meis donec ponam inimicos", "donec ponat omnes inimicos sub pedibus"),
+        ("beati pauperes spiritu", "beati mites quoniam ipsi possidebunt terram"),
+        ("lux in tenebris lucet", "fiat lux et facta est lux"),
+        ("verbum caro factum est", "et Verbum erat apud Deum"),
+    ]
+    for k, (t, s) in enumerate(texts, 1):
+        pairs.append([f"P{k}", ["sw", "cos"][k % 2], ["true", "false"][k % 3 == 0], t, s])
+    _w(d / "pairs.tsv", _tsv(pairs))
+    labels = [["pair_id", "annotator", "label"]]
+    for k in range(1, 7):
+        for a, v in (("A1", 0), ("A2", k % 2), ("A3", k % 3 == 0)):
+            labels.append([f"P{k}", a, int((k + int(v)) % 2)])
+    _w(d / "labels.tsv", _tsv(labels))
+    return ["--kind", "candidates", "--bayes-draws", "200", str(d)]
+
+
+def normalization(d: Path) -> list[str]:
+    """Three annotators' token files (historical form, normalization, modernization)."""
+    toks = [
+        ("gewain", ["geweint", "weinte", "geweint"]),
+        ("ſpricht", ["spricht", "spricht", "spricht"]),
+        ("vnd", ["und", "und", "und"]),
+        ("-ere", ["-ere", "ere", "-ere"]),
+        ("für", ["für", "für", "vür"]),
+        ("ꝰ", ["us", "us", "us"]),
+        (".", [".", ".", "."]),
+        ("e\u0301r", ["er", "ér", "er"]),
+    ]
+    for x, name in enumerate(("anna", "jonas", "mira")):
+        rows = [["text_id", "token_id", "orig", "norm", "mod", "mod_type"]]
+        for k, (orig, norms) in enumerate(toks, 1):
+            mod, typ = ("wein", "SEM") if k == 1 and x != 1 else ("", "")
+            rows.append(["T1", k, orig, norms[x], mod, typ])
+        _w(d / f"annotator_{name}.tsv", _tsv(rows))
+    return ["--kind", "normalization", str(d)]
+
+
+def multilabel(d: Path) -> list[str]:
+    """Long label sets of three annotators and a texts table."""
+    labs = ["Complication", "Resolution", "Success"]
+    rows = [["item", "annotator", "labels"]]
+    for i in range(1, 9):
+        for a, v in (("A1", 0), ("A2", i % 2), ("A3", i % 3)):
+            chosen = [lab for j, lab in enumerate(labs) if (i + v + j) % 3 != 0]
+            rows.append([f"T{i:02d}", a, ";".join(chosen)])
+    _w(d / "annotations.tsv", _tsv(rows))
+    _w(
+        d / "sentences.tsv",
+        _tsv([["item", "text"]] + [[f"T{i:02d}", f"{HEB} {i} 🎉"] for i in range(1, 9)]),
+    )
+    return ["--kind", "multilabel", str(d / "annotations.tsv"), str(d / "sentences.tsv")]
+
+
+def multilabel_wide(d: Path) -> list[str]:
+    rows = [["item", "annotator", "Complication", "Resolution", "Success", "Other"]]
+    for i in range(1, 9):
+        for a, v in (("A1", 0), ("A2", i % 2)):
+            rows.append([f"T{i}", a] + [int((i + v + j) % 3 == 0) for j in range(4)])
+    _w(d / "wide.csv", _csv(rows))
+    return ["--kind", "multilabel", str(d / "wide.csv")]
+
+
+def study(d: Path) -> list[str]:
+    """A study file beside its data (a table study)."""
+    table(d)
+    _w(
+        d / "s.iaa-study",
+        json.dumps(
+            {
+                "format": "iaa-study",
+                "version": 1,
+                "name": "seed",
+                "kind": "table",
+                "inputs": ["long.csv"],
+                "options": {"interval": "none", "level": "nominal"},
+            },
+            indent=2,
+        ),
+    )
+    return [str(d / "s.iaa-study")]
+
+
+#: kind of study → seed writers (each a variant of the inputs that kind opens)
+SEEDS: dict[str, list[Callable[[Path], list[str]]]] = {
+    "table": [table, table_wide, table_xlsx],
+    "coref": [coref, conll, mentions],
+    "durel": [durel, phitag],
+    "candidates": [candidates],
+    "normalization": [normalization],
+    "multilabel": [multilabel, multilabel_wide],
+    "study": [study],
+}
+
+
+def write_seeds(kind: str, variant: int, folder: Path) -> list[str]:
+    """Write seed ``variant`` of ``kind`` into ``folder``; the report arguments that open it."""
+    writers = SEEDS[kind]
+    return writers[variant % len(writers)](folder)
