@@ -1,4 +1,4 @@
-r"""Matching two annotators' coreference classes (the Psalms coreference study; METHODS.md §3).
+r"""Matching two annotators' coreference classes (the Psalms coreference study, ETCBC).
 
 Each side is the list of its classes C1..Cm in file order plus S (the mentions in no class). A
 minimum-cost assignment pairs the sets; for matched sets a, b:
