@@ -64,8 +64,9 @@ def range_problem(
 ) -> str | None:
     """Why ``value`` cannot be a value of coefficient ``name``, or None when it can.
 
-    >>> range_problem("cohen_kappa", 0.4), range_problem("percent_agreement", 1.2)[:36]
-    (None, 'percent agreement = 1.2 is outside ')
+    >>> range_problem("cohen_kappa", 0.4)
+    >>> range_problem("percent_agreement", 1.2).startswith("percent agreement = 1.2 is outside")
+    True
     """
     if math.isnan(value):
         return None  # undefined (e.g. every label the same): shown as such
