@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from iaa_desktop.core.study_file import SUFFIX, is_study_file, load_study
 from iaa_desktop.core.user_files import example_copy, is_example
-from iaa_desktop.gui.confirm import confirm_study
 from iaa_desktop.gui.import_dialog import ANNOTATION_FILTER, ImportDialog, choose_folders
 from iaa_desktop.gui.start_page import examples_dir
 
@@ -123,9 +122,6 @@ class OpenFlow(QObject):
             return
         except Exception as e:  # a ReaderError: tell the user, keep what is open  # noqa: BLE001
             QMessageBox.warning(self.window, "Cannot open the study", str(e))
-            return
-        # inputs outside the study's folder or output folders are taken only when confirmed
-        if (study := confirm_study(self.window, path, study)) is None:
             return
         self.window.open_study(study, path)
 
