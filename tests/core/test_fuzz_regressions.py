@@ -25,3 +25,34 @@ def test_bare_carriage_return_in_a_table_field(tmp_path, capsys):
     code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
     assert code == 2
     assert f"{f}, line 3: the table is malformed" in err
+
+
+# --------------------------------------------------- format recognition reads through the policy
+
+
+def test_recognition_reads_nothing_from_a_pipe(tmp_path):
+    import os
+
+    from iaa_desktop.core.formats import identify
+    from iaa_desktop.core.textio import is_zip, read_head_bytes
+
+    fifo = tmp_path / "export.zip"
+    os.mkfifo(fifo)
+    assert read_head_bytes(fifo) == b"" and not is_zip(fifo)
+    assert all(reason is not None for reason in identify(fifo).values())
+
+
+def test_span_table_in_utf16_is_recognised_by_its_byte_order_mark(tmp_path):
+    from iaa_desktop.core.kinds.spans.sniffing import sniff
+
+    f = tmp_path / "spans.tsv"
+    f.write_text("document\tstart\tend\tlabel\tannotator\nd1\t0\t4\tPER\tA\n", encoding="utf-16")
+    assert sniff([f]) == 0.9
+
+
+def test_study_import_shows_the_columns_of_a_utf16_table(tmp_path):
+    from iaa_desktop.core.study_import import _header
+
+    f = tmp_path / "t.tsv"
+    f.write_text("item\tcoder\tlabel\r\ni1\tA\tx\r\n", encoding="utf-16")
+    assert _header(f) == "item, coder, label"
