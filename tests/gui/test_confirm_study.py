@@ -149,3 +149,21 @@ def test_an_unreadable_study_file_is_told_in_the_bar(qtbot, window, tmp_path):
     p.write_text("{not json", encoding="utf-8")
     assert window.open_path(p) is Outcome.REFUSED
     assert "not valid JSON" in window.message_bar.details.text()
+
+
+def test_the_screenshot_command_takes_the_allow_flags(tmp_path):
+    """``open`` asks nobody: without --allow-outside-inputs it says what the study reaches and
+    stops; with it, the study opens (its output folder only with --allow-study-outputs)."""
+    import subprocess
+    import sys
+
+    data = _data(tmp_path / "elsewhere" / "data.csv")
+    p = _study(tmp_path / "s", [str(data)])
+    png = tmp_path / "shot.png"
+    base = [sys.executable, "-m", "iaa_desktop", "open", str(p), "--screenshot", str(png)]
+    refused = subprocess.run(base, capture_output=True, text=True)
+    assert refused.returncode == 2 and "--allow-outside-inputs" in refused.stderr
+    assert str(data) in refused.stderr and not png.exists()
+    allowed = subprocess.run([*base, "--allow-outside-inputs"], capture_output=True, text=True)
+    assert allowed.returncode == 0, allowed.stderr
+    assert png.stat().st_size > 10_000
