@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -35,7 +34,7 @@ from iaa_desktop.gui.actions import WindowActions
 from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
-from iaa_desktop.gui.widgets.elided_label import ElidedLabel
+from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
 from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
@@ -128,7 +127,7 @@ class MainWindow(QMainWindow):
         self.study_dock.raise_()
 
     def _build_status_bar(self) -> None:
-        self.status_label = QLabel("Ready")
+        self.status_label = ElidedText("Ready")
         # the headline is elided to the room it has, the whole of it in the tooltip
         self.headline_label = ElidedLabel()
         # long texts may be cut but must not make the window wider than a laptop screen (an

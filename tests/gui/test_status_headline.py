@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLabel
 
 from iaa_desktop.gui.app import create_main_window
 from iaa_desktop.gui.start_page import examples_dir
@@ -53,3 +54,18 @@ def test_the_multilabel_headline_at_1280_px(qtbot, tmp_path):
     # the status message beside it keeps its room too ("Computed in … s" readable)
     assert w.status_label.width() >= w.status_label.fontMetrics().horizontalAdvance("Computed in")
     w.session.cancel()
+
+
+def test_a_long_status_message_is_elided_with_the_whole_in_its_tooltip(qtbot):
+    from iaa_desktop.gui.widgets.elided_label import ElidedText
+
+    message = "Error: /a/long/path/to/ratings.csv: no DURel judgments were found (expected …)"
+    label = ElidedText(message)
+    qtbot.addWidget(label)
+    label.resize(label.sizeHint().width() + 10, 24)
+    label.show()
+    assert label.toolTip() == "" and QLabel.text(label) == message
+    label.resize(120, 24)
+    shown = QLabel.text(label)
+    assert shown.endswith("…") and message.startswith(shown[:-1])
+    assert label.text() == message and label.toolTip() == message

@@ -85,4 +85,40 @@ class ElidedLabel(QLabel):
         super().setText(SEPARATOR.replace(" ", "&nbsp;").join(shown))
 
 
-__all__ = ["ElidedLabel"]
+class ElidedText(QLabel):
+    """A one-line plain-text label (the status message) cut with "…" where its room ends, the
+    whole text in its tooltip; :meth:`text` is always the whole text."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._full = ""
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        self._fit()
+
+    def text(self) -> str:
+        return self._full
+
+    def sizeHint(self) -> QSize:
+        return QSize(
+            self.fontMetrics().horizontalAdvance(self._full) + 4, super().sizeHint().height()
+        )
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        line = " ".join(self._full.split())
+        shown = self.fontMetrics().elidedText(
+            line, Qt.TextElideMode.ElideRight, max(self.contentsRect().width(), 0)
+        )
+        super().setText(shown)
+        self.setToolTip(self._full if shown != line else "")
+
+
+__all__ = ["ElidedLabel", "ElidedText"]
