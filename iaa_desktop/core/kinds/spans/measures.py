@@ -19,7 +19,12 @@ import numpy as np
 
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.metrics import spans as S
-from iaa_desktop.core.metrics.unitizing import alpha_from_disagreements, grouped_disagreements
+from iaa_desktop.core.metrics.unitizing import (
+    alpha_from_disagreements,
+    grouped_disagreements,
+    pooled_alpha,
+    pooled_disagreements,
+)
 
 #: kinds of a group of overlapping spans, most severe first
 KINDS = ("only some", "boundary and label", "label", "boundary", "agree")
@@ -282,9 +287,13 @@ def unitizing_units(corpus: SpanCorpus, docs: np.ndarray) -> tuple[np.ndarray, .
     return b[start_ix], ends, a[start_ix], d[start_ix], lab[start_ix]
 
 
-def unitizing_figures(corpus: SpanCorpus, raters: tuple[int, ...] | None = None) -> dict:
-    """αU per document (over its labels), per label and overall for the corpus (documents every
-    annotator has, concatenated in name order), for the given annotators (default: all)."""
+def unitizing_figures(
+    corpus: SpanCorpus, raters: tuple[int, ...] | None = None, draws: np.ndarray | None = None
+) -> dict:
+    """αU per document (over its labels), per label and overall for the corpus (the documents
+    every annotator has, end to end, a gap ending at its document's end), for the given
+    annotators (default: all); with ``draws`` (resamples × documents, :func:`doc_draws`) the
+    percentile intervals of the corpus and per-label figures, from the per-document sums."""
     A = len(corpus.annotators)
     raters = tuple(range(A)) if raters is None else raters
     Q, D = max(len(corpus.labels), 1), len(corpus.names)
@@ -303,25 +312,20 @@ def unitizing_figures(corpus: SpanCorpus, raters: tuple[int, ...] | None = None)
     for k in full:
         if pr2[k].any():
             per_doc[k] = alpha_from_disagreements(do2[k][pr2[k]].mean(), de2[k][pr2[k]].mean())
-    # corpus: documents end to end
-    off = np.concatenate([[0], np.cumsum(corpus.lengths[full])[:-1]]).astype(np.int64)
-    pos = np.full(D, 0, dtype=np.int64)
-    pos[full] = off
-    total = int(corpus.lengths[full].sum())
-    c_o, c_e = grouped_disagreements(b + pos[d], e + pos[d], rix, lab, np.full(Q, total), R)
-    labels_present = np.zeros(Q, dtype=bool)
-    labels_present[lab] = True
-    per_label = np.array(
-        [
-            (0.0 if c_o[k] == c_e[k] else 1.0 - c_o[k] / c_e[k]) if labels_present[k] else np.nan
-            for k in range(Q)
-        ]
-    )
-    overall = (
-        alpha_from_disagreements(
-            float(c_o[labels_present].mean()), float(c_e[labels_present].mean()), bool(len(b))
-        )
-        if labels_present.any()
-        else np.nan
-    )
-    return {"alpha": overall, "per_label": per_label, "per_document": per_doc, "documents": full}
+    # corpus: the documents pooled; row 0 the corpus itself, the others its resamples
+    draws = np.zeros((0, D)) if draws is None else draws
+    weights = np.vstack([np.ones((1, len(full))), draws[:, full]])
+    seg = np.searchsorted(full, d)
+    c_o, c_e, n = pooled_disagreements(b, e, rix, seg, lab, corpus.lengths[full], Q, R, weights)
+    overall, per_label = pooled_alpha(c_o, c_e, n)
+    boot = len(weights) > 1
+    return {
+        "alpha": float(overall[0]),
+        "per_label": per_label[0],
+        "per_document": per_doc,
+        "documents": full,
+        "alpha_ci": S.percentile_interval(overall[1:]) if boot else (np.nan, np.nan),
+        "per_label_ci": [
+            S.percentile_interval(per_label[1:, k]) if boot else (np.nan, np.nan) for k in range(Q)
+        ],
+    }
