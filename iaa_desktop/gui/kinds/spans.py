@@ -145,7 +145,7 @@ class SpansPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(QLabel("Documents (lowest exact F1 first)"))
-        self.doc_model = DataFrameModel(severity_column="exact_f1")
+        self.doc_model = DataFrameModel(severity_column="exact_f1", headers=HEADERS)
         self.doc_view = make_table(self.doc_model)
         self.doc_view.setObjectName("documents")
         self.doc_view.selectionModel().currentRowChanged.connect(lambda *_: self._on_document())
@@ -387,6 +387,23 @@ PAIR_FIGURES = (
 )
 
 
+#: column titles of the tables (the metrics registry's titles are other kinds' figures)
+HEADERS = {
+    "exact_f1": "exact F1",
+    "exact_f1_macro": "exact F1 (macro)",
+    "overlap_f1": "overlap F1",
+    "overlap_f1_macro": "overlap F1 (macro)",
+    "char_cohen_kappa": "char. κ",
+    "token_cohen_kappa": "token κ",
+    "unitizing_alpha": "αU",
+    **{
+        f"{c}_ci_{end}": end
+        for c in ("exact_f1", "overlap_f1", "unitizing_alpha")
+        for end in ("low", "high")
+    },
+}
+
+
 def pairs_frame(pairs: pd.DataFrame) -> pd.DataFrame:
     """The pairs table: the figures, each interval a hidden column shown as the cell's tooltip."""
     out = pairs.drop(columns=[c for c in pairs.columns if c.endswith(("_ci_low", "_ci_high"))])
@@ -419,13 +436,15 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
             lay.addWidget(QLabel(title))
             model = (
                 DataFrameModel(
+                    headers=HEADERS,
                     hidden=[f"{c}__tip" for c in PAIR_FIGURES],
                     cell_tooltips={c: f"{c}__tip" for c in PAIR_FIGURES},
                 )
                 if title.startswith("Annotator pairs")
-                else DataFrameModel()
+                else DataFrameModel(headers=HEADERS)
             )
             view = make_table(model)
+            view.horizontalHeader().setStretchLastSection(False)  # the last figure stays narrow
             lay.addWidget(view, 1)
             tables.models.append(model)  # type: ignore[attr-defined]
             tables.views.append(view)  # type: ignore[attr-defined]

@@ -7,7 +7,8 @@
 * Krippendorff's unitizing α per document, per label, per pair and for the corpus.
 
 Intervals: percentile bootstrap over documents (the documents are resampled with replacement and
-every count summed again), the same resamples for every figure.
+every count summed again), the same resamples for every figure; αU's resamples come exactly from
+its sums per document (:func:`~iaa_desktop.core.metrics.unitizing.pooled_disagreements`).
 """
 
 from __future__ import annotations

@@ -28,8 +28,9 @@ N_CONTEXT = 12
 
 SUMMARY = (
     ("exact_f1", "Exact-match span F1 (micro, mean over pairs)", None),
-    ("exact_f1_macro", "Exact-match span F1 (macro over labels)", None),
+    ("exact_f1_macro", "Exact-match span F1 (macro over labels, mean over pairs)", None),
     ("overlap_f1", "Overlap span F1 (micro, mean over pairs)", None),
+    ("overlap_f1_macro", "Overlap span F1 (macro over labels, mean over pairs)", None),
     ("char_fleiss_kappa", "Character-level Fleiss' κ", "kappa"),
     ("char_krippendorff_alpha", "Character-level Krippendorff's α", "alpha"),
     ("token_fleiss_kappa", "Token-level Fleiss' κ", "kappa"),
