@@ -234,9 +234,10 @@ def pooled_disagreements(
     ell = (e - b).astype(float)
 
     def per(v: NDArray[Any]) -> NDArray[Any]:
-        return W @ np.bincount(g, weights=v, minlength=S * K).reshape(S, K)
+        out: NDArray[Any] = W @ np.bincount(g, weights=v, minlength=S * K).reshape(S, K)
+        return out
 
-    obs = per(np.zeros(0)) if not len(g) else W @ _observed_sums(b, e, r, g, glen, R).reshape(S, K)
+    obs = W @ _observed_sums(b, e, r, g, glen, R).reshape(S, K)
     n, f = per(np.ones(len(g))), per((2 * ell**3 - 3 * ell**2 + ell) / 3.0)
     q = per(ell * (ell - 1.0))
     cross = _pooled_cross(b, e, r, g, glen, R, (S, K), W)
