@@ -287,8 +287,9 @@ def compare_corpus(
     yield Progress(3, 6, "Character and token coefficients")
     units = {level: unit_figures(corpus, level, draws) for level in ("char", "token")}
     yield Progress(4, 6, "Unitizing α")
-    ua = M.unitizing_figures(corpus, draws=draws)
-    ua_pairs = {pair: M.unitizing_figures(corpus, pair, draws) for pair in M.pairs_of(corpus)}
+    every = M.unitizing_units(corpus, np.arange(len(corpus.names)))
+    ua = M.unitizing_figures(corpus, draws=draws, units=every)
+    ua_pairs = {p: M.unitizing_figures(corpus, p, draws, every) for p in M.pairs_of(corpus)}
     gamma, note = None, ""
     if opts.get("gamma"):
         from iaa_desktop.core.kinds.spans.gamma import corpus_gamma

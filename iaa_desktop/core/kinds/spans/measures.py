@@ -315,18 +315,22 @@ def unitizing_units(corpus: SpanCorpus, docs: np.ndarray) -> tuple[np.ndarray, .
 
 
 def unitizing_figures(
-    corpus: SpanCorpus, raters: tuple[int, ...] | None = None, draws: np.ndarray | None = None
+    corpus: SpanCorpus,
+    raters: tuple[int, ...] | None = None,
+    draws: np.ndarray | None = None,
+    units: tuple[np.ndarray, ...] | None = None,
 ) -> dict:
     """αU per document (over its labels), per label and overall for the corpus (the documents
     every annotator has, end to end, a gap ending at its document's end), for the given
     annotators (default: all); with ``draws`` (resamples × documents, :func:`doc_draws`) the
-    percentile intervals of the corpus and per-label figures, from the per-document sums."""
+    percentile intervals of the corpus and per-label figures, from the per-document sums.
+    ``units``: :func:`unitizing_units` of every document, when the caller has them already."""
     A = len(corpus.annotators)
     raters = tuple(range(A)) if raters is None else raters
     Q, D = max(len(corpus.labels), 1), len(corpus.names)
     full = np.flatnonzero(corpus.has[list(raters)].all(axis=0))
-    b, e, a, d, lab = unitizing_units(corpus, full)
-    sel = np.isin(a, raters)
+    b, e, a, d, lab = units if units is not None else unitizing_units(corpus, full)
+    sel = np.isin(a, raters) & np.isin(d, full)
     b, e, a, d, lab = b[sel], e[sel], a[sel], d[sel], lab[sel]
     rix = np.searchsorted(np.array(raters), a)
     R = len(raters)
