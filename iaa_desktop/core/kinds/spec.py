@@ -232,6 +232,26 @@ class KindSpec:
         return resolve_ref(self.adjudication)(result)
 
 
+def result_fields(
+    kind: str,
+    inputs: Sequence[Any],
+    options: Mapping[str, Any],
+    errors: list[ReaderError],
+    warnings: list[ReaderError] | None = None,
+) -> dict[str, Any]:
+    """The fields every kind's result starts with (``kind``, ``inputs`` as text, ``options``,
+    ``errors``, ``warnings``), as keywords of its constructor; the lists are kept, not copied."""
+    out: dict[str, Any] = {
+        "kind": kind,
+        "inputs": tuple(str(p) for p in inputs),
+        "options": dict(options),
+        "errors": errors,
+    }
+    if warnings is not None:
+        out["warnings"] = warnings
+    return out
+
+
 def result_json(result: TaskResult) -> dict[str, Any]:
     """The ``--json`` document of a result: the kind's layout plus errors, warnings and version."""
     from iaa_desktop import __version__
