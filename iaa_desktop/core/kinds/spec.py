@@ -10,7 +10,7 @@ on its own thread.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -146,6 +146,27 @@ class TaskKind(Protocol):
     ) -> Generator[Progress, None, TaskResult]:
         """Load the inputs and compute everything; yield progress, return the result."""
         ...
+
+
+@dataclass(frozen=True)
+class StepsKind:
+    """A :class:`TaskKind` made of two functions: ``recognise(paths)`` gives the confidence of
+    :meth:`sniff`, ``steps(inputs, options)`` is the comparison, run on the options resolved
+    against ``settings``."""
+
+    name: str
+    title: str
+    settings: Sequence[Setting]
+    recognise: Callable[[list[Path]], float]
+    steps: Callable[[Sequence[Path], dict[str, Any]], Generator[Progress, None, Any]]
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        return self.recognise([Path(p) for p in inputs])
+
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, Any]:
+        return (yield from self.steps(inputs, resolve_options(self.settings, options)))
 
 
 def resolve_ref(ref: str) -> Any:

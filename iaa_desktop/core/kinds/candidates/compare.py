@@ -39,10 +39,9 @@ from iaa_desktop.core.kinds.candidates.reader import (
 from iaa_desktop.core.kinds.durel.compare import PairDetail, _clean, make_detail
 from iaa_desktop.core.kinds.spec import (
     Setting,
+    StepsKind,
     TaskResult,
-    annotator_names,
     rename_annotators,
-    resolve_options,
     result_fields,
 )
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
@@ -303,76 +302,68 @@ class CandidatesResult(TaskResult):
         return out
 
 
-def _rename_annotators(data, opts: Mapping[str, Any]) -> None:
+def _rename_annotators(data: CandidateData, opts: Mapping[str, Any]) -> None:
     """The user's names for the annotators (the ``annotator_names`` option), in place."""
-    if annotator_names(opts):
-        names = rename_annotators(data.annotators, opts)
+    names = rename_annotators(data.annotators, opts)
+    if names != data.annotators:
         data.labels = data.labels.rename(columns=dict(zip(data.annotators, names)))
         data.annotators = names
 
 
-class CandidatesKind:
-    name = "candidates"
-    title = SPEC.title
-    settings = SETTINGS
-
-    def sniff(self, inputs: Sequence[Path]) -> float:
-        return looks_like_candidates([Path(p) for p in inputs])
-
-    def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
-    ) -> Generator[Progress, None, CandidatesResult]:
-        opts = resolve_options(self.settings, options)
-        yield Progress(0, 100, "Reading pairs and labels")
-        data = read_candidates([Path(p) for p in inputs], _columns(opts))
-        _rename_annotators(data, opts)
-        errors: list[ReaderError] = list(data.errors)
-        warnings: list[ReaderError] = list(data.warnings)
-        if len(data.annotators) < 2:
-            raise InsufficientDataError("Agreement needs labels of at least two annotators.")
-        pairs = data.pairs.drop(columns=["__line__"], errors="ignore").copy()
-        factors = _factors(data, pairs, opts, errors, warnings)
-        yield Progress(10, 100, "Lexical overlap")
-        overlap = _lexical_overlap(pairs)
-        codes, cats = encode_labels(data.labels)
-        q = len(cats)
-        for a in data.annotators:
-            pairs[a] = data.labels[a].to_numpy()
-        agr = item_agreement(codes, q) if q else np.full(len(pairs), np.nan)
-        pairs["disagreement"] = 1.0 - agr
-        bins, edges = overlap_bins(overlap, int(opts["bins"]))
-        bin_names = _bin_names(overlap, edges)
-        pairs["overlap_bin"] = [bin_names[b] if b >= 0 else "" for b in bins]
-        kappa = _KappaOf(codes, q, int(opts["bayes_draws"]), int(opts["seed"]))
-        yield Progress(25, 100, "multi-κ overall and per annotator pair")
-        overall = {"multi_kappa": kappa.of(codes)}
-        if (
-            not math.isfinite(overall["multi_kappa"]["value"])
-            and overall["multi_kappa"]["n_items"] == 0
-        ):
-            raise InsufficientDataError(
-                "No pair was labelled by two or more annotators; agreement cannot be computed."
-            )
-        pairwise = kappa.per_annotator_pair(data.annotators)
-        by_factor = yield from kappa.per_factor_level(pairs, factors)
-        yield Progress(88, 100, "multi-κ per overlap bin")
-        result = CandidatesResult(
-            **result_fields(self.name, inputs, opts, errors, warnings),
-            annotators=data.annotators,
-            categories=list(cats),
-            overall=overall,
-            pairwise=pairwise,
-            by_factor=by_factor,
-            by_overlap_bin=kappa.per_overlap_bin(bins, bin_names, overlap, agr),
-            overlap_edges=[float(e) for e in edges],
-            factors=factors,
-            pairs=pairs,
+def run(
+    inputs: Sequence[Path], opts: dict[str, Any]
+) -> Generator[Progress, None, CandidatesResult]:
+    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+    yield Progress(0, 100, "Reading pairs and labels")
+    data = read_candidates([Path(p) for p in inputs], _columns(opts))
+    _rename_annotators(data, opts)
+    errors: list[ReaderError] = list(data.errors)
+    warnings: list[ReaderError] = list(data.warnings)
+    if len(data.annotators) < 2:
+        raise InsufficientDataError("Agreement needs labels of at least two annotators.")
+    pairs = data.pairs.drop(columns=["__line__"], errors="ignore").copy()
+    factors = _factors(data, pairs, opts, errors, warnings)
+    yield Progress(10, 100, "Lexical overlap")
+    overlap = _lexical_overlap(pairs)
+    codes, cats = encode_labels(data.labels)
+    q = len(cats)
+    for a in data.annotators:
+        pairs[a] = data.labels[a].to_numpy()
+    agr = item_agreement(codes, q) if q else np.full(len(pairs), np.nan)
+    pairs["disagreement"] = 1.0 - agr
+    bins, edges = overlap_bins(overlap, int(opts["bins"]))
+    bin_names = _bin_names(overlap, edges)
+    pairs["overlap_bin"] = [bin_names[b] if b >= 0 else "" for b in bins]
+    kappa = _KappaOf(codes, q, int(opts["bayes_draws"]), int(opts["seed"]))
+    yield Progress(25, 100, "multi-κ overall and per annotator pair")
+    overall = {"multi_kappa": kappa.of(codes)}
+    if (
+        not math.isfinite(overall["multi_kappa"]["value"])
+        and overall["multi_kappa"]["n_items"] == 0
+    ):
+        raise InsufficientDataError(
+            "No pair was labelled by two or more annotators; agreement cannot be computed."
         )
-        if len(pairs) <= int(opts["max_aligned"]):
-            yield from _align_passages(result)
-        yield Progress(100, 100, "Done")
-        result.model = yield from run_model(result, opts)
-        return result
+    pairwise = kappa.per_annotator_pair(data.annotators)
+    by_factor = yield from kappa.per_factor_level(pairs, factors)
+    yield Progress(88, 100, "multi-κ per overlap bin")
+    result = CandidatesResult(
+        **result_fields(SPEC.name, inputs, opts, errors, warnings),
+        annotators=data.annotators,
+        categories=list(cats),
+        overall=overall,
+        pairwise=pairwise,
+        by_factor=by_factor,
+        by_overlap_bin=kappa.per_overlap_bin(bins, bin_names, overlap, agr),
+        overlap_edges=[float(e) for e in edges],
+        factors=factors,
+        pairs=pairs,
+    )
+    if len(pairs) <= int(opts["max_aligned"]):
+        yield from _align_passages(result)
+    yield Progress(100, 100, "Done")
+    result.model = yield from run_model(result, opts)
+    return result
 
 
 def _columns(opts: Mapping[str, Any]) -> CandidateColumns:
@@ -541,4 +532,4 @@ def _num(s: str) -> float:
         return math.inf
 
 
-KIND = CandidatesKind()
+KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_candidates, run)

@@ -50,10 +50,10 @@ from iaa_desktop.core.kinds.durel.reader import (
 )
 from iaa_desktop.core.kinds.spec import (
     Setting,
+    StepsKind,
     TaskResult,
     annotator_names,
     rename_annotators,
-    resolve_options,
     result_fields,
 )
 from iaa_desktop.core.progress import Progress
@@ -350,53 +350,43 @@ def _clean(obj: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 
 
-class DurelKind:
-    name = "durel"
-    title = SPEC.title
-    settings = SETTINGS
-
-    def sniff(self, inputs: Sequence[Path]) -> float:
-        return looks_like_durel([Path(p) for p in inputs])
-
-    def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
-    ) -> Generator[Progress, None, DurelResult]:
-        opts = resolve_options(self.settings, options)
-        yield Progress(0, 100, "Reading the judgments")
-        data = _read(inputs, opts)
-        errors: list[ReaderError] = list(data.errors)
-        warnings: list[ReaderError] = list(data.warnings)
-        if data.judgments.empty:
-            raise InsufficientDataError(
-                "; ".join(str(e) for e in errors[:3]) or "No judgments were found."
-            )
-        yield Progress(20, 100, "Building the judgment matrix")
-        matrix = build_matrix(data.judgments)
-        if len(matrix.annotators) < 2:
-            raise InsufficientDataError(
-                f"Only one annotator ('{matrix.annotators[0]}') was found; agreement needs at least two."
-            )
-        figures = yield from compute(matrix, data.targets, opts)
-        items = _items_table(matrix, figures["stats"])
-        long = data.judgments[["target", "id1", "id2", "annotator", "value", "comment"]].copy()
-        long["item"] = matrix.item_of_row
-        result = DurelResult(
-            **result_fields(self.name, inputs, opts, errors, warnings),
-            annotators=matrix.annotators,
-            level=opts["level"],
-            overall=figures["overall"],
-            targets=figures["targets"],
-            items=items,
-            judgments=long.reset_index(drop=True),
-            annotator_table=figures["annotators"],
-            pairwise=figures["pairwise"],
-            topic_ranking=figures["topic_ranking"],
-            uses=data.uses,
+def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, DurelResult]:
+    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+    yield Progress(0, 100, "Reading the judgments")
+    data = _read(inputs, opts)
+    errors: list[ReaderError] = list(data.errors)
+    warnings: list[ReaderError] = list(data.warnings)
+    if data.judgments.empty:
+        raise InsufficientDataError(
+            "; ".join(str(e) for e in errors[:3]) or "No judgments were found."
         )
-        if data.uses and len(items) <= int(opts["max_aligned"]):
-            yield from _align_texts(result)
-        yield Progress(100, 100, "Done")
-        return result
+    yield Progress(20, 100, "Building the judgment matrix")
+    matrix = build_matrix(data.judgments)
+    if len(matrix.annotators) < 2:
+        raise InsufficientDataError(
+            f"Only one annotator ('{matrix.annotators[0]}') was found; agreement needs at least two."
+        )
+    figures = yield from compute(matrix, data.targets, opts)
+    items = _items_table(matrix, figures["stats"])
+    long = data.judgments[["target", "id1", "id2", "annotator", "value", "comment"]].copy()
+    long["item"] = matrix.item_of_row
+    result = DurelResult(
+        **result_fields(SPEC.name, inputs, opts, errors, warnings),
+        annotators=matrix.annotators,
+        level=opts["level"],
+        overall=figures["overall"],
+        targets=figures["targets"],
+        items=items,
+        judgments=long.reset_index(drop=True),
+        annotator_table=figures["annotators"],
+        pairwise=figures["pairwise"],
+        topic_ranking=figures["topic_ranking"],
+        uses=data.uses,
+    )
+    if data.uses and len(items) <= int(opts["max_aligned"]):
+        yield from _align_texts(result)
+    yield Progress(100, 100, "Done")
+    return result
 
 
 def _read(inputs: Sequence[Path], opts: Mapping[str, Any]) -> DurelData:
@@ -445,4 +435,4 @@ def _align_texts(result: DurelResult) -> Generator[Progress, None, None]:
     items["overlap"] = overlap
 
 
-KIND = DurelKind()
+KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_durel, run)

@@ -31,14 +31,19 @@ class Matrix:
     item_of_row: np.ndarray  # item index of each row of the long judgments
 
 
-def build_matrix(judgments: pd.DataFrame) -> Matrix:
-    key = (
-        judgments["target"].astype(str)
-        + "\x1f"
-        + judgments["id1"].astype(str)
-        + "\x1f"
-        + judgments["id2"].astype(str)
+def item_key(frame: pd.DataFrame, sep: str) -> pd.Series:
+    """One key per use pair: ``target``, ``id1`` and ``id2`` of each row joined by ``sep``."""
+    return (
+        frame["target"].astype(str)
+        + sep
+        + frame["id1"].astype(str)
+        + sep
+        + frame["id2"].astype(str)
     )
+
+
+def build_matrix(judgments: pd.DataFrame) -> Matrix:
+    key = item_key(judgments, "\x1f")
     item_codes, uniques = pd.factorize(key, sort=False)
     ann_codes, anns = pd.factorize(judgments["annotator"], sort=False)
     n, c = len(uniques), len(anns)
