@@ -30,7 +30,13 @@ from iaa_desktop.core.kinds.coref.sources import (
     read_coref_file,
     read_project_exports,
 )
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import (
+    Setting,
+    TaskResult,
+    rename_annotators,
+    resolve_options,
+    result_fields,
+)
 from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
 from iaa_desktop.core.progress import Progress
 
@@ -90,6 +96,11 @@ SETTINGS = [
 ]
 
 
+def _counts(r: MatchRow) -> dict[str, Any]:
+    """L, M, R, D and δ (rounded to 4 places) of a row of matched classes or a total."""
+    return {"L": r.L, "M": r.M, "R": r.R, "D": r.D, "d": round(r.d, 4)}
+
+
 @dataclass
 class PairComparison:
     a: str
@@ -121,32 +132,24 @@ class CorefResult(TaskResult):
         rows = [r for d in self.documents for p in d.pairs if (p.a, p.b) == (a, b) for r in p.rows]
         return totals(rows)
 
+    def _total(self, p: PairComparison) -> dict[str, Any]:
+        """The counts of one pair of annotators over a document, and whether it is flagged."""
+        t = p.total
+        return {**_counts(t), "study": t.d >= self.study_threshold}
+
     def to_json(self) -> dict[str, Any]:
         docs = []
         for d in self.documents:
             pairs = []
             for p in d.pairs:
-                t = p.total
                 pairs.append(
-                    {
-                        "a": p.a,
-                        "b": p.b,
-                        "rows": [r.to_json() for r in p.rows],
-                        "L": t.L,
-                        "M": t.M,
-                        "R": t.R,
-                        "D": t.D,
-                        "d": round(t.d, 4),
-                        "study": t.d >= self.study_threshold,
-                    }
+                    {"a": p.a, "b": p.b, "rows": [r.to_json() for r in p.rows], **self._total(p)}
                 )
             docs.append({"name": d.name, "pairs": pairs})
         total_pairs = []
         for a, b in combinations(self.annotators, 2):
             t = self.pair_total(a, b)
-            total_pairs.append(
-                {"a": a, "b": b, "L": t.L, "M": t.M, "R": t.R, "D": t.D, "d": round(t.d, 4)}
-            )
+            total_pairs.append({"a": a, "b": b, **_counts(t)})
         scores = [{"a": a, "b": b, **s.to_json()} for (a, b), s in self.corpus_scores.items()]
         return {
             "kind": self.kind,
@@ -169,27 +172,10 @@ class CorefResult(TaskResult):
                             "b": p.b,
                             "class_a": r.class_a,
                             "class_b": r.class_b,
-                            "L": r.L,
-                            "M": r.M,
-                            "R": r.R,
-                            "D": r.D,
-                            "d": round(r.d, 4),
+                            **_counts(r),
                         }
                     )
-                t = p.total
-                per_doc.append(
-                    {
-                        "document": d.name,
-                        "a": p.a,
-                        "b": p.b,
-                        "L": t.L,
-                        "M": t.M,
-                        "R": t.R,
-                        "D": t.D,
-                        "d": round(t.d, 4),
-                        "study": t.d >= self.study_threshold,
-                    }
-                )
+                per_doc.append({"document": d.name, "a": p.a, "b": p.b, **self._total(p)})
                 s = d.scores[(p.a, p.b)].to_json()
                 sc.append(
                     {
@@ -390,54 +376,12 @@ class CorefKind:
                 "Fewer than two annotators have readable documents:\n"
                 + "\n".join(str(e) for e in errors[:10])
             )
-        names = sorted(set().union(*(set(by_annotator[a]) for a in annotators)))
-        # single CoNLL documents with different names (key / response files) are paired anyway
-        if all(len(by_annotator[a]) == 1 for a in annotators) and len(names) > 1:
-            only = {a: next(iter(by_annotator[a].values())) for a in annotators}
-            by_annotator = {a: {only[annotators[0]].name: d} for a, d in only.items()}
-            names = [only[annotators[0]].name]
-        documents: list[DocumentComparison] = []
-        corpus: dict[tuple[str, str], DocumentScores] = {
-            (a, b): DocumentScores() for a, b in combinations(annotators, 2)
-        }
-        for k, name in enumerate(names):
-            yield Progress(
-                len(inputs) + k / max(1, len(names)), len(inputs) + 1, f"Comparing {name}"
-            )
-            docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
-            missing = [a for a in annotators if a not in docs]
-            if missing:
-                some = next(iter(docs.values()))
-                errors.append(
-                    ReaderError(
-                        some.path,
-                        None,
-                        f"document {name} is missing for {', '.join(missing)}; compared among the others only.",
-                    )
-                )
-            if len(docs) < 2:
-                continue
-            pairs, scores = [], {}
-            for a, b in combinations([x for x in annotators if x in docs], 2):
-                sa, na = sets_of(docs[a])
-                sb, nb = sets_of(docs[b])
-                pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, opts["cost"])))
-                s = score_document(entities_of(docs[a]), entities_of(docs[b]))
-                scores[(a, b)] = s
-                corpus[(a, b)] = corpus[(a, b)] + s
-            documents.append(DocumentComparison(name, docs, pairs, scores))
-        if not documents:
-            raise InsufficientDataError(
-                "No document is annotated by two or more annotators (documents are paired by "
-                "name): nothing to compare.\n" + "\n".join(str(e) for e in errors[:10])
-            )
-        # a pair of annotators that shares no document has no scores (not zeros)
-        corpus = {pair: s for pair, s in corpus.items() if s.counts}
+        by_annotator, names = _document_names(by_annotator, annotators)
+        documents, corpus = yield from _compare_documents(
+            by_annotator, annotators, names, opts["cost"], len(inputs), errors
+        )
         result = CorefResult(
-            kind=self.name,
-            inputs=original_inputs,
-            options=dict(opts),
-            errors=errors,
+            **result_fields(self.name, original_inputs, opts, errors),
             annotators=annotators,
             documents=documents,
             corpus_scores=corpus,
@@ -447,6 +391,70 @@ class CorefKind:
             write_iaa_files(result, Path(opts["iaa_dir"]))
         yield Progress(1, 1, "Done")
         return result
+
+
+Documents = dict[str, dict[str, CorefDocument]]  # annotator → document name → document
+
+
+def _document_names(
+    by_annotator: Documents, annotators: tuple[str, ...]
+) -> tuple[Documents, list[str]]:
+    """The names of the documents to compare (paired by name); single CoNLL documents with
+    different names (key / response files) are paired anyway, under the first one's name."""
+    names = sorted(set().union(*(set(by_annotator[a]) for a in annotators)))
+    if all(len(by_annotator[a]) == 1 for a in annotators) and len(names) > 1:
+        only = {a: next(iter(by_annotator[a].values())) for a in annotators}
+        by_annotator = {a: {only[annotators[0]].name: d} for a, d in only.items()}
+        names = [only[annotators[0]].name]
+    return by_annotator, names
+
+
+def _compare_documents(
+    by_annotator: Documents,
+    annotators: tuple[str, ...],
+    names: Sequence[str],
+    cost: str,
+    n_inputs: int,
+    errors: list[ReaderError],
+) -> Generator[
+    Progress, None, tuple[list[DocumentComparison], dict[tuple[str, str], DocumentScores]]
+]:
+    """Every document every two annotators have, pair by pair: matched classes and scores; the
+    scores summed over the corpus (a pair that shares no document has none, not zeros)."""
+    documents: list[DocumentComparison] = []
+    corpus: dict[tuple[str, str], DocumentScores] = {
+        (a, b): DocumentScores() for a, b in combinations(annotators, 2)
+    }
+    for k, name in enumerate(names):
+        yield Progress(n_inputs + k / max(1, len(names)), n_inputs + 1, f"Comparing {name}")
+        docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
+        missing = [a for a in annotators if a not in docs]
+        if missing:
+            some = next(iter(docs.values()))
+            errors.append(
+                ReaderError(
+                    some.path,
+                    None,
+                    f"document {name} is missing for {', '.join(missing)}; compared among the others only.",
+                )
+            )
+        if len(docs) < 2:
+            continue
+        pairs, scores = [], {}
+        for a, b in combinations([x for x in annotators if x in docs], 2):
+            sa, na = sets_of(docs[a])
+            sb, nb = sets_of(docs[b])
+            pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, cost)))
+            s = score_document(entities_of(docs[a]), entities_of(docs[b]))
+            scores[(a, b)] = s
+            corpus[(a, b)] = corpus[(a, b)] + s
+        documents.append(DocumentComparison(name, docs, pairs, scores))
+    if not documents:
+        raise InsufficientDataError(
+            "No document is annotated by two or more annotators (documents are paired by "
+            "name): nothing to compare.\n" + "\n".join(str(e) for e in errors[:10])
+        )
+    return documents, {pair: s for pair, s in corpus.items() if s.counts}
 
 
 KIND = CorefKind()
