@@ -32,9 +32,9 @@ from iaa_desktop.core.kinds.coref.sources import (
 )
 from iaa_desktop.core.kinds.spec import (
     Setting,
+    StepsKind,
     TaskResult,
     rename_annotators,
-    resolve_options,
     result_fields,
 )
 from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
@@ -270,127 +270,123 @@ def write_iaa_files(result: CorefResult, directory: Path) -> list[Path]:
     return written
 
 
-class CorefKind:
-    name = "coref"
-    title = SPEC.title
-    settings = SETTINGS
+def looks_like_coref(inputs: Sequence[Path]) -> float:
+    """Confidence that the inputs are coreference annotations (for auto-detection)."""
+    for p in inputs:
+        p = Path(p)
+        files = list(p.iterdir()) if p.is_dir() else [p]
+        if any(f.suffix == ".ann" for f in files):
+            return 0.95
+        if any(
+            f.name.endswith(("_conll", ".conll", ".key", ".response"))
+            or (f.is_file() and f.suffix in ("", ".txt") and is_conll(f))
+            for f in files[:50]
+        ):
+            return 0.9
+        if any(f.is_file() and is_coref_file(f) for f in files[:50]):
+            return 0.9
+    return 0.0
 
-    def sniff(self, inputs: Sequence[Path]) -> float:
-        for p in inputs:
-            p = Path(p)
-            files = list(p.iterdir()) if p.is_dir() else [p]
-            if any(f.suffix == ".ann" for f in files):
-                return 0.95
-            if any(
-                f.name.endswith(("_conll", ".conll", ".key", ".response"))
-                or (f.is_file() and f.suffix in ("", ".txt") and is_conll(f))
-                for f in files[:50]
-            ):
-                return 0.9
-            if any(f.is_file() and is_coref_file(f) for f in files[:50]):
-                return 0.9
-        return 0.0
 
-    def _read_annotator(
-        self, path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
-    ) -> dict[str, CorefDocument]:
-        rel = tuple(
-            t.strip()
-            for t in str(opts.get("relation_types") or "Coreference").split(",")
-            if t.strip()
-        )
-        files = sorted(path.iterdir()) if path.is_dir() else [path]
-        docs: dict[str, CorefDocument] = {}
-        for f in files:
-            if f.name.startswith(".") or not f.is_file():
-                continue
-            try:
-                if f.suffix == ".ann":
-                    found = [read_brat(f, rel)]
-                elif is_coref_file(f):
-                    found = read_coref_file(f)
-                elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
-                    found = read_mention_table(
-                        f,
-                        opts.get("doc_column") or "",
-                        opts.get("begin_column") or "begin",
-                        opts.get("end_column") or "end",
-                        opts.get("entity_column") or "entityNum",
-                    )
-                elif f.suffix == ".txt" and f.with_suffix(".ann").exists():
-                    continue
-                elif is_conll(f):
-                    found = read_conll(f)
-                else:
-                    continue
-            except ReaderError as e:
-                errors.append(e)
-                continue
-            for d in found:
-                errors.extend(d.errors)
-                if d.name in docs:
-                    errors.append(
-                        ReaderError(
-                            f,
-                            None,
-                            f"document {d.name} appears twice for this annotator; the second is left out.",
-                        )
-                    )
-                    continue
-                docs[d.name] = d
-        if not docs:
-            errors.append(
-                ReaderError(
-                    path,
-                    None,
-                    "no coreference documents found (formats tried: brat .ann, CoNLL-2012, CorefUD "
-                    "CoNLL-U, Universal Anaphora CoNLL-U Plus, WebAnno TSV 3.x with a chain "
-                    "layer, INCEpTION project export, mention table).",
+def read_annotator(
+    path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
+) -> dict[str, CorefDocument]:
+    """One annotator's documents by name: every file of a folder (or the one file) in a format
+    the kind reads; problems go to ``errors``."""
+    rel = tuple(
+        t.strip() for t in str(opts.get("relation_types") or "Coreference").split(",") if t.strip()
+    )
+    files = sorted(path.iterdir()) if path.is_dir() else [path]
+    docs: dict[str, CorefDocument] = {}
+    for f in files:
+        if f.name.startswith(".") or not f.is_file():
+            continue
+        try:
+            if f.suffix == ".ann":
+                found = [read_brat(f, rel)]
+            elif is_coref_file(f):
+                found = read_coref_file(f)
+            elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
+                found = read_mention_table(
+                    f,
+                    opts.get("doc_column") or "",
+                    opts.get("begin_column") or "begin",
+                    opts.get("end_column") or "end",
+                    opts.get("entity_column") or "entityNum",
                 )
+            elif f.suffix == ".txt" and f.with_suffix(".ann").exists():
+                continue
+            elif is_conll(f):
+                found = read_conll(f)
+            else:
+                continue
+        except ReaderError as e:
+            errors.append(e)
+            continue
+        for d in found:
+            errors.extend(d.errors)
+            if d.name in docs:
+                errors.append(
+                    ReaderError(
+                        f,
+                        None,
+                        f"document {d.name} appears twice for this annotator; the second is left out.",
+                    )
+                )
+                continue
+            docs[d.name] = d
+    if not docs:
+        errors.append(
+            ReaderError(
+                path,
+                None,
+                "no coreference documents found (formats tried: brat .ann, CoNLL-2012, CorefUD "
+                "CoNLL-U, Universal Anaphora CoNLL-U Plus, WebAnno TSV 3.x with a chain "
+                "layer, INCEpTION project export, mention table).",
             )
-        return docs
+        )
+    return docs
 
-    def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
-    ) -> Generator[Progress, None, CorefResult]:
-        opts = resolve_options(self.settings, options)
-        inputs = [Path(p) for p in inputs]
-        original_inputs = tuple(str(p) for p in inputs)
-        errors: list[ReaderError] = []
-        # an INCEpTION project export holds every annotator: each user is one
-        by_annotator, inputs = read_project_exports(inputs, bool(opts.get("curation")), errors)
-        if len(inputs) + len(by_annotator) < 2:
-            raise IaaError(
-                "Coreference needs two or more annotators: give one folder (or file) per annotator."
-            )
-        for k, p in enumerate(inputs):
-            yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
-            name = p.name if p.is_dir() else p.stem
-            while name in by_annotator:
-                name += "'"
-            by_annotator[name] = self._read_annotator(p, opts, errors)
-        by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
-        annotators = tuple(a for a, d in by_annotator.items() if d)
-        if len(annotators) < 2:
-            raise IaaError(
-                "Fewer than two annotators have readable documents:\n"
-                + "\n".join(str(e) for e in errors[:10])
-            )
-        by_annotator, names = _document_names(by_annotator, annotators)
-        documents, corpus = yield from _compare_documents(
-            by_annotator, annotators, names, opts["cost"], len(inputs), errors
+
+def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, CorefResult]:
+    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+    inputs = [Path(p) for p in inputs]
+    original_inputs = tuple(str(p) for p in inputs)
+    errors: list[ReaderError] = []
+    # an INCEpTION project export holds every annotator: each user is one
+    by_annotator, inputs = read_project_exports(inputs, bool(opts.get("curation")), errors)
+    if len(inputs) + len(by_annotator) < 2:
+        raise IaaError(
+            "Coreference needs two or more annotators: give one folder (or file) per annotator."
         )
-        result = CorefResult(
-            **result_fields(self.name, original_inputs, opts, errors),
-            annotators=annotators,
-            documents=documents,
-            corpus_scores=corpus,
-            study_threshold=float(opts["study_threshold"]),
+    for k, p in enumerate(inputs):
+        yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
+        name = p.name if p.is_dir() else p.stem
+        while name in by_annotator:
+            name += "'"
+        by_annotator[name] = read_annotator(p, opts, errors)
+    by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
+    annotators = tuple(a for a, d in by_annotator.items() if d)
+    if len(annotators) < 2:
+        raise IaaError(
+            "Fewer than two annotators have readable documents:\n"
+            + "\n".join(str(e) for e in errors[:10])
         )
-        if opts.get("iaa_dir"):
-            write_iaa_files(result, Path(opts["iaa_dir"]))
-        yield Progress(1, 1, "Done")
-        return result
+    by_annotator, names = _document_names(by_annotator, annotators)
+    documents, corpus = yield from _compare_documents(
+        by_annotator, annotators, names, opts["cost"], len(inputs), errors
+    )
+    result = CorefResult(
+        **result_fields(SPEC.name, original_inputs, opts, errors),
+        annotators=annotators,
+        documents=documents,
+        corpus_scores=corpus,
+        study_threshold=float(opts["study_threshold"]),
+    )
+    if opts.get("iaa_dir"):
+        write_iaa_files(result, Path(opts["iaa_dir"]))
+    yield Progress(1, 1, "Done")
+    return result
 
 
 Documents = dict[str, dict[str, CorefDocument]]  # annotator → document name → document
@@ -457,4 +453,4 @@ def _compare_documents(
     return documents, {pair: s for pair, s in corpus.items() if s.counts}
 
 
-KIND = CorefKind()
+KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_coref, run)
