@@ -9,7 +9,11 @@ from hypothesis import strategies as st
 from nltk.metrics.distance import edit_distance
 
 from iaa_desktop.core.metrics import levenshtein
-from iaa_desktop.core.metrics.alpha import nld_expected_sums
+from iaa_desktop.core.metrics.alpha import (
+    alpha_strings_from_codes,
+    krippendorff_alpha_strings,
+    nld_expected_sums,
+)
 
 # Latin with a combining mark, Hebrew, an emoji outside the BMP, and NUL (which NumPy's
 # fixed-width strings drop at the end of a string)
@@ -120,3 +124,13 @@ def test_bitparallel_equals_rapidfuzz_over_thousands_of_labels():
 def test_unknown_engine():
     with pytest.raises(ValueError, match="engine"):
         nld_expected_sums(["a"], np.ones(1), engine="gpu")
+
+
+def test_labels_differing_by_a_trailing_nul_stay_distinct():
+    """NumPy's fixed-width strings would drop the NUL and merge the two labels."""
+    got = krippendorff_alpha_strings([["a", "a\x00"], ["b", "b"], ["a", "a"]]).value
+    codes = np.array([[0, 1], [2, 2], [0, 0]])
+    assert got == pytest.approx(alpha_strings_from_codes(codes, ["a", "a\x00", "b"]).value)
+    assert got != pytest.approx(
+        krippendorff_alpha_strings([["a", "a"], ["b", "b"], ["a", "a"]]).value
+    )

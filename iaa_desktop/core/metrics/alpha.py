@@ -277,14 +277,17 @@ def _cdist_block(
     return block
 
 
-def _nld_expected_sum(labels: Sequence[str], n_c: NDArray[Any], chunk: int = 4096) -> float:
+def _nld_expected_sum(
+    labels: Sequence[str], n_c: NDArray[Any], chunk: int = 4096, engine: str = "auto"
+) -> float:
     """Σ_{c,k} n_c n_k NLD(c, k) (see :func:`nld_expected_sums`)."""
-    return float(nld_expected_sums(labels, np.asarray(n_c, dtype=np.float64), chunk)[0])
+    return float(nld_expected_sums(labels, np.asarray(n_c, dtype=np.float64), chunk, engine)[0])
 
 
 def krippendorff_alpha_strings(
     labels: Any,
     distance: str | Callable[[str, str], float] = "nld",
+    engine: str = "auto",
 ) -> AgreementResult:
     """Krippendorff's α for string labels with a string distance (default: normalized Levenshtein).
 
@@ -294,7 +297,8 @@ def krippendorff_alpha_strings(
     blocks with rapidfuzz, so tens of thousands of distinct labels stay fast.
 
     NLD (Levenshtein distance over the longer length) is used as δ itself, not squared
-    (Bollmann, Dipper & Petran 2016).
+    (Bollmann, Dipper & Petran 2016). ``engine`` chooses how D_e's distances are summed
+    (:func:`nld_expected_sums`); every engine gives the same α.
 
     >>> round(krippendorff_alpha_strings([["abc", "abc"], ["abd", "abc"], ["x", "xy"]]).value, 4)
     0.5614
@@ -304,11 +308,16 @@ def krippendorff_alpha_strings(
         raise ValueError("labels must be a 2-D table: items × annotators")
     flat = arr.ravel()
     valid = np.fromiter(map(str.__instancecheck__, flat), dtype=bool, count=len(flat))
-    cats, inv = np.unique(flat[valid].astype(str), return_inverse=True)
+    # distinct labels sorted by code point (as np.unique would, without sorting every label and
+    # without NumPy's fixed-width strings, which drop trailing NULs)
+    given = flat[valid].tolist()
+    index = dict.fromkeys(given, 0)
+    cats = sorted(index)
+    index.update(zip(cats, range(len(cats))))
     codes = np.full(flat.shape, MISSING, dtype=np.int64)
-    codes[valid] = inv
+    codes[valid] = np.fromiter(map(index.__getitem__, given), dtype=np.int64, count=len(given))
     codes = codes.reshape(arr.shape)
-    return alpha_strings_from_codes(codes, cats.tolist(), distance)
+    return alpha_strings_from_codes(codes, [str(c) for c in cats], distance, engine)
 
 
 def _string_distances(
@@ -328,6 +337,7 @@ def alpha_strings_from_codes(
     codes: Any,
     categories: Sequence[str],
     distance: str | Callable[[str, str], float] = "nld",
+    engine: str = "auto",
 ) -> AgreementResult:
     """:func:`krippendorff_alpha_strings` for already encoded labels (categories = the strings)."""
     t = tally(np.asarray(codes), len(categories))
@@ -343,7 +353,7 @@ def alpha_strings_from_codes(
     present = np.flatnonzero(n_c > 0)
     labs = [categories[k] for k in present]
     if distance == "nld":
-        e_sum = _nld_expected_sum(labs, n_c[present])
+        e_sum = _nld_expected_sum(labs, n_c[present], engine=engine)
     else:
         fn = distance if callable(distance) else None
         assert fn is not None
