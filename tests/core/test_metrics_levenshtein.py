@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -134,3 +136,15 @@ def test_labels_differing_by_a_trailing_nul_stay_distinct():
     assert got != pytest.approx(
         krippendorff_alpha_strings([["a", "a"], ["b", "b"], ["a", "a"]]).value
     )
+
+
+def test_auto_engine_imports_numba_only_when_one_call_repays_it(monkeypatch):
+    from iaa_desktop.core.metrics import alpha
+
+    assert alpha._nld_kernel("auto", alpha.BITPARALLEL_FROM - 1) is None
+    assert alpha._nld_kernel("rapidfuzz", 10**6) is None
+    with monkeypatch.context() as patch:  # as if numba were not loaded yet (nothing imports it)
+        patch.delitem(sys.modules, "numba", raising=False)
+        assert alpha._nld_kernel("auto", alpha.BITPARALLEL_IMPORT_FROM - 1) is None
+    pytest.importorskip("numba")
+    assert alpha._nld_kernel("auto", alpha.BITPARALLEL_FROM) is not None

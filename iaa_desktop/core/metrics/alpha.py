@@ -19,6 +19,7 @@ Reference: Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -175,8 +176,12 @@ def nld_pairs(a: Sequence[str], b: Sequence[str]) -> NDArray[Any]:
 
 
 #: from this many distinct labels on, ``engine="auto"`` uses the compiled bit-parallel kernel
-#: (below, rapidfuzz takes milliseconds and importing numba would cost more than it saves)
+#: once numba is loaded (below, rapidfuzz takes milliseconds)
 BITPARALLEL_FROM = 3000
+#: ... and from this many, loads numba for it: importing numba and the cached kernel costs about
+#: 0.25 s CPU once per process, which one call repays from ~65 M label pairs (rapidfuzz ``cdist``
+#: ~5 ns a pair, the kernel ~1.2 ns, on one AVX-512 core)
+BITPARALLEL_IMPORT_FROM = 11_000
 
 ENGINES = ("auto", "bitparallel", "rapidfuzz")
 
@@ -198,7 +203,8 @@ def nld_expected_sums(
     kernel of :mod:`~iaa_desktop.core.metrics.levenshtein` (Hyyrö 2003; needs numba), which
     never materialises the distances; ``rapidfuzz`` computes them with rapidfuzz ``cdist`` as
     bytes and sums them by single-precision matrix products over exact small integers;
-    ``auto`` takes the kernel from :data:`BITPARALLEL_FROM` labels on when numba is installed.
+    ``auto`` takes the kernel when numba is installed, from :data:`BITPARALLEL_FROM` labels on
+    if numba is loaded already, from :data:`BITPARALLEL_IMPORT_FROM` on otherwise.
     Blocks the kernel cannot hold (queries over 64 characters, the empty label) always go to
     rapidfuzz. Both give the same sums up to rounding.
     """
@@ -232,7 +238,11 @@ def nld_expected_sums(
 def _nld_kernel(engine: str, n_labels: int) -> levenshtein.Kernel | None:
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
-    if engine == "rapidfuzz" or (engine == "auto" and n_labels < BITPARALLEL_FROM):
+    if engine == "auto":
+        loaded = "numba" in sys.modules
+        if n_labels < (BITPARALLEL_FROM if loaded else BITPARALLEL_IMPORT_FROM):
+            return None
+    elif engine == "rapidfuzz":
         return None
     kernel = levenshtein.block_kernel()
     if kernel is None and engine == "bitparallel":
