@@ -148,3 +148,12 @@ def test_auto_engine_imports_numba_only_when_one_call_repays_it(monkeypatch):
         assert alpha._nld_kernel("auto", alpha.BITPARALLEL_IMPORT_FROM - 1) is None
     pytest.importorskip("numba")
     assert alpha._nld_kernel("auto", alpha.BITPARALLEL_FROM) is not None
+
+
+def test_rapidfuzz_engine_exact_with_large_and_fractional_weights():
+    """Single-precision products would round: weights of 2^24 and of thirds."""
+    labels = ["ab", "ba", "abc", "x", "xyz", ""]
+    for w in (np.array([2.0**24, 3.0, 1.0, 2.0**25, 5.0, 7.0]), np.arange(1, 7) / 3):
+        want = _nld_sum(labels, w[:, None])
+        got = nld_expected_sums(labels, w, engine="rapidfuzz")
+        assert got == pytest.approx(want, rel=1e-14)

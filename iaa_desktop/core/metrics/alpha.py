@@ -258,7 +258,8 @@ def _cdist_block(
     diag: bool,
     chunk: int,
 ) -> NDArray[np.float64]:
-    """Σ_{c ∈ gi, k ∈ gj} w_c w_k LD(c, k) by rapidfuzz ``cdist`` (pairs k < c skipped if diag)."""
+    """Σ_{c ∈ gi, k ∈ gj} w_c w_k LD(c, k) by rapidfuzz ``cdist`` (pairs k < c skipped if diag):
+    the distances as bytes, summed by matrix products over exact small integers."""
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist
 
@@ -266,7 +267,12 @@ def _cdist_block(
     dtype = np.uint8 if longest < 255 else np.int32
     queries = [labels[k] for k in gi]
     choices = queries if diag else [labels[k] for k in gj]
-    wj = w2[gj].astype(np.float32)
+    # single precision is exact while every weight is an integer and every partial sum of
+    # distance × weight stays below 2^24; otherwise double
+    wj64 = w2[gj]
+    exact32 = bool(np.all(wj64 == np.round(wj64))) and longest * np.abs(wj64).sum() < 2**24
+    ftype: type[np.floating[Any]] = np.float32 if exact32 else np.float64
+    wj: NDArray[np.floating[Any]] = wj64.astype(ftype)
     block = np.zeros(w2.shape[1])
     for start in range(0, len(gi), chunk):
         stop = min(start + chunk, len(gi))
@@ -277,7 +283,7 @@ def _cdist_block(
             scorer=Levenshtein.distance,
             dtype=dtype,
             workers=1,
-        ).astype(np.float32)
+        ).astype(ftype)
         if diag:
             side = stop - start
             part = ld[:, side:] @ wj[stop:] + (ld[:, :side] @ wj[start:stop]) / 2
