@@ -157,3 +157,17 @@ def test_rapidfuzz_engine_exact_with_large_and_fractional_weights():
         want = _nld_sum(labels, w[:, None])
         got = nld_expected_sums(labels, w, engine="rapidfuzz")
         assert got == pytest.approx(want, rel=1e-14)
+
+
+def test_without_numba_auto_falls_back_to_rapidfuzz(monkeypatch):
+    from iaa_desktop.core.metrics import alpha
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
+    levenshtein.block_kernel.cache_clear()
+    try:
+        assert levenshtein.block_kernel() is None
+        assert alpha._nld_kernel("auto", 10**6) is None
+        with pytest.raises(RuntimeError, match="numba"):
+            alpha._nld_kernel("bitparallel", 10)
+    finally:
+        levenshtein.block_kernel.cache_clear()
