@@ -180,7 +180,7 @@ def nld_pairs(a: Sequence[str], b: Sequence[str]) -> NDArray[Any]:
 BITPARALLEL_FROM = 3000
 #: ... and from this many, loads numba for it: importing numba and the cached kernel costs about
 #: 0.25 s CPU once per process, which one call repays from ~65 M label pairs (rapidfuzz ``cdist``
-#: ~5 ns a pair, the kernel ~1.2 ns, on one AVX-512 core)
+#: ~5 ns a pair, the kernel under 1 ns, on one AVX-512 core)
 BITPARALLEL_IMPORT_FROM = 11_000
 
 ENGINES = ("auto", "bitparallel", "rapidfuzz")

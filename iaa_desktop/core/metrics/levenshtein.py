@@ -78,7 +78,7 @@ def _block_sums(
     nq, la = qc.shape
     nc, lb = cc.shape
     n_k = wc.shape[1]
-    top = T(la - 1)
+    last = T(T(1) << T(la - 1))
     n_alpha = max(qc.max(), cc.max()) + 1
     acc = np.zeros((n_k, nq))
     pm = np.zeros((n_alpha, lanes), dtype=T)
@@ -104,7 +104,10 @@ def _block_sums(
                     d0 = T(T(T(T(x & v) + v) ^ v) | x)
                     hp = T(vn[b] | T(~T(d0 | v)))
                     hn = T(v & d0)
-                    sc[b] = T(T(sc[b] + T(T(hp >> top) & T(1))) - T(T(hn >> top) & T(1)))
+                    # ± the last row's bit: min(bit & h, 1), no shift (there is no 8-bit
+                    # vector shift: LLVM would widen the lanes to 64 bits)
+                    up, down = T(min(T(hp & last), T(1))), T(min(T(hn & last), T(1)))
+                    sc[b] = T(T(sc[b] + up) - down)
                     x = T(T(hp << T(1)) | T(1))
                     vn[b] = T(x & d0)
                     vp[b] = T(T(hn << T(1)) | T(~T(x | d0)))
