@@ -179,7 +179,7 @@ def nld_pairs(a: Sequence[str], b: Sequence[str]) -> NDArray[Any]:
 #: once numba is loaded (below, rapidfuzz takes milliseconds)
 BITPARALLEL_FROM = 3000
 #: ... and from this many, loads numba for it: importing numba and the cached kernel costs about
-#: 0.25 s CPU once per process, which one call repays from ~65 M label pairs (rapidfuzz ``cdist``
+#: 0.25 s CPU once per process, which one call repays from ~60 M label pairs (rapidfuzz ``cdist``
 #: ~5 ns a pair, the kernel under 1 ns, on one AVX-512 core)
 BITPARALLEL_IMPORT_FROM = 11_000
 
