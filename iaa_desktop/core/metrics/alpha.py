@@ -19,13 +19,14 @@ Reference: Krippendorff, K. (2011). *Computing Krippendorff's Alpha-Reliability*
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from iaa_desktop.core.metrics import batch
+from iaa_desktop.core.metrics import batch, levenshtein
 from iaa_desktop.core.metrics.coding import MISSING, n_categories_of
 from iaa_desktop.core.metrics.result import AgreementResult
 from iaa_desktop.core.metrics.tally import Tally, aggregate, tally
@@ -174,8 +175,19 @@ def nld_pairs(a: Sequence[str], b: Sequence[str]) -> NDArray[Any]:
     return np.where(den > 0, ld / np.where(den > 0, den, 1.0), 0.0)
 
 
+#: from this many distinct labels on, ``engine="auto"`` uses the compiled bit-parallel kernel
+#: once numba is loaded (below, rapidfuzz takes milliseconds)
+BITPARALLEL_FROM = 3000
+#: ... and from this many, loads numba for it: importing numba and the cached kernel costs about
+#: 0.25 s CPU once per process, which one call repays from ~60 M label pairs (rapidfuzz ``cdist``
+#: ~5 ns a pair, the kernel under 1 ns, on one AVX-512 core)
+BITPARALLEL_IMPORT_FROM = 11_000
+
+ENGINES = ("auto", "bitparallel", "rapidfuzz")
+
+
 def nld_expected_sums(
-    labels: Sequence[str], weights: NDArray[Any], chunk: int = 1024
+    labels: Sequence[str], weights: NDArray[Any], chunk: int = 1024, engine: str = "auto"
 ) -> NDArray[Any]:
     r"""Σ_{c,k} w_c w_k NLD(c, k) over all pairs of labels, for each column of ``weights``.
 
@@ -184,14 +196,18 @@ def nld_expected_sums(
     This is the costly part of α with a string distance: every pair of labels. Labels are
     grouped by length, so within a block of two length groups the denominator max(|c|, |k|) is
     one number; each block pair is computed once (LD is symmetric; the shorter labels are the
-    rapidfuzz ``cdist`` queries) and, within a length group, only the pairs on or above the
-    diagonal (the square corner of each chunk counts half: it holds both triangles). Distances
-    come as bytes (LD ≤ the longer length) and the weighted sums are single-precision matrix
-    products over exact small integers.
-    """
-    from rapidfuzz.distance import Levenshtein
-    from rapidfuzz.process import cdist
+    queries) and, within a length group, only the pairs on or above the diagonal (the square
+    corner of each chunk counts half: it holds both triangles).
 
+    ``engine``: ``bitparallel`` sums the distances of a block in the compiled bit-parallel
+    kernel of :mod:`~iaa_desktop.core.metrics.levenshtein` (Hyyrö 2003; needs numba), which
+    never materialises the distances; ``rapidfuzz`` computes them with rapidfuzz ``cdist`` as
+    bytes and sums them by single-precision matrix products over exact small integers;
+    ``auto`` takes the kernel when numba is installed, from :data:`BITPARALLEL_FROM` labels on
+    if numba is loaded already, from :data:`BITPARALLEL_IMPORT_FROM` on otherwise.
+    Blocks the kernel cannot hold (queries over 64 characters, the empty label) always go to
+    rapidfuzz. Both give the same sums up to rounding.
+    """
     labels = list(labels)
     w = np.asarray(weights, dtype=np.float64)
     w2 = w[:, None] if w.ndim == 1 else w
@@ -199,47 +215,95 @@ def nld_expected_sums(
     total = np.zeros(w2.shape[1])
     if not len(labels):
         return total
-    dtype = np.uint8 if lengths.max() < 255 else np.int32
+    kernel = _nld_kernel(engine, len(labels))
+    ids = None if kernel is None else levenshtein.encode_characters(labels, lengths)
     groups = [np.flatnonzero(lengths == ln) for ln in np.unique(lengths)]
     group_len = [int(lengths[g[0]]) for g in groups]
     for i, gi in enumerate(groups):
-        queries = [labels[k] for k in gi]
+        la = group_len[i]
         for j in range(i, len(groups)):
-            denom = max(group_len[i], group_len[j])
-            if denom == 0:
+            lb = group_len[j]
+            if lb == 0:
                 continue  # "" vs "": distance 0
             gj = groups[j]
-            choices = queries if i == j else [labels[k] for k in gj]
-            wj = w2[gj].astype(np.float32)
-            block = np.zeros(w2.shape[1])
-            for start in range(0, len(gi), chunk):
-                stop = min(start + chunk, len(gi))
-                c0 = start if i == j else 0
-                ld = cdist(
-                    queries[start:stop],
-                    choices[c0:],
-                    scorer=Levenshtein.distance,
-                    dtype=dtype,
-                    workers=1,
-                ).astype(np.float32)
-                if i == j:
-                    side = stop - start
-                    part = ld[:, side:] @ wj[stop:] + (ld[:, :side] @ wj[start:stop]) / 2
-                else:
-                    part = ld @ wj
-                block += (w2[gi[start:stop]] * part.astype(np.float64)).sum(axis=0)
-            total += block / denom * 2.0
+            if ids is not None and 0 < la <= levenshtein.MAX_QUERY and lb <= levenshtein.MAX_CHOICE:
+                acc = levenshtein.block_sums(ids[gi, :la], ids[gj, :lb], w2[gj], i == j, kernel)
+                block = (acc.T * w2[gi]).sum(axis=0)
+            else:
+                block = _cdist_block(labels, gi, gj, w2, i == j, chunk)
+            total += block / lb * 2.0
     return total
 
 
-def _nld_expected_sum(labels: Sequence[str], n_c: NDArray[Any], chunk: int = 4096) -> float:
+def _nld_kernel(engine: str, n_labels: int) -> levenshtein.Kernel | None:
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine == "auto":
+        loaded = "numba" in sys.modules
+        if n_labels < (BITPARALLEL_FROM if loaded else BITPARALLEL_IMPORT_FROM):
+            return None
+    elif engine == "rapidfuzz":
+        return None
+    kernel = levenshtein.block_kernel()
+    if kernel is None and engine == "bitparallel":
+        raise RuntimeError("engine='bitparallel' needs numba (pip install numba)")
+    return kernel
+
+
+def _cdist_block(
+    labels: list[str],
+    gi: NDArray[np.intp],
+    gj: NDArray[np.intp],
+    w2: NDArray[np.float64],
+    diag: bool,
+    chunk: int,
+) -> NDArray[np.float64]:
+    """Σ_{c ∈ gi, k ∈ gj} w_c w_k LD(c, k) by rapidfuzz ``cdist`` (pairs k < c skipped if diag):
+    the distances as bytes, summed by matrix products over exact small integers."""
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.process import cdist
+
+    longest = max(len(labels[gi[0]]), len(labels[gj[0]]))
+    dtype = np.uint8 if longest < 255 else np.int32
+    queries = [labels[k] for k in gi]
+    choices = queries if diag else [labels[k] for k in gj]
+    # single precision is exact while every weight is an integer and every partial sum of
+    # distance × weight stays below 2^24; otherwise double
+    wj64 = w2[gj]
+    exact32 = bool(np.all(wj64 == np.round(wj64))) and longest * np.abs(wj64).sum() < 2**24
+    ftype: type[np.floating[Any]] = np.float32 if exact32 else np.float64
+    wj: NDArray[np.floating[Any]] = wj64.astype(ftype)
+    block = np.zeros(w2.shape[1])
+    for start in range(0, len(gi), chunk):
+        stop = min(start + chunk, len(gi))
+        c0 = start if diag else 0
+        ld = cdist(
+            queries[start:stop],
+            choices[c0:],
+            scorer=Levenshtein.distance,
+            dtype=dtype,
+            workers=1,
+        ).astype(ftype)
+        if diag:
+            side = stop - start
+            part = ld[:, side:] @ wj[stop:] + (ld[:, :side] @ wj[start:stop]) / 2
+        else:
+            part = ld @ wj
+        block += (w2[gi[start:stop]] * part.astype(np.float64)).sum(axis=0)
+    return block
+
+
+def _nld_expected_sum(
+    labels: Sequence[str], n_c: NDArray[Any], chunk: int = 4096, engine: str = "auto"
+) -> float:
     """Σ_{c,k} n_c n_k NLD(c, k) (see :func:`nld_expected_sums`)."""
-    return float(nld_expected_sums(labels, np.asarray(n_c, dtype=np.float64), chunk)[0])
+    return float(nld_expected_sums(labels, np.asarray(n_c, dtype=np.float64), chunk, engine)[0])
 
 
 def krippendorff_alpha_strings(
     labels: Any,
     distance: str | Callable[[str, str], float] = "nld",
+    engine: str = "auto",
 ) -> AgreementResult:
     """Krippendorff's α for string labels with a string distance (default: normalized Levenshtein).
 
@@ -249,7 +313,8 @@ def krippendorff_alpha_strings(
     blocks with rapidfuzz, so tens of thousands of distinct labels stay fast.
 
     NLD (Levenshtein distance over the longer length) is used as δ itself, not squared
-    (Bollmann, Dipper & Petran 2016).
+    (Bollmann, Dipper & Petran 2016). ``engine`` chooses how D_e's distances are summed
+    (:func:`nld_expected_sums`); every engine gives the same α.
 
     >>> round(krippendorff_alpha_strings([["abc", "abc"], ["abd", "abc"], ["x", "xy"]]).value, 4)
     0.5614
@@ -259,11 +324,16 @@ def krippendorff_alpha_strings(
         raise ValueError("labels must be a 2-D table: items × annotators")
     flat = arr.ravel()
     valid = np.fromiter(map(str.__instancecheck__, flat), dtype=bool, count=len(flat))
-    cats, inv = np.unique(flat[valid].astype(str), return_inverse=True)
+    # distinct labels sorted by code point (as np.unique would, without sorting every label and
+    # without NumPy's fixed-width strings, which drop trailing NULs)
+    given = flat[valid].tolist()
+    index = dict.fromkeys(given, 0)
+    cats = sorted(index)
+    index.update(zip(cats, range(len(cats))))
     codes = np.full(flat.shape, MISSING, dtype=np.int64)
-    codes[valid] = inv
+    codes[valid] = np.fromiter(map(index.__getitem__, given), dtype=np.int64, count=len(given))
     codes = codes.reshape(arr.shape)
-    return alpha_strings_from_codes(codes, cats.tolist(), distance)
+    return alpha_strings_from_codes(codes, [str(c) for c in cats], distance, engine)
 
 
 def _string_distances(
@@ -283,6 +353,7 @@ def alpha_strings_from_codes(
     codes: Any,
     categories: Sequence[str],
     distance: str | Callable[[str, str], float] = "nld",
+    engine: str = "auto",
 ) -> AgreementResult:
     """:func:`krippendorff_alpha_strings` for already encoded labels (categories = the strings)."""
     t = tally(np.asarray(codes), len(categories))
@@ -298,7 +369,7 @@ def alpha_strings_from_codes(
     present = np.flatnonzero(n_c > 0)
     labs = [categories[k] for k in present]
     if distance == "nld":
-        e_sum = _nld_expected_sum(labs, n_c[present])
+        e_sum = _nld_expected_sum(labs, n_c[present], engine=engine)
     else:
         fn = distance if callable(distance) else None
         assert fn is not None

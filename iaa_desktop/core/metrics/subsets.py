@@ -4,7 +4,8 @@ A normalization study reports the same three coefficients for many subsets of it
 text × ALL / MEDIUM / STRICT tokens, word and character level). :class:`SubsetReliability`
 computes the per-item parts once; each subset then costs a masked sum and a ``bincount``, and the
 expected disagreement of all subsets comes from one matrix product with the label × label
-distance matrix. Its values equal :func:`~iaa_desktop.core.metrics.percent_agreement`,
+distance matrix (with many labels, from one pass over the label pairs,
+:func:`~iaa_desktop.core.metrics.alpha.nld_expected_sums`, one weight column per subset). Its values equal :func:`~iaa_desktop.core.metrics.percent_agreement`,
 :func:`~iaa_desktop.core.metrics.fleiss_kappa` and
 :func:`~iaa_desktop.core.metrics.alpha_strings_from_codes` computed on each subset (tests
 check it, and NLTK's ``AnnotationTask``).
@@ -51,11 +52,14 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
+from iaa_desktop.core.metrics.alpha import nld_expected_sums
+
 __all__ = ["SubsetAgreement", "SubsetReliability", "nld_matrix", "nld_pairs", "subset_agreements"]
 
 FloatArray = npt.NDArray[np.float64]
 
-#: above this many distinct labels the label × label distance matrix is computed block by block
+#: above this many distinct labels the label × label distance matrix is not kept: the expected
+#: disagreements are summed over the label pairs without it
 MAX_DENSE_LABELS = 3000
 
 
@@ -187,16 +191,11 @@ class SubsetReliability:
         if self._dense is not None:
             # one matrix product for all subsets (BLAS) instead of a sub-matrix per subset
             return np.asarray(np.einsum("ij,ij->i", counts @ self._dense, counts))
-        # many labels: the distance matrix block by block over the labels used anywhere
+        # many labels: every pair of the labels used anywhere once, one weight column per subset
+        # (never the distance matrix)
         used = np.flatnonzero(counts.sum(axis=0))
-        sub = counts[:, used]
         names = [self.labels[k] for k in used]
-        out = np.zeros(counts.shape[0])
-        block = 2048
-        for s in range(0, len(used), block):
-            d = nld_matrix(names[s : s + block], names)
-            out += np.einsum("ij,ij->i", sub @ d.T, sub[:, s : s + block])
-        return out
+        return np.asarray(nld_expected_sums(names, counts[:, used].T), dtype=np.float64)
 
     def agreement(self, mask: npt.ArrayLike | None = None) -> SubsetAgreement:
         """The coefficients over the items where ``mask`` is true (all items when None)."""
