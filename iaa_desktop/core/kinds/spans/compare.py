@@ -184,11 +184,14 @@ def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict
             row[f"{kind}_f1_ci_low"], row[f"{kind}_f1_ci_high"] = lo, hi
         out["pairs"].append(row)
     for kind in ("exact", "overlap"):
-        mean = float(np.nanmean([r[f"{kind}_f1"] for r in out["pairs"]])) if pairs else math.nan
+        f1s = np.array([r[f"{kind}_f1"] for r in out["pairs"]])
+        mean = float(_mean_pairs(f1s)) if pairs else math.nan  # NaN when no pair has spans
         ci = S.percentile_interval(_mean_pairs(np.array(boot[kind]))) if pairs else (math.nan,) * 2
         out["overall"][f"{kind}_f1"] = _fig(mean, ci)
         macro = [r[f"{kind}_f1_macro"] for r in out["pairs"]]
-        out["overall"][f"{kind}_f1_macro"] = _fig(float(np.nanmean(macro)) if pairs else math.nan)
+        out["overall"][f"{kind}_f1_macro"] = _fig(
+            float(_mean_pairs(np.array(macro))) if pairs else math.nan
+        )
         out[f"label_{kind}"] = _mean_pairs(np.array(per_label[kind])) if pairs else None
         out[f"doc_{kind}"] = _mean_pairs(np.array(per_doc[kind])) if pairs else None
         # per-label intervals: resample documents, F1 per pair and label, mean over pairs
