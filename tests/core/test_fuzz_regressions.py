@@ -106,6 +106,16 @@ def test_webanno_offsets_far_too_large(tmp_path, capsys, offsets, message):
     assert f"{tmp_path / 'B' / 'doc1.tsv'}, {message}" in err
 
 
+def test_brat_offset_of_thousands_of_digits_in_a_span_study(tmp_path, capsys):
+    for who, start in (("A", "0"), ("B", BIG)):
+        (tmp_path / who).mkdir()
+        (tmp_path / who / "d.txt").write_text("Marie Curie", encoding="utf-8")
+        (tmp_path / who / "d.ann").write_text(f"T1\tPER {start} 5\tMarie\n", encoding="utf-8")
+    code, err = report(["--kind", "spans", tmp_path / "A", tmp_path / "B"], capsys)
+    assert code in (1, 2) and "internal error" not in err
+    assert f"{tmp_path / 'B' / 'd.ann'}, line 1: span T1 has an offset far too long" in err
+
+
 def test_wide_table_with_a_number_of_thousands_of_digits(tmp_path, capsys):
     f = tmp_path / "wide.tsv"
     rows = ["item\tA\tB\tC"] + [f"w{i}\t{i % 4 + 1}\t{i % 3 + 1}\t{i % 4 + 1}" for i in range(8)]

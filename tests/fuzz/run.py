@@ -111,6 +111,7 @@ def run(
     out: Path | None,
     stop_after: float | None = None,
 ) -> int:
+    commit = _commit()  # the code the children run (imported now, before the first fork)
     root = Path(tempfile.mkdtemp(prefix="iaa-fuzz-"))
     forked.warm_up(_warm_cases(kinds, root))
     tally = Tally(kinds)
@@ -140,6 +141,7 @@ def run(
     shutil.rmtree(root, ignore_errors=True)
     report = _report(tally, kinds, per_kind, jobs, time.time() - t_start, cpu0)
     report["stopped_by_time_limit"] = stopped
+    report["commit"] = commit
     text = json.dumps(report, ensure_ascii=False, indent=2)
     if out:
         out.write_text(text + "\n", encoding="utf-8")
