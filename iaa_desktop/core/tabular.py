@@ -111,6 +111,25 @@ def sniff_delimiter(path: Path, text: str) -> str:
     return best
 
 
+def _check_bare_cr(path: Path, text: str, delim: str, quoting: int) -> None:
+    """A carriage return alone inside a line of a file of LF line ends, outside quotes: pandas
+    would end the row there and read two rows (a silent misreading); the ``csv`` module refuses
+    it, with its line."""
+    if "\n" not in text or re.search(r"\r(?![\r\n])", text) is None:
+        return
+    reader = csv.reader(io.StringIO(text), delimiter=delim, quoting=quoting)
+    try:
+        for _ in reader:
+            pass
+    except csv.Error:
+        raise ReaderError(
+            path,
+            reader.line_num or 1,
+            "a carriage return alone splits this line (not a line end); remove it or quote the "
+            "cell.",
+        ) from None
+
+
 def _first_records(path: Path, text: str, delim: str, quoting: int) -> list[list[str]]:
     """The header and the first data record, parsed as pandas will parse them."""
     reader = csv.reader(io.StringIO(text[: 4 * 1024 * 1024]), delimiter=delim, quoting=quoting)
@@ -178,6 +197,7 @@ def read_table(
     first = _first_records(path, text, delim, quoting)
     if not first:
         raise ReaderError(path, None, "the file is empty.")
+    _check_bare_cr(path, text, delim, quoting)
     if len(first[0]) < 2:
         raise ReaderError(
             path,

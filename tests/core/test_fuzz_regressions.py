@@ -23,8 +23,8 @@ def test_bare_carriage_return_in_a_table_field(tmp_path, capsys):
     f = tmp_path / "long.csv"
     f.write_bytes(b"item,annotator,label\ni1,ann1,pos\ni1,ann2,p\ros\ni2,ann1,neg\ni2,ann2,neg\n")
     code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
-    assert code == 2
-    assert f"{f}, line 3: the table is malformed" in err
+    assert code == 2, err  # not a silent row "os" without annotator and label
+    assert f"{f}, line 3: a carriage return alone splits this line" in err
 
 
 # --------------------------------------------------- format recognition reads through the policy
@@ -56,3 +56,140 @@ def test_study_import_shows_the_columns_of_a_utf16_table(tmp_path):
     f = tmp_path / "t.tsv"
     f.write_text("item\tcoder\tlabel\r\ni1\tA\tx\r\n", encoding="utf-16")
     assert _header(f) == "item, coder, label"
+
+
+# ------------------------------------------------------------------------ numbers of many digits
+BIG = "9" * 5000
+
+
+def test_jsonl_line_with_a_number_of_thousands_of_digits(tmp_path, capsys):
+    text = "Marie Curie worked in Paris."
+    ok = f'{{"id": 1, "text": "{text}", "label": [[0, 11, "PER"]]}}\n'
+    (tmp_path / "A.jsonl").write_text(ok, encoding="utf-8")
+    bad = f'{{"id": {BIG}, "text": "{text}", "label": [[0, 11, "PER"]]}}\n'
+    (tmp_path / "B.jsonl").write_text(ok + bad, encoding="utf-8")
+    code, err = report(["--kind", "spans", tmp_path / "A.jsonl", tmp_path / "B.jsonl"], capsys)
+    assert code in (0, 1, 2) and "internal error" not in err
+    assert f"{tmp_path / 'B.jsonl'}, line 2: a number of 5,000 digits: far too long" in err
+
+
+def test_json_document_with_a_number_of_thousands_of_digits(tmp_path):
+    from iaa_desktop.core.errors import ReaderError
+    from iaa_desktop.core.formats.jsonio import load_json
+
+    with pytest.raises(ReaderError, match=r"x\.json, line 3: a number of 5,000 digits"):
+        load_json('[\n {"id": 1},\n {"id": ' + BIG + "}\n]", "x.json")
+
+
+def _tsv3(offsets: str) -> str:
+    return (
+        "#FORMAT=WebAnno TSV 3.3\n"
+        "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|identifier|value\n\n\n"
+        "#Text=Marie Curie\n1-1\t0-5\tMarie\t*[1]\tPER[1]\n1-2\t6-11\tCurie\t*[1]\tPER[1]\n\n"
+        f"#Text=Paris\n2-1\t{offsets}\tParis\t*\tLOC\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("offsets", "message"),
+    [
+        (f"{BIG}-{BIG}", "line 10: not a token row"),
+        ("900000000000-900000000005", "line 10: the sentence begins at offset 900,000,000,000"),
+    ],
+)
+def test_webanno_offsets_far_too_large(tmp_path, capsys, offsets, message):
+    for who, cell in (("A", "12-17"), ("B", offsets)):
+        (tmp_path / who).mkdir()
+        (tmp_path / who / "doc1.tsv").write_text(_tsv3(cell), encoding="utf-8")
+    code, err = report(["--kind", "spans", tmp_path / "A", tmp_path / "B"], capsys)
+    assert code in (1, 2) and "internal error" not in err
+    assert f"{tmp_path / 'B' / 'doc1.tsv'}, {message}" in err
+
+
+def test_brat_offset_of_thousands_of_digits_in_a_span_study(tmp_path, capsys):
+    for who, start in (("A", "0"), ("B", BIG)):
+        (tmp_path / who).mkdir()
+        (tmp_path / who / "d.txt").write_text("Marie Curie", encoding="utf-8")
+        (tmp_path / who / "d.ann").write_text(f"T1\tPER {start} 5\tMarie\n", encoding="utf-8")
+    code, err = report(["--kind", "spans", tmp_path / "A", tmp_path / "B"], capsys)
+    assert code in (1, 2) and "internal error" not in err
+    assert f"{tmp_path / 'B' / 'd.ann'}, line 1: span T1 has an offset far too long" in err
+
+
+def test_wide_table_with_a_number_of_thousands_of_digits(tmp_path, capsys):
+    f = tmp_path / "wide.tsv"
+    rows = ["item\tA\tB\tC"] + [f"w{i}\t{i % 4 + 1}\t{i % 3 + 1}\t{i % 4 + 1}" for i in range(8)]
+    rows[3] = f"w2\t{BIG}\t3\t3"
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, err = report(["--kind", "table", "--interval", "none", f], capsys)
+    assert code in (0, 1, 2) and "internal error" not in err
+
+
+def test_contingency_counts_that_add_up_to_billions_are_refused(tmp_path, capsys):
+    f = tmp_path / "c.csv"
+    f.write_text("x,yes,no\nyes,4000000000,1\nno,2,7\n", encoding="utf-8")
+    code, err = report(["--kind", "table", "--layout", "contingency", f], capsys)
+    assert code == 2 and f"{f}, line 2: the counts add up to more than 5,000,000" in err
+
+
+# -------------------------------------------------------------------------- damaged ZIP members
+
+
+def test_inception_export_with_a_damaged_member(tmp_path, capsys):
+    import zipfile
+
+    from tests.fuzz.seeds import spans_inception
+
+    argv = spans_inception(tmp_path)
+    zpath = tmp_path / "project.zip"
+    with zipfile.ZipFile(zpath) as z:
+        info = z.getinfo("annotation/doc1.txt/A.zip")
+    data = bytearray(zpath.read_bytes())
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+    data[start + 5 : start + 40] = b"\x55" * 35  # the deflate stream, not the headers
+    zpath.write_bytes(bytes(data))
+    code, err = report([*argv, "--json", tmp_path / "r.json"], capsys)
+    assert code in (1, 2) and "internal error" not in err
+    assert f"{zpath}!annotation/doc1.txt/A.zip: the archive member is damaged" in err
+
+
+# ------------------------------------------------------------- edge cases that warned (numpy)
+
+
+def test_annotators_sharing_no_document_give_no_warning(tmp_path, capsys):
+    import json
+    import warnings
+
+    rows = [
+        {
+            "text": t,
+            "_input_hash": h,
+            "spans": [{"start": 0, "end": 3, "label": "PER"}],
+            "answer": "accept",
+            "_annotator_id": f"ner-{who}",
+            "_session_id": f"ner-{who}",
+        }
+        for t, h, who in (("Ada met Charles.", 1, "A"), ("Bob met Marie.", 2, "B"))
+    ]
+    f = tmp_path / "ner.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, err = report(["--kind", "spans", f, "--json", tmp_path / "r.json"], capsys)
+    assert code in (0, 1, 2) and "internal error" not in err
+
+
+def test_a_table_of_300_annotators_gives_no_warning(tmp_path, capsys):
+    import warnings
+
+    f = tmp_path / "wide.csv"
+    names = [f"a{j}" for j in range(300)]
+    rows = [",".join(["item", *names])]
+    rows += [",".join([f"i{i}", *(str((i + j) % 3) for j in range(300))]) for i in range(5)]
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", DeprecationWarning)
+        code, err = report(["--kind", "table", "--interval", "none", f, "--json", out], capsys)
+    assert code == 0, err

@@ -103,15 +103,27 @@ def _warm_cases(kinds: list[str], root: Path) -> list[Case]:
     return cases
 
 
-def run(kinds: list[str], per_kind: int, seed0: int, jobs: int, out: Path | None) -> int:
+def run(
+    kinds: list[str],
+    per_kind: int,
+    seed0: int,
+    jobs: int,
+    out: Path | None,
+    stop_after: float | None = None,
+) -> int:
+    commit = _commit()  # the code the children run (imported now, before the first fork)
     root = Path(tempfile.mkdtemp(prefix="iaa-fuzz-"))
     forked.warm_up(_warm_cases(kinds, root))
     tally = Tally(kinds)
     t_start, cpu0 = time.time(), time.process_time()
-    todo = [(kind, seed0 * 1_000_000 + n) for kind in kinds for n in range(per_kind)]
+    # the kinds in turn, so a run stopped by --stop-after has covered every kind alike
+    todo = [(kind, seed0 * 1_000_000 + n) for n in range(per_kind) for kind in kinds]
+    stopped = False
     running: list[forked.Child] = []
     n_done = 0
     while todo or running:
+        if stop_after is not None and time.time() - t_start > stop_after and todo:
+            stopped, todo = True, []
         while todo and len(running) < jobs:
             running.append(forked.start(make_case(*todo.pop(0), root)))
         for f in forked.wait_some(running):
@@ -128,6 +140,8 @@ def run(kinds: list[str], per_kind: int, seed0: int, jobs: int, out: Path | None
                 )
     shutil.rmtree(root, ignore_errors=True)
     report = _report(tally, kinds, per_kind, jobs, time.time() - t_start, cpu0)
+    report["stopped_by_time_limit"] = stopped
+    report["commit"] = commit
     text = json.dumps(report, ensure_ascii=False, indent=2)
     if out:
         out.write_text(text + "\n", encoding="utf-8")
@@ -196,13 +210,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="children running at once")
     p.add_argument("--out", type=Path)
+    p.add_argument("--stop-after", type=float, help="start no case after this many seconds")
     p.add_argument("--replay", metavar="KIND:SEED")
     ns = p.parse_args(argv)
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
     if ns.replay:
         return replay(ns.replay)
-    return run(ns.kinds.split(","), ns.per_kind, ns.seed, ns.jobs, ns.out)
+    return run(ns.kinds.split(","), ns.per_kind, ns.seed, ns.jobs, ns.out, ns.stop_after)
 
 
 if __name__ == "__main__":

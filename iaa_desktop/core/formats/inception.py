@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
@@ -51,6 +52,24 @@ _PRIMITIVES = {
     "uima.cas.Byte",
 }
 _SKIP_FEATURES = {"sofa", "begin", "end"}
+
+
+#: what reading a damaged archive member raises: a bad CRC or header, broken deflate data, a
+#: member cut short, an unknown compression method, an encrypted member
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError)
+#: largest archive member read (bytes, as its header declares; zipfile reads no more than that)
+MAX_MEMBER_BYTES = 512 * 1024 * 1024
+
+
+def read_member(zf: zipfile.ZipFile, name: str, where: str) -> bytes:
+    """The bytes of archive member ``name``; a :class:`ReaderError` naming ``where`` when it is
+    damaged or larger than :data:`MAX_MEMBER_BYTES`."""
+    try:
+        if zf.getinfo(name).file_size > MAX_MEMBER_BYTES:
+            raise ReaderError(where, None, "the archive member is too large to read.")
+        return zf.read(name)
+    except ZIP_ERRORS as e:
+        raise ReaderError(where, None, f"the archive member is damaged ({e}).") from None
 
 
 def mismatch_zip(path: Path) -> str | None:
@@ -125,7 +144,7 @@ def _find_typesystem(zf: zipfile.ZipFile, folder: str) -> bytes | None:
     for n in zf.namelist():
         p = PurePosixPath(n)
         if str(p.parent) in (folder.rstrip("/") or ".",) and p.name.lower() == "typesystem.xml":
-            return zf.read(n)
+            return read_member(zf, n, f"{zf.filename}!{n}")
     return None
 
 
@@ -141,24 +160,26 @@ def _read_member(
     suffix = PurePosixPath(name).suffix.lower()
     if suffix == ".zip":
         try:
-            inner = zipfile.ZipFile(io.BytesIO(zf.read(name)))
-        except zipfile.BadZipFile:
+            inner = zipfile.ZipFile(io.BytesIO(read_member(zf, name, where)))
+        except ZIP_ERRORS:
             raise ReaderError(where, None, "not a readable ZIP archive.") from None
         with inner:
             ts = _find_typesystem(inner, "") or root_ts
             for n in sorted(inner.namelist()):
                 low = n.lower()
                 if low.endswith(".xmi"):
-                    yield _from_xmi(inner.read(n), ts, doc, annotator, f"{where}!{n}")
+                    raw = read_member(inner, n, f"{where}!{n}")
+                    yield _from_xmi(raw, ts, doc, annotator, f"{where}!{n}")
                 elif low.endswith(".tsv"):
-                    yield _from_tsv(inner.read(n), doc, annotator, f"{where}!{n}", warnings)
+                    raw = read_member(inner, n, f"{where}!{n}")
+                    yield _from_tsv(raw, doc, annotator, f"{where}!{n}", warnings)
         return
     if suffix == ".tsv":
-        yield _from_tsv(zf.read(name), doc, annotator, where, warnings)
+        yield _from_tsv(read_member(zf, name, where), doc, annotator, where, warnings)
         return
     folder = str(PurePosixPath(name).parent)
     ts = _find_typesystem(zf, folder) or root_ts
-    yield _from_xmi(zf.read(name), ts, doc, annotator, where)
+    yield _from_xmi(read_member(zf, name, where), ts, doc, annotator, where)
 
 
 def _from_tsv(

@@ -10,13 +10,39 @@ from typing import Any
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats.model import Span, utf16_to_codepoints
 
+#: digits of the longest JSON integer read (any 64-bit id fits; more is no count, offset or id)
+MAX_INT_DIGITS = 30
+
+
+class TooLongNumber(ValueError):
+    """A JSON integer of more than :data:`MAX_INT_DIGITS` digits (refused before ``int``)."""
+
+    def __init__(self, digits: str) -> None:
+        super().__init__(f"a number of {len(digits):,} digits")
+        self.digits = digits
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise TooLongNumber(digits)
+    return int(digits)
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` refusing integers of thousands of digits (:class:`TooLongNumber`), which
+    Python would refuse with a bare ``ValueError`` or take seconds to convert."""
+    return json.loads(text, parse_int=_bounded_int)
+
 
 def load_json(text: str, path: Path | str) -> Any:
     """The value of a JSON document; a :class:`ReaderError` with the line of a syntax error."""
     try:
-        return json.loads(text)
+        return loads(text)
     except json.JSONDecodeError as e:
         raise ReaderError(path, e.lineno, f"not valid JSON ({e.msg}, column {e.colno}).") from None
+    except TooLongNumber as e:
+        line = text[: text.find(e.digits)].count("\n") + 1
+        raise ReaderError(path, line, f"{e}: far too long for a count, offset or id.") from None
 
 
 def iter_jsonl(
@@ -27,11 +53,14 @@ def iter_jsonl(
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads(line)
         except json.JSONDecodeError as e:
             errors.append(
                 ReaderError(path, n, f"not a JSON object ({e.msg}); the line is skipped.")
             )
+            continue
+        except TooLongNumber as e:
+            errors.append(ReaderError(path, n, f"{e}: far too long; the line is skipped."))
             continue
         if not isinstance(obj, dict):
             errors.append(ReaderError(path, n, "not a JSON object; the line is skipped."))
@@ -44,8 +73,8 @@ def first_jsonl_object(head: str) -> dict[str, Any] | None:
     for line in head.lstrip("\ufeff").splitlines():
         if line.strip():
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
+                obj = loads(line)
+            except ValueError:  # not JSON, or a number of thousands of digits
                 return None
             return obj if isinstance(obj, dict) else None
     return None

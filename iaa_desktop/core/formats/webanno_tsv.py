@@ -30,7 +30,9 @@ TITLE = "WebAnno / INCEpTION TSV 3.x"
 MAGIC = "#FORMAT=WebAnno TSV 3"
 
 _TOKEN = re.compile(r"^(\d+)-(\d+(?:\.\d+)?)$")
-_OFFSETS = re.compile(r"^(\d+)-(\d+)$")
+_OFFSETS = re.compile(r"^(\d{1,18})-(\d{1,18})$")  # longer offsets fit no text
+#: longest gap between two sentences (UTF-16 units) that is filled with spaces
+MAX_GAP = 1_000_000
 
 
 def mismatch(head: str) -> str | None:
@@ -181,6 +183,16 @@ class _Reader:
         for sent_text, rows in self.sentences:
             start16 = min(r.start16 for r in rows)
             sentence = self._sentence_text(sent_text, rows, start16)
+            if start16 > len16 + MAX_GAP:
+                self.errors.append(
+                    ReaderError(
+                        self.path,
+                        rows[0].line,
+                        f"the sentence begins at offset {start16:,}, far beyond the text before "
+                        f"it ({len16:,}); it is skipped.",
+                    )
+                )
+                continue
             if start16 > len16:
                 pad = start16 - len16
                 # sentences are separated by a line break; the text between them is not recorded
@@ -297,7 +309,7 @@ class _Annotations:
         rel_stack = split_unescaped(rels, "|")
         for idx, rel_piece in enumerate(rel_stack):
             value, target = split_arrow(rel_piece)
-            m = re.match(r"^(\d+)-(\d+)$", target or "")
+            m = re.match(r"^(\d{1,18})-(\d{1,18})$", target or "")
             if not m:
                 self.r.errors.append(
                     ReaderError(

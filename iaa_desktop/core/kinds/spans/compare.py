@@ -202,7 +202,7 @@ def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict
     nan2 = (math.nan, math.nan)
     for kind, rs in per.items():
         for fig, key in (("", "micro"), ("_macro", "macro")):
-            mean = float(np.nanmean([r[key] for r in rs])) if rs else math.nan
+            mean = float(_mean_pairs(np.array([r[key] for r in rs]))) if rs else math.nan
             boot = _mean_pairs(np.array([r[f"boot_{key}"] for r in rs])) if rs else None
             ci = S.percentile_interval(boot) if boot is not None else nan2
             out["overall"][f"{kind}_f1{fig}"] = _fig(mean, ci)

@@ -121,6 +121,9 @@ def read_brat(ann_path: Path, encoding: str | None = None) -> SpanDocument:
             )
             continue
         tid, label, offsets, _covered = m.groups()
+        if any(len(x) > 18 for x in offsets.replace(";", " ").split()):  # fits no text
+            errors.append(ReaderError(ann_path, lineno, f"span {tid} has an offset far too long."))
+            continue
         problem = check_fragments(parse_fragments(offsets), text)
         if problem:
             errors.append(ReaderError(ann_path, lineno, f"span {tid} {problem}; left out."))

@@ -23,7 +23,6 @@ An annotation without a value (TSV's ``*``, a region without a label) gets the l
 from __future__ import annotations
 
 import io
-import json
 import re
 import zipfile
 from collections.abc import Mapping
@@ -32,7 +31,8 @@ from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats import read_head
-from iaa_desktop.core.formats.jsonio import scalar_text
+from iaa_desktop.core.formats.inception import ZIP_ERRORS, read_member
+from iaa_desktop.core.formats.jsonio import loads, scalar_text
 from iaa_desktop.core.formats.model import Document
 from iaa_desktop.core.kinds.spans.readers import Span, SpanDocument, check_fragments
 from iaa_desktop.core.textio import read_bytes, read_head_bytes
@@ -87,7 +87,7 @@ def file_format(path: Path) -> str | None:
         try:
             with zipfile.ZipFile(path) as zf:
                 names = zf.namelist()
-        except (OSError, zipfile.BadZipFile):
+        except ZIP_ERRORS:
             return None
         return "xmi" if any(n.lower().endswith(".xmi") for n in names) else None
     head = read_head(path)
@@ -110,8 +110,8 @@ def _head_records(head: str, limit: int = 50) -> list[dict[str, Any]]:
     out = []
     for line in lines[: limit * 2]:
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
+            obj = loads(line)
+        except ValueError:  # not JSON, or a number of thousands of digits
             continue
         if isinstance(obj, dict):
             out.append(obj)
@@ -140,11 +140,11 @@ def _zip_has_chains(path: Path) -> bool:
     with zipfile.ZipFile(path) as zf:
         members = [n for n in zf.namelist() if n.startswith("annotation/") and not n.endswith("/")]
         for name in members[:4]:
-            data = zf.read(name)
+            data = read_member(zf, name, f"{path}!{name}")
             if name.lower().endswith(".zip"):
                 with zipfile.ZipFile(io.BytesIO(data)) as inner:
                     data = b"".join(
-                        inner.read(n)
+                        read_member(inner, n, f"{path}!{name}!{n}")
                         for n in inner.namelist()
                         if n.lower().endswith((".xmi", ".tsv"))
                     )
@@ -166,7 +166,7 @@ def export_kind(path: Path, fmt: str) -> str | None:
         if fmt == "xmi":
             raw = _read_xmi_bytes(path)[0] if _is_zip(path) else read_head_bytes(path, 2_000_000)
             return "coref" if _XMI_CHAIN.search(raw) else "spans"
-    except (OSError, zipfile.BadZipFile, ReaderError):
+    except (*ZIP_ERRORS, ReaderError):
         return None
     head = read_head(path)
     if fmt == "webanno-tsv3":
@@ -324,7 +324,11 @@ def _read_xmi_bytes(path: Path) -> tuple[bytes, bytes | None, tuple[str, ...]]:
     """(XMI, type system, members) of a per-document XMI ZIP or an ``.xmi`` file."""
     path = Path(path)
     if _is_zip(path):
-        with zipfile.ZipFile(path) as zf:
+        try:
+            zf = zipfile.ZipFile(path)
+        except ZIP_ERRORS as e:
+            raise ReaderError(path, None, f"not a readable ZIP archive ({e}).") from None
+        with zf:
             names = zf.namelist()
             xmi = next((n for n in names if n.lower().endswith(".xmi")), None)
             if xmi is None:
@@ -339,7 +343,8 @@ def _read_xmi_bytes(path: Path) -> tuple[bytes, bytes | None, tuple[str, ...]]:
                 ),
                 None,
             )
-            return zf.read(xmi), (zf.read(ts) if ts else None), (xmi,)
+            raw = read_member(zf, xmi, f"{path}!{xmi}")
+            return raw, (read_member(zf, ts, f"{path}!{ts}") if ts else None), (xmi,)
     ts_path = next((p for p in path.parent.iterdir() if p.name.lower() == "typesystem.xml"), None)
     return read_bytes(path), (read_bytes(ts_path) if ts_path else None), ()
 

@@ -296,9 +296,9 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
     )
     if gb:
         items["group"] = data.items[gb].to_numpy()
-    labels = _label_text(data)
-    for j, a in enumerate(data.annotators):
-        items[a] = labels[:, j]
+    # every annotator's column at once (thousands of inserts would fragment the frame)
+    labels = pd.DataFrame(_label_text(data), columns=list(data.annotators), index=items.index)
+    items = pd.concat([items.drop(columns=[c for c in items if c in labels]), labels], axis=1)
     n_labels = (data.codes >= 0).sum(axis=1)
     items["n_labels"] = n_labels
     items["disagreement"] = 1.0 - item_agreement(data.codes, len(data.categories))

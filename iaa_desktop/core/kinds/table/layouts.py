@@ -33,7 +33,9 @@ from iaa_desktop.core.textio import read_text
 
 LAYOUTS = ("auto", "long", "wide", "wide-no-item", "contingency", "counts", "triples")
 JSON_FORMATS = ("label-studio", "prodigy", "doccano")
-_INT = re.compile(r"^\s*\d+\s*$")
+_INT = re.compile(r"^\s*\d{1,18}\s*$")  # a count: 19 digits and more do not fit an int64
+#: most judgments a contingency or count table may expand to (each count becomes that many rows)
+MAX_EXPANDED = 5_000_000
 _HEADER_WORDS = {
     "item",
     "items",
@@ -198,7 +200,10 @@ def detect(path: Path, text: str, contingency: bool = True) -> tuple[str, str] |
     if not contingency:
         return None
     delim = sniff_delimiter(path, text)
-    rows = _rows(path, text, delim)
+    try:
+        rows = _rows(path, text, delim)
+    except ReaderError:  # no special layout; the table reader reports what is wrong
+        return None
     if len(rows) < 2:
         return None
     header, body = rows[0], rows[1:]
@@ -281,6 +286,7 @@ def from_contingency(path: Path, text: str) -> tuple[pd.DataFrame, str]:
         for col_cat, cell in zip(cats_cols, cells, strict=True):
             if not _INT.match(cell):
                 raise ReaderError(path, line, f"'{cell}' is not a count (a whole number ≥ 0).")
+            _check_total(path, line, len(out) // 2 + int(cell))
             for _ in range(int(cell)):
                 item = str(len(out) // 2 + 1)
                 out.append([item, "rows", row_cat, line])
@@ -289,6 +295,15 @@ def from_contingency(path: Path, text: str) -> tuple[pd.DataFrame, str]:
         raise ReaderError(path, None, "every count of the contingency table is 0.")
     frame = pd.DataFrame(out, columns=["item", "annotator", "label", LINE])
     return frame, f"{len(out) // 2} items from a {len(body)}×{len(cats_cols)} contingency table"
+
+
+def _check_total(path: Path, line: int, total: int) -> None:
+    if total > MAX_EXPANDED:
+        raise ReaderError(
+            path,
+            line,
+            f"the counts add up to more than {MAX_EXPANDED:,} judgments; is this a count table?",
+        )
 
 
 def from_counts(path: Path, frame: pd.DataFrame, item_col: str | None) -> pd.DataFrame:
@@ -307,6 +322,7 @@ def from_counts(path: Path, frame: pd.DataFrame, item_col: str | None) -> pd.Dat
             cell = str(row[cat]).strip() or "0"
             if not _INT.match(cell):
                 raise ReaderError(path, int(row[LINE]), f"'{cell}' is not a count.")
+            _check_total(path, int(row[LINE]), len(out) + int(cell))
             for _ in range(int(cell)):
                 k += 1
                 out.append([item, f"rater {k}", cat, int(row[LINE])])
