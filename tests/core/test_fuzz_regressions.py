@@ -193,3 +193,41 @@ def test_a_table_of_300_annotators_gives_no_warning(tmp_path, capsys):
         warnings.simplefilter("ignore", DeprecationWarning)
         code, err = report(["--kind", "table", "--interval", "none", f, "--json", out], capsys)
     assert code == 0, err
+
+
+def test_durel_judgments_with_a_header_only_name_the_input(tmp_path, capsys):
+    d = tmp_path / "(Ps 23 1)"
+    d.mkdir()
+    (d / "uses.tsv").write_text(
+        "lemma\tidentifier\tcontext\tindexes_target_token\nlord\tu1\tthe lord\t4:8\n"
+    )
+    (d / "judgments.tsv").write_text("identifier1\tidentifier2\tannotator\tjudgment\n")
+    code, err = report(["--kind", "durel", d, "--json", tmp_path / "r.json"], capsys)
+    assert code in (1, 2), err
+    assert f"error: {d}" in err and "no judgments were found" in err.lower(), err
+
+
+def test_candidates_with_a_hundred_annotators_give_no_fragmentation_warning(tmp_path, capsys):
+    import warnings
+
+    (tmp_path / "pairs.tsv").write_text(
+        "pair_id\ttarget_text\tsource_text\n"
+        + "".join(f"P{k}\tin principio {k}\tin principio erat {k}\n" for k in range(6))
+    )
+    rows = "".join(f"P{k}\tA{a}\t{(k + a) % 2}\n" for k in range(6) for a in range(120))
+    (tmp_path / "labels.tsv").write_text("pair_id\tannotator\tlabel\n" + rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pandas' PerformanceWarning about a fragmented frame
+        code, err = report(
+            [
+                "--kind",
+                "candidates",
+                "--bayes-draws",
+                "50",
+                tmp_path,
+                "--json",
+                tmp_path / "r.json",
+            ],
+            capsys,
+        )
+    assert code == 0, err

@@ -327,8 +327,10 @@ def run(
     overlap = _lexical_overlap(pairs)
     codes, cats = encode_labels(data.labels)
     q = len(cats)
-    for a in data.annotators:
-        pairs[a] = data.labels[a].to_numpy()
+    labels = pd.DataFrame(
+        {a: data.labels[a].to_numpy() for a in data.annotators}, index=pairs.index
+    )
+    pairs = pd.concat([pairs.drop(columns=list(data.annotators), errors="ignore"), labels], axis=1)
     agr = item_agreement(codes, q) if q else np.full(len(pairs), np.nan)
     pairs["disagreement"] = 1.0 - agr
     bins, edges = overlap_bins(overlap, int(opts["bins"]))

@@ -350,6 +350,14 @@ def _clean(obj: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 
 
+def _no_judgments(inputs: Sequence[Path]) -> str:
+    """The message when the inputs hold no judgment: the files named, the first one leading."""
+    names = [str(p) for p in inputs]
+    if len(names) == 1:
+        return f"{names[0]}: no judgments were found (a header and no rows, or no rows at all)."
+    return f"{names[0]}: no judgments were found, nor in {', '.join(names[1:])}."
+
+
 def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, DurelResult]:
     """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
     yield Progress(0, 100, "Reading the judgments")
@@ -357,9 +365,7 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)
     if data.judgments.empty:
-        raise InsufficientDataError(
-            "; ".join(str(e) for e in errors[:3]) or "No judgments were found."
-        )
+        raise InsufficientDataError("; ".join(str(e) for e in errors[:3]) or _no_judgments(inputs))
     yield Progress(20, 100, "Building the judgment matrix")
     matrix = build_matrix(data.judgments)
     if len(matrix.annotators) < 2:
