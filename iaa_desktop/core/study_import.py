@@ -218,11 +218,9 @@ def _plural_folders(n: int) -> str:
 
 
 def _header(path: Path) -> str:
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            first = f.readline(4096).rstrip("\r\n")
-    except OSError:
-        return ""
+    from iaa_desktop.core.textio import read_head
+
+    first = read_head(path, 4096).split("\n", 1)[0].rstrip("\r")
     sep = "\t" if "\t" in first else ","
     cols = [c.strip().strip('"') for c in first.split(sep)]
     shown = ", ".join(cols[:10])

@@ -335,11 +335,9 @@ def _read_excel(path: Path, sheet: str | int | None) -> pd.DataFrame:
 
 
 def _is_zip(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(4) == b"PK\x03\x04"
-    except OSError:
-        return False
+    from iaa_desktop.core.textio import is_zip
+
+    return is_zip(path)
 
 
 def _line_from_parser_error(msg: str) -> int | None:

@@ -149,18 +149,29 @@ def read_text(path: Path, encoding: str | None = None, max_bytes: int = MAX_TEXT
     return decode_text(read_bytes(path, max_bytes), path, encoding)
 
 
+def read_head_bytes(path: Path, max_bytes: int = 65536) -> bytes:
+    """At most ``max_bytes`` of the start of a regular file (a ZIP's magic number, an XML head);
+    ``b""`` for special and unreadable files: nothing is read from a device or pipe."""
+    try:
+        check_input_file(Path(path))
+        with open(path, "rb") as f:
+            return f.read(max_bytes)
+    except (ReaderError, OSError):
+        return b""
+
+
+def is_zip(path: Path) -> bool:
+    """True when ``path`` is a regular file that starts as a ZIP archive."""
+    return read_head_bytes(path, 4) == b"PK\x03\x04"
+
+
 def read_head(path: Path, max_bytes: int = 65536) -> str:
     """At most ``max_bytes`` of the start of a regular file, for recognising its format.
 
     Undecodable bytes become U+FFFD here (recognition only; the reader reports them with their
     line); special files and unreadable files give ``""``: nothing is read from a device or pipe.
     """
-    try:
-        check_input_file(Path(path))
-        with open(path, "rb") as f:
-            raw = f.read(max_bytes)
-    except (ReaderError, OSError):
-        return ""
+    raw = read_head_bytes(path, max_bytes)
     enc = _ENCODING.get()
     if not enc:
         enc = (

@@ -1,12 +1,12 @@
-"""The long fuzzing run: ``python -m tests.fuzz.run --per-kind 10000``.
+"""The long fuzzing run: ``python -m tests.fuzz.run --per-kind 10000 --jobs 2``.
 
 For every kind of study, ``--per-kind`` cases (seed files of that kind, one mutated, see
-:mod:`tests.fuzz.mutate`) are run in this process for speed; every case that took long, that
-used an expensive mutation, or that a random draw picks (``--sample``) is run again as its own
-process under RLIMIT_AS = 2 GB and a 30 s timeout. The figures printed (and written to
-``--out`` as JSON): cases, tracebacks, hangs over 30 s, runs over 2 GB, problems naming no file,
-problems about a whole file (no line), and the distinct messages of each, with the seed that
-replays a failure (``--replay KIND:SEED``).
+:mod:`tests.fuzz.mutate`) each run in a forked child under RLIMIT_AS = 2 GB and a 30 s limit
+(:mod:`tests.fuzz.forked`), ``--jobs`` children at once. The figures printed (and written to
+``--out`` as JSON): cases and exit statuses per kind, tracebacks, hangs over 30 s, runs over
+2 GB, problems naming no file, problems about a whole file (no line), the children's peak
+resident memory, the slowest cases, elapsed and CPU time, and the seed that replays each
+failure (``--replay KIND:SEED``).
 """
 
 from __future__ import annotations
@@ -15,97 +15,153 @@ import argparse
 import collections
 import json
 import os
-import random
 import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from tests.fuzz.harness import KINDS, Outcome, make_case, run_case, run_case_subprocess
+from tests.fuzz import forked
+from tests.fuzz.harness import KINDS, Case, make_case, run_case
+from tests.fuzz.seeds import SEEDS
 
-EXPENSIVE = ("long_line", "long_cell", "many_fields", "huge_number")
+COUNTED = ("cases", "traceback", "hang", "memory", "unlocated", "whole_file_problem")
 
 
 def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(kinds: list[str], per_kind: int, seed0: int, sample: float, out: Path | None) -> int:
-    root = Path(tempfile.mkdtemp(prefix="iaa-fuzz-"))
-    rng = random.Random(seed0)
-    stats: dict[str, collections.Counter] = {k: collections.Counter() for k in kinds}
-    failures: list[dict] = []
-    whole_file: collections.Counter = collections.Counter()
-    study_level: collections.Counter = collections.Counter()
-    slowest: list[tuple[float, str]] = []
-    t_start = time.time()
+def _commit() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+    except OSError:
+        return ""
+
+
+class Tally:
+    """The figures of a run, updated as the children finish."""
+
+    def __init__(self, kinds: list[str]) -> None:
+        self.stats = {k: collections.Counter() for k in kinds}
+        self.failures: list[dict] = []
+        self.whole_file: collections.Counter = collections.Counter()
+        self.study_level: collections.Counter = collections.Counter()
+        self.slowest: list[tuple[float, str, list[str]]] = []
+        self.max_rss = 0.0
+        self.rss: dict[str, float] = {k: 0.0 for k in kinds}
+        self.child_cpu = 0.0
+
+    def add(self, f: forked.Finished) -> None:
+        o, case = f.outcome, f.outcome.case
+        st = self.stats[case.kind]
+        st["cases"] += 1
+        st[f"status {o.status}"] += 1
+        st["traceback"] += bool(o.traceback)
+        st["hang"] += o.hang
+        st["memory"] += o.memory
+        st["unlocated"] += bool(o.unlocated)
+        st["whole_file_problem"] += bool(o.whole_file)
+        self.whole_file.update(_shape(m) for m in o.whole_file)
+        self.study_level.update(_shape(m) for m in o.study_level)
+        self.max_rss = max(self.max_rss, f.max_rss_mb)
+        self.rss[case.kind] = max(self.rss[case.kind], f.max_rss_mb)
+        self.child_cpu += f.cpu
+        entry = (round(o.elapsed, 2), f"{case.kind}:{case.seed}", case.ops)
+        self.slowest = sorted([*self.slowest, entry], reverse=True)[:10]
+        if o.failed:
+            self.failures.append(
+                {
+                    "replay": f"{case.kind}:{case.seed}",
+                    "file": case.mutated,
+                    "ops": case.ops,
+                    "status": o.status,
+                    "elapsed": round(o.elapsed, 2),
+                    "traceback": o.traceback[-1500:],
+                    "hang": o.hang,
+                    "memory": o.memory,
+                    "unlocated": o.unlocated[:3],
+                }
+            )
+
+
+def _warm_cases(kinds: list[str], root: Path) -> list[Case]:
+    """The unmutated seeds of every variant of ``kinds`` (to import what the readers use)."""
+    from tests.fuzz.seeds import write_seeds
+
+    cases = []
     for kind in kinds:
-        for n in range(per_kind):
-            seed = seed0 * 1_000_000 + n
-            case = make_case(kind, seed, root)
-            o = run_case(case)
-            risky = o.elapsed > 5 or any(op.split(":")[-1] in EXPENSIVE for op in case.ops)
-            sub: Outcome | None = None
-            if risky or rng.random() < sample:
-                sub = run_case_subprocess(make_case(kind, seed, root))
-                stats[kind]["subprocess"] += 1
-            st = stats[kind]
-            st["cases"] += 1
-            st[f"status {o.status}"] += 1
-            st["traceback"] += bool(o.traceback) or bool(sub and sub.traceback)
-            st["hang"] += o.hang or bool(sub and sub.hang)
-            st["memory"] += o.memory or bool(sub and sub.memory)
-            st["unlocated"] += bool(o.unlocated)
-            whole_file.update(_shape(m) for m in o.whole_file)
-            study_level.update(_shape(m) for m in o.study_level)
-            slowest = sorted([*slowest, (o.elapsed, f"{kind}:{seed}")], reverse=True)[:5]
-            for which in (o, sub):
-                if which is not None and which.failed:
-                    failures.append(
-                        {
-                            "replay": f"{kind}:{seed}",
-                            "in_process": which is o,
-                            "file": case.mutated,
-                            "ops": case.ops,
-                            "status": which.status,
-                            "elapsed": round(which.elapsed, 2),
-                            "traceback": which.traceback[-1500:],
-                            "hang": which.hang,
-                            "memory": which.memory,
-                            "unlocated": which.unlocated[:3],
-                        }
-                    )
-            shutil.rmtree(case.folder, ignore_errors=True)
-            if (n + 1) % 200 == 0:
+        for v in range(len(SEEDS[kind])):
+            folder = root / f"warm-{kind}-{v}"
+            folder.mkdir(parents=True)
+            argv = ["report", *write_seeds(kind, v, folder), "--json", str(folder / "r.json")]
+            cases.append(Case(kind, -1, folder, [*argv, "--quiet"]))
+    return cases
+
+
+def run(kinds: list[str], per_kind: int, seed0: int, jobs: int, out: Path | None) -> int:
+    root = Path(tempfile.mkdtemp(prefix="iaa-fuzz-"))
+    forked.warm_up(_warm_cases(kinds, root))
+    tally = Tally(kinds)
+    t_start, cpu0 = time.time(), time.process_time()
+    todo = [(kind, seed0 * 1_000_000 + n) for kind in kinds for n in range(per_kind)]
+    running: list[forked.Child] = []
+    n_done = 0
+    while todo or running:
+        while todo and len(running) < jobs:
+            running.append(forked.start(make_case(*todo.pop(0), root)))
+        for f in forked.wait_some(running):
+            tally.add(f)
+            shutil.rmtree(f.outcome.case.folder, ignore_errors=True)
+            n_done += 1
+            if n_done % 500 == 0:
                 print(
-                    f"{kind}: {n + 1}/{per_kind}  failures so far {len(failures)}  "
-                    f"{time.time() - t_start:,.0f} s  max RSS {_rss_mb():,.0f} MB",
+                    f"{n_done}/{per_kind * len(kinds)}  ({f.outcome.case.kind})  failures so "
+                    f"far {len(tally.failures)}  {time.time() - t_start:,.0f} s  "
+                    f"children's max RSS {tally.max_rss:,.0f} MB",
                     file=sys.stderr,
                     flush=True,
                 )
     shutil.rmtree(root, ignore_errors=True)
-    report = {
-        "per_kind": {k: dict(v) for k, v in stats.items()},
-        "totals": {
-            key: sum(v[key] for v in stats.values())
-            for key in ("cases", "subprocess", "traceback", "hang", "memory", "unlocated")
-        },
-        "max_rss_in_process_mb": round(_rss_mb()),
-        "slowest": slowest,
-        "whole_file_messages": whole_file.most_common(),
-        "study_level_messages": study_level.most_common(),
-        "failures": failures[:200],
-        "seconds": round(time.time() - t_start),
-    }
+    report = _report(tally, kinds, per_kind, jobs, time.time() - t_start, cpu0)
     text = json.dumps(report, ensure_ascii=False, indent=2)
     if out:
         out.write_text(text + "\n", encoding="utf-8")
     print(json.dumps(report["totals"]), file=sys.stderr)
-    for k, v in stats.items():
+    for k, v in tally.stats.items():
         print(k, dict(v), file=sys.stderr)
-    return 1 if failures else 0
+    print(
+        f"elapsed {report['elapsed_s']} s, CPU {report['cpu_s']} s, children's max RSS "
+        f"{report['max_rss_child_mb']} MB, slowest {report['slowest'][:3]}",
+        file=sys.stderr,
+    )
+    return 1 if tally.failures else 0
+
+
+def _report(tally: Tally, kinds, per_kind: int, jobs: int, elapsed: float, cpu0: float) -> dict:
+    return {
+        "commit": _commit(),
+        "per_kind_requested": per_kind,
+        "jobs": jobs,
+        "kinds": kinds,
+        "per_kind": {k: dict(v) for k, v in tally.stats.items()},
+        "totals": {key: sum(v[key] for v in tally.stats.values()) for key in COUNTED},
+        "max_rss_child_mb": round(tally.max_rss),
+        "max_rss_child_mb_per_kind": {k: round(v) for k, v in tally.rss.items()},
+        "max_rss_parent_mb": round(_rss_mb()),
+        "slowest": tally.slowest,
+        "whole_file_messages": tally.whole_file.most_common(),
+        "study_level_messages": tally.study_level.most_common(),
+        "failures": tally.failures[:200],
+        "n_failures": len(tally.failures),
+        "elapsed_s": round(elapsed),
+        "cpu_s": round(time.process_time() - cpu0 + tally.child_cpu),
+        "cpu_children_s": round(tally.child_cpu),
+    }
 
 
 def _shape(msg: str) -> str:
@@ -125,7 +181,12 @@ def replay(spec: str) -> int:
     print(f"status={o.status} elapsed={o.elapsed:.2f}s hang={o.hang} memory={o.memory}")
     print(o.stderr[-3000:])
     print(o.traceback)
-    return 1 if o.failed else 0
+    f = forked.run_forked(make_case(kind, int(seed), root))
+    print(
+        f"forked under the limits: status={f.outcome.status} hang={f.outcome.hang} "
+        f"memory={f.outcome.memory} max RSS {f.max_rss_mb:,.0f} MB"
+    )
+    return 1 if o.failed or f.outcome.failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,14 +194,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--per-kind", type=int, default=100)
     p.add_argument("--kinds", default=",".join(KINDS))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--sample", type=float, default=0.01, help="share also run as a subprocess")
+    p.add_argument("--jobs", type=int, default=1, help="children running at once")
     p.add_argument("--out", type=Path)
     p.add_argument("--replay", metavar="KIND:SEED")
     ns = p.parse_args(argv)
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
     if ns.replay:
         return replay(ns.replay)
-    return run(ns.kinds.split(","), ns.per_kind, ns.seed, ns.sample, ns.out)
+    return run(ns.kinds.split(","), ns.per_kind, ns.seed, ns.jobs, ns.out)
 
 
 if __name__ == "__main__":

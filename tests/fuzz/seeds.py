@@ -8,6 +8,7 @@ purpose (Hebrew, Arabic, combining marks, emoji), as real inputs do.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -252,6 +253,204 @@ def study(d: Path) -> list[str]:
     return [str(d / "s.iaa-study")]
 
 
+# ------------------------------------------------------------------------------- labelled spans
+# Two annotators' named entities over two documents, in each format the spans kind opens (brat
+# standoff, WebAnno TSV 3.3, an INCEpTION project export, Label Studio JSON, doccano JSONL,
+# Prodigy JSONL, a mention table), written from each format's documentation.
+SPAN_TEXTS = {
+    "doc1": f"Marie Curie worked in Paris with Pierre Curie. {HEB}.",
+    "doc2": f"Ada met 😊 Charles Babbage in London. {ARA}.",
+}
+_SPAN_WORDS = {
+    "doc1": [("Marie Curie", "PER"), ("Paris", "LOC"), ("Pierre Curie", "PER"), (HEB, "MISC")],
+    "doc2": [("Ada", "PER"), ("😊", "OBJ"), ("Charles Babbage", "PER"), ("London", "LOC")],
+}
+_SPAN_CACHE: dict[str, bytes] = {}
+
+
+def _spans(doc: str, who: str) -> list[tuple[int, int, str]]:
+    """(start, end, label) in code points; annotator B relabels one span and drops another."""
+    text, out = SPAN_TEXTS[doc], []
+    for k, (w, lab) in enumerate(_SPAN_WORDS[doc]):
+        s = text.index(w)
+        if who == "B" and k == 1:
+            lab = "ORG"
+        if who == "B" and k == 3:
+            continue
+        out.append((s, s + len(w), lab))
+    return out
+
+
+def _u16(text: str, i: int) -> int:
+    return len(text[:i].encode("utf-16-le")) // 2
+
+
+def spans_brat(d: Path) -> list[str]:
+    """brat standoff folders: entities, a discontinuous span, a relation, a note."""
+    for who in ("A", "B"):
+        for doc, text in SPAN_TEXTS.items():
+            rows = [
+                f"T{k}\t{lab} {s} {e}\t{text[s:e]}"
+                for k, (s, e, lab) in enumerate(_spans(doc, who), 1)
+            ]
+            rows += ["R1\tWorksWith Arg1:T1 Arg2:T3", "#1\tAnnotatorNotes T1\tnote"]
+            _w(d / who / f"{doc}.txt", text)
+            _w(d / who / f"{doc}.ann", "\n".join(rows) + "\n")
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "A"), str(d / "B")]
+
+
+def _tsv3(text: str, spans: list[tuple[int, int, str]]) -> str:
+    rows = [
+        "#FORMAT=WebAnno TSV 3.3",
+        "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|identifier|value",
+        "",
+        "",
+        f"#Text={text}",
+    ]
+    toks = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", text)]
+    ids: dict[tuple[int, int, str], int] = {}
+    for k, (s, e) in enumerate(toks, 1):
+        hit = [sp for sp in spans if sp[0] <= s and e <= sp[1]]
+        if hit:
+            sp = hit[0]
+            multi = sum(1 for a, b in toks if sp[0] <= a and b <= sp[1]) > 1
+            n = ids.setdefault(sp, len(ids) + 1)
+            lab = f"{sp[2]}[{n}]" if multi else sp[2]
+            ann = (f"*[{n}]" if multi else "*") + "\t" + lab
+        else:
+            ann = "_\t_"
+        rows.append(f"1-{k}\t{_u16(text, s)}-{_u16(text, e)}\t{text[s:e]}\t{ann}")
+    return "\n".join(rows) + "\n\n"
+
+
+def spans_webanno(d: Path) -> list[str]:
+    """WebAnno TSV 3.3 files (one sentence per document, UTF-16 offsets), a folder each."""
+    for who in ("A", "B"):
+        for doc, text in SPAN_TEXTS.items():
+            _w(d / who / f"{doc}.tsv", _tsv3(text, _spans(doc, who)))
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "A"), str(d / "B")]
+
+
+def _inception_zip() -> bytes:
+    """An INCEpTION project export (UIMA CAS XMI per user and document), built once."""
+    if "inception" in _SPAN_CACHE:
+        return _SPAN_CACHE["inception"]
+    import io
+    import zipfile
+
+    from cassis import Cas, TypeSystem
+
+    ner = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
+    ts = TypeSystem()
+    ne = ts.create_type(ner, supertypeName="uima.tcas.Annotation")
+    ts.create_feature(ne, "value", "uima.cas.String")
+    ts.create_feature(ne, "identifier", "uima.cas.String")
+    entity = ts.get_type(ner)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        names = [{"name": f"{d}.txt"} for d in SPAN_TEXTS]
+        z.writestr("exportedproject.json", json.dumps({"name": "seed", "source_documents": names}))
+        for doc, text in SPAN_TEXTS.items():
+            z.writestr(f"source/{doc}.txt", text)
+            for who in ("INITIAL_CAS", "A", "B"):
+                cas = Cas(typesystem=ts)
+                cas.sofa_string = text
+                for s, e, lab in [] if who == "INITIAL_CAS" else _spans(doc, who):
+                    cas.add(entity(begin=s, end=e, value=lab))
+                inner = io.BytesIO()
+                with zipfile.ZipFile(inner, "w") as iz:
+                    iz.writestr(f"{doc}.xmi", cas.to_xmi())
+                    iz.writestr("TypeSystem.xml", ts.to_xml())
+                z.writestr(f"annotation/{doc}.txt/{who}.zip", inner.getvalue())
+    _SPAN_CACHE["inception"] = buf.getvalue()
+    return _SPAN_CACHE["inception"]
+
+
+def spans_inception(d: Path) -> list[str]:
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "project.zip").write_bytes(_inception_zip())
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "project.zip")]
+
+
+def spans_label_studio(d: Path) -> list[str]:
+    """A Label Studio JSON export: one task per document, one annotation per annotator."""
+    tasks = []
+    for t, (doc, text) in enumerate(SPAN_TEXTS.items(), 1):
+        anns = []
+        for u, who in enumerate(("A", "B"), 1):
+            res = [
+                {
+                    "id": f"{who}{k}",
+                    "from_name": "label",
+                    "to_name": "text",
+                    "type": "labels",
+                    "value": {
+                        "start": _u16(text, s),
+                        "end": _u16(text, e),
+                        "text": text[s:e],
+                        "labels": [lab],
+                    },
+                }
+                for k, (s, e, lab) in enumerate(_spans(doc, who))
+            ]
+            anns.append(
+                {"id": 10 * t + u, "completed_by": u, "was_cancelled": False, "result": res}
+            )
+        tasks.append({"id": t, "data": {"text": text}, "annotations": anns})
+    _w(d / "export.json", json.dumps(tasks, ensure_ascii=False, indent=1))
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "export.json")]
+
+
+def spans_doccano(d: Path) -> list[str]:
+    """doccano sequence-labelling JSONL, one file per annotator."""
+    for who in ("A", "B"):
+        rows = [
+            json.dumps(
+                {"id": k, "text": text, "label": [list(x) for x in _spans(doc, who)]},
+                ensure_ascii=False,
+            )
+            for k, (doc, text) in enumerate(SPAN_TEXTS.items(), 1)
+        ]
+        _w(d / f"{who}.jsonl", "\n".join(rows) + "\n")
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "A.jsonl"), str(d / "B.jsonl")]
+
+
+def spans_prodigy(d: Path) -> list[str]:
+    """A Prodigy ``ner_manual`` JSONL export of two annotators' sessions."""
+    rows = []
+    for who in ("A", "B"):
+        for k, (doc, text) in enumerate(SPAN_TEXTS.items(), 1):
+            spans = [{"start": s, "end": e, "label": lab} for s, e, lab in _spans(doc, who)]
+            rows.append(
+                json.dumps(
+                    {
+                        "text": text,
+                        "_input_hash": 1000 + k,
+                        "_task_hash": 2000 + k,
+                        "spans": spans,
+                        "answer": "accept",
+                        "_view_id": "ner_manual",
+                        "_annotator_id": f"ner-{who}",
+                        "_session_id": f"ner-{who}",
+                    },
+                    ensure_ascii=False,
+                )
+            )
+    _w(d / "ner.jsonl", "\n".join(rows) + "\n")
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "ner.jsonl")]
+
+
+def spans_table(d: Path) -> list[str]:
+    """A mention table (document, start, end, label, annotator) beside the documents' texts."""
+    rows = [["document", "start", "end", "label", "annotator"]]
+    for doc, text in SPAN_TEXTS.items():
+        _w(d / f"{doc}.txt", text)
+        for who in ("A", "B"):
+            rows += [[doc, s, e, lab, who] for s, e, lab in _spans(doc, who)]
+    _w(d / "spans.tsv", _tsv(rows))
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "spans.tsv")]
+
+
 #: kind of study → seed writers (each a variant of the inputs that kind opens)
 SEEDS: dict[str, list[Callable[[Path], list[str]]]] = {
     "table": [table, table_wide, table_xlsx],
@@ -260,6 +459,15 @@ SEEDS: dict[str, list[Callable[[Path], list[str]]]] = {
     "candidates": [candidates],
     "normalization": [normalization],
     "multilabel": [multilabel, multilabel_wide],
+    "spans": [
+        spans_brat,
+        spans_webanno,
+        spans_inception,
+        spans_label_studio,
+        spans_doccano,
+        spans_prodigy,
+        spans_table,
+    ],
     "study": [study],
 }
 

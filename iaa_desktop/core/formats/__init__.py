@@ -60,14 +60,9 @@ FORMATS: tuple[FormatInfo, ...] = (
 
 def read_head(path: Path, n: int = HEAD_BYTES) -> str:
     """The start of a file as text ("" when it cannot be read or is not text)."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(n)
-    except OSError:
-        return ""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16", "ignore")
-    return raw.decode("utf-8-sig", "ignore")
+    from iaa_desktop.core.textio import read_head as head_of
+
+    return head_of(path, n)
 
 
 def module(info: FormatInfo):
@@ -80,12 +75,9 @@ def identify(path: Path, head: str | None = None) -> dict[str, str | None]:
     """Format name → ``None`` when ``path`` fits it, else the reason it does not."""
     path = Path(path)
     out: dict[str, str | None] = {}
-    is_zip = False
-    try:
-        with open(path, "rb") as f:
-            is_zip = f.read(4) == b"PK\x03\x04"
-    except OSError:
-        pass
+    from iaa_desktop.core.textio import is_zip as starts_as_zip
+
+    is_zip = starts_as_zip(path)
     if head is None and not is_zip:
         head = read_head(path)
     for info in FORMATS:

@@ -25,14 +25,9 @@ def is_tsv3_with_chains(path: Path) -> bool:
 
 def is_inception_zip(path: Path) -> bool:
     from iaa_desktop.core.formats.inception import mismatch_zip
+    from iaa_desktop.core.textio import is_zip
 
-    try:
-        with open(path, "rb") as f:
-            if f.read(4) != b"PK\x03\x04":
-                return False
-    except OSError:
-        return False
-    return mismatch_zip(path) is None
+    return is_zip(path) and mismatch_zip(path) is None
 
 
 def coref_document(doc: Document, name: str | None = None) -> CorefDocument:

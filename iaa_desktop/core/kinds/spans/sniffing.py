@@ -18,11 +18,9 @@ def _ann_files(p: Path) -> list[Path]:
 
 def _links_mentions(ann: Path) -> bool:
     """True when the file links mentions into chains (coreference), as the coref kind reads them."""
-    try:
-        head = ann.read_text(encoding="utf-8", errors="replace")[:200_000]
-    except OSError:
-        return False
-    for line in head.splitlines():
+    from iaa_desktop.core.textio import read_head
+
+    for line in read_head(ann, 200_000).splitlines():
         if line.startswith("*") or (line.startswith("R") and "Coreference" in line):
             return True
     return False
@@ -44,10 +42,12 @@ def _table_score(f: Path) -> float:
 
     if f.suffix.lower() not in (".csv", ".tsv", ".tab"):
         return 0.0
-    try:
-        header = f.read_text(encoding="utf-8", errors="replace").splitlines()[0].lower()
-    except (OSError, IndexError):
+    from iaa_desktop.core.textio import read_head
+
+    lines = read_head(f, 65536).splitlines()
+    if not lines:
         return 0.0
+    header = lines[0].lower()
     cols = {c.strip().strip('"') for c in header.replace("\t", ",").replace(";", ",").split(",")}
     return 0.9 if all(cols & set(COLUMN_NAMES[r]) for r in ("start", "end", "label")) else 0.0
 

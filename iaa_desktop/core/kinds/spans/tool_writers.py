@@ -41,6 +41,7 @@ from iaa_desktop.core.kinds.spans.tools import (
     layer_matches,
     load_cas,
 )
+from iaa_desktop.core.textio import read_bytes
 
 _TOKEN_ROW = re.compile(r"^(\d+-\d+(?:\.\d+)?)\t(\d+)-(\d+)\t")
 
@@ -145,7 +146,7 @@ def read_source(source: tuple[str, tuple[str, ...]]) -> tuple[bytes, zipfile.Zip
     """The bytes of ``file[!member[!inner member]]`` and the archive holding them (or ``None``)."""
     path, members = source
     if not members:
-        return Path(path).read_bytes(), None
+        return read_bytes(Path(path)), None
     zf = zipfile.ZipFile(path)
     for m in members[:-1]:
         zf = zipfile.ZipFile(io.BytesIO(zf.read(m)))
@@ -179,7 +180,7 @@ def _gold_cas(source: tuple[str, tuple[str, ...]] | None, text: str, layer: str,
             ts_file = next(
                 (p for p in folder.iterdir() if p.name.lower() == "typesystem.xml"), None
             )
-            ts_raw = ts_file.read_bytes() if ts_file else None
+            ts_raw = read_bytes(ts_file) if ts_file else None
         return load_cas(raw, ts_raw, source[0])
     import cassis
 

@@ -35,6 +35,7 @@ from iaa_desktop.core.formats import read_head
 from iaa_desktop.core.formats.jsonio import scalar_text
 from iaa_desktop.core.formats.model import Document
 from iaa_desktop.core.kinds.spans.readers import Span, SpanDocument, check_fragments
+from iaa_desktop.core.textio import read_bytes, read_head_bytes
 
 NO_VALUE = "*"
 GOLD = "gold"
@@ -66,11 +67,9 @@ ByAnnotator = dict[str, dict[str, SpanDocument]]
 
 
 def _is_zip(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(4) == b"PK\x03\x04"
-    except OSError:
-        return False
+    from iaa_desktop.core.textio import is_zip
+
+    return is_zip(path)
 
 
 def file_format(path: Path) -> str | None:
@@ -165,7 +164,7 @@ def export_kind(path: Path, fmt: str) -> str | None:
         if fmt == "inception-zip":
             return "coref" if _zip_has_chains(path) else "spans"
         if fmt == "xmi":
-            raw = _read_xmi_bytes(path)[0] if _is_zip(path) else Path(path).read_bytes()[:2_000_000]
+            raw = _read_xmi_bytes(path)[0] if _is_zip(path) else read_head_bytes(path, 2_000_000)
             return "coref" if _XMI_CHAIN.search(raw) else "spans"
     except (OSError, zipfile.BadZipFile, ReaderError):
         return None
@@ -342,7 +341,7 @@ def _read_xmi_bytes(path: Path) -> tuple[bytes, bytes | None, tuple[str, ...]]:
             )
             return zf.read(xmi), (zf.read(ts) if ts else None), (xmi,)
     ts_path = next((p for p in path.parent.iterdir() if p.name.lower() == "typesystem.xml"), None)
-    return path.read_bytes(), (ts_path.read_bytes() if ts_path else None), ()
+    return read_bytes(path), (read_bytes(ts_path) if ts_path else None), ()
 
 
 def load_cas(raw: bytes, ts_raw: bytes | None, where: str) -> tuple[Any, Any]:

@@ -165,9 +165,12 @@ def _row(j: Judgment, meta_keys: list[str]) -> list:
 # -- text layouts -------------------------------------------------------------------------------
 
 
-def _rows(text: str, delim: str) -> list[list[str]]:
+def _rows(path: Path, text: str, delim: str) -> list[list[str]]:
     reader = csv.reader(io.StringIO(text), delimiter=delim)
-    return [[c.strip() for c in row] for row in reader if any(c.strip() for c in row)]
+    try:
+        return [[c.strip() for c in row] for row in reader if any(c.strip() for c in row)]
+    except csv.Error as e:  # a bare carriage return inside a field, a NUL byte
+        raise ReaderError(path, reader.line_num or 1, f"the table is malformed ({e}).") from None
 
 
 def _triples(text: str) -> list[tuple[int, list[str]]] | None:
@@ -195,7 +198,7 @@ def detect(path: Path, text: str, contingency: bool = True) -> tuple[str, str] |
     if not contingency:
         return None
     delim = sniff_delimiter(path, text)
-    rows = _rows(text, delim)
+    rows = _rows(path, text, delim)
     if len(rows) < 2:
         return None
     header, body = rows[0], rows[1:]
@@ -264,7 +267,7 @@ def from_triples(path: Path, text: str) -> pd.DataFrame:
 
 def from_contingency(path: Path, text: str) -> tuple[pd.DataFrame, str]:
     """Two annotators' judgments expanded from a categories × categories count table."""
-    rows = _rows(text, sniff_delimiter(path, text))
+    rows = _rows(path, text, sniff_delimiter(path, text))
     header, body = rows[0], rows[1:]
     has_row_labels = len(header) == len(body) + 1 or not _INT.match(body[0][0])
     cats_cols = header[1:] if has_row_labels else header
