@@ -8,7 +8,8 @@ project (one folder per annotator, ``annotation.conf``) in a temporary folder.
 Timed, ``--repeats`` times each, CPU and wall:
 
 * ours, comparison: every figure from the spans in memory (``compare_corpus``: exact and overlap
-  F1, groups, confusion, character/token κ and α, αU, the bootstrap over documents);
+  F1, groups, confusion, character/token κ and α, αU, the bootstrap over documents: 1,000
+  resamples, intervals of every figure, αU's and macro F1's included);
 * ours, end to end: reading the brat files too (``kind.run``);
 * bratiaa: ``compute_f1_agreement`` (instance-level F1, reading the files), the reference.
 

@@ -82,3 +82,24 @@ def test_adjudication_shows_each_choice_of_the_current_unit_once(qtbot, tmp_path
     assert len(shown) == counts[few] == len(set(shown))
     assert sum("drop" in t for t in shown) == 1
     session.store.close()
+
+
+def test_figures_and_pairs_show_their_intervals_with_tooltips(qtbot):
+    root = examples_dir() / "spans"
+    result = run_to_end(
+        get_kind("spans").run([root / "Noa", root / "Omar", root / "Lena"], {"n_resamples": 50})
+    )
+    tabs = dict(create_panels(result, ViewContext()))
+    model = tabs["Figures"].model
+    assert "explanation" not in model.columns()
+    row = model.row_where("figure", "Unitizing α (αU)")
+    fig = result.overall["unitizing_alpha"]
+    assert fig["ci_low"] <= fig["value"] <= fig["ci_high"]
+    assert model.value(row, "ci_low") == fig["ci_low"]
+    tip = model.data(model.index(row, model.column_of("ci_low")), Qt.ItemDataRole.ToolTipRole)
+    assert "unitizing" in tip and "bootstrap over documents" in tip and "50 resamples" in tip
+    pairs = tabs["Tables"].models[0]
+    c = pairs.column_of("exact_f1_macro")
+    tip = pairs.data(pairs.index(0, c), Qt.ItemDataRole.ToolTipRole)
+    lo = result.frames["pairs"]["exact_f1_macro_ci_low"].iloc[0]
+    assert tip.startswith("95% bootstrap interval") and f"{lo:.3f}" in tip

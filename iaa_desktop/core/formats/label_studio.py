@@ -41,7 +41,9 @@ def mismatch(head: str) -> str | None:
     return None
 
 
-def _annotator(completed_by: Any) -> str:
+def annotator_name(completed_by: Any) -> str:
+    """The annotator of a Label Studio annotation from its ``completed_by`` (a user object: its
+    e-mail, else its user name, else its id; or a bare id), ``unknown`` when absent."""
     if isinstance(completed_by, dict):
         for key in ("email", "username", "id"):
             if completed_by.get(key) not in (None, ""):
@@ -90,7 +92,7 @@ def parse_value(data: Any, path: Path | str) -> Parsed:
                 continue
             if ann.get("was_cancelled"):
                 continue  # the annotator skipped the task: no answer
-            annotator = _annotator(ann.get("completed_by"))
+            annotator = annotator_name(ann.get("completed_by"))
             found, spans = _results(ann.get("result", []), text, item, where, path, errors, ignored)
             for question, choices, rating in found:
                 judgments.append(

@@ -4,6 +4,7 @@ disagreements listed worst first (filter by label, kind and annotator pair; N/P 
 from __future__ import annotations
 
 import html
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -144,7 +145,7 @@ class SpansPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(QLabel("Documents (lowest exact F1 first)"))
-        self.doc_model = DataFrameModel(severity_column="exact_f1")
+        self.doc_model = DataFrameModel(severity_column="exact_f1", headers=HEADERS)
         self.doc_view = make_table(self.doc_model)
         self.doc_view.setObjectName("documents")
         self.doc_view.selectionModel().currentRowChanged.connect(lambda *_: self._on_document())
@@ -315,6 +316,108 @@ def unsorted(view: Any) -> None:
     view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
 
 
+#: what each figure of the Figures tab is (its tooltip, with the interval's text)
+EXPLAIN = {
+    "exact_f1": "Exact-match span F1, micro: a span counts as matched when the other annotator "
+    "has one with the same start, end (every fragment) and label; F1 = 2TP / (|A| + |B|) over "
+    "all labels, then the mean over annotator pairs.",
+    "exact_f1_macro": "Exact-match span F1, macro: F1 per label, its mean over the labels either "
+    "annotator of a pair used, then the mean over annotator pairs.",
+    "overlap_f1": "Overlap span F1, micro: spans sharing a character and the label match, one "
+    "to one (maximum bipartite matching); mean over annotator pairs.",
+    "overlap_f1_macro": "Overlap span F1, macro: per label, mean over the labels, then over "
+    "annotator pairs.",
+    "char_fleiss_kappa": "Fleiss' κ over characters, each character's value the label of the "
+    "span covering it or 'no label'.",
+    "char_krippendorff_alpha": "Krippendorff's nominal α over characters ('no label' a value).",
+    "token_fleiss_kappa": "Fleiss' κ over tokens ('no label' a value).",
+    "token_krippendorff_alpha": "Krippendorff's nominal α over tokens ('no label' a value).",
+    "unitizing_alpha": "Krippendorff's unitizing α (αU, as DKPro Statistics computes it): where "
+    "the spans begin and end and their labels, against chance placements, with the documents "
+    "end to end (a gap ends at its document's end).",
+    "gamma": "Mathet et al.'s γ (pygamma-agreement): best alignment of the units against sampled "
+    "random continua.",
+}
+
+
+def interval_note(result: Any, key: str) -> str:
+    """How the interval of a figure was computed (the second half of its tooltip)."""
+    o = getattr(result, "options", {}) or {}
+    if key == "gamma":
+        return "No interval: γ would have to be aligned again for every resample."
+    note = (
+        f"Interval: 95% percentile bootstrap over documents ({int(o.get('n_resamples', 1000)):,} "
+        f"resamples, seed {int(o.get('seed', 0))}): the documents are drawn with replacement and "
+        "the figure computed again from each resample's counts"
+    )
+    if key == "unitizing_alpha":
+        note += " (αU exactly, from its sums per document weighted by the draws)"
+    return note + "; none with fewer than two documents."
+
+
+def figures_frame(result: Any) -> pd.DataFrame:
+    """The Figures tab: title, value, interval, and a hidden tooltip per figure."""
+    from iaa_desktop.core.kinds.spans.report import SUMMARY
+
+    titles = {k: t for k, t, _ in SUMMARY}
+    rows = [
+        {
+            "figure": titles.get(k, k),
+            "value": v.get("value"),
+            "ci_low": v.get("ci_low"),
+            "ci_high": v.get("ci_high"),
+            "explanation": "\n\n".join(
+                textwrap.fill(t, 72) for t in (EXPLAIN.get(k, k), interval_note(result, k))
+            ),
+        }
+        for k, v in result.overall.items()
+    ]
+    return pd.DataFrame(rows, columns=["figure", "value", "ci_low", "ci_high", "explanation"])
+
+
+#: figures of the pairs table whose 95% interval is the tooltip of their cells
+PAIR_FIGURES = (
+    "exact_f1",
+    "exact_f1_macro",
+    "overlap_f1",
+    "overlap_f1_macro",
+    "char_cohen_kappa",
+    "token_cohen_kappa",
+    "unitizing_alpha",
+)
+
+
+#: column titles of the tables (the metrics registry's titles are other kinds' figures)
+HEADERS = {
+    "exact_f1": "exact F1",
+    "exact_f1_macro": "exact F1 (macro)",
+    "overlap_f1": "overlap F1",
+    "overlap_f1_macro": "overlap F1 (macro)",
+    "char_cohen_kappa": "char. κ",
+    "token_cohen_kappa": "token κ",
+    "unitizing_alpha": "αU",
+    **{
+        f"{c}_ci_{end}": end
+        for c in ("exact_f1", "overlap_f1", "unitizing_alpha")
+        for end in ("low", "high")
+    },
+}
+
+
+def pairs_frame(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The pairs table: the figures, each interval a hidden column shown as the cell's tooltip."""
+    out = pairs.drop(columns=[c for c in pairs.columns if c.endswith(("_ci_low", "_ci_high"))])
+    for c in PAIR_FIGURES:
+        if f"{c}_ci_low" in pairs:
+            out[f"{c}__tip"] = [
+                f"95% bootstrap interval over documents: [{lo:.3f}, {hi:.3f}]"
+                if np.isfinite(lo) and np.isfinite(hi)
+                else "no interval (fewer than two documents, or too few defined resamples)"
+                for lo, hi in zip(pairs[f"{c}_ci_low"], pairs[f"{c}_ci_high"])
+            ]
+    return out
+
+
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
     panel = context.cache.get("spans_panel") or SpansPanel()
     context.cache["spans_panel"] = panel
@@ -325,23 +428,29 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         lay = QVBoxLayout(tables)
         tables.models, tables.views = [], []  # type: ignore[attr-defined]
         for title in (
-            "Annotator pairs",
+            "Annotator pairs (hover a figure for its 95% interval)",
             "Labels, worst first",
             "Boundaries and labels",
             "Label confusion",
         ):
             lay.addWidget(QLabel(title))
-            model = DataFrameModel()
+            model = (
+                DataFrameModel(
+                    headers=HEADERS,
+                    hidden=[f"{c}__tip" for c in PAIR_FIGURES],
+                    cell_tooltips={c: f"{c}__tip" for c in PAIR_FIGURES},
+                )
+                if title.startswith("Annotator pairs")
+                else DataFrameModel(headers=HEADERS)
+            )
             view = make_table(model)
+            view.horizontalHeader().setStretchLastSection(False)  # the last figure stays narrow
             lay.addWidget(view, 1)
             tables.models.append(model)  # type: ignore[attr-defined]
             tables.views.append(view)  # type: ignore[attr-defined]
         context.cache["spans_tables"] = tables
     f = result.frames
-    overall = pd.DataFrame([{"measure": k, **v} for k, v in result.overall.items()])
-    pairs = f["pairs"].drop(
-        columns=[c for c in f["pairs"].columns if c.endswith(("_low", "_high"))]
-    )
+    pairs = pairs_frame(f["pairs"])
     for model, view, frame in zip(
         tables.models,  # type: ignore[attr-defined]
         tables.views,  # type: ignore[attr-defined]
@@ -358,16 +467,20 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         summary.note.setTextFormat(Qt.TextFormat.PlainText)  # type: ignore[attr-defined]
         summary.note.setWordWrap(True)  # type: ignore[attr-defined]
         lay.addWidget(summary.note)  # type: ignore[attr-defined]
-        summary.model = DataFrameModel()  # type: ignore[attr-defined]
+        summary.model = DataFrameModel(  # type: ignore[attr-defined]
+            hidden=["explanation"],
+            headers={"ci_low": "95% low", "ci_high": "95% high"},
+            cell_tooltips={c: "explanation" for c in ("figure", "value", "ci_low", "ci_high")},
+        )
         summary.view = make_table(summary.model)  # type: ignore[attr-defined]
         summary.view.horizontalHeader().setStretchLastSection(False)  # type: ignore[attr-defined]
         lay.addWidget(summary.view, 1)  # type: ignore[attr-defined]
         context.cache["spans_summary"] = summary
-    summary.model.set_frame(overall)  # type: ignore[attr-defined]
+    summary.model.set_frame(figures_frame(result))  # type: ignore[attr-defined]
     fit_columns(summary.view)  # type: ignore[attr-defined]
     unsorted(summary.view)  # type: ignore[attr-defined]
     summary.note.setText(  # type: ignore[attr-defined]
-        "Figures over all annotators (F1: mean over pairs), 95% bootstrap intervals over documents. "
-        + result.gamma_note
+        "Figures over all annotators (F1: mean over pairs), 95% bootstrap intervals over documents "
+        "(hover a figure for what it is and how its interval was computed). " + result.gamma_note
     )
     return [("Spans side by side", panel), ("Figures", summary), ("Tables", tables)]

@@ -161,46 +161,57 @@ class _quiet:
         self._w.__exit__(*exc)
 
 
+def _pair_f1(tp: np.ndarray, tot: np.ndarray, draws: np.ndarray) -> dict[str, Any]:
+    """One pair, one kind of match: F1 micro, per label, macro and per document from the counts
+    (documents × labels), and their resamples (``draws`` @ the counts summed again)."""
+    lab = S.f1_from_counts(tp.sum(axis=0), 0, tot.sum(axis=0))
+    boot_lab = S.f1_from_counts(draws @ tp, 0, draws @ tot)  # resamples × labels
+    return {
+        "micro": float(S.f1_from_counts(tp.sum(), 0, tot.sum())),
+        "label": lab,
+        "macro": float(np.nanmean(lab)) if np.isfinite(lab).any() else math.nan,
+        "doc": S.f1_from_counts(tp.sum(axis=1), 0, tot.sum(axis=1)),
+        "boot_micro": S.f1_from_counts(draws @ tp.sum(axis=1), 0, draws @ tot.sum(axis=1)),
+        "boot_label": boot_lab,
+        "boot_macro": _mean_pairs(boot_lab.T),  # NaN-aware mean over the labels
+    }
+
+
 def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict[str, Any]:
-    """Span F1 per pair, per label, per document and overall (mean over pairs), with intervals."""
+    """Span F1 (micro and macro) per pair, per label, per document and overall (mean over
+    pairs), with intervals: every resample of the documents gives every figure again."""
     pairs = M.pairs_of(corpus)
     names = corpus.annotators
     out: dict[str, Any] = {"pairs": [], "overall": {}}
-    per_label, per_doc = {"exact": [], "overlap": []}, {"exact": [], "overlap": []}
-    boot = {"exact": [], "overlap": []}
+    per: dict[str, list[dict[str, Any]]] = {"exact": [], "overlap": []}
     for p, pair in enumerate(pairs):
         tp_e, tp_o, tot = counts.totals(pair, p, corpus.has)
-        row = {"a": names[pair[0]], "b": names[pair[1]]}
+        row: dict[str, Any] = {"a": names[pair[0]], "b": names[pair[1]]}
         for kind, tp in (("exact", tp_e), ("overlap", tp_o)):
-            micro = S.f1_from_counts(tp.sum(), 0, tot.sum())
-            lab = S.f1_from_counts(tp.sum(axis=0), 0, tot.sum(axis=0))
-            per_label[kind].append(lab)
-            per_doc[kind].append(S.f1_from_counts(tp.sum(axis=1), 0, tot.sum(axis=1)))
-            b_tp, b_tot = draws @ tp.sum(axis=1), draws @ tot.sum(axis=1)
-            boot[kind].append(S.f1_from_counts(b_tp, 0, b_tot))
-            row[f"{kind}_f1"] = float(micro)
-            row[f"{kind}_f1_macro"] = float(np.nanmean(lab)) if np.isfinite(lab).any() else math.nan
-            lo, hi = S.percentile_interval(boot[kind][-1])
-            row[f"{kind}_f1_ci_low"], row[f"{kind}_f1_ci_high"] = lo, hi
+            r = _pair_f1(tp, tot, draws)
+            per[kind].append(r)
+            row[f"{kind}_f1"] = r["micro"]
+            row[f"{kind}_f1_ci_low"], row[f"{kind}_f1_ci_high"] = S.percentile_interval(
+                r["boot_micro"]
+            )
+            row[f"{kind}_f1_macro"] = r["macro"]
+            row[f"{kind}_f1_macro_ci_low"], row[f"{kind}_f1_macro_ci_high"] = S.percentile_interval(
+                r["boot_macro"]
+            )
         out["pairs"].append(row)
-    for kind in ("exact", "overlap"):
-        mean = float(np.nanmean([r[f"{kind}_f1"] for r in out["pairs"]])) if pairs else math.nan
-        ci = S.percentile_interval(_mean_pairs(np.array(boot[kind]))) if pairs else (math.nan,) * 2
-        out["overall"][f"{kind}_f1"] = _fig(mean, ci)
-        macro = [r[f"{kind}_f1_macro"] for r in out["pairs"]]
-        out["overall"][f"{kind}_f1_macro"] = _fig(float(np.nanmean(macro)) if pairs else math.nan)
-        out[f"label_{kind}"] = _mean_pairs(np.array(per_label[kind])) if pairs else None
-        out[f"doc_{kind}"] = _mean_pairs(np.array(per_doc[kind])) if pairs else None
-        # per-label intervals: resample documents, F1 per pair and label, mean over pairs
-        lab_boot = []
-        for p, pair in enumerate(pairs):
-            tp_e, tp_o, tot = counts.totals(pair, p, corpus.has)
-            tp = tp_e if kind == "exact" else tp_o
-            lab_boot.append(S.f1_from_counts(draws @ tp, 0, draws @ tot))
-        mb = _mean_pairs(np.array(lab_boot)) if pairs else np.zeros((0, 0))
+    nan2 = (math.nan, math.nan)
+    for kind, rs in per.items():
+        for fig, key in (("", "micro"), ("_macro", "macro")):
+            mean = float(np.nanmean([r[key] for r in rs])) if rs else math.nan
+            boot = _mean_pairs(np.array([r[f"boot_{key}"] for r in rs])) if rs else None
+            ci = S.percentile_interval(boot) if boot is not None else nan2
+            out["overall"][f"{kind}_f1{fig}"] = _fig(mean, ci)
+        out[f"label_{kind}"] = _mean_pairs(np.array([r["label"] for r in rs])) if rs else None
+        out[f"doc_{kind}"] = _mean_pairs(np.array([r["doc"] for r in rs])) if rs else None
+        # per label: F1 per pair and label in each resample, mean over the pairs
+        mb = _mean_pairs(np.array([r["boot_label"] for r in rs])) if rs else np.zeros((0, 0))
         out[f"label_{kind}_ci"] = [
-            S.percentile_interval(mb[:, k]) if mb.size else (math.nan, math.nan)
-            for k in range(len(corpus.labels))
+            S.percentile_interval(mb[:, k]) if mb.size else nan2 for k in range(len(corpus.labels))
         ]
     return out
 
@@ -276,8 +287,9 @@ def compare_corpus(
     yield Progress(3, 6, "Character and token coefficients")
     units = {level: unit_figures(corpus, level, draws) for level in ("char", "token")}
     yield Progress(4, 6, "Unitizing α")
-    ua = M.unitizing_figures(corpus)
-    ua_pairs = {pair: M.unitizing_figures(corpus, pair)["alpha"] for pair in M.pairs_of(corpus)}
+    every = M.unitizing_units(corpus, np.arange(len(corpus.names)))
+    ua = M.unitizing_figures(corpus, draws=draws, units=every)
+    ua_pairs = {p: M.unitizing_figures(corpus, p, draws, every) for p in M.pairs_of(corpus)}
     gamma, note = None, ""
     if opts.get("gamma"):
         from iaa_desktop.core.kinds.spans.gamma import corpus_gamma

@@ -7,7 +7,8 @@
 * Krippendorff's unitizing α per document, per label, per pair and for the corpus.
 
 Intervals: percentile bootstrap over documents (the documents are resampled with replacement and
-every count summed again), the same resamples for every figure.
+every count summed again), the same resamples for every figure; αU's resamples come exactly from
+its sums per document (:func:`~iaa_desktop.core.metrics.unitizing.pooled_disagreements`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ import numpy as np
 
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.metrics import spans as S
-from iaa_desktop.core.metrics.unitizing import alpha_from_disagreements, grouped_disagreements
+from iaa_desktop.core.metrics.unitizing import (
+    alpha_from_disagreements,
+    grouped_disagreements,
+    pooled_alpha,
+    pooled_disagreements,
+)
 
 #: kinds of a group of overlapping spans, most severe first
 KINDS = ("only some", "boundary and label", "label", "boundary", "agree")
@@ -104,10 +110,38 @@ class Groups:
     annotators: np.ndarray  # bit set of the annotators with a span in the group
 
 
+def _row_keys(cols: list[np.ndarray]) -> np.ndarray | None:
+    """One int64 per row of non-negative-offset columns (mixed radix), or None when the radix
+    product would not fit: sorting one key is many times faster than ``np.unique(axis=0)``."""
+    key = np.zeros(len(cols[0]), dtype=np.int64)
+    span = 1
+    for c in cols:
+        lo, hi = (int(c.min()), int(c.max())) if len(c) else (0, 0)
+        base = hi - lo + 1
+        if span * base >= 2**62:
+            return None
+        key = key * base + (c.astype(np.int64) - lo)
+        span *= base
+    return key
+
+
+def unique_rows(cols: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of the columns (stacked) and each row's index among them, as
+    ``np.unique(axis=0, return_inverse=True)`` gives them (rows in lexicographic order)."""
+    stacked = np.stack(cols, axis=1)
+    if not len(stacked):
+        return stacked, np.zeros(0, dtype=np.int64)
+    key = _row_keys(cols)
+    if key is None:
+        rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
+        return rows, inverse.ravel()
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return stacked[first], inverse.ravel()
+
+
 def _distinct(group: np.ndarray, *cols: np.ndarray, n: int) -> np.ndarray:
     """Per group, the number of distinct tuples (cols) among its rows."""
-    stacked = np.stack([group, *cols], axis=1)
-    uniq = np.unique(stacked, axis=0) if len(stacked) else stacked
+    uniq, _ = unique_rows([group, *cols])
     return np.bincount(uniq[:, 0], minlength=n) if len(uniq) else np.zeros(n, dtype=np.int64)
 
 
@@ -239,9 +273,7 @@ def unit_table(corpus: SpanCorpus, level: str) -> UnitTable:
         codes[:, x] = np.where(corpus.has[x, udoc] if len(udoc) else [], c, -1)
     conflict = (codes == S.CONFLICT).any(axis=1)
     codes, weight, udoc = codes[~conflict], weight[~conflict], udoc[~conflict]
-    rows, inverse = (
-        np.unique(codes, axis=0, return_inverse=True) if len(codes) else (codes, np.zeros(0, int))
-    )
+    rows, inverse = unique_rows(list(codes.T)) if codes.shape[1] else (codes, np.zeros(0, int))
     per_doc = np.zeros((D, len(rows)))
     np.add.at(per_doc, (udoc, inverse.ravel()), weight)
     return UnitTable(rows, per_doc, Q + 1, int(conflict.sum()))
@@ -282,15 +314,23 @@ def unitizing_units(corpus: SpanCorpus, docs: np.ndarray) -> tuple[np.ndarray, .
     return b[start_ix], ends, a[start_ix], d[start_ix], lab[start_ix]
 
 
-def unitizing_figures(corpus: SpanCorpus, raters: tuple[int, ...] | None = None) -> dict:
-    """αU per document (over its labels), per label and overall for the corpus (documents every
-    annotator has, concatenated in name order), for the given annotators (default: all)."""
+def unitizing_figures(
+    corpus: SpanCorpus,
+    raters: tuple[int, ...] | None = None,
+    draws: np.ndarray | None = None,
+    units: tuple[np.ndarray, ...] | None = None,
+) -> dict:
+    """αU per document (over its labels), per label and overall for the corpus (the documents
+    every annotator has, end to end, a gap ending at its document's end), for the given
+    annotators (default: all); with ``draws`` (resamples × documents, :func:`doc_draws`) the
+    percentile intervals of the corpus and per-label figures, from the per-document sums.
+    ``units``: :func:`unitizing_units` of every document, when the caller has them already."""
     A = len(corpus.annotators)
     raters = tuple(range(A)) if raters is None else raters
     Q, D = max(len(corpus.labels), 1), len(corpus.names)
     full = np.flatnonzero(corpus.has[list(raters)].all(axis=0))
-    b, e, a, d, lab = unitizing_units(corpus, full)
-    sel = np.isin(a, raters)
+    b, e, a, d, lab = units if units is not None else unitizing_units(corpus, full)
+    sel = np.isin(a, raters) & np.isin(d, full)
     b, e, a, d, lab = b[sel], e[sel], a[sel], d[sel], lab[sel]
     rix = np.searchsorted(np.array(raters), a)
     R = len(raters)
@@ -303,25 +343,20 @@ def unitizing_figures(corpus: SpanCorpus, raters: tuple[int, ...] | None = None)
     for k in full:
         if pr2[k].any():
             per_doc[k] = alpha_from_disagreements(do2[k][pr2[k]].mean(), de2[k][pr2[k]].mean())
-    # corpus: documents end to end
-    off = np.concatenate([[0], np.cumsum(corpus.lengths[full])[:-1]]).astype(np.int64)
-    pos = np.full(D, 0, dtype=np.int64)
-    pos[full] = off
-    total = int(corpus.lengths[full].sum())
-    c_o, c_e = grouped_disagreements(b + pos[d], e + pos[d], rix, lab, np.full(Q, total), R)
-    labels_present = np.zeros(Q, dtype=bool)
-    labels_present[lab] = True
-    per_label = np.array(
-        [
-            (0.0 if c_o[k] == c_e[k] else 1.0 - c_o[k] / c_e[k]) if labels_present[k] else np.nan
-            for k in range(Q)
-        ]
-    )
-    overall = (
-        alpha_from_disagreements(
-            float(c_o[labels_present].mean()), float(c_e[labels_present].mean()), bool(len(b))
-        )
-        if labels_present.any()
-        else np.nan
-    )
-    return {"alpha": overall, "per_label": per_label, "per_document": per_doc, "documents": full}
+    # corpus: the documents pooled; row 0 the corpus itself, the others its resamples
+    draws = np.zeros((0, D)) if draws is None else draws
+    weights = np.vstack([np.ones((1, len(full))), draws[:, full]])
+    seg = np.searchsorted(full, d)
+    c_o, c_e, n = pooled_disagreements(b, e, rix, seg, lab, corpus.lengths[full], Q, R, weights)
+    overall, per_label = pooled_alpha(c_o, c_e, n)
+    boot = len(weights) > 1
+    return {
+        "alpha": float(overall[0]),
+        "per_label": per_label[0],
+        "per_document": per_doc,
+        "documents": full,
+        "alpha_ci": S.percentile_interval(overall[1:]) if boot else (np.nan, np.nan),
+        "per_label_ci": [
+            S.percentile_interval(per_label[1:, k]) if boot else (np.nan, np.nan) for k in range(Q)
+        ],
+    }

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.html_blocks import fmt, interval_text
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import (
     KindReport,
@@ -27,8 +28,9 @@ N_CONTEXT = 12
 
 SUMMARY = (
     ("exact_f1", "Exact-match span F1 (micro, mean over pairs)", None),
-    ("exact_f1_macro", "Exact-match span F1 (macro over labels)", None),
+    ("exact_f1_macro", "Exact-match span F1 (macro over labels, mean over pairs)", None),
     ("overlap_f1", "Overlap span F1 (micro, mean over pairs)", None),
+    ("overlap_f1_macro", "Overlap span F1 (macro over labels, mean over pairs)", None),
     ("char_fleiss_kappa", "Character-level Fleiss' κ", "kappa"),
     ("char_krippendorff_alpha", "Character-level Krippendorff's α", "alpha"),
     ("token_fleiss_kappa", "Token-level Fleiss' κ", "kappa"),
@@ -132,39 +134,12 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
     _summary(result, kr)
-    pairs = result.frames.get("pairs")
-    if pairs is not None and len(pairs):
-        kr.sections.append(
-            Section(
-                "Annotator pairs",
-                table_html(
-                    pairs,
-                    [
-                        "a",
-                        "b",
-                        "exact_f1",
-                        "overlap_f1",
-                        "char_cohen_kappa",
-                        "token_cohen_kappa",
-                        "unitizing_alpha",
-                    ],
-                    {
-                        "exact_f1": "exact F1",
-                        "overlap_f1": "overlap F1",
-                        "char_cohen_kappa": "char. κ",
-                        "token_cohen_kappa": "token κ",
-                        "unitizing_alpha": "αU",
-                    },
-                    caption='Every pair of annotators (κ: Cohen\'s, "no label" a category)',
-                ),
-                anchor="pairs",
-            )
-        )
+    _pairs_section(result, kr)
     labels = result.frames.get("labels")
     if labels is not None and len(labels):
         body = [
             table_html(
-                labels,
+                labels.assign(unitizing_alpha_ci=_with_ci(labels, "unitizing_alpha")),
                 [
                     "label",
                     *[c for c in labels.columns if c.startswith("n ")],
@@ -172,17 +147,17 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                     "exact_f1_ci_low",
                     "exact_f1_ci_high",
                     "overlap_f1",
-                    "unitizing_alpha",
+                    "unitizing_alpha_ci",
                 ],
                 {
                     "exact_f1": "exact F1",
                     "exact_f1_ci_low": "low",
                     "exact_f1_ci_high": "high",
                     "overlap_f1": "overlap F1",
-                    "unitizing_alpha": "αU",
+                    "unitizing_alpha_ci": "αU [95% interval]",
                 },
                 digits={c: 0 for c in labels.columns if c.startswith("n ")},
-                caption="Per label, worst first (exact F1 with its 95% interval)",
+                caption="Per label, worst first (exact F1 and αU with their 95% intervals)",
             )
         ]
         if ctx.charts:
@@ -205,6 +180,46 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     if sec is not None:
         kr.sections.append(sec)
     return kr
+
+
+def _with_ci(df: pd.DataFrame, col: str) -> list[str]:
+    """``value [low, high]`` of a figure and its interval columns, per row."""
+    return [
+        f"{fmt(v)} {interval_text(lo, hi)}" if math.isfinite(_f(v)) else "–"
+        for v, lo, hi in zip(df[col], df[f"{col}_ci_low"], df[f"{col}_ci_high"])
+    ]
+
+
+#: per pair: figure column → header (each with its 95% interval)
+PAIR_F1 = {
+    "exact_f1": "exact F1 (micro)",
+    "exact_f1_macro": "exact F1 (macro)",
+    "overlap_f1": "overlap F1 (micro)",
+    "overlap_f1_macro": "overlap F1 (macro)",
+}
+PAIR_COEFFICIENTS = {
+    "char_cohen_kappa": "char. κ",
+    "token_cohen_kappa": "token κ",
+    "unitizing_alpha": "αU",
+}
+
+
+def _pairs_section(result: Any, kr: KindReport) -> None:
+    pairs = result.frames.get("pairs")
+    if pairs is None or not len(pairs):
+        return
+    body = []
+    for figures, caption in (
+        (PAIR_F1, "Span F1 of every pair of annotators, with 95% bootstrap intervals"),
+        (
+            PAIR_COEFFICIENTS,
+            "Coefficients of every pair of annotators, with 95% bootstrap intervals "
+            '(κ: Cohen\'s, "no label" a category)',
+        ),
+    ):
+        shown = pairs[["a", "b"]].assign(**{c: _with_ci(pairs, c) for c in figures})
+        body.append(table_html(shown, ["a", "b", *figures], figures, caption=caption))
+    kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
 
 
 def _confusion_section(result: Any, kr: KindReport, ctx: ReportContext) -> None:
@@ -268,16 +283,26 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "2011) across all annotators. Items covered by two labels of one annotator (overlapping "
         "spans) are reported and left out. Krippendorff's unitizing α (αU; Krippendorff 1995, "
         "2004) is computed as DKPro Statistics implements it (Meyer et al. 2014), per document and "
-        "for the corpus with the documents every annotator has concatenated in name order; "
-        "overlapping spans of one annotator and label are merged first."
+        "for the corpus with the documents every annotator has laid end to end, each gap between "
+        "units ending at its document's end (a unit cannot be placed across two documents, and "
+        "the figure does not depend on the order of the documents); overlapping spans of one "
+        "annotator and label are merged first."
     )
     p3 = (
         f"Intervals are 95% percentile bootstrap intervals over documents ({n:,} resamples; "
         "documents drawn with replacement and every count summed again; Efron &amp; Tibshirani "
-        "1993); αU and macro F1 are given without an interval. "
+        "1993), the same resamples for every figure. Macro F1 (the mean of the per-label F1 over "
+        "the labels either annotator of a pair used) is recomputed in each resample from its "
+        "per-label counts. Every term of αU's observed and expected disagreement is a sum over "
+        "documents or a product of two such sums (for the expected disagreement's unit–gap term, "
+        "per length of unit), so each resample's αU comes exactly from sums per document weighted "
+        "by how often the document is drawn. "
         + (
             "γ (Mathet et al. 2015) was computed by pygamma-agreement with its combined categorical "
-            f"dissimilarity, seed {int(o.get('seed', 0))}."
+            f"dissimilarity, seed {int(o.get('seed', 0))}; it has no interval: the approximate "
+            "range pygamma-agreement gives bounds only the Monte Carlo error of its sampled "
+            "expected disorder (its precision level), not the variation between documents, and "
+            "a bootstrap would align the corpus again for every resample."
             if "gamma" in getattr(result, "overall", {})
             else esc(getattr(result, "gamma_note", ""))
         )

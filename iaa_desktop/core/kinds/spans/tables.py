@@ -64,7 +64,9 @@ def _pairs_frame(corpus, f1, units, ua_pairs) -> pd.DataFrame:
             row[f"{level}_cohen_kappa"] = _nan(fig.get("value"))
             row[f"{level}_cohen_kappa_ci_low"] = _nan(fig.get("ci_low"))
             row[f"{level}_cohen_kappa_ci_high"] = _nan(fig.get("ci_high"))
-        row["unitizing_alpha"] = float(ua_pairs[(x, y)])
+        ua = ua_pairs[(x, y)]
+        row["unitizing_alpha"] = float(ua["alpha"])
+        row["unitizing_alpha_ci_low"], row["unitizing_alpha_ci_high"] = ua["alpha_ci"]
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -83,6 +85,8 @@ def _labels_frame(corpus, f1, ua) -> pd.DataFrame:
             lo, hi = f1[f"label_{kind}_ci"][k]
             row[f"{kind}_f1_ci_low"], row[f"{kind}_f1_ci_high"] = lo, hi
         row["unitizing_alpha"] = float(ua["per_label"][k]) if k < len(ua["per_label"]) else math.nan
+        lo, hi = ua["per_label_ci"][k] if k < len(ua["per_label_ci"]) else (math.nan, math.nan)
+        row["unitizing_alpha_ci_low"], row["unitizing_alpha_ci_high"] = lo, hi
         rows.append(row)
     df = pd.DataFrame(rows)
     if len(df):
@@ -120,7 +124,7 @@ def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma
         for k in ("fleiss_kappa", "krippendorff_alpha"):
             if k in figs:
                 overall[f"{level}_{k}"] = figs[k]
-    overall["unitizing_alpha"] = _fig(float(ua["alpha"]))
+    overall["unitizing_alpha"] = _fig(float(ua["alpha"]), ua["alpha_ci"])
     if gamma is not None:
         overall["gamma"] = _fig(float(gamma))
     conf_rows = [

@@ -442,7 +442,7 @@ def read_label_studio(
             text = task_data.get("text")
             if not isinstance(text, str):
                 text = next((v for v in task_data.values() if isinstance(v, str)), "")
-            who = label_studio._annotator(completed_by)  # the parser's naming of annotators
+            who = label_studio.annotator_name(completed_by)  # the parser's naming of annotators
             doc = SpanDocument(item, str(path), text, format="label-studio", meta=info)
             _put(out, who, doc, errors)
     return out

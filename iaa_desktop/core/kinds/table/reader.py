@@ -311,8 +311,8 @@ def _detect_from_head(path: Path, head: str) -> tuple[str, str] | None:
     Contingency tables are small: a file longer than the head is looked at for triples only,
     so a large table is not parsed twice.
     """
-    if not head:
-        return None
+    if not head or "\x00" in head:
+        return None  # binary data: the table reader says so
     try:
         complete = path.stat().st_size <= len(head.encode("utf-8"))
     except OSError:
