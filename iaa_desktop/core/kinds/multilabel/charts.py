@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.collections import PathCollection
     from matplotlib.figure import Figure
 
-    from iaa_desktop.core.kinds.multilabel.compare import MultiLabelResult
+    from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
 
 #: one colour per |S1| (1 … 8), then repeated
 SIZE_COLOURS = (
