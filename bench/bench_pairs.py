@@ -35,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import timing  # noqa: E402
 
 from iaa_desktop.core.kinds.durel import compare as durel_task  # noqa: E402
+from iaa_desktop.core.kinds.durel import figures as durel_figures  # noqa: E402
+from iaa_desktop.core.kinds.durel import measures as durel_measures  # noqa: E402
 from iaa_desktop.core.progress import run_to_end  # noqa: E402
 
 N_TARGETS, PER_TARGET = 667, 150
@@ -123,7 +125,7 @@ def reference(df: pd.DataFrame, options: dict) -> tuple[dict, float]:
     wide = wide.reindex(judged.index)
     values = wide.to_numpy(dtype=float)
     jm = judged.to_numpy()
-    stats = durel_task.item_statistics(values, options)
+    stats = durel_measures.item_statistics(values, options)
     kept = stats["kept"]
 
     def figures(v, j):
@@ -162,9 +164,9 @@ def main() -> None:
     )
 
     def ours():
-        matrix = durel_task.build_matrix(df)
+        matrix = durel_figures.build_matrix(df)
         targets = [f"T{k}" for k in range(N_TARGETS)]
-        return run_to_end(durel_task.compute(matrix, targets, options))
+        return run_to_end(durel_figures.compute(matrix, targets, options))
 
     t_ours, t_ref = timing.compare(
         "all figures from the judgments: ours vs krippendorff + scipy.spearmanr",

@@ -43,7 +43,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _coref(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
-    from iaa_desktop.core.kinds.coref.compare import KIND
+    from iaa_desktop.core.kinds.coref.compare import read_annotator
     from iaa_desktop.core.kinds.coref.sources import read_project_exports
 
     errors: list[Any] = []
@@ -55,7 +55,7 @@ def _coref(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
         name = p.name if p.is_dir() else p.stem
         while name in by_annotator:
             name += "'"
-        by_annotator[name] = KIND._read_annotator(p, opts, errors)
+        by_annotator[name] = read_annotator(p, opts, errors)
         sources[name] = str(p) + ("/" if p.is_dir() else "")
     names = tuple(by_annotator)
     docs = sorted(set().union(*(set(d) for d in by_annotator.values()))) if names else []

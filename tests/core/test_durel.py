@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from iaa_desktop.core.kinds import detect_kind, get_kind
-from iaa_desktop.core.kinds.durel.compare import (
-    KIND,
+from iaa_desktop.core.kinds.durel.compare import KIND
+from iaa_desktop.core.kinds.durel.measures import (
     grouped_alpha,
     grouped_spearman_weighted,
     item_statistics,

@@ -231,7 +231,8 @@ def test_intervals_follow_the_seed():
 
 def test_corpus_interval_is_the_direct_figure_of_a_resample():
     """Ten copies of one resample: the interval collapses on that resample's figure, which must
-    be the figure of a corpus made of the drawn documents (copies named apart)."""
+    be the pooled figure of a corpus made of the drawn documents (copies named apart), moved by
+    the difference between the concatenated and the pooled figure of the data."""
     docs = simulated_docs(n_docs=8, seed=5)
     corpus = build_corpus(("A", "B", "C"), docs)
     w = M.doc_draws(len(corpus.names), 1, seed=7)[0]
@@ -240,9 +241,31 @@ def test_corpus_interval_is_the_direct_figure_of_a_resample():
     }
     want = M.unitizing_figures(build_corpus(("A", "B", "C"), resampled))
     got = M.unitizing_figures(corpus, draws=np.repeat(w[None, :], 10, axis=0))
-    assert got["alpha_ci"] == pytest.approx((want["alpha"], want["alpha"]), abs=1e-9)
+    shift = got["alpha"] - got["alpha_pooled"]
+    assert got["alpha_ci"] == pytest.approx((want["alpha_pooled"] + shift,) * 2, abs=1e-9)
     for k in range(len(corpus.labels)):
-        assert got["per_label_ci"][k] == pytest.approx((want["per_label"][k],) * 2, abs=1e-9)
+        shift = got["per_label"][k] - got["per_label_pooled"][k]
+        expected = min(want["per_label_pooled"][k] + shift, 1.0)
+        assert got["per_label_ci"][k] == pytest.approx((expected,) * 2, abs=1e-9)
+
+
+def test_corpus_figure_is_the_continuum_of_the_documents_in_name_order():
+    """The corpus αU is DKPro's αU of one continuum: the documents laid end to end in name
+    order (a gap at the end of one document runs into the next)."""
+    from iaa_desktop.core.metrics.unitizing import alpha_from_disagreements, grouped_disagreements
+
+    docs = simulated_docs(n_docs=6, seed=11)
+    corpus = build_corpus(("A", "B", "C"), docs)
+    got = M.unitizing_figures(corpus)
+    b, e, a, d, lab = M.unitizing_units(corpus, np.arange(len(corpus.names)))
+    offsets = np.concatenate([[0], np.cumsum(corpus.lengths)[:-1]])
+    Q, total = len(corpus.labels), int(corpus.lengths.sum())
+    d_o, d_e = grouped_disagreements(b + offsets[d], e + offsets[d], a, lab, np.full(Q, total), 3)
+    present = np.bincount(lab, minlength=Q) > 0
+    want = alpha_from_disagreements(d_o[present].mean(), d_e[present].mean())
+    assert got["alpha"] == pytest.approx(want, abs=1e-12)
+    reordered = M.unitizing_figures(build_corpus(("A", "B", "C"), dict(reversed(docs.items()))))
+    assert reordered["alpha"] == got["alpha"]
 
 
 @settings(max_examples=8, deadline=None)

@@ -213,6 +213,35 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
     return f'<figure class="chart"><img{style} alt="{esc(caption)}" src="data:image/svg+xml;base64,{data}"/>{cap}</figure>'
 
 
+def pair_matrix(names: Sequence[str], pairs: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Annotators × annotators matrix of one pair measure: ``column`` of the rows ``a``, ``b`` of
+    ``pairs`` in both cells of the pair, 1 on the diagonal, NaN for a pair without a row."""
+    m = pd.DataFrame(math.nan, index=list(names), columns=list(names))
+    for a, b, v in zip(pairs["a"], pairs["b"], pairs[column]):
+        m.loc[a, b] = m.loc[b, a] = v
+    for a in names:
+        m.loc[a, a] = 1.0
+    return m
+
+
+def pair_heatmap_html(
+    tables: dict[str, pd.DataFrame],
+    key: str,
+    names: Sequence[str],
+    pairs: pd.DataFrame,
+    column: str,
+    title: str,
+    caption: str,
+) -> str:
+    """The heatmap of one pair measure (:func:`pair_matrix`) as a figure; the matrix joins
+    ``tables`` under ``key``, the table behind the chart."""
+    from iaa_desktop.core.export import charts
+
+    m = pair_matrix(names, pairs, column)
+    tables[key] = m.rename_axis("annotator").reset_index()
+    return figure_html(charts.pairwise_heatmap(m, title), caption)
+
+
 def _plain_char(ch: str) -> bool:
     """A character the PDF engine's SVG text draws right: left to right, no shaping, no marks
     (Latin, Greek, Cyrillic, punctuation, arrows, mathematical operators)."""

@@ -37,6 +37,7 @@ from iaa_desktop.core.export.html_blocks import (  # noqa: F401  (re-exported fo
     fmt,
     interval_text,
     legend_outside,
+    pair_heatmap_html,
     table_html,
     text_cell,
     text_dir,

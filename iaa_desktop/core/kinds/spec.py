@@ -10,7 +10,7 @@ on its own thread.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -148,6 +148,27 @@ class TaskKind(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class StepsKind:
+    """A :class:`TaskKind` made of two functions: ``recognise(paths)`` gives the confidence of
+    :meth:`sniff`, ``steps(inputs, options)`` is the comparison, run on the options resolved
+    against ``settings``."""
+
+    name: str
+    title: str
+    settings: Sequence[Setting]
+    recognise: Callable[[list[Path]], float]
+    steps: Callable[[Sequence[Path], dict[str, Any]], Generator[Progress, None, Any]]
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        return self.recognise([Path(p) for p in inputs])
+
+    def run(
+        self, inputs: Sequence[Path], options: Mapping[str, Any]
+    ) -> Generator[Progress, None, Any]:
+        return (yield from self.steps(inputs, resolve_options(self.settings, options)))
+
+
 def resolve_ref(ref: str) -> Any:
     """The object named by ``"package.module:attribute"`` (imported on first use)."""
     import importlib
@@ -230,6 +251,26 @@ class KindSpec:
         if self.adjudication is None:
             raise OptionError(f"Adjudication is not available for {self.title.lower()} studies.")
         return resolve_ref(self.adjudication)(result)
+
+
+def result_fields(
+    kind: str,
+    inputs: Sequence[Any],
+    options: Mapping[str, Any],
+    errors: list[ReaderError],
+    warnings: list[ReaderError] | None = None,
+) -> dict[str, Any]:
+    """The fields every kind's result starts with (``kind``, ``inputs`` as text, ``options``,
+    ``errors``, ``warnings``), as keywords of its constructor; the lists are kept, not copied."""
+    out: dict[str, Any] = {
+        "kind": kind,
+        "inputs": tuple(str(p) for p in inputs),
+        "options": dict(options),
+        "errors": errors,
+    }
+    if warnings is not None:
+        out["warnings"] = warnings
+    return out
 
 
 def result_json(result: TaskResult) -> dict[str, Any]:

@@ -334,7 +334,7 @@ EXPLAIN = {
     "token_krippendorff_alpha": "Krippendorff's nominal α over tokens ('no label' a value).",
     "unitizing_alpha": "Krippendorff's unitizing α (αU, as DKPro Statistics computes it): where "
     "the spans begin and end and their labels, against chance placements, with the documents "
-    "end to end (a gap ends at its document's end).",
+    "concatenated in name order.",
     "gamma": "Mathet et al.'s γ (pygamma-agreement): best alignment of the units against sampled "
     "random continua.",
 }
@@ -351,7 +351,10 @@ def interval_note(result: Any, key: str) -> str:
         "the figure computed again from each resample's counts"
     )
     if key == "unitizing_alpha":
-        note += " (αU exactly, from its sums per document weighted by the draws)"
+        note += (
+            " (αU exactly, from its sums per document weighted by the draws, with gaps closed at"
+            " each document's end; the interval is moved by the difference this makes on the data)"
+        )
     return note + "; none with fewer than two documents."
 
 

@@ -31,6 +31,7 @@ from iaa_desktop.core.kinds.candidates.model.settings import (
 )
 from iaa_desktop.core.kinds.candidates.reader import (
     CandidateColumns,
+    CandidateData,
     encode_labels,
     looks_like_candidates,
     read_candidates,
@@ -38,51 +39,37 @@ from iaa_desktop.core.kinds.candidates.reader import (
 from iaa_desktop.core.kinds.durel.compare import PairDetail, _clean, make_detail
 from iaa_desktop.core.kinds.spec import (
     Setting,
+    StepsKind,
     TaskResult,
-    annotator_names,
     rename_annotators,
-    resolve_options,
+    result_fields,
 )
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
 from iaa_desktop.core.progress import Progress
 
+
+def _column(name: str, title: str, help_text: str) -> Setting:
+    """A column-name setting (empty: the column is recognised from the header)."""
+    return Setting(name, title, "", str, (), help_text)
+
+
 SETTINGS = [
-    Setting(
-        "pair_id",
-        "Pair id column",
-        "",
-        str,
-        (),
-        "pair id column (recognised from the header when empty)",
+    _column("pair_id", "Pair id column", "pair id column (recognised from the header when empty)"),
+    _column("target_text", "Target text column", "column of the target passage"),
+    _column("source_text", "Source text column", "column of the source passage"),
+    _column(
+        "target_lemma", "Target lemma column", "space-separated lemmas of the target (optional)"
     ),
-    Setting("target_text", "Target text column", "", str, (), "column of the target passage"),
-    Setting("source_text", "Source text column", "", str, (), "column of the source passage"),
-    Setting(
-        "target_lemma",
-        "Target lemma column",
-        "",
-        str,
-        (),
-        "space-separated lemmas of the target (optional)",
+    _column(
+        "source_lemma", "Source lemma column", "space-separated lemmas of the source (optional)"
     ),
-    Setting(
-        "source_lemma",
-        "Source lemma column",
-        "",
-        str,
-        (),
-        "space-separated lemmas of the source (optional)",
-    ),
-    Setting(
+    _column(
         "factors",
         "Factor columns",
-        "",
-        str,
-        (),
         "comma-separated factor columns (recognised when empty: e.g. method, book, known)",
     ),
-    Setting("annotator", "Annotator column", "", str, (), "annotator column of long labels"),
-    Setting("label", "Label column", "", str, (), "label column of long labels"),
+    _column("annotator", "Annotator column", "annotator column of long labels"),
+    _column("label", "Label column", "label column of long labels"),
     Setting("bins", "Overlap bins", 5, int, (), "number of quantile bins of overlap"),
     Setting("bayes_draws", "Posterior draws", 4000, int, (), "draws from the Dirichlet posterior"),
     Setting("seed", "Random seed", 0, int, (), "seed of the posterior draws"),
@@ -315,138 +302,183 @@ class CandidatesResult(TaskResult):
         return out
 
 
-def _rename_annotators(data, opts: Mapping[str, Any]) -> None:
+def _rename_annotators(data: CandidateData, opts: Mapping[str, Any]) -> None:
     """The user's names for the annotators (the ``annotator_names`` option), in place."""
-    if annotator_names(opts):
-        names = rename_annotators(data.annotators, opts)
+    names = rename_annotators(data.annotators, opts)
+    if names != data.annotators:
         data.labels = data.labels.rename(columns=dict(zip(data.annotators, names)))
         data.annotators = names
 
 
-class CandidatesKind:
-    name = "candidates"
-    title = SPEC.title
-    settings = SETTINGS
-
-    def sniff(self, inputs: Sequence[Path]) -> float:
-        return looks_like_candidates([Path(p) for p in inputs])
-
-    def run(  # noqa: C901  (reading, model and bounds steps in sequence; to split)
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
-    ) -> Generator[Progress, None, CandidatesResult]:
-        opts = resolve_options(self.settings, options)
-        yield Progress(0, 100, "Reading pairs and labels")
-        spec = CandidateColumns(
-            *(
-                str(opts[k] or "")
-                for k in (
-                    "pair_id",
-                    "target_text",
-                    "source_text",
-                    "target_lemma",
-                    "source_lemma",
-                    "annotator",
-                    "label",
-                )
-            )
+def run(
+    inputs: Sequence[Path], opts: dict[str, Any]
+) -> Generator[Progress, None, CandidatesResult]:
+    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+    yield Progress(0, 100, "Reading pairs and labels")
+    data = read_candidates([Path(p) for p in inputs], _columns(opts))
+    _rename_annotators(data, opts)
+    errors: list[ReaderError] = list(data.errors)
+    warnings: list[ReaderError] = list(data.warnings)
+    if len(data.annotators) < 2:
+        raise InsufficientDataError("Agreement needs labels of at least two annotators.")
+    pairs = data.pairs.drop(columns=["__line__"], errors="ignore").copy()
+    factors = _factors(data, pairs, opts, errors, warnings)
+    yield Progress(10, 100, "Lexical overlap")
+    overlap = _lexical_overlap(pairs)
+    codes, cats = encode_labels(data.labels)
+    q = len(cats)
+    for a in data.annotators:
+        pairs[a] = data.labels[a].to_numpy()
+    agr = item_agreement(codes, q) if q else np.full(len(pairs), np.nan)
+    pairs["disagreement"] = 1.0 - agr
+    bins, edges = overlap_bins(overlap, int(opts["bins"]))
+    bin_names = _bin_names(overlap, edges)
+    pairs["overlap_bin"] = [bin_names[b] if b >= 0 else "" for b in bins]
+    kappa = _KappaOf(codes, q, int(opts["bayes_draws"]), int(opts["seed"]))
+    yield Progress(25, 100, "multi-κ overall and per annotator pair")
+    overall = {"multi_kappa": kappa.of(codes)}
+    if (
+        not math.isfinite(overall["multi_kappa"]["value"])
+        and overall["multi_kappa"]["n_items"] == 0
+    ):
+        raise InsufficientDataError(
+            "No pair was labelled by two or more annotators; agreement cannot be computed."
         )
-        data = read_candidates([Path(p) for p in inputs], spec)
-        _rename_annotators(data, opts)
-        errors: list[ReaderError] = list(data.errors)
-        warnings: list[ReaderError] = list(data.warnings)
-        if len(data.annotators) < 2:
-            raise InsufficientDataError("Agreement needs labels of at least two annotators.")
-        pairs = data.pairs.drop(columns=["__line__"], errors="ignore").copy()
-        # factors: the ones asked for, else the recognised ones
-        asked = [f.strip() for f in str(opts["factors"] or "").split(",") if f.strip()]
-        factors: list[str] = []
-        constant: list[str] = []
-        for f in asked or data.factor_candidates:
-            if f not in pairs.columns:
-                errors.append(
-                    ReaderError(
-                        data.pairs_path, 1, f"the factor column '{f}' is not in the pairs table."
-                    )
-                )
-                continue
-            n_levels = pairs[f].nunique()
-            if n_levels < 2 and asked:
-                msg = f"the factor '{f}' has only one level ('{pairs[f].iloc[0]}'); agreement per level is not computed for it."
-                errors.append(ReaderError(data.pairs_path, 1, msg))
-                continue
-            if n_levels < 2:
-                constant.append(f)
-                continue
-            factors.append(f)
-        if constant:  # recognised columns with one value: one note, however many there are
-            names = ", ".join(f"'{f}'" for f in constant[:10]) + (
-                " …" if len(constant) > 10 else ""
-            )
-            warnings.append(
+    pairwise = kappa.per_annotator_pair(data.annotators)
+    by_factor = yield from kappa.per_factor_level(pairs, factors)
+    yield Progress(88, 100, "multi-κ per overlap bin")
+    result = CandidatesResult(
+        **result_fields(SPEC.name, inputs, opts, errors, warnings),
+        annotators=data.annotators,
+        categories=list(cats),
+        overall=overall,
+        pairwise=pairwise,
+        by_factor=by_factor,
+        by_overlap_bin=kappa.per_overlap_bin(bins, bin_names, overlap, agr),
+        overlap_edges=[float(e) for e in edges],
+        factors=factors,
+        pairs=pairs,
+    )
+    if len(pairs) <= int(opts["max_aligned"]):
+        yield from _align_passages(result)
+    yield Progress(100, 100, "Done")
+    result.model = yield from run_model(result, opts)
+    return result
+
+
+def _columns(opts: Mapping[str, Any]) -> CandidateColumns:
+    """The column names the options give (empty: recognised from the header)."""
+    keys = ("pair_id", "target_text", "source_text", "target_lemma", "source_lemma")
+    return CandidateColumns(*(str(opts[k] or "") for k in (*keys, "annotator", "label")))
+
+
+def _factors(
+    data: CandidateData,
+    pairs: pd.DataFrame,
+    opts: Mapping[str, Any],
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> list[str]:
+    """The factors: the columns asked for, else the recognised ones; a column that is missing or
+    (when asked for) has one level is an error, a recognised one with one level a note."""
+    asked = [f.strip() for f in str(opts["factors"] or "").split(",") if f.strip()]
+    factors: list[str] = []
+    constant: list[str] = []
+    for f in asked or data.factor_candidates:
+        if f not in pairs.columns:
+            errors.append(
                 ReaderError(
-                    data.pairs_path,
-                    1,
-                    f"{len(constant)} column(s) with one value only are not used as factors: "
-                    f"{names}.",
+                    data.pairs_path, 1, f"the factor column '{f}' is not in the pairs table."
                 )
             )
-        yield Progress(10, 100, "Lexical overlap")
-        has_tl, has_sl = "target_lemma" in pairs.columns, "source_lemma" in pairs.columns
-        overlap = np.empty(len(pairs))
-        for i, (t, s, tl, sl) in enumerate(
-            zip(
-                pairs["target_text"],
-                pairs["source_text"],
-                pairs["target_lemma"] if has_tl else [None] * len(pairs),
-                pairs["source_lemma"] if has_sl else [None] * len(pairs),
+            continue
+        n_levels = pairs[f].nunique()
+        if n_levels < 2 and asked:
+            msg = f"the factor '{f}' has only one level ('{pairs[f].iloc[0]}'); agreement per level is not computed for it."
+            errors.append(ReaderError(data.pairs_path, 1, msg))
+            continue
+        if n_levels < 2:
+            constant.append(f)
+            continue
+        factors.append(f)
+    if constant:  # recognised columns with one value: one note, however many there are
+        names = ", ".join(f"'{f}'" for f in constant[:10]) + (" …" if len(constant) > 10 else "")
+        warnings.append(
+            ReaderError(
+                data.pairs_path,
+                1,
+                f"{len(constant)} column(s) with one value only are not used as factors: {names}.",
             )
-        ):
-            overlap[i] = weighted_jaccard(tokenize(t, tl).keys, tokenize(s, sl).keys)
-        pairs["overlap_given"] = (
-            pd.to_numeric(pairs["overlap"], errors="coerce")
-            if "overlap" in pairs.columns
-            else np.nan
         )
-        pairs["overlap"] = overlap
-        codes, cats = encode_labels(data.labels)
-        q = len(cats)
-        for a in data.annotators:
-            pairs[a] = data.labels[a].to_numpy()
-        agr = item_agreement(codes, q) if q else np.full(len(pairs), np.nan)
-        pairs["disagreement"] = 1.0 - agr
-        bins, edges = overlap_bins(overlap, int(opts["bins"]))
-        bounds = (
-            np.concatenate([[np.nanmin(overlap)], edges, [np.nanmax(overlap)]])
-            if len(overlap)
-            else np.zeros(0)
+    return factors
+
+
+def _lexical_overlap(pairs: pd.DataFrame) -> np.ndarray:
+    """Weighted Jaccard overlap of each pair's passages (lemmas where given); the table keeps a
+    given ``overlap`` column as ``overlap_given`` and gets the computed one as ``overlap``."""
+    has_tl, has_sl = "target_lemma" in pairs.columns, "source_lemma" in pairs.columns
+    overlap = np.empty(len(pairs))
+    for i, (t, s, tl, sl) in enumerate(
+        zip(
+            pairs["target_text"],
+            pairs["source_text"],
+            pairs["target_lemma"] if has_tl else [None] * len(pairs),
+            pairs["source_lemma"] if has_sl else [None] * len(pairs),
         )
-        bin_names = [
-            f"Q{k + 1} [{bounds[k]:.3f}, {bounds[k + 1]:.3f}{']' if k == len(bounds) - 2 else ')'}"
-            for k in range(len(bounds) - 1)
-        ]
-        pairs["overlap_bin"] = [bin_names[b] if b >= 0 else "" for b in bins]
-        draws, seed = int(opts["bayes_draws"]), int(opts["seed"])
-        yield Progress(25, 100, "multi-κ overall and per annotator pair")
-        overall = {"multi_kappa": kappa_summary(codes, q, draws, seed)}
-        if (
-            not math.isfinite(overall["multi_kappa"]["value"])
-            and overall["multi_kappa"]["n_items"] == 0
-        ):
-            raise InsufficientDataError(
-                "No pair was labelled by two or more annotators; agreement cannot be computed."
-            )
-        pairwise = []
-        for x, y in combinations(range(len(data.annotators)), 2):
-            sub = codes[:, [x, y]]
+    ):
+        overlap[i] = weighted_jaccard(tokenize(t, tl).keys, tokenize(s, sl).keys)
+    pairs["overlap_given"] = (
+        pd.to_numeric(pairs["overlap"], errors="coerce") if "overlap" in pairs.columns else np.nan
+    )
+    pairs["overlap"] = overlap
+    return overlap
+
+
+def _bin_names(overlap: np.ndarray, edges: np.ndarray) -> list[str]:
+    """``Q1 [low, high)`` … of the quantile bins (the last one closed)."""
+    bounds = (
+        np.concatenate([[np.nanmin(overlap)], edges, [np.nanmax(overlap)]])
+        if len(overlap)
+        else np.zeros(0)
+    )
+    return [
+        f"Q{k + 1} [{bounds[k]:.3f}, {bounds[k + 1]:.3f}{']' if k == len(bounds) - 2 else ')'}"
+        for k in range(len(bounds) - 1)
+    ]
+
+
+@dataclass(frozen=True)
+class _KappaOf:
+    """multi-κ summaries (:func:`kappa_summary`) of subsets of one study's label codes."""
+
+    codes: np.ndarray
+    q: int
+    draws: int
+    seed: int
+
+    def of(self, codes: np.ndarray) -> dict[str, Any]:
+        return kappa_summary(codes, self.q, self.draws, self.seed)
+
+    def per_annotator_pair(self, annotators: Sequence[str]) -> list[dict[str, Any]]:
+        """κ of each annotator pair over the pairs both labelled."""
+        out = []
+        for x, y in combinations(range(len(annotators)), 2):
+            sub = self.codes[:, [x, y]]
             both = (sub >= 0).all(axis=1)
-            pairwise.append(
+            out.append(
                 {
-                    "a": data.annotators[x],
-                    "b": data.annotators[y],
+                    "a": annotators[x],
+                    "b": annotators[y],
                     "n_items": int(both.sum()),
-                    "multi_kappa": kappa_summary(sub[both], q, draws, seed),
+                    "multi_kappa": self.of(sub[both]),
                 }
             )
+        return out
+
+    def per_factor_level(
+        self, pairs: pd.DataFrame, factors: Sequence[str]
+    ) -> Generator[Progress, None, dict[str, list[dict[str, Any]]]]:
+        """κ of the pairs of each level of each factor (levels in numeric, then text order)."""
         by_factor: dict[str, list[dict[str, Any]]] = {}
         for k, f in enumerate(factors):
             yield Progress(35 + 50 * k / max(1, len(factors)), 100, f"multi-κ per level of {f}")
@@ -456,18 +488,19 @@ class CandidatesKind:
             for lv in levels:
                 m = col == lv
                 rows.append(
-                    {
-                        "level": lv,
-                        "n_items": int(m.sum()),
-                        "multi_kappa": kappa_summary(codes[m], q, draws, seed),
-                    }
+                    {"level": lv, "n_items": int(m.sum()), "multi_kappa": self.of(self.codes[m])}
                 )
             by_factor[f] = rows
-        yield Progress(88, 100, "multi-κ per overlap bin")
+        return by_factor
+
+    def per_overlap_bin(
+        self, bins: np.ndarray, bin_names: Sequence[str], overlap: np.ndarray, agr: np.ndarray
+    ) -> list[dict[str, Any]]:
+        """κ, median overlap and mean percent agreement of the pairs of each overlap bin."""
         by_bin = []
         for b, name in enumerate(bin_names):
             m = bins == b
-            k = kappa_summary(codes[m], q, draws, seed)
+            k = self.of(self.codes[m])
             by_bin.append(
                 {
                     "level": name,
@@ -480,31 +513,16 @@ class CandidatesKind:
                     "multi_kappa": k,
                 }
             )
-        result = CandidatesResult(
-            kind=self.name,
-            inputs=tuple(str(p) for p in inputs),
-            options=dict(opts),
-            errors=errors,
-            warnings=warnings,
-            annotators=data.annotators,
-            categories=list(cats),
-            overall=overall,
-            pairwise=pairwise,
-            by_factor=by_factor,
-            by_overlap_bin=by_bin,
-            overlap_edges=[float(e) for e in edges],
-            factors=factors,
-            pairs=pairs,
-        )
-        # the view's tokens and alignments, computed here so showing a pair is a lookup
-        if len(pairs) <= int(opts["max_aligned"]):
-            for i in range(len(pairs)):
-                if i % 200 == 0:
-                    yield Progress(92 + 8 * i / len(pairs), 100, "Aligning the passages")
-                result.pair_detail(i)
-        yield Progress(100, 100, "Done")
-        result.model = yield from run_model(result, opts)
-        return result
+        return by_bin
+
+
+def _align_passages(result: CandidatesResult) -> Generator[Progress, None, None]:
+    """The view's tokens and alignments, computed here so showing a pair is a lookup."""
+    n = len(result.pairs)
+    for i in range(n):
+        if i % 200 == 0:
+            yield Progress(92 + 8 * i / n, 100, "Aligning the passages")
+        result.pair_detail(i)
 
 
 def _num(s: str) -> float:
@@ -514,4 +532,4 @@ def _num(s: str) -> float:
         return math.inf
 
 
-KIND = CandidatesKind()
+KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_candidates, run)

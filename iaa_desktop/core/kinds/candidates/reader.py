@@ -17,9 +17,10 @@ different: both left out).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -139,61 +140,113 @@ def read_candidates(inputs: Sequence[Path], spec: CandidateColumns | None = None
     errors: list[ReaderError] = []
     warnings: list[ReaderError] = []
     files = expand(inputs)
-    pairs_df = labels_df = None
-    pairs_path = labels_path = None
-    for f in files:
-        df = read_table(f)
-        cols = [c for c in df.columns if c != LINE]
-        t, s = _text_columns(cols, spec)
-        if t and s and pairs_df is None:
-            pairs_df, pairs_path = df, f
-        elif labels_df is None:
-            labels_df, labels_path = df, f
-        else:
-            warnings.append(
-                ReaderError(f, None, "more than one labels table was given; this one is ignored.")
-            )
-    if pairs_df is None:
-        raise ReaderError(
-            ", ".join(map(str, files)) or None,
-            None,
-            "no pairs table was found (a table with target and source text columns).",
-        )
-    cols = [c for c in pairs_df.columns if c != LINE]
-    c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
-    c_t, c_s = _text_columns(cols, spec)
-    if c_id is None:
-        raise ReaderError(pairs_path, 1, "the pairs table has no pair id column (e.g. 'pair_id').")
-    c_tl = _pick(cols, spec.target_lemma, ("target_lemma", "target_lemmas"), ("target", "lemma"))
-    c_sl = _pick(cols, spec.source_lemma, ("source_lemma", "source_lemmas"), ("source", "lemma"))
-    dup = pairs_df[c_id].duplicated(keep="first")
-    if dup.any():
-        r = pairs_df[dup].iloc[0]
-        errors.append(
-            ReaderError(
-                pairs_path,
-                int(r[LINE]),
-                f"the pair id '{r[c_id]}' appears twice in the pairs table; "
-                f"only its first row is used ({int(dup.sum())} repeated ids).",
-            )
-        )
-        pairs_df = pairs_df[~dup]
-    pairs = pairs_df.rename(columns={c_id: "pair_id", c_t: "target_text", c_s: "source_text"})
-    if c_tl:
-        pairs = pairs.rename(columns={c_tl: "target_lemma"})
-    if c_sl:
-        pairs = pairs.rename(columns={c_sl: "source_lemma"})
-    pairs = pairs.reset_index(drop=True)
+    (pairs_df, pairs_path), labels_found = _find_tables(files, spec, warnings)
+    pairs = _pairs_table(pairs_df, pairs_path, spec, errors)
     exclude = {"pair_id", "target_text", "source_text", "target_lemma", "source_lemma", "overlap"}
     factors = _factor_candidates(pairs, exclude)
-
-    if labels_df is None:
+    if labels_found is None:
         raise ReaderError(
             pairs_path,
             None,
             "no labels were given (a long pair_id/annotator/label table or a wide one).",
         )
+    labels_df, labels_path = labels_found
     labels, annotators = _labels_table(labels_df, labels_path, spec, errors, warnings)
+    labels = _labels_of_pairs(labels, labels_df, labels_path, pairs, spec, errors, warnings)
+    return CandidateData(
+        pairs, labels, annotators, factors, pairs_path, labels_path, errors, warnings
+    )
+
+
+Found = tuple[pd.DataFrame, Path]  # a table and its file
+
+
+def _find_tables(
+    files: Sequence[Path], spec: CandidateColumns, warnings: list[ReaderError]
+) -> tuple[Found, Found | None]:
+    """The pairs table (the first with target and source text columns) and the labels table
+    (the first other one; a further one is ignored with a warning)."""
+    pairs: Found | None = None
+    labels: Found | None = None
+    for f in files:
+        df = read_table(f)
+        cols = [c for c in df.columns if c != LINE]
+        t, s = _text_columns(cols, spec)
+        if t and s and pairs is None:
+            pairs = (df, f)
+        elif labels is None:
+            labels = (df, f)
+        else:
+            warnings.append(
+                ReaderError(f, None, "more than one labels table was given; this one is ignored.")
+            )
+    if pairs is None:
+        raise ReaderError(
+            ", ".join(map(str, files)) or None,
+            None,
+            "no pairs table was found (a table with target and source text columns).",
+        )
+    return pairs, labels
+
+
+def _pairs_table(
+    df: pd.DataFrame, path: Path, spec: CandidateColumns, errors: list[ReaderError]
+) -> pd.DataFrame:
+    """The pairs with their columns under the standard names (``pair_id``, ``target_text``,
+    ``source_text``, ``target_lemma``, ``source_lemma``), a repeated id's later rows left out."""
+    cols = [c for c in df.columns if c != LINE]
+    c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
+    c_t, c_s = _text_columns(cols, spec)
+    if c_id is None:
+        raise ReaderError(path, 1, "the pairs table has no pair id column (e.g. 'pair_id').")
+    c_tl = _pick(cols, spec.target_lemma, ("target_lemma", "target_lemmas"), ("target", "lemma"))
+    c_sl = _pick(cols, spec.source_lemma, ("source_lemma", "source_lemmas"), ("source", "lemma"))
+    df = _first_rows_only(
+        df,
+        c_id,
+        path,
+        errors,
+        lambda pid, n: (
+            f"the pair id '{pid}' appears twice in the pairs table; "
+            f"only its first row is used ({n} repeated ids)."
+        ),
+    )
+    pairs = df.rename(columns={c_id: "pair_id", c_t: "target_text", c_s: "source_text"})
+    if c_tl:
+        pairs = pairs.rename(columns={c_tl: "target_lemma"})
+    if c_sl:
+        pairs = pairs.rename(columns={c_sl: "source_lemma"})
+    return pairs.reset_index(drop=True)
+
+
+def _first_rows_only(
+    df: pd.DataFrame,
+    column: str,
+    path: Path | None,
+    errors: list[ReaderError],
+    message: Callable[[Any, int], str],
+) -> pd.DataFrame:
+    """``df`` without the rows whose ``column`` repeats an earlier row's; an error at the first
+    such row, ``message(value, number of repeated rows)``."""
+    dup = df[column].duplicated(keep="first")
+    if not dup.any():
+        return df
+    r = df[dup].iloc[0]
+    errors.append(ReaderError(path, int(r[LINE]), message(r[column], int(dup.sum()))))
+    return df[~dup]
+
+
+def _labels_of_pairs(
+    labels: pd.DataFrame,
+    labels_df: pd.DataFrame,
+    labels_path: Path,
+    pairs: pd.DataFrame,
+    spec: CandidateColumns,
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> pd.DataFrame:
+    """The labels in the order of the pairs: labels of unknown pairs left out (an error at the
+    first one's line), pairs nobody labelled kept with empty labels (a warning)."""
     known = labels.index.isin(pairs["pair_id"])
     if not known.all():
         missing = list(labels.index[~known])
@@ -229,9 +282,7 @@ def read_candidates(inputs: Sequence[Path], spec: CandidateColumns | None = None
                 + ", ".join(map(str, list(labels.index[unlabelled])[:10])),
             )
         )
-    return CandidateData(
-        pairs, labels, annotators, factors, pairs_path, labels_path, errors, warnings
-    )
+    return labels
 
 
 def _labels_table(
@@ -241,6 +292,7 @@ def _labels_table(
     errors: list[ReaderError],
     warnings: list[ReaderError],
 ) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Pair id × annotator labels (text, "" = none) from a long or a wide labels table."""
     cols = [c for c in df.columns if c != LINE]
     c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
     if c_id is None:
@@ -248,40 +300,7 @@ def _labels_table(
     c_ann = _pick(cols, spec.annotator, ("annotator", "coder", "rater", "user"))
     c_lab = _pick(cols, spec.label, ("label", "judgment", "decision", "value"))
     if c_ann and c_lab:
-        long = df[[c_id, c_ann, c_lab, LINE]].rename(
-            columns={c_id: "pair_id", c_ann: "annotator", c_lab: "label"}
-        )
-        long = long[long["label"].str.strip() != ""]
-        key = ["pair_id", "annotator"]
-        dup = long.duplicated(key, keep=False)
-        if dup.any():
-            d = long[dup]
-            same = d.groupby(key, sort=False)["label"].transform("nunique") == 1
-            conflicts = d[~same].drop_duplicates(key, keep="last")
-            for r in conflicts.head(20).to_dict("records"):
-                errors.append(
-                    ReaderError(
-                        path,
-                        int(r[LINE]),
-                        f"annotator '{r['annotator']}' labelled pair '{r['pair_id']}' twice "
-                        "with different labels; both labels are left out.",
-                    )
-                )
-            drop = list(d.index[~same]) + list(d[same].index[d[same].duplicated(key, keep="first")])
-            repeats = d[same][d[same].duplicated(key, keep="first")]
-            if len(repeats):
-                warnings.append(
-                    ReaderError(
-                        path,
-                        int(repeats[LINE].iloc[0]),
-                        f"{len(repeats)} repeated identical label(s) counted once (the first "
-                        "here).",
-                    )
-                )
-            long = long.drop(index=drop)
-        wide = long.pivot(index="pair_id", columns="annotator", values="label")
-        annotators = tuple(str(a) for a in pd.unique(long["annotator"]))
-        wide = wide[list(annotators)]
+        wide, annotators = _long_labels(df, path, (c_id, c_ann, c_lab), errors, warnings)
     else:
         ann_cols = [c for c in cols if c != c_id]
         if not ann_cols:
@@ -290,23 +309,66 @@ def _labels_table(
                 1,
                 "the labels table needs 'annotator' and 'label' columns (long) or one column per annotator (wide).",
             )
-        dup = df[c_id].duplicated(keep="first")
-        if dup.any():
-            r = df[dup].iloc[0]
-            errors.append(
-                ReaderError(
-                    path,
-                    int(r[LINE]),
-                    f"pair '{r[c_id]}' has two rows in the wide labels table; only the first is used.",
-                )
-            )
-            df = df[~dup]
+        df = _first_rows_only(
+            df,
+            c_id,
+            path,
+            errors,
+            lambda pid, _n: (
+                f"pair '{pid}' has two rows in the wide labels table; only the first is used."
+            ),
+        )
         wide = df.set_index(c_id)[ann_cols]
         annotators = tuple(ann_cols)
     wide.index = wide.index.astype(str)
     wide.index.name = "pair_id"
     wide = wide.fillna("").astype(str).apply(lambda s: s.str.strip())
     return wide, annotators
+
+
+def _long_labels(
+    df: pd.DataFrame,
+    path: Path | None,
+    columns: tuple[str, str, str],
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Pair id × annotator labels of a long table (pair id, annotator, label columns): a label
+    given twice the same is counted once (a warning), two different ones both left out (errors)."""
+    c_id, c_ann, c_lab = columns
+    long = df[[c_id, c_ann, c_lab, LINE]].rename(
+        columns={c_id: "pair_id", c_ann: "annotator", c_lab: "label"}
+    )
+    long = long[long["label"].str.strip() != ""]
+    key = ["pair_id", "annotator"]
+    dup = long.duplicated(key, keep=False)
+    if dup.any():
+        d = long[dup]
+        same = d.groupby(key, sort=False)["label"].transform("nunique") == 1
+        conflicts = d[~same].drop_duplicates(key, keep="last")
+        for r in conflicts.head(20).to_dict("records"):
+            errors.append(
+                ReaderError(
+                    path,
+                    int(r[LINE]),
+                    f"annotator '{r['annotator']}' labelled pair '{r['pair_id']}' twice "
+                    "with different labels; both labels are left out.",
+                )
+            )
+        drop = list(d.index[~same]) + list(d[same].index[d[same].duplicated(key, keep="first")])
+        repeats = d[same][d[same].duplicated(key, keep="first")]
+        if len(repeats):
+            warnings.append(
+                ReaderError(
+                    path,
+                    int(repeats[LINE].iloc[0]),
+                    f"{len(repeats)} repeated identical label(s) counted once (the first here).",
+                )
+            )
+        long = long.drop(index=drop)
+    wide = long.pivot(index="pair_id", columns="annotator", values="label")
+    annotators = tuple(str(a) for a in pd.unique(long["annotator"]))
+    return wide[list(annotators)], annotators
 
 
 def encode_labels(labels: pd.DataFrame) -> tuple[np.ndarray, list[str]]:

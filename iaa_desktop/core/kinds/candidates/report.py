@@ -5,21 +5,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.methods_text import esc
-from iaa_desktop.core.export.report import (
-    KindReport,
-    ReportContext,
-    Section,
-    SummaryRow,
+from iaa_desktop.core.export.html_blocks import (
     figure_html,
     legend_outside,
+    pair_heatmap_html,
     table_html,
 )
-from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_html
+from iaa_desktop.core.export.methods_text import esc
+from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_section
 
 K_HEADERS = {
     "factor": "Factor",
@@ -75,84 +72,36 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
-# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:
-    from iaa_desktop.core.kinds.durel.charts import forest_figure, overlap_curve_figure
-
+    """The kind's report: κ by factor level, annotator pairs, the agreement model (when fitted),
+    the most disagreeing pairs."""
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
     kr.summary, kr.summary_caption = summary(result)
-
     tables = result.tables()
-    bf = tables.get("by_factor", pd.DataFrame())
-    body = []
-    if ctx.charts:
-        # factors with few levels share one forest plot (as in the GUI); a factor with many
-        # levels (e.g. the source book) gets its own, sorted, in chunks that fit on a page
-        small = [
-            f
-            for f, lv in result.by_factor.items()
-            if f != "overlap" and len(lv) <= FOREST_ROWS_SHARED
-        ]
-        body.append(
-            figure_html(
-                forest_figure(result, factors=small),
-                "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
-                "intervals, point estimate (bar); dashed: overall.",
-            )
-        )
-        if result.by_overlap_bin:
-            body.append(
-                figure_html(
-                    legend_outside(overlap_curve_figure(result)),
-                    "Agreement against lexical overlap (quantile bins).",
-                    max_width_in=6.9,
-                )
-            )
-        for f, levels in result.by_factor.items():
-            if f == "overlap" or len(levels) <= FOREST_ROWS_SHARED:
-                continue
-            rows = sorted(
-                levels,
-                key=lambda lv: (
-                    math.isnan(_float(lv["multi_kappa"].get("bayes_median"))),
-                    _float(lv["multi_kappa"].get("bayes_median")),
-                ),
-            )
-            for start in range(0, len(rows), FOREST_CHUNK):
-                part = rows[start : start + FOREST_CHUNK]
-                lo = [
-                    _float((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[0])
-                    for lv in part
-                ]
-                hi = [
-                    _float((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[1])
-                    for lv in part
-                ]
-                body.append(
-                    figure_html(
-                        charts.forest(
-                            [f"{lv['level']} (n={lv['n_items']})" for lv in part],
-                            [_float(lv["multi_kappa"].get("bayes_median")) for lv in part],
-                            lo,
-                            hi,
-                            xlabel="multi-κ (posterior median, 95% interval)",
-                        ),
-                        f"multi-κ per level of ‘{f}’, lowest first"
-                        + (
-                            f" (levels {start + 1}–{start + len(part)} of {len(rows)})"
-                            if len(rows) > FOREST_CHUNK
-                            else ""
-                        )
-                        + ".",
-                    )
-                )
+    sections = [
+        _factors_section(result, ctx, tables.get("by_factor", pd.DataFrame()), kr.tables),
+        _pairs_section(result, ctx, tables.get("pairwise", pd.DataFrame()), kr.tables),
+    ]
+    if getattr(result, "model", None) is not None:
+        from iaa_desktop.core.kinds.candidates.model.report import section as model_section
+
+        sections.append(model_section(result.model, ctx.charts, ctx.max_rows))
+    sections.append(worst_pairs_section(result, result.pairs, "Ten disagreeing candidate pairs"))
+    kr.sections.extend(s for s in sections if s is not None)
+    return kr
+
+
+def _factors_section(
+    result: Any, ctx: ReportContext, bf: pd.DataFrame, tables: dict[str, pd.DataFrame]
+) -> Section:
+    """κ by factor level: the forest plots, the overlap curve and the table, lowest first."""
+    body = _factor_charts(result) if ctx.charts else []
     if len(bf):
         worst = bf.sort_values(["factor", "multi_kappa"], na_position="first").reset_index(
             drop=True
         )
-        kr.tables["by_factor_worst_first"] = worst
+        tables["by_factor_worst_first"] = worst
         cols = [
             c
             for c in (
@@ -178,49 +127,103 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                 max_rows=max(ctx.max_rows, 70),
             )
         )
-    kr.sections.append(Section("κ by factor level", "\n".join(body), anchor="factors"))
+    return Section("κ by factor level", "\n".join(body), anchor="factors")
 
-    pw = tables.get("pairwise", pd.DataFrame())
-    if len(pw):
-        body = [
-            table_html(
-                pw,
-                [c for c in K_HEADERS if c in pw.columns],
-                K_HEADERS,
-                digits={"n_items": 0},
-                caption="Annotator pairs",
-            )
-        ]
-        if ctx.charts:
-            names = list(result.annotators)
-            m = pd.DataFrame(np.nan, index=names, columns=names)
-            for r in pw.itertuples(index=False):
-                m.loc[r.a, r.b] = m.loc[r.b, r.a] = r.multi_kappa
-            for a in names:
-                m.loc[a, a] = 1.0
-            kr.tables["pair_matrix_kappa"] = m.rename_axis("annotator").reset_index()
-            body.append(
-                figure_html(
-                    charts.pairwise_heatmap(m, "Pairwise κ"), "Cohen's κ per annotator pair."
-                )
-            )
-        kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
 
-    if getattr(result, "model", None) is not None:
-        from iaa_desktop.core.kinds.candidates.model.report import section as model_section
+def _factor_charts(result: Any) -> list[str]:
+    """Factors with few levels share one forest plot (as in the GUI), then the overlap curve; a
+    factor with many levels (e.g. the source book) gets its own, sorted, in chunks that fit on a
+    page."""
+    from iaa_desktop.core.kinds.durel.charts import forest_figure, overlap_curve_figure
 
-        kr.sections.append(model_section(result.model, ctx.charts, ctx.max_rows))
-    pairs = result.pairs
-    if len(pairs) and "disagreement" in pairs.columns:
-        order = np.argsort(-pairs["disagreement"].fillna(-1).to_numpy(), kind="stable")
-        kr.sections.append(
-            Section(
-                "Ten disagreeing candidate pairs",
-                worst_pairs_html(result, order, 10),
-                anchor="worst-pairs",
+    small = [
+        f for f, lv in result.by_factor.items() if f != "overlap" and len(lv) <= FOREST_ROWS_SHARED
+    ]
+    body = [
+        figure_html(
+            forest_figure(result, factors=small),
+            "multi-κ by factor level: posterior median (circle), 89% (thick) and 95% (thin) "
+            "intervals, point estimate (bar); dashed: overall.",
+        )
+    ]
+    if result.by_overlap_bin:
+        body.append(
+            figure_html(
+                legend_outside(overlap_curve_figure(result)),
+                "Agreement against lexical overlap (quantile bins).",
+                max_width_in=6.9,
             )
         )
-    return kr
+    for f, levels in result.by_factor.items():
+        if f != "overlap" and len(levels) > FOREST_ROWS_SHARED:
+            body.extend(_large_factor_forests(f, levels))
+    return body
+
+
+def _large_factor_forests(factor: str, levels: list[dict[str, Any]]) -> list[str]:
+    """Forest plots of one factor's levels, lowest posterior median first, in chunks of
+    :data:`FOREST_CHUNK` levels."""
+    rows = sorted(
+        levels,
+        key=lambda lv: (
+            math.isnan(_float(lv["multi_kappa"].get("bayes_median"))),
+            _float(lv["multi_kappa"].get("bayes_median")),
+        ),
+    )
+    out = []
+    for start in range(0, len(rows), FOREST_CHUNK):
+        part = rows[start : start + FOREST_CHUNK]
+        lo = [_float((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[0]) for lv in part]
+        hi = [_float((lv["multi_kappa"].get("bayes_95") or (math.nan, math.nan))[1]) for lv in part]
+        out.append(
+            figure_html(
+                charts.forest(
+                    [f"{lv['level']} (n={lv['n_items']})" for lv in part],
+                    [_float(lv["multi_kappa"].get("bayes_median")) for lv in part],
+                    lo,
+                    hi,
+                    xlabel="multi-κ (posterior median, 95% interval)",
+                ),
+                f"multi-κ per level of ‘{factor}’, lowest first"
+                + (
+                    f" (levels {start + 1}–{start + len(part)} of {len(rows)})"
+                    if len(rows) > FOREST_CHUNK
+                    else ""
+                )
+                + ".",
+            )
+        )
+    return out
+
+
+def _pairs_section(
+    result: Any, ctx: ReportContext, pw: pd.DataFrame, tables: dict[str, pd.DataFrame]
+) -> Section | None:
+    """κ per annotator pair: the table and the heatmap."""
+    if not len(pw):
+        return None
+    body = [
+        table_html(
+            pw,
+            [c for c in K_HEADERS if c in pw.columns],
+            K_HEADERS,
+            digits={"n_items": 0},
+            caption="Annotator pairs",
+        )
+    ]
+    if ctx.charts:
+        body.append(
+            pair_heatmap_html(
+                tables,
+                "pair_matrix_kappa",
+                list(result.annotators),
+                pw,
+                "multi_kappa",
+                "Pairwise κ",
+                "Cohen's κ per annotator pair.",
+            )
+        )
+    return Section("Annotator pairs", "\n".join(body), anchor="pairs")
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:

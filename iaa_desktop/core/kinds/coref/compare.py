@@ -30,7 +30,13 @@ from iaa_desktop.core.kinds.coref.sources import (
     read_coref_file,
     read_project_exports,
 )
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import (
+    Setting,
+    StepsKind,
+    TaskResult,
+    rename_annotators,
+    result_fields,
+)
 from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
 from iaa_desktop.core.progress import Progress
 
@@ -90,6 +96,11 @@ SETTINGS = [
 ]
 
 
+def _counts(r: MatchRow) -> dict[str, Any]:
+    """L, M, R, D and δ (rounded to 4 places) of a row of matched classes or a total."""
+    return {"L": r.L, "M": r.M, "R": r.R, "D": r.D, "d": round(r.d, 4)}
+
+
 @dataclass
 class PairComparison:
     a: str
@@ -121,32 +132,24 @@ class CorefResult(TaskResult):
         rows = [r for d in self.documents for p in d.pairs if (p.a, p.b) == (a, b) for r in p.rows]
         return totals(rows)
 
+    def _total(self, p: PairComparison) -> dict[str, Any]:
+        """The counts of one pair of annotators over a document, and whether it is flagged."""
+        t = p.total
+        return {**_counts(t), "study": t.d >= self.study_threshold}
+
     def to_json(self) -> dict[str, Any]:
         docs = []
         for d in self.documents:
             pairs = []
             for p in d.pairs:
-                t = p.total
                 pairs.append(
-                    {
-                        "a": p.a,
-                        "b": p.b,
-                        "rows": [r.to_json() for r in p.rows],
-                        "L": t.L,
-                        "M": t.M,
-                        "R": t.R,
-                        "D": t.D,
-                        "d": round(t.d, 4),
-                        "study": t.d >= self.study_threshold,
-                    }
+                    {"a": p.a, "b": p.b, "rows": [r.to_json() for r in p.rows], **self._total(p)}
                 )
             docs.append({"name": d.name, "pairs": pairs})
         total_pairs = []
         for a, b in combinations(self.annotators, 2):
             t = self.pair_total(a, b)
-            total_pairs.append(
-                {"a": a, "b": b, "L": t.L, "M": t.M, "R": t.R, "D": t.D, "d": round(t.d, 4)}
-            )
+            total_pairs.append({"a": a, "b": b, **_counts(t)})
         scores = [{"a": a, "b": b, **s.to_json()} for (a, b), s in self.corpus_scores.items()]
         return {
             "kind": self.kind,
@@ -169,27 +172,10 @@ class CorefResult(TaskResult):
                             "b": p.b,
                             "class_a": r.class_a,
                             "class_b": r.class_b,
-                            "L": r.L,
-                            "M": r.M,
-                            "R": r.R,
-                            "D": r.D,
-                            "d": round(r.d, 4),
+                            **_counts(r),
                         }
                     )
-                t = p.total
-                per_doc.append(
-                    {
-                        "document": d.name,
-                        "a": p.a,
-                        "b": p.b,
-                        "L": t.L,
-                        "M": t.M,
-                        "R": t.R,
-                        "D": t.D,
-                        "d": round(t.d, 4),
-                        "study": t.d >= self.study_threshold,
-                    }
-                )
+                per_doc.append({"document": d.name, "a": p.a, "b": p.b, **self._total(p)})
                 s = d.scores[(p.a, p.b)].to_json()
                 sc.append(
                     {
@@ -284,169 +270,187 @@ def write_iaa_files(result: CorefResult, directory: Path) -> list[Path]:
     return written
 
 
-class CorefKind:
-    name = "coref"
-    title = SPEC.title
-    settings = SETTINGS
+def looks_like_coref(inputs: Sequence[Path]) -> float:
+    """Confidence that the inputs are coreference annotations (for auto-detection)."""
+    for p in inputs:
+        p = Path(p)
+        files = list(p.iterdir()) if p.is_dir() else [p]
+        if any(f.suffix == ".ann" for f in files):
+            return 0.95
+        if any(
+            f.name.endswith(("_conll", ".conll", ".key", ".response"))
+            or (f.is_file() and f.suffix in ("", ".txt") and is_conll(f))
+            for f in files[:50]
+        ):
+            return 0.9
+        if any(f.is_file() and is_coref_file(f) for f in files[:50]):
+            return 0.9
+    return 0.0
 
-    def sniff(self, inputs: Sequence[Path]) -> float:
-        for p in inputs:
-            p = Path(p)
-            files = list(p.iterdir()) if p.is_dir() else [p]
-            if any(f.suffix == ".ann" for f in files):
-                return 0.95
-            if any(
-                f.name.endswith(("_conll", ".conll", ".key", ".response"))
-                or (f.is_file() and f.suffix in ("", ".txt") and is_conll(f))
-                for f in files[:50]
-            ):
-                return 0.9
-            if any(f.is_file() and is_coref_file(f) for f in files[:50]):
-                return 0.9
-        return 0.0
 
-    def _read_annotator(
-        self, path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
-    ) -> dict[str, CorefDocument]:
-        rel = tuple(
-            t.strip()
-            for t in str(opts.get("relation_types") or "Coreference").split(",")
-            if t.strip()
-        )
-        files = sorted(path.iterdir()) if path.is_dir() else [path]
-        docs: dict[str, CorefDocument] = {}
-        for f in files:
-            if f.name.startswith(".") or not f.is_file():
-                continue
-            try:
-                if f.suffix == ".ann":
-                    found = [read_brat(f, rel)]
-                elif is_coref_file(f):
-                    found = read_coref_file(f)
-                elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
-                    found = read_mention_table(
-                        f,
-                        opts.get("doc_column") or "",
-                        opts.get("begin_column") or "begin",
-                        opts.get("end_column") or "end",
-                        opts.get("entity_column") or "entityNum",
-                    )
-                elif f.suffix == ".txt" and f.with_suffix(".ann").exists():
-                    continue
-                elif is_conll(f):
-                    found = read_conll(f)
-                else:
-                    continue
-            except ReaderError as e:
-                errors.append(e)
-                continue
-            for d in found:
-                errors.extend(d.errors)
-                if d.name in docs:
-                    errors.append(
-                        ReaderError(
-                            f,
-                            None,
-                            f"document {d.name} appears twice for this annotator; the second is left out.",
-                        )
-                    )
-                    continue
-                docs[d.name] = d
-        if not docs:
-            errors.append(
-                ReaderError(
-                    path,
-                    None,
-                    "no coreference documents found (formats tried: brat .ann, CoNLL-2012, CorefUD "
-                    "CoNLL-U, Universal Anaphora CoNLL-U Plus, WebAnno TSV 3.x with a chain "
-                    "layer, INCEpTION project export, mention table).",
+def read_annotator(
+    path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
+) -> dict[str, CorefDocument]:
+    """One annotator's documents by name: every file of a folder (or the one file) in a format
+    the kind reads; problems go to ``errors``."""
+    rel = tuple(
+        t.strip() for t in str(opts.get("relation_types") or "Coreference").split(",") if t.strip()
+    )
+    files = sorted(path.iterdir()) if path.is_dir() else [path]
+    docs: dict[str, CorefDocument] = {}
+    for f in files:
+        if f.name.startswith(".") or not f.is_file():
+            continue
+        try:
+            if f.suffix == ".ann":
+                found = [read_brat(f, rel)]
+            elif is_coref_file(f):
+                found = read_coref_file(f)
+            elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
+                found = read_mention_table(
+                    f,
+                    opts.get("doc_column") or "",
+                    opts.get("begin_column") or "begin",
+                    opts.get("end_column") or "end",
+                    opts.get("entity_column") or "entityNum",
                 )
-            )
-        return docs
-
-    def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
-    ) -> Generator[Progress, None, CorefResult]:
-        opts = resolve_options(self.settings, options)
-        inputs = [Path(p) for p in inputs]
-        original_inputs = tuple(str(p) for p in inputs)
-        errors: list[ReaderError] = []
-        # an INCEpTION project export holds every annotator: each user is one
-        by_annotator, inputs = read_project_exports(inputs, bool(opts.get("curation")), errors)
-        if len(inputs) + len(by_annotator) < 2:
-            raise IaaError(
-                "Coreference needs two or more annotators: give one folder (or file) per annotator."
-            )
-        for k, p in enumerate(inputs):
-            yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
-            name = p.name if p.is_dir() else p.stem
-            while name in by_annotator:
-                name += "'"
-            by_annotator[name] = self._read_annotator(p, opts, errors)
-        by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
-        annotators = tuple(a for a, d in by_annotator.items() if d)
-        if len(annotators) < 2:
-            raise IaaError(
-                "Fewer than two annotators have readable documents:\n"
-                + "\n".join(str(e) for e in errors[:10])
-            )
-        names = sorted(set().union(*(set(by_annotator[a]) for a in annotators)))
-        # single CoNLL documents with different names (key / response files) are paired anyway
-        if all(len(by_annotator[a]) == 1 for a in annotators) and len(names) > 1:
-            only = {a: next(iter(by_annotator[a].values())) for a in annotators}
-            by_annotator = {a: {only[annotators[0]].name: d} for a, d in only.items()}
-            names = [only[annotators[0]].name]
-        documents: list[DocumentComparison] = []
-        corpus: dict[tuple[str, str], DocumentScores] = {
-            (a, b): DocumentScores() for a, b in combinations(annotators, 2)
-        }
-        for k, name in enumerate(names):
-            yield Progress(
-                len(inputs) + k / max(1, len(names)), len(inputs) + 1, f"Comparing {name}"
-            )
-            docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
-            missing = [a for a in annotators if a not in docs]
-            if missing:
-                some = next(iter(docs.values()))
+            elif f.suffix == ".txt" and f.with_suffix(".ann").exists():
+                continue
+            elif is_conll(f):
+                found = read_conll(f)
+            else:
+                continue
+        except ReaderError as e:
+            errors.append(e)
+            continue
+        for d in found:
+            errors.extend(d.errors)
+            if d.name in docs:
                 errors.append(
                     ReaderError(
-                        some.path,
+                        f,
                         None,
-                        f"document {name} is missing for {', '.join(missing)}; compared among the others only.",
+                        f"document {d.name} appears twice for this annotator; the second is left out.",
                     )
                 )
-            if len(docs) < 2:
                 continue
-            pairs, scores = [], {}
-            for a, b in combinations([x for x in annotators if x in docs], 2):
-                sa, na = sets_of(docs[a])
-                sb, nb = sets_of(docs[b])
-                pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, opts["cost"])))
-                s = score_document(entities_of(docs[a]), entities_of(docs[b]))
-                scores[(a, b)] = s
-                corpus[(a, b)] = corpus[(a, b)] + s
-            documents.append(DocumentComparison(name, docs, pairs, scores))
-        if not documents:
-            raise InsufficientDataError(
-                "No document is annotated by two or more annotators (documents are paired by "
-                "name): nothing to compare.\n" + "\n".join(str(e) for e in errors[:10])
+            docs[d.name] = d
+    if not docs:
+        errors.append(
+            ReaderError(
+                path,
+                None,
+                "no coreference documents found (formats tried: brat .ann, CoNLL-2012, CorefUD "
+                "CoNLL-U, Universal Anaphora CoNLL-U Plus, WebAnno TSV 3.x with a chain "
+                "layer, INCEpTION project export, mention table).",
             )
-        # a pair of annotators that shares no document has no scores (not zeros)
-        corpus = {pair: s for pair, s in corpus.items() if s.counts}
-        result = CorefResult(
-            kind=self.name,
-            inputs=original_inputs,
-            options=dict(opts),
-            errors=errors,
-            annotators=annotators,
-            documents=documents,
-            corpus_scores=corpus,
-            study_threshold=float(opts["study_threshold"]),
         )
-        if opts.get("iaa_dir"):
-            write_iaa_files(result, Path(opts["iaa_dir"]))
-        yield Progress(1, 1, "Done")
-        return result
+    return docs
 
 
-KIND = CorefKind()
+def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, CorefResult]:
+    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+    inputs = [Path(p) for p in inputs]
+    original_inputs = tuple(str(p) for p in inputs)
+    errors: list[ReaderError] = []
+    # an INCEpTION project export holds every annotator: each user is one
+    by_annotator, inputs = read_project_exports(inputs, bool(opts.get("curation")), errors)
+    if len(inputs) + len(by_annotator) < 2:
+        raise IaaError(
+            "Coreference needs two or more annotators: give one folder (or file) per annotator."
+        )
+    for k, p in enumerate(inputs):
+        yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
+        name = p.name if p.is_dir() else p.stem
+        while name in by_annotator:
+            name += "'"
+        by_annotator[name] = read_annotator(p, opts, errors)
+    by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
+    annotators = tuple(a for a, d in by_annotator.items() if d)
+    if len(annotators) < 2:
+        raise IaaError(
+            "Fewer than two annotators have readable documents:\n"
+            + "\n".join(str(e) for e in errors[:10])
+        )
+    by_annotator, names = _document_names(by_annotator, annotators)
+    documents, corpus = yield from _compare_documents(
+        by_annotator, annotators, names, opts["cost"], len(inputs), errors
+    )
+    result = CorefResult(
+        **result_fields(SPEC.name, original_inputs, opts, errors),
+        annotators=annotators,
+        documents=documents,
+        corpus_scores=corpus,
+        study_threshold=float(opts["study_threshold"]),
+    )
+    if opts.get("iaa_dir"):
+        write_iaa_files(result, Path(opts["iaa_dir"]))
+    yield Progress(1, 1, "Done")
+    return result
+
+
+Documents = dict[str, dict[str, CorefDocument]]  # annotator → document name → document
+
+
+def _document_names(
+    by_annotator: Documents, annotators: tuple[str, ...]
+) -> tuple[Documents, list[str]]:
+    """The names of the documents to compare (paired by name); single CoNLL documents with
+    different names (key / response files) are paired anyway, under the first one's name."""
+    names = sorted(set().union(*(set(by_annotator[a]) for a in annotators)))
+    if all(len(by_annotator[a]) == 1 for a in annotators) and len(names) > 1:
+        only = {a: next(iter(by_annotator[a].values())) for a in annotators}
+        by_annotator = {a: {only[annotators[0]].name: d} for a, d in only.items()}
+        names = [only[annotators[0]].name]
+    return by_annotator, names
+
+
+def _compare_documents(
+    by_annotator: Documents,
+    annotators: tuple[str, ...],
+    names: Sequence[str],
+    cost: str,
+    n_inputs: int,
+    errors: list[ReaderError],
+) -> Generator[
+    Progress, None, tuple[list[DocumentComparison], dict[tuple[str, str], DocumentScores]]
+]:
+    """Every document every two annotators have, pair by pair: matched classes and scores; the
+    scores summed over the corpus (a pair that shares no document has none, not zeros)."""
+    documents: list[DocumentComparison] = []
+    corpus: dict[tuple[str, str], DocumentScores] = {
+        (a, b): DocumentScores() for a, b in combinations(annotators, 2)
+    }
+    for k, name in enumerate(names):
+        yield Progress(n_inputs + k / max(1, len(names)), n_inputs + 1, f"Comparing {name}")
+        docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
+        missing = [a for a in annotators if a not in docs]
+        if missing:
+            some = next(iter(docs.values()))
+            errors.append(
+                ReaderError(
+                    some.path,
+                    None,
+                    f"document {name} is missing for {', '.join(missing)}; compared among the others only.",
+                )
+            )
+        if len(docs) < 2:
+            continue
+        pairs, scores = [], {}
+        for a, b in combinations([x for x in annotators if x in docs], 2):
+            sa, na = sets_of(docs[a])
+            sb, nb = sets_of(docs[b])
+            pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, cost)))
+            s = score_document(entities_of(docs[a]), entities_of(docs[b]))
+            scores[(a, b)] = s
+            corpus[(a, b)] = corpus[(a, b)] + s
+        documents.append(DocumentComparison(name, docs, pairs, scores))
+    if not documents:
+        raise InsufficientDataError(
+            "No document is annotated by two or more annotators (documents are paired by "
+            "name): nothing to compare.\n" + "\n".join(str(e) for e in errors[:10])
+        )
+    return documents, {pair: s for pair, s in corpus.items() if s.counts}
+
+
+KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_coref, run)

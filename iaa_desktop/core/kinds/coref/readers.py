@@ -48,105 +48,123 @@ class CorefDocument:
 _T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
 
 
-def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)) -> CorefDocument:  # noqa: C901  (to split)
+def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)) -> CorefDocument:
     """Read a brat ``.ann`` file (and the ``.txt`` beside it).
 
     Classes come from ``*\\tCoreference T.. T..`` lines (one class each, in file order) and from
     relation lines ``R1\\tType Arg1:T3 Arg2:T7`` of the given types, joined by transitive closure.
     """
     ann_path = Path(ann_path)
-    txt_path = ann_path.with_suffix(".txt")
-    text: str | None = None
     errors: list[ReaderError] = []
-    if txt_path.exists():
-        text = read_text(txt_path)
-    else:
-        errors.append(
-            ReaderError(
-                ann_path,
-                None,
-                f"no text file {txt_path.name} beside it; mentions are shown without their text.",
-            )
-        )
+    text = _brat_text(ann_path, errors)
     lines = text_lines(ann_path)
     doc = CorefDocument(ann_path.stem, str(ann_path), text, errors=errors)
-    ids: dict[str, MentionKey] = {}
-    id_lines: dict[str, int] = {}
-    star_classes: list[tuple[int, list[str]]] = []
-    relations: list[tuple[int, str, str]] = []
+    found = _BratLines(ann_path, text, relation_types, errors)
     for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+        if line.strip():
+            found.read(doc, lineno, line)
+    seen: set[MentionKey] = set()
+    doc.classes.extend(found.star_classes(seen))
+    if found.relations:
+        doc.classes.extend(_closure(found.relations, found.ids, seen, ann_path, errors))
+    return doc
+
+
+def _brat_text(ann_path: Path, errors: list[ReaderError]) -> str | None:
+    """The ``.txt`` beside an ``.ann`` file; None (and a note) when there is none."""
+    txt_path = ann_path.with_suffix(".txt")
+    if txt_path.exists():
+        return read_text(txt_path)
+    errors.append(
+        ReaderError(
+            ann_path,
+            None,
+            f"no text file {txt_path.name} beside it; mentions are shown without their text.",
+        )
+    )
+    return None
+
+
+@dataclass
+class _BratLines:
+    """What the lines of one ``.ann`` file declare: mentions by id, equivalence (``*``) classes
+    and relations of the coreference types (problems go to ``errors``)."""
+
+    path: Path
+    text: str | None
+    relation_types: tuple[str, ...]
+    errors: list[ReaderError]
+    ids: dict[str, MentionKey] = field(default_factory=dict)
+    id_lines: dict[str, int] = field(default_factory=dict)
+    stars: list[tuple[int, list[str]]] = field(default_factory=list)
+    relations: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def error(self, lineno: int, message: str) -> None:
+        self.errors.append(ReaderError(self.path, lineno, message))
+
+    def read(self, doc: CorefDocument, lineno: int, line: str) -> None:
+        """One non-empty line: a mention (T), an equivalence (*), a relation (R) or a note (#);
+        A (attributes), E (events), N (normalizations) ... are kept in the file, not used here."""
         if line.startswith("T"):
-            found = _t_line(ann_path, lineno, line, text, id_lines, errors)
+            found = _t_line(self.path, lineno, line, self.text, self.id_lines, self.errors)
             if found is not None:
                 tid, key, covered = found
-                ids[tid] = key  # a second id for the same mention names the same mention
+                self.ids[tid] = key  # a second id for the same mention names the same mention
                 doc.mentions.setdefault(key, covered)
         elif line.startswith("*"):
-            fields = line.split("\t")
-            if len(fields) < 2 or not fields[1].split():
-                errors.append(
-                    ReaderError(
-                        ann_path, lineno, "an equivalence (*) line without members; left out."
-                    )
-                )
-                continue
-            parts = fields[1].split()
-            if parts[0] in relation_types or parts[0] == "Coreference":
-                star_classes.append((lineno, parts[1:]))
+            self._star(lineno, line)
         elif line.startswith("R"):
-            fields = line.split("\t")
-            if _duplicate_id(ann_path, lineno, fields[0], id_lines, errors):
-                continue
-            parts = fields[1].split() if len(fields) > 1 else []
-            if parts and parts[0] in relation_types:
-                args = [p.split(":", 1)[1] for p in parts[1:] if ":" in p]
-                if len(args) != 2:
-                    errors.append(
-                        ReaderError(
-                            ann_path,
-                            lineno,
-                            "a relation line needs Arg1:T.. and Arg2:T..; left out.",
-                        )
-                    )
-                    continue
-                relations.append((lineno, args[0], args[1]))
+            self._relation(lineno, line)
         elif line.startswith("#"):
             doc.notes.append(line)
-        # A (attributes), E (events), N (normalizations) ...: kept in the file, not used here
 
-    seen: set[MentionKey] = set()
-    for lineno, members in star_classes:
-        cls: list[MentionKey] = []
-        for tid in members:
-            key = ids.get(tid)
-            if key is None:
-                errors.append(
-                    ReaderError(
-                        ann_path,
+    def _star(self, lineno: int, line: str) -> None:
+        fields = line.split("\t")
+        if len(fields) < 2 or not fields[1].split():
+            self.error(lineno, "an equivalence (*) line without members; left out.")
+            return
+        parts = fields[1].split()
+        if parts[0] in self.relation_types or parts[0] == "Coreference":
+            self.stars.append((lineno, parts[1:]))
+
+    def _relation(self, lineno: int, line: str) -> None:
+        fields = line.split("\t")
+        if _duplicate_id(self.path, lineno, fields[0], self.id_lines, self.errors):
+            return
+        parts = fields[1].split() if len(fields) > 1 else []
+        if parts and parts[0] in self.relation_types:
+            args = [p.split(":", 1)[1] for p in parts[1:] if ":" in p]
+            if len(args) != 2:
+                self.error(lineno, "a relation line needs Arg1:T.. and Arg2:T..; left out.")
+                return
+            self.relations.append((lineno, args[0], args[1]))
+
+    def star_classes(self, seen: set[MentionKey]) -> list[list[MentionKey]]:
+        """The classes of the equivalence lines, in file order; a mention stays in the first
+        class that names it (``seen`` collects the mentions placed)."""
+        classes = []
+        for lineno, members in self.stars:
+            cls: list[MentionKey] = []
+            for tid in members:
+                key = self.ids.get(tid)
+                if key is None:
+                    self.error(
                         lineno,
                         f"the class names {tid}, which is not a mention of this file; {tid} left out.",
                     )
-                )
-                continue
-            if key in seen:
-                errors.append(
-                    ReaderError(
-                        ann_path,
+                    continue
+                if key in seen:
+                    self.error(
                         lineno,
                         f"mention {tid} is already in another class; kept in the first one only.",
                     )
-                )
-                continue
-            if key not in cls:
-                cls.append(key)
-                seen.add(key)
-        if cls:
-            doc.classes.append(cls)
-    if relations:
-        doc.classes.extend(_closure(relations, ids, seen, ann_path, errors))
-    return doc
+                    continue
+                if key not in cls:
+                    cls.append(key)
+                    seen.add(key)
+            if cls:
+                classes.append(cls)
+        return classes
 
 
 def _duplicate_id(

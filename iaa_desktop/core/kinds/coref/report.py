@@ -9,19 +9,12 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.html_blocks import figure_html, finite, table_html
 from iaa_desktop.core.export.methods_text import (
     annotators_of,
     esc,
 )
-from iaa_desktop.core.export.report import (
-    KindReport,
-    ReportContext,
-    Section,
-    SummaryRow,
-    figure_html,
-    finite,
-    table_html,
-)
+from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 
 #: documents whose class tables are printed
 N_WORST_DOCUMENTS = 5
@@ -103,115 +96,129 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
-# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:
+    """The kind's report: the coreference scores, then the documents, most disagreeing first."""
     data = result.to_json()
     paragraphs, refs = methods(result)
-    kr = KindReport(
-        methods=paragraphs,
-        references=refs,
-        annotators=annotators_of(result)
-        or sorted(
-            {
-                p.get(k)
-                for d in data.get("documents", [])
-                for p in d.get("pairs", [])
-                for k in ("a", "b")
-            }
-            - {None}
-        ),
-    )
+    kr = KindReport(methods=paragraphs, references=refs, annotators=_annotators(result, data))
     kr.summary, kr.summary_caption = summary(result)
-    score_rows = _score_rows(data)
-    if score_rows:
-        st = pd.DataFrame(score_rows)
-        kr.tables["scores_f1"] = st
-        kr.sections.append(
-            Section(
-                "Coreference scores (F1)",
-                table_html(st, caption="F1 per annotator pair (first annotator as key)"),
-                anchor="scores",
-            )
-        )
-
-    docs = []
-    for d in data.get("documents", []):
-        for p in d.get("pairs", []):
-            docs.append(
-                {
-                    "document": d.get("name"),
-                    "a": p.get("a"),
-                    "b": p.get("b"),
-                    "L": p.get("L"),
-                    "M": p.get("M"),
-                    "R": p.get("R"),
-                    "D": p.get("D"),
-                    "d": _f(p.get("d")),
-                    "study": p.get("study"),
-                    "class_rows": p.get("rows", []),
-                }
-            )
-    if docs:
-        dt = (
-            pd.DataFrame(docs)
-            .sort_values("d", ascending=False, na_position="first", kind="stable")
-            .reset_index(drop=True)
-        )
-        kr.tables["documents_worst_first"] = dt.drop(columns="class_rows")
-        body = [
-            table_html(
-                dt,
-                ["document", "a", "b", "L", "M", "R", "D", "d"]
-                + (["study"] if dt["study"].notna().any() else []),
-                {"d": "δ", "study": "flag for study"},
-                digits={"L": 0, "M": 0, "R": 0, "D": 0},
-                max_rows=ctx.max_rows,
-                caption="Per document, most disagreeing first",
-            )
-        ]
-        if ctx.charts:
-            top = dt.head(ctx.max_rows)
-            body.append(
-                figure_html(
-                    charts.interval_dots(
-                        top["document"]
-                        + " ("
-                        + top["a"].astype(str)
-                        + "–"
-                        + top["b"].astype(str)
-                        + ")",
-                        top["d"],
-                        xlabel="δ = D / (L + M + R)",
-                        xlim=(0, 1),
-                    ),
-                    "Class disagreement δ per document, worst first (no intervals for this kind).",
-                )
-            )
-        documents = {getattr(d, "name", None): d for d in getattr(result, "documents", [])}
-        for r in dt.head(N_WORST_DOCUMENTS).itertuples(index=False):
-            rows = pd.DataFrame(r.class_rows)
-            if not len(rows):
-                continue
-            cols = [c for c in ("class_a", "class_b", "L", "M", "R", "D", "d") if c in rows.columns]
-            docs = getattr(documents.get(r.document), "docs", {}) or {}
-            for who, col in ((r.a, "class_a"), (r.b, "class_b")):
-                if who in docs and col in rows.columns:
-                    rows[f"mentions {who}"] = [class_mentions(docs[who], c) for c in rows[col]]
-                    cols.append(f"mentions {who}")
-            body.append(
-                table_html(
-                    rows,
-                    cols,
-                    {"class_a": r.a, "class_b": r.b, "d": "δ"},
-                    digits={"L": 0, "M": 0, "R": 0, "D": 0, "d": 4},
-                    caption=f"Classes of {r.document} ({r.a} – {r.b}), δ = {r.d:.4g}",
-                    max_rows=ctx.max_rows,
-                    cls="classes",
-                )
-            )
-        kr.sections.append(Section("Documents", "\n".join(body), anchor="documents"))
+    sections = (_scores_section(data, kr.tables), _documents_section(result, data, ctx, kr.tables))
+    kr.sections.extend(s for s in sections if s is not None)
     return kr
+
+
+def _annotators(result: Any, data: dict[str, Any]) -> list[str]:
+    """The result's annotators, else the ones its document pairs name."""
+    return annotators_of(result) or sorted(
+        {
+            p.get(k)
+            for d in data.get("documents", [])
+            for p in d.get("pairs", [])
+            for k in ("a", "b")
+        }
+        - {None}
+    )
+
+
+def _scores_section(data: dict[str, Any], tables: dict[str, pd.DataFrame]) -> Section | None:
+    """F1 of the standard scores per annotator pair."""
+    score_rows = _score_rows(data)
+    if not score_rows:
+        return None
+    st = pd.DataFrame(score_rows)
+    tables["scores_f1"] = st
+    return Section(
+        "Coreference scores (F1)",
+        table_html(st, caption="F1 per annotator pair (first annotator as key)"),
+        anchor="scores",
+    )
+
+
+def _documents_section(
+    result: Any, data: dict[str, Any], ctx: ReportContext, tables: dict[str, pd.DataFrame]
+) -> Section | None:
+    """Per document and annotator pair, most disagreeing first: the table, the chart of δ and
+    the class tables of the :data:`N_WORST_DOCUMENTS` worst."""
+    docs = [
+        {
+            "document": d.get("name"),
+            "a": p.get("a"),
+            "b": p.get("b"),
+            "L": p.get("L"),
+            "M": p.get("M"),
+            "R": p.get("R"),
+            "D": p.get("D"),
+            "d": _f(p.get("d")),
+            "study": p.get("study"),
+            "class_rows": p.get("rows", []),
+        }
+        for d in data.get("documents", [])
+        for p in d.get("pairs", [])
+    ]
+    if not docs:
+        return None
+    dt = (
+        pd.DataFrame(docs)
+        .sort_values("d", ascending=False, na_position="first", kind="stable")
+        .reset_index(drop=True)
+    )
+    tables["documents_worst_first"] = dt.drop(columns="class_rows")
+    body = [
+        table_html(
+            dt,
+            ["document", "a", "b", "L", "M", "R", "D", "d"]
+            + (["study"] if dt["study"].notna().any() else []),
+            {"d": "δ", "study": "flag for study"},
+            digits={"L": 0, "M": 0, "R": 0, "D": 0},
+            max_rows=ctx.max_rows,
+            caption="Per document, most disagreeing first",
+        )
+    ]
+    if ctx.charts:
+        body.append(_documents_chart(dt.head(ctx.max_rows)))
+    body.extend(_class_tables(result, dt.head(N_WORST_DOCUMENTS), ctx))
+    return Section("Documents", "\n".join(body), anchor="documents")
+
+
+def _documents_chart(top: pd.DataFrame) -> str:
+    """δ per document and annotator pair, worst first."""
+    return figure_html(
+        charts.interval_dots(
+            top["document"] + " (" + top["a"].astype(str) + "–" + top["b"].astype(str) + ")",
+            top["d"],
+            xlabel="δ = D / (L + M + R)",
+            xlim=(0, 1),
+        ),
+        "Class disagreement δ per document, worst first (no intervals for this kind).",
+    )
+
+
+def _class_tables(result: Any, worst: pd.DataFrame, ctx: ReportContext) -> list[str]:
+    """The matched classes of each of the ``worst`` documents, with their mentions' texts."""
+    documents = {getattr(d, "name", None): d for d in getattr(result, "documents", [])}
+    body = []
+    for r in worst.itertuples(index=False):
+        rows = pd.DataFrame(r.class_rows)
+        if not len(rows):
+            continue
+        cols = [c for c in ("class_a", "class_b", "L", "M", "R", "D", "d") if c in rows.columns]
+        docs = getattr(documents.get(r.document), "docs", {}) or {}
+        for who, col in ((r.a, "class_a"), (r.b, "class_b")):
+            if who in docs and col in rows.columns:
+                rows[f"mentions {who}"] = [class_mentions(docs[who], c) for c in rows[col]]
+                cols.append(f"mentions {who}")
+        body.append(
+            table_html(
+                rows,
+                cols,
+                {"class_a": r.a, "class_b": r.b, "d": "δ"},
+                digits={"L": 0, "M": 0, "R": 0, "D": 0, "d": 4},
+                caption=f"Classes of {r.document} ({r.a} – {r.b}), δ = {r.d:.4g}",
+                max_rows=ctx.max_rows,
+                cls="classes",
+            )
+        )
+    return body
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:

@@ -20,6 +20,7 @@ import pandas as pd
 from iaa_desktop.core.adjudication.gold_io import free_name
 from iaa_desktop.core.adjudication.model import AdjudicationModel, format_number
 from iaa_desktop.core.io import NameAllocator, path_inside, write_csv
+from iaa_desktop.core.kinds.durel.figures import item_key
 
 GOLD = "gold"
 COLUMNS = ("identifier1", "identifier2", "annotator", "judgment", "comment", "lemma", "timestamp")
@@ -143,13 +144,7 @@ def units_for_durel(result: Any) -> DurelModel:
     versions = np.empty(vals.shape, dtype=object)
     for (i, x), v in np.ndenumerate(vals):
         versions[i, x] = None if np.isnan(v) else format_number(v)
-    keys = (
-        items["target"].astype(str)
-        + " | "
-        + items["id1"].astype(str)
-        + " | "
-        + items["id2"].astype(str)
-    ).tolist()
+    keys = item_key(items, " | ").tolist()
     # the uses without their target, which the group column shows: 562-c2 × 563-c1
     short = lambda col: items[col].astype(str).str.replace(r"_\([^)]*\)", "", regex=True)  # noqa: E731
     titles = (short("id1") + " × " + short("id2")).tolist()

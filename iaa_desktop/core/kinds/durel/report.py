@@ -5,24 +5,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.html_blocks import figure_html, pair_heatmap_html, table_html
 from iaa_desktop.core.export.methods_text import (
     esc,
     fmt_num,
     values_of,
 )
-from iaa_desktop.core.export.report import (
-    KindReport,
-    ReportContext,
-    Section,
-    SummaryRow,
-    figure_html,
-    table_html,
-)
-from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_html
+from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_section
 
 TARGET_HEADERS = {
     "target": "Target",
@@ -66,106 +59,111 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
-# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:
+    """The kind's report: per target, annotators, the TRaC ranking, the most disagreeing pairs."""
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
     kr.summary, kr.summary_caption = summary(result)
-
-    # per target, worst first
-    tt = result.targets_table()
-    if len(tt):
-        tt = tt.sort_values("krippendorff_alpha_all", na_position="first").reset_index(drop=True)
-        kr.tables["targets_worst_first"] = tt
-        cols = [c for c in TARGET_HEADERS if c in tt.columns]
-        body = [
-            table_html(
-                tt,
-                cols,
-                TARGET_HEADERS,
-                digits={c: 0 for c in cols if c.startswith("n_")},
-                caption="Per target, lowest α first (all pairs, then the filtered pairs)",
-                max_rows=ctx.max_rows,
-            )
-        ]
-        if ctx.charts:
-            body.append(
-                figure_html(
-                    charts.interval_dots(
-                        tt["target"],
-                        tt["krippendorff_alpha_all"],
-                        extra=tt["krippendorff_alpha_filtered"],
-                        value_label="α, all pairs",
-                        extra_label="α, filtered",
-                        xlabel="Krippendorff's α",
-                        reference=result.overall.get("all", {}).get("krippendorff_alpha"),
-                    ),
-                    "Krippendorff's α per target, worst first (filled: all pairs; hollow: filtered); dashed: pooled α of all pairs. "
-                    "No intervals are computed for this kind.",
-                )
-            )
-        kr.sections.append(Section("Per target", "\n".join(body), anchor="targets"))
-
-    # annotator pairs
-    pw = result.pairwise
-    if len(pw):
-        body = [
-            table_html(
-                pw.sort_values("spearman", na_position="first"),
-                digits={"n_items": 0, "n_items_filtered": 0},
-                caption="Spearman ρ per annotator pair, lowest first",
-                max_rows=ctx.max_rows,
-            )
-        ]
-        if ctx.charts:
-            names = list(result.annotators)
-            m = pd.DataFrame(np.nan, index=names, columns=names)
-            for r in pw.itertuples(index=False):
-                m.loc[r.a, r.b] = m.loc[r.b, r.a] = r.spearman
-            for a in names:
-                m.loc[a, a] = 1.0
-            kr.tables["pair_matrix_spearman"] = m.rename_axis("annotator").reset_index()
-            body.append(
-                figure_html(
-                    charts.pairwise_heatmap(m, "Pairwise Spearman ρ"),
-                    "Spearman ρ per annotator pair (all pairs they both judged).",
-                )
-            )
-        if len(result.annotator_table):
-            body.append(
-                table_html(
-                    result.annotator_table,
-                    digits={"n_judgments": 0, "n_cant_decide": 0},
-                    caption="Each annotator against the mean of the others",
-                )
-            )
-        kr.sections.append(Section("Annotators", "\n".join(body), anchor="annotators"))
-
-    if len(result.topic_ranking):
-        kr.sections.append(
-            Section(
-                "Topic variation ranking (TRaC)",
-                table_html(
-                    result.topic_ranking,
-                    digits={"rank": 0},
-                    caption="Targets by mean judgment (lower = more topic variation)",
-                ),
-                anchor="trac",
-            )
-        )
-
-    items = result.items
-    if len(items) and "disagreement" in items.columns:
-        order = np.argsort(-items["disagreement"].fillna(-1).to_numpy(), kind="stable")
-        kr.sections.append(
-            Section(
-                "The ten most disagreeing pairs",
-                worst_pairs_html(result, order, 10),
-                anchor="worst-pairs",
-            )
-        )
+    sections = (
+        _targets_section(result, ctx, kr.tables),
+        _annotators_section(result, ctx, kr.tables),
+        _trac_section(result),
+        worst_pairs_section(result, result.items, "The ten most disagreeing pairs"),
+    )
+    kr.sections.extend(s for s in sections if s is not None)
     return kr
+
+
+def _targets_section(
+    result: Any, ctx: ReportContext, tables: dict[str, pd.DataFrame]
+) -> Section | None:
+    """Per target, worst first: the table and the chart of α."""
+    tt = result.targets_table()
+    if not len(tt):
+        return None
+    tt = tt.sort_values("krippendorff_alpha_all", na_position="first").reset_index(drop=True)
+    tables["targets_worst_first"] = tt
+    cols = [c for c in TARGET_HEADERS if c in tt.columns]
+    body = [
+        table_html(
+            tt,
+            cols,
+            TARGET_HEADERS,
+            digits={c: 0 for c in cols if c.startswith("n_")},
+            caption="Per target, lowest α first (all pairs, then the filtered pairs)",
+            max_rows=ctx.max_rows,
+        )
+    ]
+    if ctx.charts:
+        body.append(
+            figure_html(
+                charts.interval_dots(
+                    tt["target"],
+                    tt["krippendorff_alpha_all"],
+                    extra=tt["krippendorff_alpha_filtered"],
+                    value_label="α, all pairs",
+                    extra_label="α, filtered",
+                    xlabel="Krippendorff's α",
+                    reference=result.overall.get("all", {}).get("krippendorff_alpha"),
+                ),
+                "Krippendorff's α per target, worst first (filled: all pairs; hollow: filtered); dashed: pooled α of all pairs. "
+                "No intervals are computed for this kind.",
+            )
+        )
+    return Section("Per target", "\n".join(body), anchor="targets")
+
+
+def _annotators_section(
+    result: Any, ctx: ReportContext, tables: dict[str, pd.DataFrame]
+) -> Section | None:
+    """Spearman ρ per annotator pair (table and heatmap), each annotator against the others."""
+    pw = result.pairwise
+    if not len(pw):
+        return None
+    body = [
+        table_html(
+            pw.sort_values("spearman", na_position="first"),
+            digits={"n_items": 0, "n_items_filtered": 0},
+            caption="Spearman ρ per annotator pair, lowest first",
+            max_rows=ctx.max_rows,
+        )
+    ]
+    if ctx.charts:
+        body.append(
+            pair_heatmap_html(
+                tables,
+                "pair_matrix_spearman",
+                list(result.annotators),
+                pw,
+                "spearman",
+                "Pairwise Spearman ρ",
+                "Spearman ρ per annotator pair (all pairs they both judged).",
+            )
+        )
+    if len(result.annotator_table):
+        body.append(
+            table_html(
+                result.annotator_table,
+                digits={"n_judgments": 0, "n_cant_decide": 0},
+                caption="Each annotator against the mean of the others",
+            )
+        )
+    return Section("Annotators", "\n".join(body), anchor="annotators")
+
+
+def _trac_section(result: Any) -> Section | None:
+    """The targets ranked by mean judgment (TRaC)."""
+    if not len(result.topic_ranking):
+        return None
+    return Section(
+        "Topic variation ranking (TRaC)",
+        table_html(
+            result.topic_ranking,
+            digits={"rank": 0},
+            caption="Targets by mean judgment (lower = more topic variation)",
+        ),
+        anchor="trac",
+    )
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:

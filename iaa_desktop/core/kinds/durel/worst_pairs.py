@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from iaa_desktop.core.export.report import esc, text_dir
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.export.report import Section, esc, text_dir
 
 
 def _use_html(label: str, text: str, span: tuple[int, int] | None) -> str:
@@ -41,3 +44,12 @@ def worst_pairs_html(result: Any, order: Any, n: int = 10) -> str:
         except (KeyError, IndexError, ValueError):
             continue
     return "\n".join(out)
+
+
+def worst_pairs_section(result: Any, rows: pd.DataFrame, title: str, n: int = 10) -> Section | None:
+    """The section of the ``n`` pairs with the highest ``disagreement`` of ``rows`` (one row per
+    pair, in the order of ``result.pair_detail``); None without that column or rows."""
+    if not len(rows) or "disagreement" not in rows.columns:
+        return None
+    order = np.argsort(-rows["disagreement"].fillna(-1).to_numpy(), kind="stable")
+    return Section(title, worst_pairs_html(result, order, n), anchor="worst-pairs")

@@ -321,10 +321,17 @@ def unitizing_figures(
     units: tuple[np.ndarray, ...] | None = None,
 ) -> dict:
     """αU per document (over its labels), per label and overall for the corpus (the documents
-    every annotator has, end to end, a gap ending at its document's end), for the given
-    annotators (default: all); with ``draws`` (resamples × documents, :func:`doc_draws`) the
-    percentile intervals of the corpus and per-label figures, from the per-document sums.
-    ``units``: :func:`unitizing_units` of every document, when the caller has them already."""
+    every annotator has, concatenated in name order into one continuum, as DKPro Statistics
+    computes αU of one continuum), for the given annotators (default: all).
+
+    With ``draws`` (resamples × documents, :func:`doc_draws`), the intervals of the corpus and
+    per-label figures: each resample is computed exactly from the per-document sums
+    (:func:`~iaa_desktop.core.metrics.unitizing.pooled_disagreements`, where a gap ends at its
+    document's end, so that a resample needs no order of its documents); the percentile interval
+    of these resamples is moved by the difference between the concatenated figure and the pooled
+    one on the data itself (they differ only by the gaps that run across document boundaries in
+    the concatenation). ``units``: :func:`unitizing_units` of every document, when the caller has
+    them already."""
     A = len(corpus.annotators)
     raters = tuple(range(A)) if raters is None else raters
     Q, D = max(len(corpus.labels), 1), len(corpus.names)
@@ -349,14 +356,46 @@ def unitizing_figures(
     seg = np.searchsorted(full, d)
     c_o, c_e, n = pooled_disagreements(b, e, rix, seg, lab, corpus.lengths[full], Q, R, weights)
     overall, per_label = pooled_alpha(c_o, c_e, n)
+    alpha, label_alpha = _concatenated_alpha(corpus, full, (b, e, rix, d, lab), Q, R)
     boot = len(weights) > 1
+
+    def interval(resampled: np.ndarray, pooled: float, concatenated: float) -> tuple[float, float]:
+        if not boot or not np.isfinite(concatenated):
+            return (np.nan, np.nan)
+        lo, hi = S.percentile_interval(resampled)
+        shift = concatenated - pooled
+        return (min(lo + shift, 1.0), min(hi + shift, 1.0))
+
     return {
-        "alpha": float(overall[0]),
-        "per_label": per_label[0],
+        "alpha": alpha,
+        "per_label": label_alpha,
         "per_document": per_doc,
         "documents": full,
-        "alpha_ci": S.percentile_interval(overall[1:]) if boot else (np.nan, np.nan),
+        "alpha_pooled": float(overall[0]),
+        "alpha_ci": interval(overall[1:], overall[0], alpha),
+        "per_label_pooled": per_label[0],
         "per_label_ci": [
-            S.percentile_interval(per_label[1:, k]) if boot else (np.nan, np.nan) for k in range(Q)
+            interval(per_label[1:, k], per_label[0, k], label_alpha[k]) for k in range(Q)
         ],
     }
+
+
+def _concatenated_alpha(
+    corpus: SpanCorpus, full: np.ndarray, units: tuple[np.ndarray, ...], Q: int, R: int
+) -> tuple[float, np.ndarray]:
+    """αU overall and per label of the documents ``full`` laid end to end in name order."""
+    b, e, rix, d, lab = units
+    pos = np.zeros(len(corpus.names), dtype=np.int64)
+    pos[full] = np.concatenate([[0], np.cumsum(corpus.lengths[full])[:-1]]).astype(np.int64)
+    total = int(corpus.lengths[full].sum())
+    c_o, c_e = grouped_disagreements(b + pos[d], e + pos[d], rix, lab, np.full(Q, total), R)
+    present = np.zeros(Q, dtype=bool)
+    present[lab] = True
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_label = np.where(present, np.where(c_o == c_e, 0.0, 1.0 - c_o / c_e), np.nan)
+    if not present.any():
+        return np.nan, per_label
+    overall = alpha_from_disagreements(
+        float(c_o[present].mean()), float(c_e[present].mean()), bool(len(b))
+    )
+    return float(overall), per_label

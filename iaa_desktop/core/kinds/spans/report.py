@@ -283,10 +283,8 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "2011) across all annotators. Items covered by two labels of one annotator (overlapping "
         "spans) are reported and left out. Krippendorff's unitizing α (αU; Krippendorff 1995, "
         "2004) is computed as DKPro Statistics implements it (Meyer et al. 2014), per document and "
-        "for the corpus with the documents every annotator has laid end to end, each gap between "
-        "units ending at its document's end (a unit cannot be placed across two documents, and "
-        "the figure does not depend on the order of the documents); overlapping spans of one "
-        "annotator and label are merged first."
+        "for the corpus with the documents every annotator has concatenated in name order into "
+        "one continuum; overlapping spans of one annotator and label are merged first."
     )
     p3 = (
         f"Intervals are 95% percentile bootstrap intervals over documents ({n:,} resamples; "
@@ -295,8 +293,11 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "the labels either annotator of a pair used) is recomputed in each resample from its "
         "per-label counts. Every term of αU's observed and expected disagreement is a sum over "
         "documents or a product of two such sums (for the expected disagreement's unit–gap term, "
-        "per length of unit), so each resample's αU comes exactly from sums per document weighted "
-        "by how often the document is drawn. "
+        "per length of unit) once every gap ends at its document's end, so each resample's αU "
+        "comes exactly from sums per document weighted by how often the document is drawn; "
+        "the percentile interval of these resamples is moved by the difference between the "
+        "concatenated figure and this document-wise one on the data (they differ only by the "
+        "gaps that run across a document boundary in the concatenation). "
         + (
             "γ (Mathet et al. 2015) was computed by pygamma-agreement with its combined categorical "
             f"dissimilarity, seed {int(o.get('seed', 0))}; it has no interval: the approximate "

@@ -1,0 +1,69 @@
+"""Helpers the kinds share: StepsKind, result_fields and the pair-measure heatmap of the report."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.export.html_blocks import pair_heatmap_html, pair_matrix
+from iaa_desktop.core.kinds.spec import Setting, StepsKind, TaskKind, result_fields
+from iaa_desktop.core.progress import Progress, run_to_end
+
+
+def _steps(inputs, opts):
+    yield Progress(0, 1, "start")
+    return (tuple(inputs), opts)
+
+
+KIND = StepsKind(
+    "toy",
+    "Toy",
+    [Setting("level", "Level", "a", str, ("a", "b"), "a level")],
+    lambda paths: 0.5 if all(isinstance(p, Path) for p in paths) else 0.0,
+    _steps,
+)
+
+
+def test_steps_kind_is_a_task_kind_with_resolved_options():
+    assert isinstance(KIND, TaskKind)
+    assert KIND.sniff(["x.tsv", Path("y.tsv")]) == 0.5  # the paths reach recognise as Paths
+    inputs, opts = run_to_end(KIND.run([Path("x.tsv")], {"extra": 1}))
+    assert inputs == (Path("x.tsv"),)
+    assert opts == {"level": "a", "extra": 1}
+
+
+def test_steps_kind_checks_the_options_in_the_run_not_at_the_call():
+    steps = KIND.run([], {"level": "z"})  # a worker thread starts the run: nothing raised here
+    with pytest.raises(OptionError, match="Level"):
+        next(steps)
+
+
+def test_result_fields_keep_the_error_lists():
+    errors, warnings = [], []
+    f = result_fields("toy", [Path("a"), "b"], {"k": 1}, errors, warnings)
+    assert f["inputs"] == ("a", "b") and f["options"] == {"k": 1} and f["kind"] == "toy"
+    assert f["errors"] is errors and f["warnings"] is warnings  # later problems still reach them
+    assert "warnings" not in result_fields("toy", [], {}, errors)
+
+
+def test_pair_matrix_is_symmetric_with_a_unit_diagonal():
+    pairs = pd.DataFrame({"a": ["A", "A"], "b": ["B", "C"], "kappa": [0.5, -0.25]})
+    m = pair_matrix(["A", "B", "C"], pairs, "kappa")
+    assert m.loc["A", "B"] == m.loc["B", "A"] == 0.5
+    assert m.loc["C", "A"] == -0.25
+    assert math.isnan(m.loc["B", "C"])  # no row for the pair
+    assert [m.loc[x, x] for x in "ABC"] == [1.0, 1.0, 1.0]
+
+
+def test_pair_heatmap_keeps_the_table_behind_the_chart():
+    pairs = pd.DataFrame({"a": ["A"], "b": ["B"], "rho": [0.8]})
+    tables: dict[str, pd.DataFrame] = {}
+    html = pair_heatmap_html(tables, "pair_matrix_rho", ["A", "B"], pairs, "rho", "ρ", "Caption")
+    assert html.startswith('<figure class="chart">') and "Caption" in html
+    t = tables["pair_matrix_rho"]
+    assert list(t.columns) == ["annotator", "A", "B"]
+    assert t.loc[t["annotator"] == "B", "A"].item() == 0.8
