@@ -22,7 +22,7 @@ mark, variation selector, emoji modifier and zero-width-joiner sequence that fol
 aligned with ``u`` is a substitution (the mark was dropped, which is a change), never a
 match of ``u`` plus a deleted mark; and a unit's label is always a whole number of
 graphemes, so a mark can never be split from its base. For text without combining marks
-this is exactly LingPy's character alignment (the *gewain* example of the seed's Table 4).
+this is exactly LingPy's character alignment (the *gewain* example of Bollmann et al. 2016, Table 4).
 
 Speed
 -----

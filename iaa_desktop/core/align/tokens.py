@@ -187,7 +187,7 @@ def smith_waterman(
     if best <= 0:
         return Alignment((), 0.0)
     # of equally good end cells take the last one: the alignment then extends as far as it
-    # can at no cost (a seed Figure 1 alignment runs on through 'tuos scabellum' to 'pedum')
+    # can at no cost (the intertextuality study's Figure 1 alignment runs on through 'tuos scabellum' to 'pedum')
     flat = H.ravel()
     end = np.unravel_index(len(flat) - 1 - int(np.argmax(flat[::-1])), H.shape)
     i, j = int(end[0]), int(end[1])

@@ -236,7 +236,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     factors = list(getattr(result, "by_factor", {}) or {})
     p1 = (
         f"Candidate text-reuse pairs ({n:,}) judged accept/reject by {len(result.annotators)} annotators were compared "
-        "with Hubert's multi-κ (Hubert 1977; the multi-annotator κ of the seed study): observed agreement as in "
+        "with Hubert's multi-κ (Hubert 1977; the multi-annotator κ of the Bernard of Clairvaux intertextuality study): observed agreement as in "
         "Fleiss' κ, expected agreement the mean over annotator pairs of the chance agreement from each annotator's "
         "own label distribution. Uncertainty comes from the conjugate Bayesian model: per annotator pair, the "
         "pairwise outcomes follow a Dirichlet(1 + counts) posterior; each of "

@@ -47,7 +47,7 @@ SETTINGS = [
         "symdiff",
         str,
         COSTS,
-        "symdiff: |a △ b| (the seed's); jaccard: d; opt: square assignment where an unmatched set costs its size",
+        "symdiff: |a △ b| (Erwich's Psalms study); jaccard: d; opt: square assignment where an unmatched set costs its size",
     ),
     Setting(
         "study_threshold",
@@ -90,7 +90,7 @@ SETTINGS = [
         "",
         str,
         (),
-        "write the seed's per-document .iaa files and a totals file",
+        "write the Psalms study's per-document .iaa files and a totals file",
         gui=False,
     ),
 ]
@@ -225,7 +225,7 @@ class CorefResult(TaskResult):
 
 
 def sets_of(doc: CorefDocument) -> tuple[list[list[MentionKey]], list[str]]:
-    """The seed's sets: C1..Cm in file order, then S (always present, possibly empty)."""
+    """The Psalms study's sets: C1..Cm in file order, then S (always present, possibly empty)."""
     sets = [list(c) for c in doc.classes] + [doc.singletons]
     names = [f"C{i}" for i in range(1, len(doc.classes) + 1)] + ["S"]
     return sets, names
@@ -237,7 +237,7 @@ def entities_of(doc: CorefDocument) -> list[list[MentionKey]]:
 
 
 def write_iaa_files(result: CorefResult, directory: Path) -> list[Path]:
-    """The seed's text format: one ``<document>.iaa`` per document and pair, plus ``total.iaa``.
+    """The Psalms study's text format: one ``<document>.iaa`` per document and pair, plus ``total.iaa``.
 
     Unmatched rows are listed in ascending order (the original files list them in any order).
     File names come from document names, which the inputs choose (a CoNLL ``#begin document``

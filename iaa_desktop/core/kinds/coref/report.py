@@ -224,13 +224,13 @@ def _class_tables(result: Any, worst: pd.DataFrame, ctx: ReportContext) -> list[
 def methods(result: Any) -> tuple[list[str], list[str]]:
     o = getattr(result, "options", {}) or {}
     cost = {
-        "symdiff": "symmetric difference |a △ b| (the seed's method; ties broken by the largest total overlap)",
+        "symdiff": "symmetric difference |a △ b| (Erwich's Psalms method; ties broken by the largest total overlap)",
         "jaccard": "Jaccard distance 1 − |a ∩ b| / |a ∪ b|",
         "opt": "symmetric difference, where leaving a class unmatched costs its size",
     }.get(str(o.get("cost", "symdiff")), str(o.get("cost", "symdiff")))
     p1 = (
-        "Coreference annotations of two annotators were compared class by class as in the Psalms study (seed "
-        "document 001): the classes (sets of mentions) of the two annotators are matched by a minimum-cost "
+        "Coreference annotations of two annotators were compared class by class as in Erwich's Psalms study "
+        "(github.com/cmerwich/participant-analysis): the classes (sets of mentions) of the two annotators are matched by a minimum-cost "
         f"assignment (Kuhn 1955) with the cost ‘{esc(cost)}’; each matched pair of classes gives L (mentions only "
         "in A's class), M (in both), R (only in B's), D = L + R and the disagreement δ = D / (L + M + R); totals "
         "per text and for the corpus are recomputed from the summed counts."

@@ -69,7 +69,7 @@ SETTINGS = [
         True,
         bool,
         (),
-        "lower-case historical forms, normalizations and modernizations before comparing (as in the seed)",
+        "lower-case historical forms, normalizations and modernizations before comparing (as Bollmann et al. 2016 do)",
     ),
     Setting(
         "drop_punctuation",
@@ -77,7 +77,7 @@ SETTINGS = [
         True,
         bool,
         (),
-        "leave out tokens whose historical form is punctuation only (as in the seed)",
+        "leave out tokens whose historical form is punctuation only (as Bollmann et al. 2016 do)",
     ),
     Setting(
         "raw_compare",
