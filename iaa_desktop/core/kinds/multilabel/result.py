@@ -192,7 +192,7 @@ class MultiLabelResult(TaskResult):
 
     # ----------------------------------------------------------------- tables
     def label_counts(self) -> pd.DataFrame:
-        """Items annotated and label counts per annotator (the seed's Table 1)."""
+        """Items annotated and label counts per annotator (Levi & Shenhav 2022, Table 1)."""
         d = self.data
         assert d is not None
         e = dec.bit_matrix(self.k)
