@@ -7,6 +7,8 @@ import configparser
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
 
@@ -30,6 +32,31 @@ def test_spec_and_build_script_parse():
         assert needle in spec
     ast.parse((PACKAGING / "build.py").read_text(encoding="utf-8"))
     ast.parse((PACKAGING / "entry.py").read_text(encoding="utf-8"))
+
+
+def _module_names() -> set[str]:
+    pkg = ROOT / "iaa_desktop"
+    return {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in pkg.rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+
+
+def test_every_module_is_in_a_regular_package():
+    """The spec's ``collect_submodules("iaa_desktop")`` walks regular packages only: a folder of
+    modules without ``__init__.py`` (a namespace package) would be left out of the bundle, and a
+    module imported lazily by a "module:attr" reference (kinds, views, commands) with it."""
+    for p in (ROOT / "iaa_desktop").rglob("*.py"):
+        if "__pycache__" in p.parts:
+            continue
+        for folder in p.relative_to(ROOT).parents[:-1]:
+            assert (ROOT / folder / "__init__.py").is_file(), f"{folder} has no __init__.py"
+
+
+def test_collect_submodules_finds_every_module():
+    hooks = pytest.importorskip("PyInstaller.utils.hooks")
+    assert set(hooks.collect_submodules("iaa_desktop")) >= _module_names()
 
 
 def test_build_checks_the_pieces_the_issue_names():

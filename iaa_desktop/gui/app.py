@@ -186,6 +186,16 @@ def _open_parser(add_help: bool) -> argparse.ArgumentParser:
         "--tab", default=None, help="select the results tab with this title before the screenshot"
     )
     p.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the results")
+    p.add_argument(
+        "--allow-outside-inputs",
+        action="store_true",
+        help="a .iaa-study file may read inputs outside its own folder (only for studies you trust)",
+    )
+    p.add_argument(
+        "--allow-study-outputs",
+        action="store_true",
+        help="a .iaa-study file may name folders to write into (e.g. its iaa_dir option)",
+    )
     return p
 
 
@@ -257,6 +267,8 @@ def cmd_open(argv: Sequence[str]) -> int:
         failures: list[str] = []
         window.session.computation_failed.connect(lambda m, _d: failures.append(m))
         open_inputs(window, list(ns.inputs), kind_name, options)
+        if not _answer_study_question(window, ns):
+            return 2
         done = window.session.wait(ns.timeout)
         window.resize(w, h)  # the size asked for, not the one remembered for the kind of view
         app.processEvents()
@@ -266,6 +278,28 @@ def cmd_open(argv: Sequence[str]) -> int:
         if failures and window.session.result is None:
             print(f"iaa-desktop: error: {failures[-1]}", file=sys.stderr)
         return _finish_screenshot(app, window, ns)
+
+
+def _answer_study_question(window, ns: argparse.Namespace) -> bool:
+    """What the window asks or refuses about a study file, answered from the command line's
+    ``--allow-…`` flags; False (with the reason on stderr) when the study is not opened."""
+    from iaa_desktop.gui.confirm import OPEN, OPEN_NO_OUTPUTS
+
+    bar = window.message_bar
+    if bar.asking:
+        if getattr(bar.subject, "outside", ()) and not ns.allow_outside_inputs:
+            print(
+                f"iaa-desktop: error: {bar.details.text()}\nOpen it only if you trust it: "
+                "--allow-outside-inputs.",
+                file=sys.stderr,
+            )
+            return False
+        choice = OPEN if ns.allow_study_outputs else OPEN_NO_OUTPUTS
+        bar.buttons[choice if choice in bar.buttons else OPEN].click()
+    elif bar.isVisibleTo(window) and window.session.study is None:
+        print(f"iaa-desktop: error: {bar.text.text()} {bar.details.text()}", file=sys.stderr)
+        return False
+    return True
 
 
 def _quiet_offscreen() -> None:

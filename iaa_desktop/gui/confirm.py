@@ -1,40 +1,89 @@
-"""Asking before a study file reads outside its folder or writes where it says.
+"""Asking before a study file reads outside its folder or writes where it says — without blocking.
 
-A study file may come from anyone; :func:`confirm_study` shows what it asks for beyond its own
-folder (:func:`iaa_desktop.core.study_file.check_study_paths`) and opens it only as the user
-allows. Devices and pipes among its inputs are refused without asking.
+A study file may come from anyone; :func:`confirm_study` looks at what it asks for beyond its own
+folder (:func:`iaa_desktop.core.study_file.check_study_paths`). A study whose inputs all lie below
+its folder opens at once. One that reaches outside, or names folders to write into, is shown in
+the window's :class:`~iaa_desktop.gui.widgets.message_bar.MessageBar` with what it reaches, and
+opens only when the user presses "Open anyway" (nothing waits meanwhile: no modal dialog, no
+nested event loop). Devices, pipes and sockets among its inputs are refused without asking.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 
-from PySide6.QtWidgets import QMessageBox, QWidget
-
 from iaa_desktop.core.errors import IaaError
-from iaa_desktop.core.study_file import Study, check_study_paths, confine_study
+from iaa_desktop.core.study_file import Study, StudyPaths, check_study_paths, confine_study
+from iaa_desktop.gui.widgets.message_bar import MessageBar
+
+OPEN = "Open anyway"
+OPEN_NO_OUTPUTS = "Open, but write nothing there"
+CANCEL = "Cancel"
+
+#: what is done with the study as allowed and the notes on what was left out
+Opener = Callable[[Study, list[str]], None]
 
 
-def confirm_study(parent: QWidget | None, path: str | Path, study: Study) -> Study | None:
-    """The study as the user allows it to be opened, or None when it must not be opened."""
+class Outcome(Enum):
+    OPENED = "opened"
+    ASKED = "asked"
+    REFUSED = "refused"
+
+
+def confirm_study(bar: MessageBar, path: str | Path, study: Study, open_study: Opener) -> Outcome:
+    """Open ``study`` (read from ``path``) through ``open_study`` as the user allows.
+
+    Returns at once: :attr:`Outcome.OPENED` when nothing needed asking (``open_study`` has run),
+    :attr:`Outcome.ASKED` when the question is on ``bar`` (``open_study`` runs if the user says
+    so), :attr:`Outcome.REFUSED` when the study cannot be opened (the reason is on ``bar``).
+    """
+    path = Path(path)
     paths = check_study_paths(study, path)
-    allowed = True
-    if not paths.special and paths.needs_confirmation:
-        box = QMessageBox(parent)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Open this study?")
-        box.setText(f"The study {Path(path).name} reaches beyond its own folder.")
-        box.setInformativeText(
-            paths.describe() + "\n\nOpen it only if you trust where it comes from."
+    if paths.special:
+        shown = "\n".join(f"  {p}" for p in paths.special[:10])
+        bar.refuse(
+            f"The study {path.name} was not opened: it names a device, pipe or socket as an input.",
+            f"{shown}\nOnly regular files and folders are read as annotations.",
         )
-        box.setStandardButtons(QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        allowed = box.exec() == QMessageBox.StandardButton.Open
-        if not allowed:
-            return None
+        return Outcome.REFUSED
+    if not paths.needs_confirmation:
+        return _open(bar, path, study, paths, open_study, allow_outside=False, allow_outputs=False)
+
+    def allow(outputs: bool) -> Callable[[], None]:
+        return lambda: _open(bar, path, study, paths, open_study, True, outputs) and None
+
+    choices = [(OPEN, allow(True))]
+    if paths.outputs:
+        choices.append((OPEN_NO_OUTPUTS, allow(False)))
+    choices.append((CANCEL, lambda: None))
+    bar.ask(
+        f"The study {path.name} reaches beyond its own folder. Open it only if you trust where "
+        "it comes from.",
+        paths.describe(),
+        choices,
+        subject=paths,
+    )
+    return Outcome.ASKED
+
+
+def _open(
+    bar: MessageBar,
+    path: Path,
+    study: Study,
+    paths: StudyPaths,
+    open_study: Opener,
+    allow_outside: bool,
+    allow_outputs: bool,
+) -> Outcome:
     try:
-        confined, _notes = confine_study(study, paths, allow_outside=allowed, allow_outputs=allowed)
+        confined, notes = confine_study(study, paths, allow_outside, allow_outputs)
     except IaaError as e:
-        QMessageBox.warning(parent, "Cannot open the study", str(e))
-        return None
-    return confined
+        bar.refuse(f"The study {path.name} was not opened.", str(e))
+        return Outcome.REFUSED
+    open_study(confined, notes)
+    return Outcome.OPENED
+
+
+__all__ = ["CANCEL", "OPEN", "OPEN_NO_OUTPUTS", "Outcome", "confirm_study"]

@@ -18,21 +18,24 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
     QStackedWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from iaa_desktop import __version__
 from iaa_desktop.core.study_file import Study
 from iaa_desktop.gui.actions import WindowActions
+from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
+from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
+from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
 from iaa_desktop.gui.window_state import START, WindowState, data_folder
@@ -78,7 +81,18 @@ class MainWindow(QMainWindow):
         self.adjudication_window = None
         self.setWindowTitle("iaa_desktop")
         self.setAcceptDrops(True)
+        self._build_pages()
+        self._build_docks()
+        self._build_status_bar()
+        self.commands.build_menus()
+        self._connect_session()
+        self.state.restore_position()
+        self.state.restore(START)
+        self._refresh_recent()
+        self._watch_first_paint(warm_up)
 
+    def _build_pages(self) -> None:
+        """The start page and the results tabs, one at a time, under the message bar."""
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setObjectName("results")
@@ -86,8 +100,16 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.start_page)
         self.stack.addWidget(self.tabs)
-        self.setCentralWidget(self.stack)
+        self.message_bar = MessageBar()
+        central = QWidget()
+        lay = QVBoxLayout(central)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.message_bar)
+        lay.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
 
+    def _build_docks(self) -> None:
         self.study_panel = StudyPanel()
         self.study_panel.add_requested.connect(self.add_files)
         self.study_panel.remove_requested.connect(self._on_remove_requested)
@@ -95,16 +117,19 @@ class MainWindow(QMainWindow):
             "Study", self.study_panel, Qt.DockWidgetArea.LeftDockWidgetArea
         )
         self.settings_panel = SettingsPanel()
-        self.settings_panel.option_changed.connect(self.session.set_option)
-        self.settings_panel.kind_changed.connect(self.session.set_kind)
+        self.kind_memory = KindOptionMemory(self.settings)
+        self.settings_panel.option_changed.connect(self._on_option_set)
+        self.settings_panel.kind_changed.connect(self._on_kind_chosen)
         self.settings_dock = self._dock(
             "Settings", self.settings_panel, Qt.DockWidgetArea.LeftDockWidgetArea
         )
         self.tabifyDockWidget(self.study_dock, self.settings_dock)
         self.study_dock.raise_()
 
-        self.status_label = QLabel("Ready")
-        self.headline_label = QLabel()
+    def _build_status_bar(self) -> None:
+        self.status_label = ElidedText("Ready")
+        # the headline is elided to the room it has, the whole of it in the tooltip
+        self.headline_label = ElidedLabel()
         # long texts may be cut but must not make the window wider than a laptop screen (an
         # explicit minimum width overrides a label's minimum size hint, its whole text)
         for label in (self.status_label, self.headline_label):
@@ -120,11 +145,11 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         sb = self.statusBar()
         sb.addWidget(self.status_label, 1)
-        sb.addPermanentWidget(self.headline_label)
+        sb.addPermanentWidget(self.headline_label, 3)
         sb.addPermanentWidget(self.progress)
         sb.addPermanentWidget(self.cancel_button)
 
-        self.commands.build_menus()
+    def _connect_session(self) -> None:
         self.session.computation_started.connect(self._on_computation_started)
         self.session.progress_changed.connect(self._on_progress_changed)
         self.session.results_ready.connect(self._on_results_ready)
@@ -132,12 +157,11 @@ class MainWindow(QMainWindow):
         self.session.computation_cancelled.connect(self._on_computation_cancelled)
         self.session.errors_changed.connect(self.study_panel.set_errors)
         self.session.study_changed.connect(self._on_study_changed)
-        self.state.restore_position()
-        self.state.restore(START)
-        self._refresh_recent()
+
+    def _watch_first_paint(self, warm_up: bool) -> None:
+        """The first paint of the start page or any widget on it (a page covered by its children
+        gets none itself) is watched at the application until it happens."""
         self._painted = False
-        # the first paint of the start page or any widget on it (a page covered by its children
-        # gets none itself): watched at the application until it happens
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
@@ -189,9 +213,11 @@ class MainWindow(QMainWindow):
     def open_study_dialog(self) -> None:
         self.open_flow.choose_study()
 
-    def open_path(self, path: str | Path) -> None:
-        """Open a study file (an example as its copy), or start a study from a data path."""
-        self.open_flow.open_path(path)
+    def open_path(self, path: str | Path):
+        """Open a study file (an example as its copy), or start a study from a data path; a
+        study file reaching outside its folder is asked about in the message bar first (the
+        :class:`~iaa_desktop.gui.confirm.Outcome` says which happened)."""
+        return self.open_flow.open_path(path)
 
     def open_selection(self, paths: list[Path], kind: str | None = None):
         """The import dialog for files and folders; accepting it opens the study."""
@@ -204,6 +230,7 @@ class MainWindow(QMainWindow):
             self.session.add_inputs([Path(f) for f in files])
 
     def open_study(self, study: Study, path: Path | None = None) -> None:
+        self.message_bar.dismiss()  # a question about another study is answered "no"
         self.study_path = path
         self.context.cache.clear()
         if path is not None:
@@ -278,6 +305,31 @@ class MainWindow(QMainWindow):
                 opts = dict(study.options)
             self.settings_panel.set_settings(list(k.settings), opts)
 
+    def _current_kind(self) -> str | None:
+        study = self.session.study
+        return (study.kind if study is not None else None) or self.session.kind_name
+
+    def _on_option_set(self, name: str, value: Any) -> None:
+        """An option the user set: used now and remembered for the kind."""
+        kind = self._current_kind()
+        if kind:
+            self.kind_memory.remember(kind, name, value)
+        self.session.set_option(name, value)
+
+    def _on_kind_chosen(self, kind: str | None) -> None:
+        """Another kind: the settings it shares keep their values, the others come back as the
+        user last set them for that kind."""
+        from iaa_desktop.core.kinds import get_kind
+
+        study, old = self.session.study, self._current_kind()
+        options: dict[str, Any] = {}
+        if study is not None and kind:
+            old_settings = get_kind(old).settings if old else ()
+            options = carried_options(
+                old_settings, get_kind(kind).settings, study.options, self.kind_memory.recall(kind)
+            )
+        self.session.set_kind(kind, options)
+
     def _on_computation_started(self, _gen: int) -> None:
         self.progress.setValue(0)
         self.progress.show()
@@ -304,7 +356,7 @@ class MainWindow(QMainWindow):
             f"Computed in {self.session.last_duration:.2f} s"
             + (f" — {n_err} problem(s) in the inputs, see the Study panel" if n_err else "")
         )
-        self.headline_label.setText("   ".join(f"{k}: <b>{v}</b>" for k, v in result.headline()))
+        self.headline_label.set_parts(result.headline())
         if n_err:
             self.study_dock.raise_()
 

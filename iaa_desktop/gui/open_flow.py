@@ -1,9 +1,11 @@
 """How a study gets opened: file and folder dialogs, dropped files, the import dialog, examples.
 
 Files and folders the user picks or drops go through the :class:`ImportDialog` (what becomes which
-annotator, the kind and why, a preview) before anything is computed. Study files open directly;
-a bundled example opens as its copy in the user's data folder, so nothing is ever written inside
-the installed package.
+annotator, the kind and why, a preview) before anything is computed. Study files open directly
+when they read nothing outside their folder, otherwise once the user allows it in the window's
+message bar (:mod:`iaa_desktop.gui.confirm`); a bundled example opens as its copy in the user's
+data folder (inputs and all, so it asks nothing), and nothing is ever written inside the
+installed package.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog
 
-from iaa_desktop.core.study_file import SUFFIX, is_study_file, load_study
+from iaa_desktop.core.errors import IaaError
+from iaa_desktop.core.study_file import SUFFIX, Study, is_study_file, load_study
 from iaa_desktop.core.user_files import example_copy, is_example
+from iaa_desktop.gui.confirm import Outcome, confirm_study
 from iaa_desktop.gui.import_dialog import ANNOTATION_FILTER, ImportDialog, choose_folders
 from iaa_desktop.gui.start_page import examples_dir
 
@@ -108,22 +112,33 @@ class OpenFlow(QObject):
             return example_copy(path, examples_dir(), self.data_dir)
         return path
 
-    def open_path(self, path: str | Path) -> None:
-        """Open a study file (an example as its copy), or start a study from a data path."""
+    def open_path(self, path: str | Path) -> Outcome | None:
+        """Open a study file (an example as its copy), or start a study from a data path.
+
+        A study file reaching outside its folder is only asked about here (the answer comes
+        later, from the message bar); the outcome says which happened (None for data paths).
+        """
         path = Path(path)
         if not is_study_file(path):
             self.window.open_inputs([path])
-            return
+            return None
+        bar = self.window.message_bar
         try:
             path = self.resolve_example(path)
             study = load_study(path)
         except OSError as e:
-            QMessageBox.warning(self.window, "Cannot open the study", f"{path}: {e}")
-            return
-        except Exception as e:  # a ReaderError: tell the user, keep what is open  # noqa: BLE001
-            QMessageBox.warning(self.window, "Cannot open the study", str(e))
-            return
-        self.window.open_study(study, path)
+            bar.refuse(f"Cannot open the study {path.name}.", f"{path}: {e.strerror or e}")
+            return Outcome.REFUSED
+        except IaaError as e:  # tell the user, keep what is open
+            bar.refuse(f"Cannot open the study {path.name}.", str(e))
+            return Outcome.REFUSED
+
+        def opened(allowed: Study, notes: list[str]) -> None:
+            self.window.open_study(allowed, path)
+            if notes:
+                self.window.status_label.setText("Not done: " + " ".join(notes))
+
+        return confirm_study(bar, path, study, opened)
 
 
 __all__ = ["OpenFlow", "examples_dir", "package_dir"]

@@ -169,10 +169,11 @@ class StudySession(QObject):
         self.study_changed.emit(self.study)
         self.recompute()
 
-    def set_kind(self, kind: str | None) -> None:
+    def set_kind(self, kind: str | None, options: dict[str, Any] | None = None) -> None:
+        """Another kind of study, with ``options`` (none: its defaults)."""
         if self.study is None:
             return
-        self.study = replace(self.study, kind=kind, options={})
+        self.study = replace(self.study, kind=kind, options=dict(options or {}))
         self.kind_name = kind
         self.study_changed.emit(self.study)
         self.recompute()

@@ -174,6 +174,15 @@ class StartPage(QWidget):
     def __init__(self, parent: QWidget | None = None, examples_root: Path | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("start_page")
+        lay = self._scrolling_body()
+        self._add_intro(lay)
+        self._add_buttons(lay)
+        self._add_examples(lay, examples_root)
+        self._add_recent(lay)
+        self.set_recent([])
+
+    def _scrolling_body(self) -> QVBoxLayout:
+        """The page scrolls as a whole; the layout its sections are added to."""
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
@@ -185,7 +194,9 @@ class StartPage(QWidget):
         lay = QVBoxLayout(body)
         lay.setContentsMargins(40, 28, 40, 28)
         lay.setSpacing(12)
+        return lay
 
+    def _add_intro(self, lay: QVBoxLayout) -> None:
         head = QHBoxLayout()
         icon = QLabel()
         icon.setPixmap(_app_icon().pixmap(72, 72))
@@ -205,6 +216,7 @@ class StartPage(QWidget):
         head.addWidget(intro, 1)
         lay.addLayout(head)
 
+    def _add_buttons(self, lay: QVBoxLayout) -> None:
         buttons = QHBoxLayout()
         self.new_button = QPushButton("New study from files…")
         self.new_button.setObjectName("new_study")
@@ -221,6 +233,8 @@ class StartPage(QWidget):
         buttons.addStretch(1)
         lay.addLayout(buttons)
 
+    def _add_examples(self, lay: QVBoxLayout, examples_root: Path | None) -> None:
+        """One card per example study, three to a row."""
         lay.addWidget(
             QLabel(
                 "<h2 style='margin-bottom:0'>Example studies</h2>"
@@ -243,6 +257,7 @@ class StartPage(QWidget):
         if not self.examples:
             lay.addWidget(QLabel("(The example studies were not found in this installation.)"))
 
+    def _add_recent(self, lay: QVBoxLayout) -> None:
         lay.addWidget(QLabel("<h2 style='margin-bottom:0'>Recent studies</h2>"))
         self.recent = QListWidget()
         self.recent.setObjectName("recent_studies")
@@ -251,7 +266,6 @@ class StartPage(QWidget):
         lay.addWidget(self.recent, 1)
         self.no_recent = QLabel("No recent studies yet: the studies you open appear here.")
         lay.addWidget(self.no_recent)
-        self.set_recent([])
 
     def _open_item(self, item: QListWidgetItem) -> None:
         self.open_requested.emit(item.data(Qt.ItemDataRole.UserRole))

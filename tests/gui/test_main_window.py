@@ -13,6 +13,7 @@ from PySide6.QtGui import QDropEvent
 
 from iaa_desktop.core.study_file import Study, load_study
 from iaa_desktop.gui.app import create_main_window
+from iaa_desktop.gui.confirm import OPEN, Outcome
 from tests.conftest import FIXTURES, shared_path
 
 K2011 = FIXTURES / "table" / "k2011_wide.csv"
@@ -145,7 +146,9 @@ def test_study_saves_and_reopens(qtbot, window, tmp_path, settings):
     qtbot.addWidget(other)
     assert other.recent_files()[0] == str(path)  # persisted in the settings
     with qtbot.waitSignal(other.session.results_ready, timeout=30000) as blocker:
-        other.open_path(path)
+        # its input lies outside the study's folder: the window asks before reading it
+        assert other.open_path(path) is Outcome.ASKED
+        other.message_bar.buttons[OPEN].click()
     assert blocker.args[0].level == "ordinal"
     other.session.cancel()
 

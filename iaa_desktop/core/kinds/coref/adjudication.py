@@ -33,6 +33,7 @@ import numpy as np
 from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
 from iaa_desktop.core.errors import IaaError, OptionError, ReaderError
 from iaa_desktop.core.kinds.coref.marks import line_of
+from iaa_desktop.core.kinds.coref.source_text import token_layout
 
 Mention = tuple[str, int, int]  # (type, start, end): characters (brat) or tokens (CoNLL)
 KEEP, DROP = "keep", "drop"
@@ -156,12 +157,8 @@ def documents_from_result(
         first = dc.docs[have[0]]
         fmt = _source_format(first.path)
         text = next((dc.docs[n].text for n in have if dc.docs[n].text), "") or ""
-        spans = None
-        if fmt == "conll":
-            spans, pos = [], 0
-            for tok in text.split(" "):
-                spans.append((pos, pos + len(tok)))
-                pos += len(tok) + 1
+        ends = [m[2] for n in have for m in dc.docs[n].mentions]
+        text, spans = token_layout(fmt, first, text, max(ends, default=0))
         anns = tuple(
             AnnotatedDoc(
                 frozenset(dc.docs[n].mentions), tuple(frozenset(c) for c in dc.docs[n].classes)

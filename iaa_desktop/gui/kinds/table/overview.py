@@ -183,6 +183,10 @@ class OverviewPanel(QWidget):
         QTimer.singleShot(0, self._after_items)
 
     def _after_items(self) -> None:
+        from shiboken6 import isValid
+
+        if not isValid(self.items_view):  # the panel went (a new study) before this turn came
+            return
         fit_columns(self.items_view, max_width=260, sample=40)
         if self.items_model.rowCount() and not self.items_view.currentIndex().isValid():
             self.items_view.selectRow(0)
