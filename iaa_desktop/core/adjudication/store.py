@@ -7,11 +7,8 @@ cut. The schema carries its version in ``PRAGMA user_version`` and migrates itse
 token and a heartbeat; a second writer is refused with :class:`StoreLockedError` (it can open the
 store read-only, ``mode=ro``).
 
-A lock is taken over only when its holder is provably gone: on the same machine (same host name
-and boot), its process no longer exists or is another process that reused the id (a different
-start time); a machine restarted since (another boot) holds nothing; a holder on another machine
-counts as gone when its heartbeat is older than :data:`STALE_AFTER` seconds. Two writers are
-never possible even then: every write checks, inside its own transaction, that the lock still
+The lock (taken over only when its holder is provably gone) is :mod:`.lock`. Two writers are
+never possible: every write checks, inside its own transaction, that the lock still
 carries this session's token, so a holder that was only asleep finds its lock taken over and
 writes nothing (:class:`StoreLockedError`), and two sessions that see the same stale lock at the
 same moment are serialised by SQLite (the second sees the first's fresh lock and is refused).
@@ -28,7 +25,6 @@ import getpass
 import json
 import os
 import secrets
-import socket
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,13 +34,13 @@ from urllib.parse import quote
 
 import pandas as pd
 
+from iaa_desktop.core.adjudication import lock
 from iaa_desktop.core.adjudication.changes import Decide, Decision, now_iso
+from iaa_desktop.core.adjudication.lock import STALE_AFTER as STALE_AFTER
 from iaa_desktop.core.errors import IaaError
 
 #: ``PRAGMA application_id`` of an adjudication store ("IAAD")
 APPLICATION_ID = 0x49414144
-#: seconds after which a lock without heartbeat is considered abandoned
-STALE_AFTER = 120.0
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -131,46 +127,6 @@ def new_store_path_beside(path: str | Path) -> Path:
         if not cand.exists():
             return cand
         k += 1
-
-
-def _process_alive(pid: int, started: str = "") -> bool:
-    """Whether process ``pid`` of this machine still runs (and, when ``started`` is known, is the
-    same process: a new one may have been given the id of a dead one)."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # exists, owned by someone else
-    except OSError:
-        return False
-    # a killed child not yet reaped is a zombie: it holds nothing any more
-    with contextlib.suppress(OSError, IndexError):
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        fields = stat.rsplit(")", 1)[1].split()
-        if fields[0] in ("Z", "X"):
-            return False
-        if started and fields[19] != started:
-            return False
-    return True
-
-
-def _process_started(pid: int) -> str:
-    """The start time of a process (clock ticks after boot, Linux), "" where unknown."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return ""
-
-
-def _boot_id() -> str:
-    """This boot of this machine ("" where unknown): process ids start over at each boot."""
-    try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        return ""
 
 
 def _json(d: Any) -> str:
@@ -303,45 +259,15 @@ class AdjudicationStore:
     # -- lock -----------------------------------------------------------------------------------
 
     def _acquire_lock(self) -> None:
-        con = self._con
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            row = con.execute(
-                "SELECT host, pid, token, user, since, heartbeat, boot, started FROM locks "
-                "WHERE id = 1"
-            ).fetchone()
-            if row is not None and row[2] != self._token and _lock_is_live(row):
-                holder = {"host": row[0], "pid": row[1], "user": row[3], "since": row[4]}
-                con.execute("ROLLBACK")
-                since = time.strftime("%H:%M:%S", time.localtime(row[4]))
-                raise StoreLockedError(
-                    f"{self.path}: another session holds this adjudication ({row[3]} on {row[0]}, "
-                    f"process {row[1]}, since {since}). You can open it read-only.",
-                    holder,
-                )
-            now = time.time()
-            pid = os.getpid()
-            con.execute(
-                "INSERT OR REPLACE INTO locks (id, host, pid, token, user, since, heartbeat, "
-                "boot, started) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    socket.gethostname(),
-                    pid,
-                    self._token,
-                    self.user,
-                    now,
-                    now,
-                    _boot_id(),
-                    _process_started(pid),
-                ),
+        row = lock.acquire(self._con, self._token, self.user)
+        if row is not None:
+            holder = {"host": row[0], "pid": row[1], "user": row[3], "since": row[4]}
+            since = time.strftime("%H:%M:%S", time.localtime(row[4]))
+            raise StoreLockedError(
+                f"{self.path}: another session holds this adjudication ({row[3]} on {row[0]}, "
+                f"process {row[1]}, since {since}). You can open it read-only.",
+                holder,
             )
-            con.execute("COMMIT")
-        except StoreLockedError:
-            raise
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                con.execute("ROLLBACK")
-            raise
 
     def heartbeat(self) -> bool:
         """Tell other sessions this one is alive (call every few seconds from a timer).
@@ -352,25 +278,10 @@ class AdjudicationStore:
         """
         if self.read_only or self._con is None:
             return True
-        cur = self._con.execute(
-            "UPDATE locks SET heartbeat = ? WHERE id = 1 AND token = ?", (time.time(), self._token)
-        )
-        return cur.rowcount == 1
+        return lock.heartbeat(self._con, self._token)
 
     def lock_holder(self) -> dict[str, Any] | None:
-        row = self._con.execute(
-            "SELECT host, pid, token, user, since, heartbeat FROM locks WHERE id = 1"
-        ).fetchone()
-        if row is None:
-            return None
-        return {
-            "host": row[0],
-            "pid": row[1],
-            "user": row[3],
-            "since": row[4],
-            "heartbeat": row[5],
-            "mine": row[2] == self._token,
-        }
+        return lock.holder(self._con, self._token)
 
     def close(self) -> None:
         """Release the lock and close the file (the data is already committed)."""
@@ -379,9 +290,7 @@ class AdjudicationStore:
         try:
             if not self.read_only:
                 with contextlib.suppress(sqlite3.Error):
-                    self._con.execute(
-                        "DELETE FROM locks WHERE id = 1 AND token = ?", (self._token,)
-                    )
+                    lock.release(self._con, self._token)
                     self._con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             self._con.close()
@@ -537,17 +446,6 @@ def _user() -> str:
         return getpass.getuser()
     except Exception:  # no user database in some containers  # noqa: BLE001
         return os.environ.get("USER", "")
-
-
-def _lock_is_live(row: tuple[Any, ...]) -> bool:
-    """Whether the holder of a lock row may still be writing (see the module docstring)."""
-    host, pid, _token, _user_, _since, heartbeat, boot, started = row
-    if host == socket.gethostname():
-        here = _boot_id()
-        if boot and here and boot != here:
-            return False  # this machine restarted since: every process of then is gone
-        return _process_alive(int(pid), str(started or ""))
-    return time.time() - float(heartbeat) < STALE_AFTER
 
 
 def _check_header(path: Path) -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.collections import PathCollection
     from matplotlib.figure import Figure
 
-    from iaa_desktop.core.kinds.multilabel.compare import MultiLabelResult
+    from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
 
 #: one colour per |S1| (1 … 8), then repeated
 SIZE_COLOURS = (
@@ -73,6 +73,42 @@ def draw_decomposition_scatter(
     index : partition row of each point of the collection (for pick events)
     """
     pts = scatter_points(result, rows)
+    _reset_axes(ax, len(result.partitions) if rows is None else len(rows), len(pts["index"]))
+    if len(pts["index"]) == 0:
+        return None, pts["index"]
+    coll = _scatter_by_size(ax, pts, picker)
+    chosen = _row_of(result, result.s1)
+    _mark(
+        ax,
+        pts,
+        chosen,
+        s=160,
+        facecolors="none",
+        edgecolors="black",
+        linewidths=1.5,
+        label="chosen S1",
+    )
+    _mark(
+        ax,
+        pts,
+        selected,
+        s=120,
+        marker="*",
+        c="gold",
+        edgecolors="black",
+        linewidths=0.8,
+        zorder=5,
+        label="selected",
+    )
+    # outside the axes, so it never hides a point
+    ax.legend(
+        loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, framealpha=0.8, borderaxespad=0.0
+    )
+    return coll, pts["index"]
+
+
+def _reset_axes(ax: Axes, n_total: int, n_shown: int) -> None:
+    """Clear the axes (and a colour bar of an earlier drawing); labels, grid and title."""
     old_bar = getattr(ax, "_iaa_colorbar", None)
     if old_bar is not None:  # a redraw must not stack colour bars
         old_bar.remove()
@@ -81,14 +117,15 @@ def draw_decomposition_scatter(
     ax.set_xlabel("first level: κ on C_S1 (mean over pairs)")
     ax.set_ylabel("second level: mean per-label κ")
     ax.grid(True, alpha=0.3)
-    n_total = len(result.partitions) if rows is None else len(rows)
-    n_undef = n_total - len(pts["index"])
-    title = f"{len(pts['index']):,} partitions"
+    n_undef = n_total - n_shown
+    title = f"{n_shown:,} partitions"
     if n_undef:
         title += f" ({n_undef:,} with undefined κ not shown)"
     ax.set_title(title, fontsize=10)
-    if len(pts["index"]) == 0:
-        return None, pts["index"]
+
+
+def _scatter_by_size(ax: Axes, pts: dict[str, np.ndarray], picker: float | None) -> PathCollection:
+    """The points coloured by |S1|: a legend of sizes, or a colour scale when there are many."""
     small = len(pts["index"]) > 2000
     sizes = sorted(set(pts["size"].tolist()))
     common = {
@@ -111,36 +148,15 @@ def draw_decomposition_scatter(
     else:  # many sizes (k ≥ 5 with search results): a colour scale instead of a long legend
         coll = ax.scatter(pts["x"], pts["y"], c=pts["size"], cmap="viridis", **common)
         ax._iaa_colorbar = ax.figure.colorbar(coll, ax=ax, label="|S1|", shrink=0.6)  # type: ignore[attr-defined]
-    chosen = _row_of(result, result.s1)
-    if chosen is not None and chosen in set(pts["index"].tolist()):
-        j = int(np.flatnonzero(pts["index"] == chosen)[0])
-        ax.scatter(
-            [pts["x"][j]],
-            [pts["y"][j]],
-            s=160,
-            facecolors="none",
-            edgecolors="black",
-            linewidths=1.5,
-            label="chosen S1",
-        )
-    if selected is not None and selected in set(pts["index"].tolist()):
-        j = int(np.flatnonzero(pts["index"] == selected)[0])
-        ax.scatter(
-            [pts["x"][j]],
-            [pts["y"][j]],
-            s=120,
-            marker="*",
-            c="gold",
-            edgecolors="black",
-            linewidths=0.8,
-            zorder=5,
-            label="selected",
-        )
-    # outside the axes, so it never hides a point
-    ax.legend(
-        loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, framealpha=0.8, borderaxespad=0.0
-    )
-    return coll, pts["index"]
+    return coll
+
+
+def _mark(ax: Axes, pts: dict[str, np.ndarray], row: int | None, **style: Any) -> None:
+    """Draw partition ``row`` again in ``style`` (ringed, starred), when it is among the points."""
+    if row is None or row not in set(pts["index"].tolist()):
+        return
+    j = int(np.flatnonzero(pts["index"] == row)[0])
+    ax.scatter([pts["x"][j]], [pts["y"][j]], **style)
 
 
 def _row_of(result: MultiLabelResult, s1: np.ndarray) -> int | None:

@@ -185,7 +185,12 @@ def read_texts_table(path: Path, df: pd.DataFrame, roles: dict[str, object]) -> 
     return dict(zip(df[item].astype(str).str.strip(), df[text].astype(str)))
 
 
-def read_multilabel(  # noqa: C901  (to split)
+#: one annotation table read: (path, frame with item / annotator / line and sets or bits,
+#: layout, label columns of a wide table)
+_Frame = tuple[Path, pd.DataFrame, str, tuple[str, ...]]
+
+
+def read_multilabel(
     inputs: Sequence[Path],
     labels: Sequence[str] | None = None,
     delimiter: str = ";",
@@ -205,6 +210,47 @@ def read_multilabel(  # noqa: C901  (to split)
     ------
     InsufficientDataError when no annotation could be read at all.
     """
+    errors: list[ReaderError] = []
+    warnings: list[ReaderError] = []
+    text_map: dict[str, str] = {}
+    frames = _read_frames(inputs, texts, text_map, errors, warnings)
+    delimiter = delimiter or ";"
+    long_sets = [
+        [[t.strip() for t in cell.split(delimiter) if t.strip()] for cell in out["labels"].tolist()]
+        for _, out, layout, _ in frames
+        if layout == "long"
+    ]
+    order = _label_order(frames, long_sets, labels, warnings)
+    weight = {lab: 1 << (len(order) - 1 - j) for j, lab in enumerate(order)}
+    records: list[pd.DataFrame] = []
+    long_iter = iter(long_sets)
+    for path, out, layout, cols in frames:
+        if layout == "long":
+            code, ok = _long_codes(path, out, next(long_iter), weight, order, errors)
+        else:
+            code, ok = _wide_codes(path, out, cols, weight, order, errors, warnings)
+        rec = _valid_records(path, out, code, ok, errors)
+        same = _same_as_earlier(rec, records)
+        if same is not None:
+            # e.g. a folder holding the same annotations in long and in wide layout
+            warnings.append(
+                ReaderError(
+                    path, None, f"holds the same annotations as {Path(same).name}; it was left out."
+                )
+            )
+            continue
+        records.append(rec)
+    return _assemble(records, order, text_map, frames[0][2], errors, warnings)
+
+
+def _read_frames(
+    inputs: Sequence[Path],
+    texts: Path | None,
+    text_map: dict[str, str],
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> list[_Frame]:
+    """Every annotation table of the inputs; texts tables fill ``text_map``."""
     files = [
         p
         for p in expand_inputs([Path(p) for p in inputs])
@@ -215,12 +261,7 @@ def read_multilabel(  # noqa: C901  (to split)
     from_folder = {f for p in inputs if Path(p).is_dir() for f in expand_inputs([Path(p)])}
     if texts:
         files.append(Path(texts))
-    errors: list[ReaderError] = []
-    warnings: list[ReaderError] = []
-    text_map: dict[str, str] = {}
-    # each entry: (path, frame with item / annotator / line, sets or bits, layout, label names)
-    frames: list[tuple[Path, pd.DataFrame, str, tuple[str, ...]]] = []
-    delimiter = delimiter or ";"
+    frames: list[_Frame] = []
     for path in files:
         try:
             df = read_table(path)
@@ -251,48 +292,53 @@ def read_multilabel(  # noqa: C901  (to split)
                 df[roles["item"]].astype(str).str.strip(), df[roles["text"]].astype(str)
             ):
                 text_map.setdefault(it, tx)
-        out = pd.DataFrame(
-            {
-                "item": df[roles["item"]].astype(str).str.strip(),
-                "annotator": (
-                    df[roles["annotator"]].astype(str).str.strip()
-                    if roles["annotator"]
-                    else path.stem
-                ),
-                LINE: df[LINE].to_numpy(),
-            }
-        )
-        if layout == "long":
-            out["labels"] = df[roles["labels"]].astype(str)
-            frames.append((path, out, "long", ()))
-        else:
-            cols = tuple(roles["label_columns"])  # type: ignore[arg-type]
-            for c in cols:
-                bits = _as_bit(df[c])
-                out["bit:" + c] = bits.where(bits.notna(), df[c].astype(str).str.strip())
-            frames.append((path, out, "wide", cols))
+        frames.append(_annotation_frame(path, df, layout, roles))
     if not frames:
         if errors:
             raise InsufficientDataError(
                 "No annotation table could be read: " + "; ".join(str(e) for e in errors[:3])
             )
         raise InsufficientDataError("No annotation table was given.")
+    return frames
 
-    # --- the label order
+
+def _annotation_frame(
+    path: Path, df: pd.DataFrame, layout: str, roles: dict[str, object]
+) -> _Frame:
+    """Item, annotator (the file's name when there is no annotator column), line, and the label
+    sets (long) or one column of "0"/"1" per label (wide; other cells kept to be reported)."""
+    out = pd.DataFrame(
+        {
+            "item": df[roles["item"]].astype(str).str.strip(),
+            "annotator": (
+                df[roles["annotator"]].astype(str).str.strip() if roles["annotator"] else path.stem
+            ),
+            LINE: df[LINE].to_numpy(),
+        }
+    )
+    if layout == "long":
+        out["labels"] = df[roles["labels"]].astype(str)
+        return (path, out, "long", ())
+    cols = tuple(roles["label_columns"])  # type: ignore[arg-type]
+    for c in cols:
+        bits = _as_bit(df[c])
+        out["bit:" + c] = bits.where(bits.notna(), df[c].astype(str).str.strip())
+    return (path, out, "wide", cols)
+
+
+def _label_order(
+    frames: list[_Frame],
+    long_sets: list[list[list[str]]],
+    labels: Sequence[str] | None,
+    warnings: list[ReaderError],
+) -> list[str]:
+    """The user's label order, else the wide tables' columns then the order labels are written."""
     user_labels = [s.strip() for s in (labels or []) if str(s).strip()]
     wide_cols: list[str] = []
     for _, _, _layout, cols in frames:
         for c in cols:
             if c not in wide_cols:
                 wide_cols.append(c)
-    long_sets: list[list[list[str]]] = []
-    for _, out, layout, _ in frames:
-        if layout == "long":
-            sets = [
-                [t.strip() for t in cell.split(delimiter) if t.strip()]
-                for cell in out["labels"].tolist()
-            ]
-            long_sets.append(sets)
     if user_labels:
         if len(set(user_labels)) != len(user_labels):
             raise IaaError("The label order names a label twice.")
@@ -318,81 +364,106 @@ def read_multilabel(  # noqa: C901  (to split)
         )
     if len(order) > MAX_LABELS:
         raise IaaError(f"{len(order)} labels is more than this analysis supports ({MAX_LABELS}).")
-    k = len(order)
-    weight = {lab: 1 << (k - 1 - j) for j, lab in enumerate(order)}
+    return order
 
-    # --- codes per annotation
-    records: list[pd.DataFrame] = []
-    long_iter = iter(long_sets)
-    for path, out, layout, cols in frames:
-        ok = np.ones(len(out), dtype=bool)
-        code = np.zeros(len(out), dtype=np.int64)
-        lines = out[LINE].to_numpy()
-        if layout == "long":
-            sets = next(long_iter)
-            for r, labs in enumerate(sets):
-                unknown = [lab for lab in labs if lab not in weight]
-                if unknown:
-                    errors.append(
-                        ReaderError(
-                            path,
-                            int(lines[r]),
-                            f"unknown label {', '.join(repr(u) for u in unknown)} (labels: {', '.join(order)}); this annotation was left out.",
-                        )
-                    )
-                    ok[r] = False
-                    continue
-                code[r] = sum(weight[lab] for lab in set(labs))
-        else:
-            for c in cols:
-                if c not in weight:
-                    continue
-                vals = out["bit:" + c].to_numpy(dtype=object)
-                bad = ~np.isin(vals, ["0", "1"])
-                for r in np.flatnonzero(bad & ok):
-                    errors.append(
-                        ReaderError(
-                            path,
-                            int(lines[r]),
-                            f"column '{c}' must be 0 or 1, not '{vals[r]}'; this annotation was left out.",
-                        )
-                    )
-                ok &= ~bad
-                code += np.where(vals == "1", weight[c], 0)
-            absent = [lab for lab in order if lab not in cols]
-            if absent:
-                warnings.append(
-                    ReaderError(
-                        path, 1, f"no column for {', '.join(absent)}: read as 0 (label absent)."
-                    )
-                )
-        blank = (out["item"] == "").to_numpy() | (out["annotator"] == "").to_numpy()
-        for r in np.flatnonzero(blank & ok):
+
+def _long_codes(
+    path: Path,
+    out: pd.DataFrame,
+    sets: list[list[str]],
+    weight: dict[str, int],
+    order: list[str],
+    errors: list[ReaderError],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of a long table's label sets, and which rows hold only known labels."""
+    ok = np.ones(len(out), dtype=bool)
+    code = np.zeros(len(out), dtype=np.int64)
+    lines = out[LINE].to_numpy()
+    for r, labs in enumerate(sets):
+        unknown = [lab for lab in labs if lab not in weight]
+        if unknown:
             errors.append(
                 ReaderError(
-                    path, int(lines[r]), "the item or annotator is empty; this line was left out."
+                    path,
+                    int(lines[r]),
+                    f"unknown label {', '.join(repr(u) for u in unknown)} (labels: {', '.join(order)}); this annotation was left out.",
                 )
             )
-        ok &= ~blank
-        rec = pd.DataFrame(
-            {
-                "item": out["item"].to_numpy()[ok],
-                "annotator": out["annotator"].to_numpy()[ok],
-                "code": code[ok],
-                "path": str(path),
-                LINE: lines[ok],
-            }
-        )
-        same = _same_as_earlier(rec, records)
-        if same is not None:
-            # e.g. a folder holding the same annotations in long and in wide layout
-            warnings.append(
-                ReaderError(
-                    path, None, f"holds the same annotations as {Path(same).name}; it was left out."
-                )
-            )
+            ok[r] = False
             continue
-        records.append(rec)
+        code[r] = sum(weight[lab] for lab in set(labs))
+    return code, ok
+
+
+def _wide_codes(
+    path: Path,
+    out: pd.DataFrame,
+    cols: tuple[str, ...],
+    weight: dict[str, int],
+    order: list[str],
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of a wide table's 0/1 columns, and which rows hold only 0 and 1."""
+    ok = np.ones(len(out), dtype=bool)
+    code = np.zeros(len(out), dtype=np.int64)
+    lines = out[LINE].to_numpy()
+    for c in cols:
+        if c not in weight:
+            continue
+        vals = out["bit:" + c].to_numpy(dtype=object)
+        bad = ~np.isin(vals, ["0", "1"])
+        for r in np.flatnonzero(bad & ok):
+            errors.append(
+                ReaderError(
+                    path,
+                    int(lines[r]),
+                    f"column '{c}' must be 0 or 1, not '{vals[r]}'; this annotation was left out.",
+                )
+            )
+        ok &= ~bad
+        code += np.where(vals == "1", weight[c], 0)
+    absent = [lab for lab in order if lab not in cols]
+    if absent:
+        warnings.append(
+            ReaderError(path, 1, f"no column for {', '.join(absent)}: read as 0 (label absent).")
+        )
+    return code, ok
+
+
+def _valid_records(
+    path: Path, out: pd.DataFrame, code: np.ndarray, ok: np.ndarray, errors: list[ReaderError]
+) -> pd.DataFrame:
+    """The annotations read well and naming both item and annotator."""
+    lines = out[LINE].to_numpy()
+    blank = (out["item"] == "").to_numpy() | (out["annotator"] == "").to_numpy()
+    for r in np.flatnonzero(blank & ok):
+        errors.append(
+            ReaderError(
+                path, int(lines[r]), "the item or annotator is empty; this line was left out."
+            )
+        )
+    ok = ok & ~blank
+    return pd.DataFrame(
+        {
+            "item": out["item"].to_numpy()[ok],
+            "annotator": out["annotator"].to_numpy()[ok],
+            "code": code[ok],
+            "path": str(path),
+            LINE: lines[ok],
+        }
+    )
+
+
+def _assemble(
+    records: list[pd.DataFrame],
+    order: list[str],
+    text_map: dict[str, str],
+    layout: str,
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> MultiLabelData:
+    """The item × annotator code matrix; a second annotation of an item is reported and left out."""
     allrec = pd.concat(records, ignore_index=True)
     dup = allrec.duplicated(["item", "annotator"], keep="first").to_numpy()
     for r in np.flatnonzero(dup):
@@ -421,7 +492,7 @@ def read_multilabel(  # noqa: C901  (to split)
         labels=tuple(order),
         codes=codes,
         texts=text_tuple,
-        layout=frames[0][2],
+        layout=layout,
         errors=tuple(errors),
         warnings=tuple(warnings),
     )

@@ -90,18 +90,40 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
-# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:
-    from iaa_desktop.core.kinds.multilabel import charts as cm
-
+    """The report section of a multi-label result: labels and pairs, the decomposition, the
+    label combinations."""
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=annotators_of(result))
     kr.summary, kr.summary_caption = summary(result)
     tables = result.tables()
+    kr.sections.append(
+        Section("Labels and annotator pairs", _labels_body(result, tables, ctx), anchor="labels")
+    )
+    kr.sections.append(
+        Section(
+            "Decomposition (whether / which)",
+            _decomposition_body(result, tables, ctx, kr),
+            anchor="decomposition",
+        )
+    )
+    combos = tables.get("combinations", pd.DataFrame())
+    if len(combos):
+        kr.sections.append(
+            Section(
+                "Label combinations",
+                _combinations_body(result, combos, ctx),
+                anchor="combinations",
+            )
+        )
+    return kr
+
+
+def _labels_body(result: Any, tables: dict[str, pd.DataFrame], ctx: ReportContext) -> str:
+    """Per label and pair (lowest κ first), per pair, and their charts."""
+    from iaa_desktop.core.kinds.multilabel import charts as cm
+
     pairs = tables.get("pairs", pd.DataFrame())
-    dec = tables.get("decomposition", pd.DataFrame())
-    # per label and pair
     body = []
     pl = tables.get("per_label", pd.DataFrame())
     if len(pl):
@@ -147,9 +169,16 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             )
         except (KeyError, ValueError, AttributeError):
             pass
-    kr.sections.append(Section("Labels and annotator pairs", "\n".join(body), anchor="labels"))
+    return "\n".join(body)
 
-    # decomposition
+
+def _decomposition_body(
+    result: Any, tables: dict[str, pd.DataFrame], ctx: ReportContext, kr: KindReport
+) -> str:
+    """The chosen decomposition per pair, the scatter of every partition, the extremes."""
+    from iaa_desktop.core.kinds.multilabel import charts as cm
+
+    dec = tables.get("decomposition", pd.DataFrame())
     body = []
     if len(dec):
         body.append(
@@ -170,73 +199,65 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         )
     ex = tables.get("exploration", pd.DataFrame())
     if len(ex):
-        cols = [
-            c
-            for c in (
-                "s1",
-                "s1_names",
-                "size",
-                "first_level",
-                "second_average",
-                "rank_first_level",
-                "rank_second_level",
-            )
-            if c in ex.columns
-        ]
-        heads = {
-            "s1": "S1",
-            "s1_names": "S1 labels",
-            "size": "|S1|",
-            "first_level": "first level",
-            "second_average": "second level",
-            "rank_first_level": "rank 1st",
-            "rank_second_level": "rank 2nd",
-        }
-        low = ex.sort_values("first_level", na_position="last", kind="stable").head(10)
-        high = ex.sort_values(
-            "second_average", ascending=False, na_position="last", kind="stable"
-        ).head(10)
-        kr.tables["exploration_lowest_first_level"] = low
-        kr.tables["exploration_highest_second_level"] = high
-        dig = {"size": 0, "rank_first_level": 0, "rank_second_level": 0}
-        body.append(
-            table_html(
-                low,
-                cols,
-                heads,
-                digits=dig,
-                caption="The ten lowest first-level decompositions (where annotators disagree most on “whether”)",
-            )
-        )
-        body.append(
-            table_html(
-                high,
-                cols,
-                heads,
-                digits=dig,
-                caption="The ten highest second-level decompositions (best agreement on “which”)",
-            )
-        )
-    kr.sections.append(
-        Section("Decomposition (whether / which)", "\n".join(body), anchor="decomposition")
-    )
+        body.extend(_exploration_extremes(ex, kr))
+    return "\n".join(body)
 
-    combos = tables.get("combinations", pd.DataFrame())
-    if len(combos):
-        body = [
-            table_html(
-                combos,
-                percent=["share"],
-                digits={c: 0 for c in combos.columns if c not in ("share",)},
-                caption="Label combinations per annotator",
-            )
-        ]
-        if ctx.charts:
-            body.append(
-                figure_html(cm.combinations_figure(result), "Label combinations.", max_width_in=5.0)
-            )
-        kr.sections.append(Section("Label combinations", "\n".join(body), anchor="combinations"))
-    return kr
+
+_EXPLORATION_HEADS = {
+    "s1": "S1",
+    "s1_names": "S1 labels",
+    "size": "|S1|",
+    "first_level": "first level",
+    "second_average": "second level",
+    "rank_first_level": "rank 1st",
+    "rank_second_level": "rank 2nd",
+}
+
+
+def _exploration_extremes(ex: pd.DataFrame, kr: KindReport) -> list[str]:
+    """The ten lowest first-level and ten highest second-level partitions (also as tables)."""
+    cols = [c for c in _EXPLORATION_HEADS if c in ex.columns]
+    low = ex.sort_values("first_level", na_position="last", kind="stable").head(10)
+    high = ex.sort_values(
+        "second_average", ascending=False, na_position="last", kind="stable"
+    ).head(10)
+    kr.tables["exploration_lowest_first_level"] = low
+    kr.tables["exploration_highest_second_level"] = high
+    dig = {"size": 0, "rank_first_level": 0, "rank_second_level": 0}
+    return [
+        table_html(
+            low,
+            cols,
+            dict(_EXPLORATION_HEADS),
+            digits=dig,
+            caption="The ten lowest first-level decompositions (where annotators disagree most on “whether”)",
+        ),
+        table_html(
+            high,
+            cols,
+            dict(_EXPLORATION_HEADS),
+            digits=dig,
+            caption="The ten highest second-level decompositions (best agreement on “which”)",
+        ),
+    ]
+
+
+def _combinations_body(result: Any, combos: pd.DataFrame, ctx: ReportContext) -> str:
+    from iaa_desktop.core.kinds.multilabel import charts as cm
+
+    body = [
+        table_html(
+            combos,
+            percent=["share"],
+            digits={c: 0 for c in combos.columns if c not in ("share",)},
+            caption="Label combinations per annotator",
+        )
+    ]
+    if ctx.charts:
+        body.append(
+            figure_html(cm.combinations_figure(result), "Label combinations.", max_width_in=5.0)
+        )
+    return "\n".join(body)
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:

@@ -434,6 +434,21 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
 
     errors: list[ReaderError] = []
     warnings: list[ReaderError] = []
+    annots = _read_annotators(inputs, errors)
+    # token order: the first annotator's order, then tokens only others have
+    all_keys = pd.unique(np.concatenate([a.keys for a in annots]))
+    pos = np.stack([pd.Index(a.keys).get_indexer(all_keys) for a in annots], axis=1)
+    bad = _missing_tokens(annots, all_keys, pos, errors)
+    full = np.flatnonzero(~bad)
+    bad[full[_unmatched_tokens(annots, all_keys, pos, full, errors, warnings)]] = True
+    good = np.flatnonzero(~bad)
+    if not len(good):
+        raise IaaError("No token is annotated by all annotators with the same historical form.")
+    return _matched_data(annots, all_keys, pos, good, errors, warnings)
+
+
+def _read_annotators(inputs: Sequence[Path], errors: list[ReaderError]) -> list[_Annot]:
+    """Every annotator of every input file, under unique names; at least two."""
     annots: list[_Annot] = []
     for path in expand_inputs(inputs):
         try:
@@ -454,17 +469,18 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
             "annotator or one table with a normalization column per annotator."
             + (f" ({errors[0]})" if errors else "")
         )
+    return annots
 
-    # token order: the first annotator's order, then tokens only others have
-    all_keys = pd.unique(np.concatenate([a.keys for a in annots]))
-    pos = np.stack([pd.Index(a.keys).get_indexer(all_keys) for a in annots], axis=1)
-    c = len(annots)
-    bad = np.zeros(len(all_keys), dtype=bool)
 
-    def where(k: int) -> str:
-        t, tok = all_keys[k].split(_SEP, 1)
-        return f"token {t}/{tok}"
+def _where(all_keys: np.ndarray, k: int) -> str:
+    t, tok = all_keys[k].split(_SEP, 1)
+    return f"token {t}/{tok}"
 
+
+def _missing_tokens(
+    annots: list[_Annot], all_keys: np.ndarray, pos: np.ndarray, errors: list[ReaderError]
+) -> np.ndarray:
+    """Tokens some annotator lacks (each reported once, at its first annotator's line)."""
     missing = (pos < 0).any(axis=1)
     for k in np.flatnonzero(missing):
         x = int(np.flatnonzero(pos[k] >= 0)[0])
@@ -477,11 +493,23 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
             ReaderError(
                 ref.path,
                 int(ref.lines[pos[k, x]]),
-                f"{where(k)} ('{ref.orig[pos[k, x]]}') is missing in {names}; the token is left out.",
+                f"{_where(all_keys, k)} ('{ref.orig[pos[k, x]]}') is missing in {names}; the token is left out.",
             )
         )
-    bad |= missing
-    full = np.flatnonzero(~missing)
+    return missing
+
+
+def _unmatched_tokens(
+    annots: list[_Annot],
+    all_keys: np.ndarray,
+    pos: np.ndarray,
+    full: np.ndarray,
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> np.ndarray:
+    """Among the tokens everybody has (``full``), those left out: historical forms that differ
+    or are empty, normalizations missing."""
+    c = len(annots)
     p = pos[full]
     orig = (
         np.stack([annots[x].orig[p[:, x]] for x in range(c)], axis=1)
@@ -493,8 +521,8 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
         if len(full)
         else np.empty((0, c), object)
     )
+    bad = np.zeros(len(full), dtype=bool)
     for r in np.flatnonzero((orig != orig[:, :1]).any(axis=1)):
-        k = full[r]
         ref = annots[0]
         for x in np.flatnonzero(orig[r] != orig[r, 0]):
             a = annots[x]
@@ -502,30 +530,40 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
                 ReaderError(
                     a.path,
                     int(a.lines[p[r, x]]),
-                    f"{where(k)}: historical form '{orig[r, x]}' differs from '{orig[r, 0]}' in "
-                    f"{ref.path.name} line {int(ref.lines[p[r, 0]])}; the token is left out.",
+                    f"{_where(all_keys, full[r])}: historical form '{orig[r, x]}' differs from "
+                    f"'{orig[r, 0]}' in {ref.path.name} line {int(ref.lines[p[r, 0]])}; the token "
+                    "is left out.",
                 )
             )
-        bad[k] = True
+        bad[r] = True
     for r in np.flatnonzero(orig[:, 0] == ""):
         errors.append(
             ReaderError(
                 annots[0].path,
                 int(annots[0].lines[p[r, 0]]),
-                f"{where(full[r])}: the historical form is empty; the token is left out.",
+                f"{_where(all_keys, full[r])}: the historical form is empty; the token is left out.",
             )
         )
-        bad[full[r]] = True
-    for r, message in _missing_normalizations(norm, orig, [where(k) for k in full]):
+        bad[r] = True
+    for r, message in _missing_normalizations(norm, orig, [_where(all_keys, k) for k in full]):
         x = int(np.flatnonzero(norm[r] == "")[0]) if r >= 0 else 0
         a = annots[x]
         line = int(a.lines[p[r, x]]) if r >= 0 else None
         warnings.append(ReaderError(a.path if r >= 0 else None, line, message))
-    bad[full[(norm == "").any(axis=1)]] = True
+    bad[(norm == "").any(axis=1)] = True
+    return bad
 
-    good = np.flatnonzero(~bad)
-    if not len(good):
-        raise IaaError("No token is annotated by all annotators with the same historical form.")
+
+def _matched_data(
+    annots: list[_Annot],
+    all_keys: np.ndarray,
+    pos: np.ndarray,
+    good: np.ndarray,
+    errors: list[ReaderError],
+    warnings: list[ReaderError],
+) -> NormalizationData:
+    """The tokens kept, in the first annotator's order; a modernization without a type noted."""
+    c = len(annots)
     pg = pos[good]
     cols = {
         name: np.stack([getattr(annots[x], name)[pg[:, x]] for x in range(c)], axis=1)
@@ -538,7 +576,7 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
             ReaderError(
                 a.path,
                 int(a.lines[pg[r, x]]),
-                f"{where(good[r])}: modernization '{mod[r, x]}' has no type; "
+                f"{_where(all_keys, good[r])}: modernization '{mod[r, x]}' has no type; "
                 "its type counts as ORIG/NORM.",
             )
         )

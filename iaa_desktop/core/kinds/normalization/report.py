@@ -107,99 +107,110 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
-# each a short block that builds one table or chart (the summary and methods are functions)
-def build(result: Any, ctx: ReportContext) -> KindReport:  # noqa: C901  (to split)
+def build(result: Any, ctx: ReportContext) -> KindReport:
+    """The report section of a normalization result: per text, annotator pairs, modernization,
+    the most disagreeing tokens with their character grids."""
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
     kr.summary, kr.summary_caption = summary(result)
-
     tables = result.tables()
+    _per_text_section(result, tables, ctx, kr)
+    if ctx.charts:
+        _pairs_section(tables, kr)
+    _modernization_section(tables, ctx, kr)
+    _tokens_section(result, tables, ctx, kr)
+    return kr
+
+
+_PER_TEXT_HEADS = {
+    "text": "Text",
+    "w_ALL_n": "tokens",
+    "w_ALL_pa": "word %",
+    "w_ALL_pi": "word π*",
+    "w_ALL_alpha": "word α",
+    "w_MEDIUM_pi": "word π* MED.",
+    "w_STRICT_pi": "word π* STR.",
+    "c_ALL_pa": "char %",
+    "c_ALL_pi": "char π*",
+    "c_ALL_alpha": "char α",
+}
+
+
+def _per_text_wide(pt: pd.DataFrame) -> pd.DataFrame:
+    """One row per text with every level × subset coefficient, lowest word π* first."""
+    wide = []
+    for (text,), g in pt.groupby(["text"], sort=False):
+        row: dict[str, Any] = {"text": text}
+        for r in g.itertuples(index=False):
+            pre = f"{r.level[0]}_{r.subset}"
+            row[f"{pre}_n"] = r.n_tokens
+            row[f"{pre}_pa"] = r.percent_agreement
+            row[f"{pre}_pi"] = r.pi
+            row[f"{pre}_alpha"] = r.alpha_nld
+        wide.append(row)
+    return pd.DataFrame(wide).sort_values("w_ALL_pi", na_position="first").reset_index(drop=True)
+
+
+def _per_text_section(
+    result: Any, tables: dict[str, pd.DataFrame], ctx: ReportContext, kr: KindReport
+) -> None:
     pt = tables.get("per_text", pd.DataFrame())
-    if len(pt):
-        body = []
-        wide = []
-        for (text,), g in pt.groupby(["text"], sort=False):
-            row: dict[str, Any] = {"text": text}
-            for r in g.itertuples(index=False):
-                pre = f"{r.level[0]}_{r.subset}"
-                row[f"{pre}_n"] = r.n_tokens
-                row[f"{pre}_pa"] = r.percent_agreement
-                row[f"{pre}_pi"] = r.pi
-                row[f"{pre}_alpha"] = r.alpha_nld
-            wide.append(row)
-        wt = pd.DataFrame(wide).sort_values("w_ALL_pi", na_position="first").reset_index(drop=True)
-        kr.tables["per_text_worst_first"] = wt
-        cols = [
-            "text",
-            "w_ALL_n",
-            "w_ALL_pa",
-            "w_ALL_pi",
-            "w_ALL_alpha",
-            "w_MEDIUM_pi",
-            "w_STRICT_pi",
-            "c_ALL_pa",
-            "c_ALL_pi",
-            "c_ALL_alpha",
-        ]
-        heads = {
-            "text": "Text",
-            "w_ALL_n": "tokens",
-            "w_ALL_pa": "word %",
-            "w_ALL_pi": "word π*",
-            "w_ALL_alpha": "word α",
-            "w_MEDIUM_pi": "word π* MED.",
-            "w_STRICT_pi": "word π* STR.",
-            "c_ALL_pa": "char %",
-            "c_ALL_pi": "char π*",
-            "c_ALL_alpha": "char α",
-        }
+    if not len(pt):
+        return
+    wt = _per_text_wide(pt)
+    kr.tables["per_text_worst_first"] = wt
+    cols = list(_PER_TEXT_HEADS)
+    body = [
+        table_html(
+            wt,
+            [c for c in cols if c in wt.columns],
+            dict(_PER_TEXT_HEADS),
+            digits={c: (0 if c.endswith("_n") else DIGITS) for c in cols},
+            percent=[c for c in cols if c.endswith("_pa")],
+            caption="Per text, lowest word π* first (ALL tokens unless stated)",
+        )
+    ]
+    if ctx.charts:
         body.append(
-            table_html(
-                wt,
-                [c for c in cols if c in wt.columns],
-                heads,
-                digits={c: (0 if c.endswith("_n") else DIGITS) for c in cols},
-                percent=[c for c in cols if c.endswith("_pa")],
-                caption="Per text, lowest word π* first (ALL tokens unless stated)",
+            figure_html(
+                charts.interval_dots(
+                    wt["text"],
+                    wt["w_ALL_pi"],
+                    extra=wt.get("c_ALL_pi"),
+                    value_label="word π*",
+                    extra_label="character π*",
+                    xlabel="Fleiss' κ (π*), ALL tokens",
+                    reference=result.word["ALL"].pi if "ALL" in result.word else None,
+                ),
+                "π* per text, worst first (filled: word-based; hollow: character-based); dashed: overall word π*.",
             )
         )
-        if ctx.charts:
+    kr.sections.append(Section("Per text", "\n".join(body), anchor="texts"))
+
+
+def _pairs_section(tables: dict[str, pd.DataFrame], kr: KindReport) -> None:
+    body = []
+    for key, title in (
+        ("pairwise_word_pi", "Pairwise word π*"),
+        ("pairwise_character_pi", "Pairwise character π*"),
+    ):
+        m = tables.get(key)
+        if m is not None and len(m):
+            mm = m.set_index(m.columns[0])
+            lo = float(pd.to_numeric(mm.stack(), errors="coerce").min())
             body.append(
                 figure_html(
-                    charts.interval_dots(
-                        wt["text"],
-                        wt["w_ALL_pi"],
-                        extra=wt.get("c_ALL_pi"),
-                        value_label="word π*",
-                        extra_label="character π*",
-                        xlabel="Fleiss' κ (π*), ALL tokens",
-                        reference=result.word["ALL"].pi if "ALL" in result.word else None,
-                    ),
-                    "π* per text, worst first (filled: word-based; hollow: character-based); dashed: overall word π*.",
+                    charts.pairwise_heatmap(mm, title, vmin=min(0.0, lo), vmax=1.0, digits=3),
+                    title + " per annotator pair.",
                 )
             )
-        kr.sections.append(Section("Per text", "\n".join(body), anchor="texts"))
+    if body:
+        kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
 
-    if ctx.charts:
-        body = []
-        for key, title in (
-            ("pairwise_word_pi", "Pairwise word π*"),
-            ("pairwise_character_pi", "Pairwise character π*"),
-        ):
-            m = tables.get(key)
-            if m is not None and len(m):
-                mm = m.set_index(m.columns[0])
-                lo = float(pd.to_numeric(mm.stack(), errors="coerce").min())
-                body.append(
-                    figure_html(
-                        charts.pairwise_heatmap(mm, title, vmin=min(0.0, lo), vmax=1.0, digits=3),
-                        title + " per annotator pair.",
-                    )
-                )
-        if body:
-            kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
 
+def _modernization_section(
+    tables: dict[str, pd.DataFrame], ctx: ReportContext, kr: KindReport
+) -> None:
     body = []
     conf = tables.get("modernization_confusion")
     if conf is not None and len(conf):
@@ -246,54 +257,58 @@ def build(result: Any, ctx: ReportContext) -> KindReport:  # noqa: C901  (to spl
     if body:
         kr.sections.append(Section("Modernization", "\n".join(body), anchor="modernization"))
 
+
+def _tokens_section(
+    result: Any, tables: dict[str, pd.DataFrame], ctx: ReportContext, kr: KindReport
+) -> None:
     dis = tables.get("disagreements")
-    if dis is not None and len(dis):
-        order = dis.sort_values(
-            ["disagreeing_pairs", "character_disagreement"], ascending=False, kind="stable"
+    if dis is None or not len(dis):
+        return
+    order = dis.sort_values(
+        ["disagreeing_pairs", "character_disagreement"], ascending=False, kind="stable"
+    )
+    ann_cols = [a for a in result.annotators if a in order.columns]
+    body = [
+        table_html(
+            order,
+            [
+                "text",
+                "token_id",
+                "orig",
+                "kind",
+                "subset",
+                "disagreeing_pairs",
+                "character_disagreement",
+                *ann_cols,
+            ],
+            {
+                "disagreeing_pairs": "disagr. pairs",
+                "character_disagreement": "char. disagr.",
+                "token_id": "token",
+            },
+            max_rows=ctx.max_rows,
+            cls="wide",
+            caption="Tokens, most disagreeing first",
         )
-        ann_cols = [a for a in result.annotators if a in order.columns]
-        body = [
-            table_html(
-                order,
-                [
-                    "text",
-                    "token_id",
-                    "orig",
-                    "kind",
-                    "subset",
-                    "disagreeing_pairs",
-                    "character_disagreement",
-                    *ann_cols,
-                ],
-                {
-                    "disagreeing_pairs": "disagr. pairs",
-                    "character_disagreement": "char. disagr.",
-                    "token_id": "token",
-                },
-                max_rows=ctx.max_rows,
-                cls="wide",
-                caption="Tokens, most disagreeing first",
-            )
-        ]
-        grids = []
-        grid_rows: list[dict[str, Any]] = []
-        for i in order["index"].head(10):
-            try:
-                units = result.token_units(int(i))
-                grids.append(grid_html(units))
-            except (IndexError, KeyError, ValueError):
-                continue
-            grid_rows += _grid_rows(units)
-        if grid_rows:  # the grids in long form, for --csv
-            kr.tables["character_grids"] = pd.DataFrame(grid_rows)
-        body.append(
-            "<h3>Character grids of the ten most disagreeing tokens</h3>"
-            "<p class='note'>Each cell is the Diff label of one character of the historical token "
-            "(_ = kept, ∅ = deleted, otherwise the replacement); shaded cells differ from the majority.</p>"
-            + "\n".join(grids)
-        )
-        kr.sections.append(Section("Normalization tokens", "\n".join(body), anchor="tokens"))
-    return kr
+    ]
+    grids = []
+    grid_rows: list[dict[str, Any]] = []
+    for i in order["index"].head(10):
+        try:
+            units = result.token_units(int(i))
+            grids.append(grid_html(units))
+        except (IndexError, KeyError, ValueError):
+            continue
+        grid_rows += _grid_rows(units)
+    if grid_rows:  # the grids in long form, for --csv
+        kr.tables["character_grids"] = pd.DataFrame(grid_rows)
+    body.append(
+        "<h3>Character grids of the ten most disagreeing tokens</h3>"
+        "<p class='note'>Each cell is the Diff label of one character of the historical token "
+        "(_ = kept, ∅ = deleted, otherwise the replacement); shaded cells differ from the majority.</p>"
+        + "\n".join(grids)
+    )
+    kr.sections.append(Section("Normalization tokens", "\n".join(body), anchor="tokens"))
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:

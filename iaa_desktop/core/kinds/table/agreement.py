@@ -36,7 +36,7 @@ from iaa_desktop.core.metrics.tally import Aggregates
 from iaa_desktop.core.progress import Progress
 
 if TYPE_CHECKING:
-    from iaa_desktop.core.kinds.table.compare import ReliabilityData
+    from iaa_desktop.core.kinds.table.reliability import ReliabilityData
 
 #: with a string distance, bootstrap intervals of α need the q × q distance matrix
 MAX_NLD_BOOTSTRAP_LABELS = 1000

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
     MAX_TABLE_CATEGORIES,
@@ -31,11 +31,30 @@ from iaa_desktop.core.kinds.table.agreement import (
     study_stats,
 )
 from iaa_desktop.core.kinds.table.layouts import LAYOUTS, sniff_export
-from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
+from iaa_desktop.core.kinds.table.reader import ColumnRoles, read_judgments
+from iaa_desktop.core.kinds.table.reliability import (
+    ReliabilityData,
+    build_reliability,
+    factorize_chunked,
+)
 from iaa_desktop.core.metrics import AgreementResult
 from iaa_desktop.core.metrics.registry import title as metric_title
 from iaa_desktop.core.progress import Progress
-from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES
+from iaa_desktop.core.tabular import TABLE_SUFFIXES
+
+__all__ = [
+    "KIND",
+    "METRIC_TITLES",
+    "OVERALL_METRICS",
+    "SETTINGS",
+    "GroupResult",
+    "ReliabilityData",
+    "TableKind",
+    "TableResult",
+    "below_minus_one",
+    "build_reliability",
+    "factorize_chunked",
+]
 
 #: overall metrics in the order the GUI and the report list them
 OVERALL_METRICS = (
@@ -282,221 +301,6 @@ class TableResult(TaskResult):
             if r is not None and math.isfinite(r.value):
                 out.append((METRIC_TITLES[k], f"{r.value:.3f}"))
         return out
-
-
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReliabilityData:
-    """Items × annotators codes with the category values (read-only arrays)."""
-
-    codes: np.ndarray
-    categories: np.ndarray
-    numeric: bool
-    values: np.ndarray | None  # float values per item × annotator (NaN missing) when numeric
-    judged: np.ndarray  # bool: annotator gave any judgment (incl. a 'missing' value such as 0)
-    items: pd.DataFrame  # item key columns (+ group / metadata) per row of codes
-    annotators: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        for a in (self.codes, self.categories, self.judged) + (
-            (self.values,) if self.values is not None else ()
-        ):
-            a.setflags(write=False)
-
-
-def _parse_missing(spec: str) -> list[str]:
-    return [s.strip() for s in str(spec or "").split(",") if s.strip() != ""]
-
-
-def _to_number(s: pd.Series) -> pd.Series:
-    return pd.to_numeric(
-        s.str.replace(",", ".", regex=False)
-        if s.str.contains(r"^\s*-?\d+,\d+\s*$", regex=True).all()
-        else s,
-        errors="coerce",
-    )
-
-
-def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, list[Any]]:
-    """``pandas.factorize`` in chunks: codes in order of first appearance and the distinct values.
-
-    Hashing a million strings in one call holds the GIL for a few hundred milliseconds, which
-    would freeze the GUI thread; chunks keep every hold short.
-    """
-    arr = np.asarray(values, dtype=object)
-    codes = np.empty(len(arr), dtype=np.int64)
-    index: dict[Any, int] = {}
-    uniques: list[Any] = []
-    for start in range(0, len(arr), chunk):
-        part_codes, part_uniques = pd.factorize(arr[start : start + chunk], sort=False)
-        mapping = np.empty(len(part_uniques), dtype=np.int64)
-        for j, u in enumerate(part_uniques):
-            k = index.get(u)
-            if k is None:
-                k = index[u] = len(uniques)
-                uniques.append(u)
-            mapping[j] = k
-        codes[start : start + chunk] = mapping[part_codes]
-    return codes, uniques
-
-
-def build_reliability(  # noqa: C901  (to split)
-    frame: pd.DataFrame,
-    item_cols: Sequence[str],
-    options: Mapping[str, Any],
-    errors: list[ReaderError],
-    warnings: list[ReaderError],
-) -> ReliabilityData:
-    """Validate the long judgments and build the reliability data.
-
-    Problems (duplicates with different labels, non-numbers at an interval level) are appended
-    to ``errors`` and the offending judgments left out. Everything per row works on integer
-    codes; the text of labels is examined once per distinct label.
-    """
-    level = options.get("level", "nominal")
-    missing = _parse_missing(options.get("missing", ""))
-    lab_codes, lab_uniques = factorize_chunked(frame["label"].to_numpy())
-    labs_u = pd.Series([str(v) for v in lab_uniques], dtype=object)
-    num_u = pd.to_numeric(labs_u, errors="coerce").to_numpy(dtype=float)
-    nonempty_u = (labs_u != "").to_numpy()
-    in_missing_u = labs_u.isin(missing).to_numpy()
-    # a numeric column: every label that is not empty and not a 'missing' marker is a number
-    used = nonempty_u & ~in_missing_u
-    numeric_col = bool(used.any()) and not bool(np.isnan(num_u[used]).any())
-    missing_u = ~nonempty_u | in_missing_u
-    if missing and numeric_col:
-        miss_num = pd.to_numeric(pd.Series(missing), errors="coerce").dropna().to_numpy()
-        missing_u |= np.isin(num_u, miss_num)
-
-    def first_row_with(mask_u: np.ndarray) -> int:
-        return int(np.flatnonzero(mask_u[lab_codes])[0])
-
-    if level in ("interval", "ratio"):
-        bad_u = ~missing_u & np.isnan(num_u)
-        if bad_u.any():
-            n_bad = int(bad_u[lab_codes].sum())
-            r = first_row_with(bad_u)
-            errors.append(
-                ReaderError(
-                    frame[FILE].iat[r],
-                    int(frame[LINE].iat[r]),
-                    f"the label '{frame['label'].iat[r]}' is not a number, but the level of measurement is {level}"
-                    + (
-                        f" ({n_bad - 1} more such labels left out)."
-                        if n_bad > 1
-                        else "; it is left out."
-                    ),
-                )
-            )
-            missing_u |= bad_u
-        neg_u = ~missing_u & (num_u < 0)
-        if level == "ratio" and neg_u.any():
-            r = first_row_with(neg_u)
-            errors.append(
-                ReaderError(
-                    frame[FILE].iat[r],
-                    int(frame[LINE].iat[r]),
-                    "a negative value at the ratio level; negative values are left out.",
-                )
-            )
-            missing_u |= neg_u
-    numeric = bool((~missing_u).any()) and not bool((~missing_u & np.isnan(num_u)).any())
-
-    # item and annotator codes
-    if len(item_cols) == 1:
-        item_codes, item_uniques_list = factorize_chunked(frame[item_cols[0]].to_numpy())
-    else:
-        parts = [factorize_chunked(frame[c].to_numpy()) for c in item_cols]
-        combined = np.zeros(len(frame), dtype=np.int64)
-        for codes_c, uniq_c in parts:
-            combined = combined * (len(uniq_c) + 1) + codes_c
-        item_codes, _ = pd.factorize(combined, sort=False)
-        item_codes = item_codes.astype(np.int64)
-    ann_codes, annotators_list = factorize_chunked(frame["annotator"].to_numpy())
-    c = len(annotators_list)
-    keep = np.ones(len(frame), dtype=bool)
-
-    # duplicates of (item, annotator)
-    pair_key = pd.Series(item_codes * max(c, 1) + ann_codes)
-    dup = pair_key.duplicated(keep=False).to_numpy()
-    if dup.any():
-        dup_rows = np.flatnonzero(dup)
-        groups: dict[int, list[int]] = {}
-        for r in dup_rows:
-            groups.setdefault(int(pair_key.iat[r]), []).append(int(r))
-        for rows in groups.values():
-            first, second = rows[0], rows[1]
-            if len({int(lab_codes[r]) for r in rows}) > 1:
-                item_desc = ", ".join(str(frame[col].iat[first]) for col in item_cols)
-                errors.append(
-                    ReaderError(
-                        frame[FILE].iat[second],
-                        int(frame[LINE].iat[second]),
-                        f"annotator '{frame['annotator'].iat[first]}' judged item '{item_desc}' twice with different labels "
-                        f"('{frame['label'].iat[first]}' on line {int(frame[LINE].iat[first])}, "
-                        f"'{frame['label'].iat[second]}' here); both judgments are left out.",
-                    )
-                )
-                keep[rows] = False
-            else:
-                keep[rows[1:]] = False
-                if len(warnings) < 50:
-                    warnings.append(
-                        ReaderError(
-                            frame[FILE].iat[second],
-                            int(frame[LINE].iat[second]),
-                            f"repeats line {int(frame[LINE].iat[first])} exactly; counted once.",
-                        )
-                    )
-
-    present = np.zeros(c, dtype=bool)
-    present[ann_codes[keep]] = True
-    if present.sum() < 2:
-        names = [str(a) for a, p in zip(annotators_list, present) if p]
-        who = f" ('{names[0]}')" if names else ""
-        files = ", ".join(sorted(set(frame[FILE]))) if len(frame) else "the inputs"
-        raise InsufficientDataError(
-            f"{files}: only one annotator{who} was found; agreement needs at least two."
-        )
-    annotators = rename_annotators([str(a) for a in annotators_list], options)
-
-    # the first row of each item, in order of first appearance (= the order of the item codes)
-    first_pos = np.flatnonzero(~pd.Series(item_codes).duplicated().to_numpy())
-    n_items = len(first_pos)
-
-    lab_missing = missing_u[lab_codes]
-    valid = keep & ~lab_missing
-    judged_row = keep & nonempty_u[lab_codes]
-    if numeric:
-        order = np.argsort(num_u[~missing_u])
-        cats = num_u[~missing_u][order]
-    else:
-        cats_idx = np.flatnonzero(~missing_u)
-        order = np.argsort(labs_u.to_numpy()[cats_idx].astype(str))
-        cats = labs_u.to_numpy()[cats_idx][order].astype(str)
-    # category index of each distinct label (-1 for missing ones)
-    cat_of_u = np.full(len(lab_uniques), -1, dtype=np.int64)
-    cat_of_u[np.flatnonzero(~missing_u)[order]] = np.arange(len(order))
-    if numeric:  # different spellings of one number (2, 2.0) are one category
-        cats, inverse = np.unique(cats, return_inverse=True)
-        cat_of_u[cat_of_u >= 0] = inverse[cat_of_u[cat_of_u >= 0]]
-    codes = np.full((n_items, c), -1, dtype=np.int32)
-    codes[item_codes[valid], ann_codes[valid]] = cat_of_u[lab_codes[valid]]
-    judged = np.zeros((n_items, c), dtype=bool)
-    judged[item_codes[judged_row], ann_codes[judged_row]] = True
-    values = None
-    if numeric:
-        values = np.full((n_items, c), np.nan)
-        values[item_codes[valid], ann_codes[valid]] = num_u[lab_codes[valid]]
-
-    items = frame[list(item_cols)].iloc[first_pos].reset_index(drop=True)
-    group_by = options.get("group_by") or ""
-    if group_by:
-        # an item belongs to the group its first judgment names
-        items[group_by] = frame[group_by].iloc[first_pos].to_numpy()
-    return ReliabilityData(codes, np.asarray(cats), numeric, values, judged, items, annotators)
 
 
 def below_minus_one(overall: Mapping[str, AgreementResult]) -> list[ReaderError]:

@@ -82,14 +82,20 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     )
 
 
-# longer than 80 lines: the sections of this kind's report one after the other, in reading order,
-# each a short block that builds one table or chart (the summary and methods are functions)
 def build(result: Any, ctx: ReportContext) -> KindReport:
+    """The report section of a table result: annotator pairs, groups, items, categories."""
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
     kr.summary, kr.summary_caption = summary(result)
+    _pairs_section(result, ctx, kr)
+    if result.groups:
+        _groups_section(result, ctx, kr)
+    _items_section(result, ctx, kr)
+    _categories_section(result, ctx, kr)
+    return kr
 
-    # annotator pairs
+
+def _pairs_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
     pw = result.pairwise
     measure = "krippendorff_alpha" if "krippendorff_alpha" in pw.columns else "cohen_kappa"
     html = []
@@ -117,92 +123,98 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
             kr.tables["pair_matrix"] = m.rename_axis("annotator").reset_index()
     kr.sections.append(Section("Annotator pairs", "\n".join(html), anchor="pairs"))
 
-    # groups (per document / per value of a column), worst first, with intervals
-    if result.groups:
-        # the coefficient whose intervals were computed: α with the bootstrap, multi-κ with bayes
-        key = "multi_kappa" if result.options.get("interval") == "bayes" else "krippendorff_alpha"
-        name = "multi-κ" if key == "multi_kappa" else "α"
-        long_name = "multi-κ" if key == "multi_kappa" else "Krippendorff's α"
-        rows = []
-        for g in result.groups:
-            r = g.overall.get(key)
-            k = g.overall.get("fleiss_kappa")
-            p = g.overall.get("percent_agreement")
-            a = g.overall.get("krippendorff_alpha")
-            rows.append(
-                {
-                    "group": g.group,
-                    "n_items": g.n_items,
-                    "value": r.value if r else math.nan,
-                    "low": r.ci_low if r else math.nan,
-                    "high": r.ci_high if r else math.nan,
-                    "krippendorff_alpha": a.value if a else math.nan,
-                    "fleiss_kappa": k.value if k else math.nan,
-                    "percent_agreement": p.value if p else math.nan,
-                }
-            )
-        gdf = pd.DataFrame(rows).sort_values("value", na_position="first").reset_index(drop=True)
-        kr.tables["groups_worst_first"] = gdf
-        cols = ["group", "n_items", "value", "low", "high", "fleiss_kappa", "percent_agreement"]
-        if key != "krippendorff_alpha":
-            cols.insert(5, "krippendorff_alpha")
-        by = esc(result.options.get("group_by"))
-        body = [
-            table_html(
-                gdf,
-                cols,
-                {
-                    "n_items": "n",
-                    "value": name,
-                    "low": f"{name} low",
-                    "high": f"{name} high",
-                    "krippendorff_alpha": "α",
-                    "fleiss_kappa": "Fleiss κ",
-                    "percent_agreement": "% agr.",
-                },
-                digits={"n_items": 0},
-                max_rows=ctx.max_rows,
-                caption=f"Per {by}, worst first",
-            )
-        ]
-        if ctx.charts:
-            top = gdf.head(ctx.max_rows)
-            overall = result.overall.get(key)
-            body.append(
-                figure_html(
-                    charts.interval_dots(
-                        top["group"],
-                        top["value"],
-                        top["low"],
-                        top["high"],
-                        xlabel=long_name,
-                        reference=overall.value if overall else None,
-                    ),
-                    f"{long_name} per {by} with its 95% interval, worst first; dashed: overall.",
-                )
-            )
-        kr.sections.append(Section(f"Per {by}", "\n".join(body), anchor="groups"))
 
-    # items, most disagreeing first
-    items = result.items
-    if len(items):
-        sort_cols = [c for c in ("disagreement", "range") if c in items.columns]
-        worst = items.sort_values(sort_cols, ascending=False, kind="stable") if sort_cols else items
-        many = len(result.annotators) > 6
-        kr.sections.append(
-            Section(
-                "Items, most disagreeing first",
-                table_html(
-                    worst,
-                    digits={"n_labels": 0},
-                    max_rows=ctx.max_rows,
-                    cls="wide" if many or worst.shape[1] > 9 else "",
+def _groups_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
+    """Per document / per value of a column, worst first, with intervals."""
+    # the coefficient whose intervals were computed: α with the bootstrap, multi-κ with bayes
+    key = "multi_kappa" if result.options.get("interval") == "bayes" else "krippendorff_alpha"
+    name = "multi-κ" if key == "multi_kappa" else "α"
+    long_name = "multi-κ" if key == "multi_kappa" else "Krippendorff's α"
+    rows = []
+    for g in result.groups:
+        r = g.overall.get(key)
+        k = g.overall.get("fleiss_kappa")
+        p = g.overall.get("percent_agreement")
+        a = g.overall.get("krippendorff_alpha")
+        rows.append(
+            {
+                "group": g.group,
+                "n_items": g.n_items,
+                "value": r.value if r else math.nan,
+                "low": r.ci_low if r else math.nan,
+                "high": r.ci_high if r else math.nan,
+                "krippendorff_alpha": a.value if a else math.nan,
+                "fleiss_kappa": k.value if k else math.nan,
+                "percent_agreement": p.value if p else math.nan,
+            }
+        )
+    gdf = pd.DataFrame(rows).sort_values("value", na_position="first").reset_index(drop=True)
+    kr.tables["groups_worst_first"] = gdf
+    cols = ["group", "n_items", "value", "low", "high", "fleiss_kappa", "percent_agreement"]
+    if key != "krippendorff_alpha":
+        cols.insert(5, "krippendorff_alpha")
+    by = esc(result.options.get("group_by"))
+    body = [
+        table_html(
+            gdf,
+            cols,
+            {
+                "n_items": "n",
+                "value": name,
+                "low": f"{name} low",
+                "high": f"{name} high",
+                "krippendorff_alpha": "α",
+                "fleiss_kappa": "Fleiss κ",
+                "percent_agreement": "% agr.",
+            },
+            digits={"n_items": 0},
+            max_rows=ctx.max_rows,
+            caption=f"Per {by}, worst first",
+        )
+    ]
+    if ctx.charts:
+        top = gdf.head(ctx.max_rows)
+        overall = result.overall.get(key)
+        body.append(
+            figure_html(
+                charts.interval_dots(
+                    top["group"],
+                    top["value"],
+                    top["low"],
+                    top["high"],
+                    xlabel=long_name,
+                    reference=overall.value if overall else None,
                 ),
-                anchor="items",
+                f"{long_name} per {by} with its 95% interval, worst first; dashed: overall.",
             )
         )
+    kr.sections.append(Section(f"Per {by}", "\n".join(body), anchor="groups"))
 
-    # categories and coincidences
+
+def _items_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
+    """Items, most disagreeing first."""
+    items = result.items
+    if not len(items):
+        return
+    sort_cols = [c for c in ("disagreement", "range") if c in items.columns]
+    worst = items.sort_values(sort_cols, ascending=False, kind="stable") if sort_cols else items
+    many = len(result.annotators) > 6
+    kr.sections.append(
+        Section(
+            "Items, most disagreeing first",
+            table_html(
+                worst,
+                digits={"n_labels": 0},
+                max_rows=ctx.max_rows,
+                cls="wide" if many or worst.shape[1] > 9 else "",
+            ),
+            anchor="items",
+        )
+    )
+
+
+def _categories_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
+    """Per category, and the coincidence matrix."""
     body = []
     if len(result.per_category):
         pc = result.per_category.copy()
@@ -219,7 +231,6 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         )
     if body:
         kr.sections.append(Section("Categories", "\n".join(body), anchor="categories"))
-    return kr
 
 
 def _coefficient_phrases(names: list[str]) -> tuple[list[str], list[str]]:
