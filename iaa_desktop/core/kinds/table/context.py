@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 #: columns that are bookkeeping, not context
@@ -33,33 +34,28 @@ def build_context(
             columns=["item", "annotator", "column", "value"]
         )
     keys = item_keys(frame, item_cols).to_numpy()
-    df = frame[[annotator, *cols]].copy()
-    df.insert(0, "item", keys)
-    for c in cols:
-        df[c] = df[c].fillna("").astype(str).str.strip()
-    varying = {c: df.groupby("item", sort=False)[c].nunique().gt(1) for c in cols}
-    items = df.drop_duplicates("item", keep="first")[["item"]].reset_index(drop=True)
-    notes = []
-    for c in cols:
-        per_item = df.drop_duplicates("item", keep="first").set_index("item")[c]
-        constant = ~varying[c].reindex(items["item"]).fillna(False).to_numpy(bool)
-        items[c] = [v if ok else "" for v, ok in zip(per_item.reindex(items["item"]), constant)]
-        differ = df[df["item"].map(varying[c]).fillna(False).to_numpy(bool) & (df[c] != "")]
-        if len(differ):
-            notes.append(
-                pd.DataFrame(
-                    {
-                        "item": differ["item"].to_numpy(),
-                        "annotator": differ[annotator].astype(str).to_numpy(),
-                        "column": c,
-                        "value": differ[c].to_numpy(),
-                    }
-                )
-            )
+    values = pd.DataFrame(
+        {c: frame[c].fillna("").astype(str).str.strip().to_numpy() for c in cols},
+        columns=cols,
+        index=pd.RangeIndex(len(frame)),
+    )
+    values.insert(0, "item", keys)
+    # one pass over all the columns at once: a table with thousands of columns stays linear
+    varying = values.groupby("item", sort=False)[cols].nunique().gt(1)
+    first = values.drop_duplicates("item", keep="first").set_index("item")
+    constant = ~varying.reindex(first.index).fillna(False).to_numpy(bool)
+    items = first[cols].where(constant, "").reset_index()
     items = items[[c for c in items.columns if c == "item" or (items[c] != "").any()]]
-    notes_df = (
-        pd.concat(notes, ignore_index=True)
-        if notes
-        else pd.DataFrame(columns=["item", "annotator", "column", "value"])
+    cells = values[cols].to_numpy()
+    shown = varying.reindex(keys).fillna(False).to_numpy(bool) & (cells != "")
+    col_ix, row_ix = np.nonzero(shown.T)  # column by column, rows in file order
+    notes_df = pd.DataFrame(
+        {
+            "item": keys[row_ix],
+            "annotator": frame[annotator].astype(str).to_numpy()[row_ix],
+            "column": np.asarray(cols, dtype=object)[col_ix],
+            "value": cells[row_ix, col_ix],
+        },
+        columns=["item", "annotator", "column", "value"],
     )
     return items, notes_df
