@@ -249,3 +249,26 @@ def test_long_table_with_thousands_of_metadata_columns(tmp_path, capsys):
         warnings.simplefilter("error")  # pandas' PerformanceWarning about a fragmented frame
         code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
     assert code == 0, err
+
+
+def test_multilabel_label_column_of_a_million_characters(tmp_path, capsys):
+    """A label name is repeated in every combination and partition listed: one of 2 MB once
+    took over 2 GB; now it is refused with its file and line."""
+    f = tmp_path / "wide.csv"
+    name = "Resolution" + "x" * 1_000_000
+    rows = ["item,annotator,Complication," + name]
+    rows += [f"i{i},{a},{i % 2},{(i + (a == 'B')) % 2}" for i in range(8) for a in "AB"]
+    f.write_text("\n".join(rows) + "\n")
+    code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
+    assert code in (1, 2), err
+    assert f"{f}, line 1: a label column named with 1,000,010 characters" in err
+
+
+def test_multilabel_long_table_with_a_label_of_a_million_characters(tmp_path, capsys):
+    f = tmp_path / "long.csv"
+    rows = ["item,annotator,labels"]
+    rows += [f"i{i},{a},Complication;Resolution" for i in range(8) for a in "AB"]
+    rows[5] = "i2,A,Complication;" + "R" * 1_000_000
+    f.write_text("\n".join(rows) + "\n")
+    code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
+    assert f"{f}, line 6: a label of 1,000,000 characters" in err, err

@@ -47,6 +47,8 @@ LABELS_NAMES = ("labels", "label_set", "tags", "categories", "classes", "label")
 TEXT_NAMES = ("text", "sentence", "content", "context")
 #: more labels than this would make the 2**k codes unwieldy
 MAX_LABELS = 16
+#: a label name longer than this is not a label (every partition and combination repeats it)
+MAX_LABEL_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +218,8 @@ def read_multilabel(
     frames = _read_frames(inputs, texts, text_map, errors, warnings)
     delimiter = delimiter or ";"
     long_sets = [
-        [[t.strip() for t in cell.split(delimiter) if t.strip()] for cell in out["labels"].tolist()]
-        for _, out, layout, _ in frames
+        _long_label_sets(path, out, delimiter, errors)
+        for path, out, layout, _ in frames
         if layout == "long"
     ]
     order = _label_order(frames, long_sets, labels, warnings)
@@ -292,6 +294,8 @@ def _read_frames(
                 df[roles["item"]].astype(str).str.strip(), df[roles["text"]].astype(str)
             ):
                 text_map.setdefault(it, tx)
+        if layout == "wide" and _long_label_column(path, roles, errors):
+            continue
         frames.append(_annotation_frame(path, df, layout, roles))
     if not frames:
         if errors:
@@ -300,6 +304,22 @@ def _read_frames(
             )
         raise InsufficientDataError("No annotation table was given.")
     return frames
+
+
+def _long_label_column(path: Path, roles: dict[str, object], errors: list[ReaderError]) -> bool:
+    """Whether a wide table names a label column too long to be a label (then reported)."""
+    longest = max(map(len, roles.get("label_columns") or ()), default=0)  # type: ignore[call-overload]
+    if longest <= MAX_LABEL_CHARS:
+        return False
+    errors.append(
+        ReaderError(
+            path,
+            1,
+            f"a label column named with {longest:,} characters, more than the {MAX_LABEL_CHARS} "
+            "a label may have; this file was left out.",
+        )
+    )
+    return True
 
 
 def _annotation_frame(
@@ -326,9 +346,33 @@ def _annotation_frame(
     return (path, out, "wide", cols)
 
 
+def _long_label_sets(
+    path: Path, out: pd.DataFrame, delimiter: str, errors: list[ReaderError]
+) -> list[list[str] | None]:
+    """The label set of each row of a long table; None for a row naming a label too long to be
+    one (reported with its line)."""
+    sets: list[list[str] | None] = []
+    for cell, line in zip(out["labels"].tolist(), out[LINE].tolist()):
+        labs = [t.strip() for t in cell.split(delimiter) if t.strip()]
+        longest = max(map(len, labs), default=0)
+        if longest > MAX_LABEL_CHARS:
+            errors.append(
+                ReaderError(
+                    path,
+                    int(line),
+                    f"a label of {longest:,} characters, more than the {MAX_LABEL_CHARS} a label "
+                    "may have; this annotation was left out.",
+                )
+            )
+            sets.append(None)
+        else:
+            sets.append(labs)
+    return sets
+
+
 def _label_order(
     frames: list[_Frame],
-    long_sets: list[list[list[str]]],
+    long_sets: list[list[list[str] | None]],
     labels: Sequence[str] | None,
     warnings: list[ReaderError],
 ) -> list[str]:
@@ -353,7 +397,7 @@ def _label_order(
                 )
             )
     else:
-        seen_sets = [s for sets in long_sets for s in sets]
+        seen_sets = [s for sets in long_sets for s in sets if s is not None]
         order = list(wide_cols)
         for lab in infer_label_order(seen_sets):
             if lab not in order:
@@ -370,7 +414,7 @@ def _label_order(
 def _long_codes(
     path: Path,
     out: pd.DataFrame,
-    sets: list[list[str]],
+    sets: list[list[str] | None],
     weight: dict[str, int],
     order: list[str],
     errors: list[ReaderError],
@@ -380,6 +424,9 @@ def _long_codes(
     code = np.zeros(len(out), dtype=np.int64)
     lines = out[LINE].to_numpy()
     for r, labs in enumerate(sets):
+        if labs is None:  # reported when the sets were read
+            ok[r] = False
+            continue
         unknown = [lab for lab in labs if lab not in weight]
         if unknown:
             errors.append(
