@@ -82,7 +82,9 @@ class AllItemsPanel(QWidget):
         ll.addWidget(self.bar)
         ll.addLayout(scope)
         ll.addWidget(self.view, 1)
-        legend = QLabel("Label sets: one colour per set · — = not annotated · ∅ = no label")
+        legend = QLabel(
+            "Label sets: one colour per set · (none) = no label · empty = not annotated"
+        )
         legend.setStyleSheet("color: #555")
         ll.addWidget(legend)
         split = QSplitter(Qt.Orientation.Horizontal)
