@@ -63,6 +63,12 @@ def _base_report_parser(add_help: bool = True) -> argparse.ArgumentParser:
         type=Path,
         help="write every result table as CSV into DIR",
     )
+    add_study_permissions(p)
+    return p
+
+
+def add_study_permissions(p: argparse.ArgumentParser) -> None:
+    """The options that let a ``.iaa-study`` file reach beyond its own folder."""
     p.add_argument(
         "--allow-outside-inputs",
         action="store_true",
@@ -73,7 +79,6 @@ def _base_report_parser(add_help: bool = True) -> argparse.ArgumentParser:
         action="store_true",
         help="a .iaa-study file may name folders to write into (e.g. its iaa_dir option)",
     )
-    return p
 
 
 def _study_input(inputs: Sequence[str], ns: argparse.Namespace | None = None) -> Any:

@@ -167,6 +167,7 @@ def cmd_gui(argv: Sequence[str]) -> int:
 
 
 def _open_parser(add_help: bool) -> argparse.ArgumentParser:
+    from iaa_desktop.cli import add_study_permissions
     from iaa_desktop.core.kinds import kind_names
 
     p = argparse.ArgumentParser(
@@ -181,21 +182,12 @@ def _open_parser(add_help: bool) -> argparse.ArgumentParser:
         type=Path,
         help="PNG file to write (without a display the window is drawn offscreen)",
     )
-    p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
+    p.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
     p.add_argument(
         "--tab", default=None, help="select the results tab with this title before the screenshot"
     )
     p.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the results")
-    p.add_argument(
-        "--allow-outside-inputs",
-        action="store_true",
-        help="a .iaa-study file may read inputs outside its own folder (only for studies you trust)",
-    )
-    p.add_argument(
-        "--allow-study-outputs",
-        action="store_true",
-        help="a .iaa-study file may name folders to write into (e.g. its iaa_dir option)",
-    )
+    add_study_permissions(p)
     return p
 
 
@@ -242,7 +234,7 @@ def cmd_open(argv: Sequence[str]) -> int:
     try:
         w, h = (int(x) for x in ns.size.lower().split("x"))
     except ValueError:
-        print("iaa-desktop: error: --size must look like 1400x900", file=sys.stderr)
+        print("iaa-desktop: error: --size must look like 1280x720", file=sys.stderr)
         return 2
 
     if window_problem():
