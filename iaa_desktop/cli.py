@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.errors import IaaError
+from iaa_desktop.core.errors import IaaError, OptionError, ReaderError
 from iaa_desktop.core.kinds import detect_kind, get_kind, kind_names
 from iaa_desktop.core.kinds.spec import (
     TaskResult,
@@ -118,7 +118,12 @@ def parse_kind_args(
     kind_name = kind_name or (
         detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table"
     )
-    kind = get_kind(kind_name)
+    try:
+        kind = get_kind(kind_name)
+    except OptionError as e:
+        if study is None or known.kind:
+            raise
+        raise ReaderError(Path(known.inputs[0]), None, f"{e}") from None
     full = make_parser(True)
     add_settings_to_parser(full.add_argument_group(f"options of --kind {kind_name}"), kind.settings)
     ns = full.parse_args(list(argv))
@@ -126,6 +131,10 @@ def parse_kind_args(
     if study is not None:
         ns.inputs = list(study.inputs)
         given = {k: study.options.get(k) if v is None else v for k, v in given.items()}
+        try:
+            return ns, kind_name, resolve_options(kind.settings, given)
+        except OptionError as e:  # the study file's own options (flags are checked by argparse)
+            raise ReaderError(Path(known.inputs[0]), None, f"in its options: {e}") from None
     return ns, kind_name, resolve_options(kind.settings, given)
 
 

@@ -103,6 +103,8 @@ def load_study(path: str | Path) -> Study:
     except _TooLong as e:
         line = text[: text.find(e.digits)].count("\n") + 1
         raise ReaderError(path, line, "a number in the study file is far too long.") from None
+    except RecursionError:
+        raise ReaderError(path, None, "the study file is nested too deeply to be one.") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReaderError(path, 1, "this is not an iaa_desktop study file.")
     version = data.get("version", 0)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -213,21 +214,28 @@ def read_table(
             f"the row has {len(first[1]):,} fields, the header {len(names)}; is the delimiter "
             "right, or does the row hold a stray delimiter?",
         )
-    del text  # pandas decodes the bytes itself (the same codec, already known to succeed)
     try:
-        df = pd.read_csv(
-            io.BytesIO(raw),
-            encoding=encoding_of(raw, encoding),
-            sep=delim,
-            header=0,
-            names=names,
-            index_col=False,
-            dtype=str,
-            keep_default_na=False,
-            quoting=quoting,
-            skip_blank_lines=False,
-            engine="python" if delim not in (",", "\t", ";") else "c",
-        )
+        with warnings.catch_warnings():
+            # pandas' python engine drops the extra fields of a long row with only a warning
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            df = pd.read_csv(
+                io.BytesIO(raw),
+                encoding=encoding_of(raw, encoding),
+                sep=delim,
+                header=0,
+                names=names,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                quoting=quoting,
+                skip_blank_lines=False,
+                engine="python" if delim not in (",", "\t", ";") else "c",
+            )
+    except pd.errors.ParserWarning:
+        line = _first_long_row(text, delim, quoting, len(names))
+        raise ReaderError(
+            path, line, f"this row has more fields than the header's {len(names)}."
+        ) from None
     except pd.errors.ParserError as e:
         line = _line_from_parser_error(str(e))
         raise ReaderError(path, line, f"the table is malformed ({_short(e)}).") from None
@@ -240,6 +248,18 @@ def read_table(
     # lines that are entirely empty (e.g. a trailing blank line) carry no data
     blank = (df[names] == "").all(axis=1)
     return restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
+
+
+def _first_long_row(text: str, delim: str, quoting: int, n_fields: int) -> int | None:
+    """The line of the first row with more than ``n_fields`` fields (None when none is found)."""
+    reader = csv.reader(io.StringIO(text), delimiter=delim, quoting=quoting)
+    try:
+        for row in reader:
+            if len(row) > n_fields:
+                return reader.line_num
+    except csv.Error:
+        return None
+    return None
 
 
 def restore_neutralised(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -266,7 +286,7 @@ def _excel_rows(path: Path, sheet: str | int | None) -> list[tuple[int, tuple[An
     try:
         with zipfile.ZipFile(path) as z:
             unpacked = sum(i.file_size for i in z.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:
         raise ReaderError(
             path, None, f"cannot be read as an Excel workbook ({_short(e)})."
         ) from None

@@ -272,3 +272,76 @@ def test_multilabel_long_table_with_a_label_of_a_million_characters(tmp_path, ca
     f.write_text("\n".join(rows) + "\n")
     code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
     assert f"{f}, line 6: a label of 1,000,000 characters" in err, err
+
+
+def test_json_nested_too_deeply_names_file_and_line(tmp_path, capsys):
+    f = tmp_path / "spans.jsonl"
+    f.write_text("[" * 100_000 + '\n{"text": "a b", "spans": []}\n')  # read when recognising it
+    code, err = report(["--kind", "spans", f, "--json", tmp_path / "r.json"], capsys)
+    assert "internal error" not in err and code in (1, 2), err
+
+
+def test_jsonio_reports_where_the_nesting_gets_too_deep():
+    import json
+
+    from iaa_desktop.core.formats.jsonio import load_json
+
+    text = '{"a": "[[[[",\n "b": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    with pytest.raises(Exception) as e:
+        load_json(text, "x.json")
+    assert str(e.value).startswith("x.json, line 2: not valid JSON (nested too deeply")
+    assert json.loads('{"a": [[1]]}') == {"a": [[1]]}
+
+
+def test_study_file_nested_too_deeply(tmp_path, capsys):
+    f = tmp_path / "s.iaa-study"
+    f.write_text('{"format": "iaa-study", "inputs": ' + "[" * 100_000 + "}")
+    code, err = report([f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and f"{f}: the study file is nested too deeply" in err, err
+
+
+def _study(tmp_path, kind: str, options: dict) -> object:
+    import json
+
+    (tmp_path / "long.csv").write_text("item,annotator,label\ni1,A,x\ni1,B,x\ni2,A,y\ni2,B,x\n")
+    f = tmp_path / "s.iaa-study"
+    study = {"format": "iaa-study", "version": 1, "kind": kind, "inputs": ["long.csv"]}
+    f.write_text(json.dumps({**study, "options": options}))
+    return f
+
+
+def test_study_file_option_out_of_its_choices_names_the_study(tmp_path, capsys):
+    f = _study(tmp_path, "table", {"interval": "non\ufeffe"})
+    code, err = report([f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and f"{f}: in its options: Interval method:" in err, err
+
+
+def test_study_file_of_an_unknown_kind_names_the_study_and_cuts_the_name(tmp_path, capsys):
+    f = _study(tmp_path, "table" + "x" * 100_000, {})
+    code, err = report([f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and f"{f}: Unknown kind of study 'tablexxx" in err, err
+    assert len(err) < 1000
+
+
+def test_row_longer_than_the_header_with_the_python_engine(tmp_path, capsys):
+    f = tmp_path / "mentions.csv"  # '|' as delimiter: pandas' python engine
+    f.write_text("item|annotator|label\ni1|A|x\ni1|B|x\ni2|A|y|extra|more\ni2|B|x\n")
+    code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and f"{f}, line 4: this row has more fields than the header's 3" in err, err
+
+
+def test_zip_of_an_unsupported_version(tmp_path, capsys):
+    """zipfile raises NotImplementedError (not BadZipFile) for a version it cannot extract."""
+    import zipfile
+
+    f = tmp_path / "project.zip"
+    with zipfile.ZipFile(f, "w") as z:
+        z.writestr("annotation/doc1.txt/A.tsv", "#FORMAT=WebAnno TSV 3.3\n")
+    raw = bytearray(f.read_bytes())
+    cd = raw.rindex(b"PK\x01\x02")
+    raw[cd + 6 : cd + 8] = (132).to_bytes(2, "little")  # version needed to extract: 13.2
+    f.write_bytes(bytes(raw))
+    with pytest.raises(NotImplementedError):
+        zipfile.ZipFile(f)
+    code, err = report(["--kind", "spans", f, "--json", tmp_path / "r.json"], capsys)
+    assert "internal error" not in err and code in (1, 2), err

@@ -87,6 +87,12 @@ class Tally:
                     "unlocated": o.unlocated[:3],
                 }
             )
+            what = (
+                "hang" if o.hang else "memory" if o.memory else "traceback" if o.traceback else ""
+            )
+            last = (o.traceback.strip().splitlines() or o.unlocated or [""])[-1][:200]
+            # at once, so a long run can be acted on before it ends
+            print(f"FAILED {case.kind}:{case.seed} {what} {case.ops} {last}", file=sys.stderr)
 
 
 def _warm_cases(kinds: list[str], root: Path) -> list[Case]:

@@ -77,7 +77,7 @@ def mismatch_zip(path: Path) -> str | None:
     try:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
-    except (OSError, zipfile.BadZipFile):
+    except ZIP_ERRORS:
         return "not a ZIP archive"
     if any(n.startswith("annotation/") and _member_user(n) for n in names):
         return None
@@ -100,7 +100,7 @@ def parse(path: Path | str, include_curation: bool = False) -> Parsed:
     check_input_file(path)
     try:
         zf = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as e:
+    except ZIP_ERRORS as e:
         raise ReaderError(path, None, f"not a readable ZIP archive ({e}).") from None
     documents: list[Document] = []
     errors: list[ReaderError] = []
@@ -131,8 +131,11 @@ def parse(path: Path | str, include_curation: bool = False) -> Parsed:
 
 def curation_available(path: Path | str) -> bool:
     """Whether the export holds curated documents (``curation/`` folder)."""
-    with zipfile.ZipFile(path) as zf:
-        return any(n.startswith("curation/") and _member_user(n) for n in zf.namelist())
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return any(n.startswith("curation/") and _member_user(n) for n in zf.namelist())
+    except ZIP_ERRORS:
+        return False
 
 
 def _split(name: str) -> tuple[str, str, str]:

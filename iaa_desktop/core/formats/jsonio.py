@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,30 @@ def _bounded_int(digits: str) -> int:
 
 def loads(text: str) -> Any:
     """``json.loads`` refusing integers of thousands of digits (:class:`TooLongNumber`), which
-    Python would refuse with a bare ``ValueError`` or take seconds to convert."""
-    return json.loads(text, parse_int=_bounded_int)
+    Python would refuse with a bare ``ValueError`` or take seconds to convert, and values nested
+    deeper than Python's recursion allows (a ``json.JSONDecodeError`` at the place it happens)."""
+    try:
+        return json.loads(text, parse_int=_bounded_int)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text, deep_position(text)) from None
+
+
+def deep_position(text: str, limit: int = 500) -> int:
+    """Where the nesting of arrays and objects in ``text`` first goes deeper than ``limit``
+    (strings skipped), or 0."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        tok = m.group(0)
+        if tok in "[{":
+            depth += 1
+            if depth > limit:
+                return m.start()
+        elif tok in "]}":
+            depth -= 1
+    return 0
+
+
+_BRACKETS = re.compile(r'"(?:\\.|[^"\\])*"|[\[\]{}]')
 
 
 def load_json(text: str, path: Path | str) -> Any:

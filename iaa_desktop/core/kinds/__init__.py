@@ -58,8 +58,9 @@ def get_kind(name: str) -> KindSpec:
     try:
         return KINDS[name]
     except KeyError:
+        shown = name if len(str(name)) <= 40 else f"{str(name)[:40]}…"
         raise OptionError(
-            f"Unknown kind of study '{name}'; choose one of: {', '.join(KINDS)}."
+            f"Unknown kind of study '{shown}'; choose one of: {', '.join(KINDS)}."
         ) from None
 
 
