@@ -218,7 +218,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path)
     p.add_argument("--stop-after", type=float, help="start no case after this many seconds")
     p.add_argument("--replay", metavar="KIND:SEED")
+    p.add_argument(
+        "--time-limit", type=float, default=30.0, help="seconds after which a case is a hang"
+    )
     ns = p.parse_args(argv)
+    from tests.fuzz import forked, harness
+
+    harness.TIME_LIMIT, forked.KILL_AFTER = ns.time_limit, ns.time_limit + 10.0
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
     if ns.replay:

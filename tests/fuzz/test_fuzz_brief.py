@@ -14,6 +14,17 @@ from tests.fuzz.forked import run_forked
 from tests.fuzz.harness import KINDS, make_case, run_case, run_case_subprocess
 
 N_PER_KIND = 12
+#: in the tests a case is a hang only after this long: a guard against a real hang, not a speed
+#: bound (speed under the 30 s limit is what the long run measures)
+TEST_TIME_LIMIT = 600.0
+
+
+@pytest.fixture(autouse=True)
+def _generous_time_limit(monkeypatch):
+    from tests.fuzz import forked, harness
+
+    monkeypatch.setattr(harness, "TIME_LIMIT", TEST_TIME_LIMIT)
+    monkeypatch.setattr(forked, "KILL_AFTER", TEST_TIME_LIMIT + 10.0)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -36,6 +47,7 @@ def test_the_long_run_forks_every_case_under_the_limits(kind, tmp_path):
 
     out = tmp_path / "r.json"
     argv = ["-m", "tests.fuzz.run", "--per-kind", "2", "--kinds", kind, "--seed", "9"]
+    argv += ["--time-limit", str(TEST_TIME_LIMIT)]
     r = subprocess.run([sys.executable, *argv, "--out", str(out)], capture_output=True, text=True)
     report = json.loads(out.read_text(encoding="utf-8"))
     assert r.returncode == 0, report["failures"]
