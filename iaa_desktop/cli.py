@@ -173,7 +173,13 @@ def run_guarded(body: Any, what: str = "output") -> int | None:
         print(f"iaa-desktop: error: {e}", file=sys.stderr)
         return EXIT_FAILED
     except OSError as e:
-        print(f"iaa-desktop: error: cannot write the {what}: {e}", file=sys.stderr)
+        name = str(e.filename or "")
+        where = f"{name if len(name) <= 200 else name[:200] + '…'}: " if name else ""
+        print(
+            f"iaa-desktop: error: {where}{e.strerror or e} (reading the inputs or writing the "
+            f"{what}).",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     except Exception as e:
         if os.environ.get("IAA_DEBUG"):

@@ -90,6 +90,25 @@ def _small_int(digits: str) -> int:
     return int(digits)
 
 
+#: longest path and path component a study may name (what common file systems allow)
+MAX_PATH_CHARS, MAX_NAME_CHARS = 4096, 255
+
+
+def _check_path_length(path: Path, text: str, value: str) -> None:
+    """A ReaderError at the line of an input path no file system can hold."""
+    longest = max((len(part) for part in Path(value).parts), default=0)
+    if len(value) <= MAX_PATH_CHARS and longest <= MAX_NAME_CHARS:
+        return
+    at = text.find(value[:40])
+    line = text[:at].count("\n") + 1 if at >= 0 else None
+    raise ReaderError(
+        path,
+        line,
+        f"an input path of {len(value):,} characters (a name of {longest:,}) is longer than a "
+        "file system allows.",
+    )
+
+
 def load_study(path: str | Path) -> Study:
     """Read a study file; raises :class:`ReaderError` naming the file and the problem."""
     path = Path(path)
@@ -117,6 +136,8 @@ def load_study(path: str | Path) -> Study:
     inputs = data.get("inputs") or []
     if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
         raise ReaderError(path, None, "'inputs' must be a list of paths.")
+    for i in inputs:
+        _check_path_length(path, text, i)
     base = path.resolve().parent
     resolved = tuple((base / i).resolve() if not Path(i).is_absolute() else Path(i) for i in inputs)
     options = data.get("options") or {}

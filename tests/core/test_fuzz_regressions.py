@@ -345,3 +345,31 @@ def test_zip_of_an_unsupported_version(tmp_path, capsys):
         zipfile.ZipFile(f)
     code, err = report(["--kind", "spans", f, "--json", tmp_path / "r.json"], capsys)
     assert "internal error" not in err and code in (1, 2), err
+
+
+def test_wide_table_of_thousands_of_annotators_is_refused_with_a_reason(tmp_path, capsys):
+    """Every pair of annotators is tallied: 5,000 columns once took over 1.8 GB and 30 s."""
+    f = tmp_path / "wide.tsv"
+    names = [f"c{k}" for k in range(1200)]
+    f.write_text("item\t" + "\t".join(names) + "\n" + "i1\t" + "\t".join("1" * 1200) + "\n")
+    code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and "1,200 annotators: agreement of every pair" in err, err
+
+
+def test_study_input_path_longer_than_a_file_system_allows(tmp_path, capsys):
+    f = _study(tmp_path, "table", {})
+    import json
+
+    data = json.loads(f.read_text())
+    data["inputs"] = ["x" * 5000 + "long.csv"]
+    f.write_text(json.dumps(data, indent=2))
+    code, err = report([f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and f"{f}, line 6: an input path of 5,008 characters" in err, err
+
+
+def test_an_os_error_names_its_file(tmp_path, capsys):
+    d = tmp_path / "out"
+    d.write_text("a file where a folder is expected")
+    (tmp_path / "long.csv").write_text("item,annotator,label\ni1,A,x\ni1,B,x\ni2,A,y\ni2,B,x\n")
+    code, err = report(["--kind", "table", tmp_path / "long.csv", "--json", d / "r.json"], capsys)
+    assert code == 2 and f"error: {d}" in err and "cannot write" not in err, err

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
@@ -55,6 +55,10 @@ __all__ = [
     "build_reliability",
     "factorize_chunked",
 ]
+
+#: every pair of annotators is tallied and shown: above this many annotators (124,750 pairs) a
+#: study is refused rather than left to run out of memory
+MAX_ANNOTATORS = 500
 
 #: overall metrics in the order the GUI and the report list them
 OVERALL_METRICS = (
@@ -369,6 +373,7 @@ class TableKind:
         yield Progress(15, 100, "Building the reliability data")
         data = build_reliability(judgments.frame, judgments.item_columns, opts, errors, warnings)
         data = declared_order(data, opts)
+        _check_annotator_count(len(data.annotators))
         yield Progress(25, 100, "Computing overall agreement")
         stats = study_stats(data, opts)
         overall = compute_overall(data, opts, stats=stats)
@@ -421,3 +426,12 @@ class TableKind:
 
 
 KIND = TableKind()
+
+
+def _check_annotator_count(n: int) -> None:
+    if n > MAX_ANNOTATORS:
+        raise InsufficientDataError(
+            f"{n:,} annotators: agreement of every pair of them ({n * (n - 1) // 2:,} pairs) is "
+            f"more than this tool computes (at most {MAX_ANNOTATORS} annotators). In a wide "
+            "table every column besides the item columns is an annotator: is the layout right?"
+        )
