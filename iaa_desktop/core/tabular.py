@@ -38,6 +38,8 @@ LINE = "__line__"
 _DELIMITERS = [",", "\t", ";", "|"]
 #: more columns than this is not a table of judgments (and would make every step slow)
 MAX_COLUMNS = 10_000
+#: longest column name (a name of megabytes is a broken header, and pandas would copy it)
+MAX_NAME_CHARS = 1_000
 #: a workbook whose parts unpack to more than this is refused before it is parsed
 MAX_XLSX_UNPACKED = 512 * 1024 * 1024
 #: a workbook sheet with more cells than this is refused while it is read
@@ -160,6 +162,13 @@ def check_header(path: Path, names: list[str], line: int = 1) -> list[str]:
     for k, c in enumerate(out, 1):
         if c == "":
             raise ReaderError(path, line, f"the header row has an empty column name (column {k}).")
+        if len(c) > MAX_NAME_CHARS:
+            raise ReaderError(
+                path,
+                line,
+                f"column {k}'s name has {len(c):,} characters, more than a column name may "
+                f"have ({MAX_NAME_CHARS:,}); is this line a header?",
+            )
         if c in seen:
             raise ReaderError(
                 path, line, f"the column name '{_clip(c)}' appears twice in the header."
@@ -246,7 +255,8 @@ def read_table(
     df = df.fillna("")
     df[LINE] = range(2, len(df) + 2)
     # lines that are entirely empty (e.g. a trailing blank line) carry no data
-    blank = (df[names] == "").all(axis=1)
+    blank = (df.iloc[:, : len(names)] == "").all(axis=1)  # no list of names: NumPy would
+    # make it one fixed-width string array as wide as the longest name
     return restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
 
 

@@ -373,3 +373,11 @@ def test_an_os_error_names_its_file(tmp_path, capsys):
     (tmp_path / "long.csv").write_text("item,annotator,label\ni1,A,x\ni1,B,x\ni2,A,y\ni2,B,x\n")
     code, err = report(["--kind", "table", tmp_path / "long.csv", "--json", d / "r.json"], capsys)
     assert code == 2 and f"error: {d}" in err and "cannot write" not in err, err
+
+
+def test_header_name_of_two_megabytes(tmp_path, capsys):
+    """NumPy once made the header one fixed-width array as wide as its longest name (37 GiB)."""
+    f = tmp_path / "long.csv"
+    f.write_text("item,annotator,label," + "x" * 2_000_000 + "\ni1,A,x,1\ni1,B,x,1\n")
+    code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and f"{f}, line 1: column 4's name has 2,000,000 characters" in err, err
