@@ -185,8 +185,6 @@ def read_table(
     Raises :class:`ReaderError` naming the file (and line) for empty, binary, oversized or
     malformed files.
     """
-    import pandas as pd
-
     path = Path(path)
     check_input_file(path)
     suffix = path.suffix.lower()
@@ -223,6 +221,27 @@ def read_table(
             f"the row has {len(first[1]):,} fields, the header {len(names)}; is the delimiter "
             "right, or does the row hold a stray delimiter?",
         )
+    del text  # pandas decodes the bytes itself (the same codec, already known to succeed)
+    df = _parse_csv(path, raw, (delim, quoting), names, encoding)
+    df = df.fillna("")
+    df[LINE] = range(2, len(df) + 2)
+    # lines that are entirely empty (e.g. a trailing blank line) carry no data
+    blank = (df.iloc[:, : len(names)] == "").all(axis=1)  # no list of names: NumPy would
+    # make it one fixed-width string array as wide as the longest name
+    return restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
+
+
+def _parse_csv(
+    path: Path,
+    raw: bytes,
+    dialect: tuple[str, int],
+    names: list[str],
+    encoding: str | None,
+) -> pd.DataFrame:
+    """The cells of a delimited file as pandas reads them, every failure a ReaderError."""
+    import pandas as pd
+
+    delim, quoting = dialect
     try:
         with warnings.catch_warnings():
             # pandas' python engine drops the extra fields of a long row with only a warning
@@ -241,6 +260,7 @@ def read_table(
                 engine="python" if delim not in (",", "\t", ";") else "c",
             )
     except pd.errors.ParserWarning:
+        text = decode_text(raw, path, encoding)
         line = _first_long_row(text, delim, quoting, len(names))
         raise ReaderError(
             path, line, f"this row has more fields than the header's {len(names)}."
@@ -252,12 +272,7 @@ def read_table(
         raise ReaderError(path, None, "the file is empty.") from None
     except (csv.Error, ValueError, IndexError) as e:  # the python engine on odd input
         raise ReaderError(path, None, f"the table is malformed ({_short(e)}).") from None
-    df = df.fillna("")
-    df[LINE] = range(2, len(df) + 2)
-    # lines that are entirely empty (e.g. a trailing blank line) carry no data
-    blank = (df.iloc[:, : len(names)] == "").all(axis=1)  # no list of names: NumPy would
-    # make it one fixed-width string array as wide as the longest name
-    return restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
+    return df
 
 
 def _first_long_row(text: str, delim: str, quoting: int, n_fields: int) -> int | None:
