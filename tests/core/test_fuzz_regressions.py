@@ -381,3 +381,26 @@ def test_header_name_of_two_megabytes(tmp_path, capsys):
     f.write_text("item,annotator,label," + "x" * 2_000_000 + "\ni1,A,x,1\ni1,B,x,1\n")
     code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
     assert code == 2 and f"{f}, line 1: column 4's name has 2,000,000 characters" in err, err
+
+
+def test_multilabel_cell_of_a_million_labels(tmp_path, capsys):
+    """Inferring the label order compared every label of a cell with every later one: a cell
+    "1;1;1;…" of a million labels ran for hours."""
+    f = tmp_path / "long.tsv"
+    rows = ["item\tannotator\tlabels"]
+    rows += [f"T{i}\t{a}\tComplication;Success" for i in range(4) for a in ("A1", "A2")]
+    rows.append("T9\tA1\t" + ";".join(["1"] * 1_000_000))
+    rows.append("T9\tA2\t" + ";".join(str(k) for k in range(40)))
+    f.write_text("\n".join(rows) + "\n")
+    code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
+    assert code in (0, 1), err
+    assert f"{f}, line 11: a set of 40 labels, more than the 16" in err, err
+
+
+def test_multilabel_more_distinct_labels_than_supported(tmp_path, capsys):
+    f = tmp_path / "long.tsv"
+    rows = ["item\tannotator\tlabels"]
+    rows += [f"T{i}\t{a}\tL{i};L{i + 1}" for i in range(30) for a in ("A1", "A2")]
+    f.write_text("\n".join(rows) + "\n")
+    code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and "31 labels is more than this analysis supports (16)" in err, err

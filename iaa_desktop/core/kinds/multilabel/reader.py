@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.multilabel.label_order import infer_label_order, natural_key
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, expand_inputs, read_table
 from iaa_desktop.core.textio import read_head
 
@@ -137,49 +138,6 @@ def classify_columns(
     if annotator is None and text is not None:
         return "texts", roles
     return "unknown", roles
-
-
-def _natural_key(s: str) -> list[object]:
-    """``A2`` before ``A10``: digit runs compare by value (as their length, then their digits:
-    no conversion to int, so an id of thousands of digits sorts like any other)."""
-    parts: list[object] = []
-    for k, t in enumerate(re.split(r"([0-9]+)", s)):
-        if k % 2:
-            digits = t.lstrip("0")
-            parts.append((len(digits), digits, t))
-        else:
-            parts.append(t)
-    return parts
-
-
-def infer_label_order(label_lists: Sequence[Sequence[str]]) -> list[str]:
-    """Label order implied by how the sets are written.
-
-    Cells are usually written in a fixed order (``Complication;Resolution;Success``); a label
-    that appears before another within a cell comes first. Ties and contradictions are broken by
-    first appearance in the file.
-    """
-    first_seen: dict[str, int] = {}
-    before: dict[str, set[str]] = {}
-    for labs in label_lists:
-        for i, a in enumerate(labs):
-            first_seen.setdefault(a, len(first_seen))
-            before.setdefault(a, set())
-            for b in labs[i + 1 :]:
-                before[a].add(b)
-    order: list[str] = []
-    remaining = set(first_seen)
-    while remaining:
-        # labels that no remaining label strictly precedes (contradicting pairs do not count)
-        free = [
-            a
-            for a in remaining
-            if not any(a in before[b] and b not in before[a] for b in remaining if b != a)
-        ]
-        pick = min(free or remaining, key=lambda a: first_seen[a])
-        order.append(pick)
-        remaining.discard(pick)
-    return order
 
 
 def read_texts_table(path: Path, df: pd.DataFrame, roles: dict[str, object]) -> dict[str, str]:
@@ -353,9 +311,19 @@ def _long_label_sets(
     one (reported with its line)."""
     sets: list[list[str] | None] = []
     for cell, line in zip(out["labels"].tolist(), out[LINE].tolist()):
-        labs = [t.strip() for t in cell.split(delimiter) if t.strip()]
+        labs = list(dict.fromkeys(t.strip() for t in cell.split(delimiter) if t.strip()))
         longest = max(map(len, labs), default=0)
-        if longest > MAX_LABEL_CHARS:
+        if len(labs) > MAX_LABELS:
+            errors.append(
+                ReaderError(
+                    path,
+                    int(line),
+                    f"a set of {len(labs):,} labels, more than the {MAX_LABELS} this analysis "
+                    "supports; this annotation was left out.",
+                )
+            )
+            sets.append(None)
+        elif longest > MAX_LABEL_CHARS:
             errors.append(
                 ReaderError(
                     path,
@@ -398,6 +366,11 @@ def _label_order(
             )
     else:
         seen_sets = [s for sets in long_sets for s in sets if s is not None]
+        distinct = set(wide_cols).union(*seen_sets)
+        if len(distinct) > MAX_LABELS:  # before inferring an order among them (quadratic)
+            raise IaaError(
+                f"{len(distinct):,} labels is more than this analysis supports ({MAX_LABELS})."
+            )
         order = list(wide_cols)
         for lab in infer_label_order(seen_sets):
             if lab not in order:
@@ -526,7 +499,7 @@ def _assemble(
     if allrec.empty:
         raise InsufficientDataError("No valid annotation was found.")
     items = tuple(pd.unique(allrec["item"]).tolist())
-    annotators = tuple(sorted(pd.unique(allrec["annotator"]).tolist(), key=_natural_key))
+    annotators = tuple(sorted(pd.unique(allrec["annotator"]).tolist(), key=natural_key))
     item_idx = pd.Index(items).get_indexer(allrec["item"])
     ann_idx = pd.Index(annotators).get_indexer(allrec["annotator"])
     codes = np.full((len(items), len(annotators)), -1, dtype=np.int64)
