@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.errors import IaaError, OptionError, ReaderError
+from iaa_desktop.core.errors import IaaError, OptionError, ReaderError, shown_path
 from iaa_desktop.core.kinds import detect_kind, get_kind, kind_names
 from iaa_desktop.core.kinds.spec import (
     TaskResult,
@@ -156,7 +156,7 @@ def check_inputs(inputs: Sequence[Path]) -> None:
 
     for p in inputs:
         if not Path(p).exists():
-            raise IaaError(f"{p}: no such file or folder.")
+            raise IaaError(f"{shown_path(p)}: no such file or folder.")
         if not Path(p).is_dir():
             check_input_file(Path(p))
 
@@ -173,8 +173,7 @@ def run_guarded(body: Any, what: str = "output") -> int | None:
         print(f"iaa-desktop: error: {e}", file=sys.stderr)
         return EXIT_FAILED
     except OSError as e:
-        name = str(e.filename or "")
-        where = f"{name if len(name) <= 200 else name[:200] + '…'}: " if name else ""
+        where = f"{shown_path(e.filename)}: " if e.filename else ""
         print(
             f"iaa-desktop: error: {where}{e.strerror or e} (reading the inputs or writing the "
             f"{what}).",

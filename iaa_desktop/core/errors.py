@@ -6,7 +6,22 @@ problem in one sentence; the GUI shows ``str(error)`` and the CLI prints it and 
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as a message shows it: control characters and line breaks escaped (a file name
+    holding a newline must not break the message in two), and at most 300 characters."""
+    text = str(path)
+    if len(text) > 300:
+        text = text[:300] + "…"
+    return "".join(
+        c.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(c) in ("Cc", "Zl", "Zp")
+        else c
+        for c in text
+    )
 
 
 class IaaError(Exception):
@@ -37,7 +52,7 @@ class ReaderError(IaaError):
     def __str__(self) -> str:
         if self.path is None and self.line is None:
             return self.message  # a note on the study as a whole, not on one file
-        where = self.path or "<input>"
+        where = shown_path(self.path) if self.path else "<input>"
         if self.line is not None:
             where = f"{where}, line {self.line}"
         return f"{where}: {self.message}"

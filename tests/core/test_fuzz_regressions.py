@@ -404,3 +404,23 @@ def test_multilabel_more_distinct_labels_than_supported(tmp_path, capsys):
     f.write_text("\n".join(rows) + "\n")
     code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
     assert code == 2 and "31 labels is more than this analysis supports (16)" in err, err
+
+
+def test_a_path_with_a_line_separator_stays_on_one_line(tmp_path, capsys):
+    import json
+
+    f = _study(tmp_path, "table", {})
+    data = json.loads(f.read_text())
+    data["inputs"] = ["long.csv\u2028"]
+    f.write_text(json.dumps(data))
+    code, err = report([f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "long.csv\\u2028: no such file or folder" in err, err
+
+
+def test_shown_path_escapes_control_characters_and_keeps_scripts():
+    from iaa_desktop.core.errors import ReaderError, shown_path
+
+    assert shown_path("a\nb\x00c") == "a\\nb\\x00c"
+    assert shown_path("שלום/مرحبا/é🙂.csv") == "שלום/مرحبا/é🙂.csv"
+    assert str(ReaderError("x\ry.csv", 3, "bad.")) == "x\\ry.csv, line 3: bad."
