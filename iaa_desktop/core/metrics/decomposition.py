@@ -239,8 +239,15 @@ def per_label_agreement(joint: NDArray[Any], k: int) -> dict[str, NDArray[Any]]:
     n11 = np.einsum("aj,ab,bj->j", e, joint, e)
     n1x = e.T @ joint.sum(axis=1)
     n1y = e.T @ joint.sum(axis=0)
-    kappa, observed, expected = kappa_from_counts(np.full(k, n), n11, n1x, n1y)
     exact = float(np.trace(joint) / n) if n > 0 else float("nan")
+    return label_agreement_from_counts(float(n), n11, n1x, n1y, exact)
+
+
+def label_agreement_from_counts(
+    n: float, n11: NDArray[Any], n1x: NDArray[Any], n1y: NDArray[Any], exact: float
+) -> dict[str, Any]:
+    """The figures of :func:`per_label_agreement` from the per-label counts of one pair."""
+    kappa, observed, expected = kappa_from_counts(np.full(len(n11), n), n11, n1x, n1y)
     return {
         "percent_agreement": observed,
         "kappa": kappa,

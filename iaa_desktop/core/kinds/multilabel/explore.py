@@ -64,17 +64,8 @@ def per_label_from_codes(ca: np.ndarray, cb: np.ndarray, k: int) -> dict[str, An
     n11 = (bits_a & bits_b).sum(axis=0).astype(np.float64)
     n1x = bits_a.sum(axis=0).astype(np.float64)
     n1y = bits_b.sum(axis=0).astype(np.float64)
-    kappa, observed, expected = dec.kappa_from_counts(np.full(k, n), n11, n1x, n1y)
-    return {
-        "percent_agreement": observed,
-        "kappa": kappa,
-        "expected": expected,
-        "n11": n11,
-        "n1x": n1x,
-        "n1y": n1y,
-        "n_items": int(n),
-        "exact_set_agreement": float((a == b).mean()) if n > 0 else float("nan"),
-    }
+    exact = float((a == b).mean()) if n > 0 else float("nan")
+    return dec.label_agreement_from_counts(n, n11, n1x, n1y, exact)
 
 
 def choose_partitions(
