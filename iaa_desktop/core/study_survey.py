@@ -14,7 +14,8 @@ from typing import Any
 
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.core.kinds import get_kind
-from iaa_desktop.core.kinds.spec import resolve_options
+from iaa_desktop.core.kinds.spec import resolve_options, unique_name
+from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.core.study_import import AnnotatorSource, ImportPlan, Pairing, Preview
 
 N_PREVIEW = 8  # items in the preview
@@ -35,6 +36,10 @@ def _problems(errors: Sequence[Any]) -> tuple[str, ...]:
     return shown
 
 
+def _source(path: Path) -> str:
+    return str(path) + ("/" if path.is_dir() else "")
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -43,20 +48,11 @@ def _plural(n: int, word: str) -> str:
 
 
 def _coref(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
-    from iaa_desktop.core.kinds.coref.compare import read_annotator
-    from iaa_desktop.core.kinds.coref.sources import read_project_exports
+    from iaa_desktop.core.kinds.coref.compare import read_annotators
 
     errors: list[Any] = []
-    # as the kind reads them: an INCEpTION project export holds every annotator, each other
-    # input is one annotator named after it (with a prime for twins)
-    by_annotator, rest = read_project_exports(list(plan.inputs), bool(opts.get("curation")), errors)
-    sources = {n: "a project export" for n in by_annotator}
-    for p in rest:
-        name = p.name if p.is_dir() else p.stem
-        while name in by_annotator:
-            name += "'"
-        by_annotator[name] = read_annotator(p, opts, errors)
-        sources[name] = str(p) + ("/" if p.is_dir() else "")
+    by_annotator, inputs = run_to_end(read_annotators(list(plan.inputs), opts, errors))
+    sources = {n: _source(p) if p else "a project export" for n, p in inputs.items()}
     names = tuple(by_annotator)
     docs = sorted(set().union(*(set(d) for d in by_annotator.values()))) if names else []
     annotators = tuple(
@@ -269,11 +265,9 @@ def _spans(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
     sources: dict[str, str] = {}
     for p in plan.inputs:
         for who, docs in read_input(Path(p), opts, errors).items():
-            name = who  # the kind's own rule (and its prime for twins)
-            while name in by_annotator:
-                name += "'"
+            name = unique_name(who, by_annotator)  # the kind's own rule
             by_annotator[name] = docs
-            sources[name] = str(p) + ("/" if p.is_dir() else "")
+            sources[name] = _source(Path(p))
     names = tuple(by_annotator)
     docs = sorted(set().union(*(set(d) for d in by_annotator.values()))) if names else []
     annotators = tuple(

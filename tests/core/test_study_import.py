@@ -55,6 +55,28 @@ def test_ann_files_of_one_folder_are_one_annotator_and_their_texts_are_left_out(
     assert any("one annotator's documents" in n for n in plan.notes)
 
 
+def test_an_inception_export_is_every_annotator_and_twin_folders_get_a_prime(tmp_path):
+    """The survey names the annotators as the coreference kind will: each user of an INCEpTION
+    project export is one (its source "a project export"), each other input one named after
+    it, a prime added for a name already taken."""
+    export = FIXTURES / "formats" / "inception" / "project.zip"
+    plan = plan_import([export], kind="coref")
+    assert [(a.name, a.source) for a in plan.annotators] == [
+        ("alice", "a project export"),
+        ("bob", "a project export"),
+    ]
+    for parent in ("x", "y"):
+        shutil.copytree(COREF / "heb_A", tmp_path / parent / "heb_A")
+    plan = plan_import([tmp_path / "x" / "heb_A", tmp_path / "y" / "heb_A"], kind="coref")
+    assert [a.name for a in plan.annotators] == ["heb_A", "heb_A'"]
+    assert [a.source for a in plan.annotators] == [
+        f"{tmp_path / 'x' / 'heb_A'}/",
+        f"{tmp_path / 'y' / 'heb_A'}/",
+    ]
+    result = run_to_end(get_kind("coref").run(plan.inputs, {}))
+    assert result.annotators == ("heb_A", "heb_A'")
+
+
 def test_a_folder_of_annotator_folders_stands_for_them(tmp_path):
     for who in ("A", "B"):
         shutil.copytree(COREF / f"heb_{who}", tmp_path / who)

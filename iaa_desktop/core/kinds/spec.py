@@ -10,7 +10,7 @@ on its own thread.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Container, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -300,6 +300,14 @@ def annotator_names(options: Mapping[str, Any] | None) -> dict[str, str]:
     if any(not v for v in mapping.values()):
         raise OptionError("An annotator name cannot be empty.")
     return mapping
+
+
+def unique_name(name: str, taken: Container[str]) -> str:
+    """``name``, with a prime added as often as needed to differ from every name in ``taken``
+    (two inputs named alike are two annotators: ``A``, ``A'``, ``A''``)."""
+    while name in taken:
+        name += "'"
+    return name
 
 
 def rename_annotators(names: Sequence[str], options: Mapping[str, Any] | None) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from iaa_desktop.core.kinds.spec import (
     TaskResult,
     rename_annotators,
     result_fields,
+    unique_name,
 )
 from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
 from iaa_desktop.core.progress import Progress
@@ -348,23 +349,32 @@ def read_annotator(
     return docs
 
 
+def read_annotators(
+    inputs: Sequence[Path], opts: Mapping[str, Any], errors: list[ReaderError]
+) -> Generator[Progress, None, tuple[dict[str, dict[str, CorefDocument]], dict[str, Path | None]]]:
+    """Annotator → documents over ``inputs``, and each annotator's input (``None``: an INCEpTION
+    project export, which holds every annotator). Every other input is one annotator named
+    after it, with a prime for twins; problems go to ``errors``."""
+    by_annotator, rest = read_project_exports(list(inputs), bool(opts.get("curation")), errors)
+    sources: dict[str, Path | None] = dict.fromkeys(by_annotator)
+    for k, p in enumerate(rest):
+        yield Progress(k, len(rest) + 1, f"Reading {p.name}")
+        name = unique_name(p.name if p.is_dir() else p.stem, by_annotator)
+        by_annotator[name] = read_annotator(p, opts, errors)
+        sources[name] = p
+    return by_annotator, sources
+
+
 def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, CorefResult]:
     """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
     inputs = [Path(p) for p in inputs]
     original_inputs = tuple(str(p) for p in inputs)
     errors: list[ReaderError] = []
-    # an INCEpTION project export holds every annotator: each user is one
-    by_annotator, inputs = read_project_exports(inputs, bool(opts.get("curation")), errors)
-    if len(inputs) + len(by_annotator) < 2:
+    by_annotator, _ = yield from read_annotators(inputs, opts, errors)
+    if len(by_annotator) < 2:
         raise IaaError(
             "Coreference needs two or more annotators: give one folder (or file) per annotator."
         )
-    for k, p in enumerate(inputs):
-        yield Progress(k, len(inputs) + 1, f"Reading {p.name}")
-        name = p.name if p.is_dir() else p.stem
-        while name in by_annotator:
-            name += "'"
-        by_annotator[name] = read_annotator(p, opts, errors)
     by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
     annotators = tuple(a for a, d in by_annotator.items() if d)
     if len(annotators) < 2:

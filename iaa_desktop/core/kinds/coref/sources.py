@@ -19,6 +19,7 @@ from iaa_desktop.core.kinds.coref.tools import (
     read_inception_zip,
     read_tsv3,
 )
+from iaa_desktop.core.kinds.spec import unique_name
 
 
 def coref_format(path: Path) -> str | None:
@@ -65,10 +66,7 @@ def read_project_exports(
                 continue
             errors.extend(errs)
             for user, docs in found.items():
-                name = user
-                while name in by:
-                    name += "'"
-                by[name] = docs
+                by[unique_name(user, by)] = docs
         else:
             rest.append(p)
     return by, rest

@@ -25,6 +25,7 @@ from iaa_desktop.core.kinds.spans.tools import (
     read_document,
     read_export,
 )
+from iaa_desktop.core.kinds.spec import unique_name
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
 
@@ -195,10 +196,7 @@ def read_inputs(
     out: dict[str, dict[str, SpanDocument]] = {}
     for p in inputs:
         for who, docs in read_input(Path(p), opts, errors).items():
-            name = who
-            while name in out:
-                name += "'"
-            out[name] = docs
+            out[unique_name(who, out)] = docs
     if sum(1 for d in out.values() if d) < 2:
         raise IaaError(
             "Spans need two or more annotators: give one folder (or file) per annotator, a brat "

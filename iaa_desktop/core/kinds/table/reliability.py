@@ -43,15 +43,6 @@ def _parse_missing(spec: str) -> list[str]:
     return [s.strip() for s in str(spec or "").split(",") if s.strip() != ""]
 
 
-def _to_number(s: pd.Series) -> pd.Series:
-    return pd.to_numeric(
-        s.str.replace(",", ".", regex=False)
-        if s.str.contains(r"^\s*-?\d+,\d+\s*$", regex=True).all()
-        else s,
-        errors="coerce",
-    )
-
-
 def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, list[Any]]:
     """``pandas.factorize`` in chunks: codes in order of first appearance and the distinct values.
 
