@@ -222,7 +222,7 @@ def read_table(
             "right, or does the row hold a stray delimiter?",
         )
     del text  # pandas decodes the bytes itself (the same codec, already known to succeed)
-    df = _parse_csv(path, raw, (delim, quoting), names, encoding)
+    df = parse_csv(path, raw, (delim, quoting), names, encoding)
     df = df.fillna("")
     df[LINE] = range(2, len(df) + 2)
     # lines that are entirely empty (e.g. a trailing blank line) carry no data
@@ -231,7 +231,7 @@ def read_table(
     return restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
 
 
-def _parse_csv(
+def parse_csv(
     path: Path,
     raw: bytes,
     dialect: tuple[str, int],

@@ -109,8 +109,13 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
     """
     import pandas as pd
 
-    from iaa_desktop.core.tabular import _first_records, check_header, restore_neutralised
-    from iaa_desktop.core.textio import decode_text, encoding_of, read_bytes
+    from iaa_desktop.core.tabular import (
+        _first_records,
+        check_header,
+        parse_csv,
+        restore_neutralised,
+    )
+    from iaa_desktop.core.textio import decode_text, read_bytes
 
     raw = read_bytes(path)
     text = decode_text(raw, path)
@@ -127,20 +132,9 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
     df = None
     if len(first) < 2 or len(first[1]) <= len(header):  # else pandas would guess index columns
         try:
-            df = pd.read_csv(
-                io.BytesIO(raw),
-                encoding=encoding_of(raw),
-                sep=delim,
-                header=0,
-                names=header,
-                index_col=False,
-                dtype=str,
-                keep_default_na=False,
-                quoting=quoting,
-                skip_blank_lines=False,
-            )
+            df = parse_csv(path, raw, (delim, quoting), header, None)
             lines = np.arange(len(df)) + 2
-        except (pd.errors.ParserError, ValueError):
+        except ReaderError:
             df = None
     if df is None:
         df, lines = _read_rows(path, text, delim, quoting, header, errors)
