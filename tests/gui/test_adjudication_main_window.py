@@ -4,22 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import QSettings
-
-from iaa_desktop.gui.app import create_main_window
 from tests.conftest import shared_path
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = create_main_window(
-        settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    )
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.session.cancel()
 
 
 def test_adjudicate_action_opens_the_store_beside_the_study(qtbot, window, tmp_path: Path) -> None:

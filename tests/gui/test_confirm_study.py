@@ -8,10 +8,9 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
-from iaa_desktop.gui.app import create_main_window
 from iaa_desktop.gui.confirm import CANCEL, OPEN, OPEN_NO_OUTPUTS, Outcome
 from iaa_desktop.gui.start_page import find_examples
 
@@ -29,16 +28,6 @@ def no_modal_dialogs(monkeypatch):
         monkeypatch.setattr(QMessageBox, name, fail)
     monkeypatch.setattr(QMessageBox, "exec", fail)
     monkeypatch.setattr(QDialog, "exec", fail)
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = create_main_window(settings=settings, data_dir=tmp_path / "user-data")
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.session.cancel()
 
 
 def _study(folder: Path, inputs: list[str], **options) -> Path:

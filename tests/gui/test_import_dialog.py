@@ -7,28 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import QItemSelectionModel, QSettings, QSize, QTimer
+from PySide6.QtCore import QItemSelectionModel, QSize, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QFileDialog
 
 from iaa_desktop.core.io import to_json_text
 from iaa_desktop.core.kinds.spec import result_json
-from iaa_desktop.gui.app import create_main_window
 from iaa_desktop.gui.import_dialog import ImportDialog, enable_multi_selection
 from iaa_desktop.gui.start_page import examples_dir
 from tests.conftest import FIXTURES, shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = create_main_window(settings=settings, data_dir=tmp_path / "user-data")
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.session.cancel()
 
 
 def planned(qtbot, window, paths) -> ImportDialog:

@@ -56,11 +56,6 @@ def test_remembered_values_are_read_back_as_their_setting_takes_them(setting, ra
     assert got is value if value is MISSING else (got == value and type(got) is type(value))
 
 
-@pytest.fixture
-def settings(tmp_path):
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-
-
 def _choose_kind(window, kind: str | None) -> None:
     combo = window.settings_panel.kind_combo
     index = combo.findData(kind)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 
 from iaa_desktop.core.study_file import Study, load_study
@@ -17,20 +17,6 @@ from iaa_desktop.gui.confirm import OPEN, Outcome
 from tests.conftest import FIXTURES, shared_path
 
 K2011 = FIXTURES / "table" / "k2011_wide.csv"
-
-
-@pytest.fixture
-def settings(tmp_path):
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-
-
-@pytest.fixture
-def window(qtbot, settings):
-    w = create_main_window(settings=settings)
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.session.cancel()
 
 
 def open_and_wait(qtbot, window, inputs, kind=None, options=None, timeout=60000):

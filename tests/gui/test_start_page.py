@@ -5,22 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from iaa_desktop.core.study_file import load_study
-from iaa_desktop.gui.app import create_main_window
 from iaa_desktop.gui.start_page import KIND_BLURBS, StartPage, examples_dir, find_examples
 
 KINDS = ["coref", "normalization", "durel", "candidates", "multilabel"]
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = create_main_window(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.session.cancel()
 
 
 def test_examples_are_package_data_one_per_kind():
