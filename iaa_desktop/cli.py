@@ -228,13 +228,20 @@ def compute(
 
 
 def cmd_report(argv: Sequence[str]) -> int:
-    from iaa_desktop.core.io import to_json_text, write_csv_tables, write_json
+    from iaa_desktop.core.io import (
+        refuse_replacing_inputs,
+        to_json_text,
+        write_csv_tables,
+        write_json,
+    )
 
     state: dict[str, Any] = {}
 
     def compute_step() -> None:
         ns, kind_name, options = parse_report_args(argv)
         check_inputs(ns.inputs)
+        outputs = [ns.json_out, *(getattr(ns, a, None) for a in ("pdf", "html"))]
+        refuse_replacing_inputs(outputs, ns.inputs)
         state["ns"] = ns
         state["result"] = compute(
             kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty()

@@ -341,6 +341,30 @@ def path_inside(directory: str | Path, name: str) -> Path:
     return target
 
 
+def refuse_replacing_inputs(
+    outputs: Iterable[str | Path | None], inputs: Iterable[str | Path]
+) -> None:
+    """Raise :class:`~iaa_desktop.core.errors.IaaError` when an output file is one of the input
+    files (by any path, link or letter case): a report written there would replace an
+    annotator's work. ``None`` and ``-`` (standard output) are no files."""
+    from iaa_desktop.core.errors import IaaError, shown_path
+
+    files = [Path(p) for p in inputs if Path(p).is_file()]
+    for out in outputs:
+        if out is None or str(out) in ("", "-") or not Path(out).is_file():
+            continue
+        for f in files:
+            try:
+                same = os.path.samefile(out, f)
+            except OSError:
+                continue
+            if same:
+                raise IaaError(
+                    f"{shown_path(out)}: this is one of the study's inputs, and writing there "
+                    "would replace it; choose another file."
+                )
+
+
 def write_csv_tables(tables: Mapping[str, pd.DataFrame], directory: str | Path) -> list[Path]:
     """Write every table as ``<name>.csv`` in ``directory``; returns the paths written."""
     directory = Path(directory)

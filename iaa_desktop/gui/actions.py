@@ -213,7 +213,15 @@ class WindowActions:
     def write_report(self, report, result, path: str) -> None:
         from superqt.utils import create_worker
 
+        from iaa_desktop.core.errors import IaaError
+        from iaa_desktop.core.io import refuse_replacing_inputs
+
         w = self.window
+        try:
+            refuse_replacing_inputs([path], w.session.study.inputs if w.session.study else ())
+        except IaaError as e:
+            QMessageBox.warning(w, "Report not written", str(e))
+            return
         kwargs: dict[str, Any] = (
             {"html_path": path} if path.lower().endswith((".html", ".htm")) else {"pdf_path": path}
         )

@@ -432,3 +432,34 @@ def test_fifo_as_input_is_refused_without_blocking(tmp_path, capsys):
 def test_reader_errors_keep_a_readable_length():
     e = ReaderError("f", 1, "x" * 100_000)
     assert len(str(e)) < 2100
+
+
+# ------------------------------------------------------------------ a document given twice
+
+
+def test_a_document_given_twice_is_reported_where_the_second_begins(tmp_path, capsys):
+    """A CoNLL-2012 file that repeats a document: the message names the line of the second
+    ``#begin document``; the first is compared, the second left out."""
+    doc = "#begin document (d); part 000\nd\t0\t0\tDavid\t(1)\nd\t0\t1\the\t(1)\n#end document\n"
+    other = doc.replace("\the\t(1)", "\the\t(2)")
+    (tmp_path / "a.conll").write_text(doc + other, encoding="utf-8")
+    (tmp_path / "b.conll").write_text(doc, encoding="utf-8")
+    code, out, err = report(
+        ["--kind", "coref", "--json", "-", tmp_path / "a.conll", tmp_path / "b.conll"], capsys
+    )
+    assert "a.conll, line 5: document (d); part 000 appears twice for this annotator" in err
+    assert code == 1 and json.loads(out)["scores"][0]["muc"]["f1"] == 1.0  # the first kept
+
+
+def test_a_span_document_given_twice_is_reported_at_its_record(tmp_path, capsys):
+    """doccano JSONL with one record twice: the message names the line of the second record."""
+    first = {"id": 1, "text": "David came.", "label": [[0, 5, "PER"]]}
+    second = {"id": 2, "text": "He saw.", "label": [[0, 2, "PER"]]}
+    records = [first, second, {**first, "label": [[6, 10, "PER"]]}]
+    (tmp_path / "alice.jsonl").write_text("\n".join(map(json.dumps, records)) + "\n")
+    (tmp_path / "bob.jsonl").write_text("\n".join(map(json.dumps, records[:2])) + "\n")
+    code, _, err = report(
+        ["--kind", "spans", tmp_path / "alice.jsonl", tmp_path / "bob.jsonl"], capsys
+    )
+    assert code == 1
+    assert "alice.jsonl, line 3: alice annotated document 1 twice; the second is left out" in err

@@ -259,3 +259,23 @@ def test_study_file_itself_is_bounded(tmp_path, capsys):
         f.write(b"\xff\xfe\x00")
     code, _, err = run(["report", s], capsys)
     assert code == 2 and "s.iaa-study" in err
+
+
+def test_a_report_is_never_written_over_an_input(tmp_path, capsys):
+    """An output path that is one of the inputs (by its name or a link to it) is refused before
+    anything is computed or written; the input stays as it was."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("item,label\n1,x\n2,y\n", encoding="utf-8")
+    b.write_text("item,label\n1,x\n2,x\n", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(a)
+    for option, target in (("--json", a), ("--json", link), ("--html", b)):
+        before = a.read_bytes(), b.read_bytes()
+        code = cli_main(["report", "--kind", "table", option, str(target), str(a), str(b)])
+        err = capsys.readouterr().err
+        assert code == 2 and "is one of the study's inputs" in err and str(target) in err
+        assert (a.read_bytes(), b.read_bytes()) == before
+    assert (
+        cli_main(["report", "--kind", "table", "--json", str(tmp_path / "r.json"), str(a), str(b)])
+        == 0
+    )

@@ -192,6 +192,25 @@ def test_export_writes_csv_and_json(qtbot, window, tmp_path):
     assert "'=cmd" in items
 
 
+def test_a_report_is_not_written_over_an_input(qtbot, window, tmp_path, monkeypatch):
+    """Choosing one of the study's files as the report's file is refused with a message; the
+    file stays as it was and no writer starts."""
+    import importlib
+
+    from PySide6.QtWidgets import QMessageBox
+
+    data = tmp_path / "study.csv"
+    data.write_text("item,a,b\n1,x,x\n2,y,y\n3,x,y\n", encoding="utf-8")
+    result = open_and_wait(qtbot, window, [data], "table", {"interval": "none"})
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[1:]))
+    report = importlib.import_module("iaa_desktop.core.export.report")
+    window.commands.write_report(report, result, str(data))
+    assert shown and shown[0][0] == "Report not written" and "study's inputs" in shown[0][1]
+    assert data.read_text(encoding="utf-8").startswith("item,a,b")
+    assert getattr(window.commands, "report_worker", None) is None
+
+
 def test_cancel_stops_the_run(qtbot, window, tmp_path):
     big = _big_study(tmp_path, 100_000)
     window.open_inputs([big], "table", {"interval": "bootstrap"})

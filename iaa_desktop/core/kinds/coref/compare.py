@@ -330,7 +330,7 @@ def read_annotator(
                 errors.append(
                     ReaderError(
                         f,
-                        None,
+                        d.line,
                         f"document {d.name} appears twice for this annotator; the second is left out.",
                     )
                 )

@@ -47,6 +47,7 @@ def is_ua(head: str) -> bool:
 @dataclass
 class _Doc:
     name: str
+    line: int | None = None  # the "# newdoc" line
     words: list[str] = field(default_factory=list)
     # mention id → (entity, parts [(start, end)], first line)
     mentions: dict[str, tuple[str, list[tuple[int, int]], int]] = field(default_factory=dict)
@@ -94,7 +95,7 @@ def _misc(cols: list[str], key: str) -> str | None:
 def _to_documents(docs: list[_Doc], path: Path) -> list[CorefDocument]:
     out = []
     for d in docs:
-        doc = CorefDocument(d.name, str(path), " ".join(d.words), errors=d.errors)
+        doc = CorefDocument(d.name, str(path), " ".join(d.words), errors=d.errors, line=d.line)
         classes: dict[str, list[MentionKey]] = {}
         for _mid, (eid, parts, _line) in d.mentions.items():
             parts = sorted(parts)
@@ -134,7 +135,7 @@ def read_corefud(path: Path) -> list[CorefDocument]:
             if doc is not None:
                 _drop_unclosed(doc, open_, path)
             m = re.search(r"id\s*=\s*(\S+)", line)
-            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}")
+            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}", n)
             docs.append(doc)
             open_ = {}
             continue
@@ -279,7 +280,7 @@ def read_ua(path: Path) -> list[CorefDocument]:
             continue
         if line.startswith("# newdoc"):
             m = re.search(r"id\s*=\s*(\S+)", line)
-            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}")
+            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}", n)
             docs.append(doc)
             stack = []
             continue

@@ -33,6 +33,8 @@ class CorefDocument:
     classes: list[list[MentionKey]] = field(default_factory=list)  # in file order, no duplicates
     notes: list[str] = field(default_factory=list)
     errors: list[ReaderError] = field(default_factory=list)
+    #: the line of its file where the document begins (``None``: the file is the document)
+    line: int | None = field(default=None, compare=False)
 
     @property
     def singletons(self) -> list[MentionKey]:
@@ -264,9 +266,9 @@ _MARK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 class _ConllDocument:
     """One ``#begin document`` block being read: open mentions, entities, words."""
 
-    def __init__(self, path: Path, name: str) -> None:
+    def __init__(self, path: Path, name: str, line: int) -> None:
         self.path = path
-        self.doc = CorefDocument(name, str(path), None)
+        self.doc = CorefDocument(name, str(path), None, line=line)
         self.token = 0
         self.open: dict[int, list[tuple[int, int]]] = {}
         self.entities: dict[int, list[MentionKey]] = {}
@@ -348,7 +350,7 @@ def read_conll(path: Path) -> list[CorefDocument]:
             if cur is not None:
                 docs.append(cur.close())
             name = line[len("#begin document") :].strip() or f"{path.stem}:{len(docs) + 1}"
-            cur = _ConllDocument(path, name)
+            cur = _ConllDocument(path, name, lineno)
         elif line.startswith("#end document"):
             if cur is not None:
                 docs.append(cur.close())
@@ -409,7 +411,7 @@ def read_mention_table(
     classes: dict[tuple[str, str], list[MentionKey]] = {}
     for row in df.to_dict("records"):
         name = str(row[dcol]) if dcol else Path(path).stem
-        doc = docs.setdefault(name, CorefDocument(name, str(path), None))
+        doc = docs.setdefault(name, CorefDocument(name, str(path), None, line=int(row[LINE])))
         start, stop = _offset(row[b]), _offset(row[e])
         if start is None or stop is None:
             doc.errors.append(

@@ -215,7 +215,7 @@ def _put(out: ByAnnotator, who: str, doc: SpanDocument, errors: list[ReaderError
         errors.append(
             ReaderError(
                 doc.path,
-                None,
+                next((n for n in doc.lines if n is not None), None),  # where its spans begin
                 f"{who} annotated document {doc.name} twice; the second is left out.",
             )
         )
