@@ -345,7 +345,7 @@ def refuse_replacing_inputs(
     outputs: Iterable[str | Path | None], inputs: Iterable[str | Path]
 ) -> None:
     """Raise :class:`~iaa_desktop.core.errors.IaaError` when an output file is one of the input
-    files (by any path, link or letter case): a report written there would replace an
+    files (by any path or link to the same file): a report written there would replace an
     annotator's work. ``None`` and ``-`` (standard output) are no files."""
     from iaa_desktop.core.errors import IaaError, shown_path
 
