@@ -164,6 +164,24 @@ def _grouped_gaps(
     return gap_group[ok], gap_len[ok]
 
 
+def _tail_sums(
+    gap_group: NDArray[Any],
+    gap_len: NDArray[Any],
+    big: int,
+    group: NDArray[Any],
+    length: NDArray[Any],
+) -> NDArray[Any]:
+    """For each (``group``, ``length``) pair (broadcast): Σ (gap − length + 1) over the gaps of
+    that group at least ``length`` long, by one sort and a cumulative sum (``big`` exceeds every
+    gap length)."""
+    keys = np.sort(gap_group * big + gap_len)
+    csum = np.concatenate([[0.0], np.cumsum((keys % big).astype(float))])
+    lo = np.searchsorted(keys, group * big + length, side="left")
+    hi = np.searchsorted(keys, (group + 1) * big, side="left")
+    out: NDArray[Any] = (csum[hi] - csum[lo]) - (length - 1.0) * (hi - lo)
+    return out
+
+
 def _grouped_expected(
     b: NDArray[Any],
     e: NDArray[Any],
@@ -175,12 +193,8 @@ def _grouped_expected(
     n_groups = len(glen)
     gap_group, gap_len = _grouped_gaps(b, e, r, g, glen, n_raters)
     big = int(max(int(glen.max()) if n_groups else 0, 1)) + 2
-    keys = np.sort(gap_group * big + gap_len)
-    csum = np.concatenate([[0.0], np.cumsum((keys % big).astype(float))])
     ell = (e - b).astype(float)
-    lo = np.searchsorted(keys, g * big + (e - b), side="left")
-    hi = np.searchsorted(keys, (g + 1) * big, side="left")
-    inner = (csum[hi] - csum[lo]) - (ell - 1.0) * (hi - lo)  # Σ_{gap ≥ ℓ} (gap − ℓ + 1)
+    inner = _tail_sums(gap_group, gap_len, big, g, e - b)  # Σ_{gap ≥ ℓ} (gap − ℓ + 1)
     n_k = np.bincount(g, minlength=n_groups).astype(float)
     term = (n_k[g] - 1.0) * (2 * ell**3 - 3 * ell**2 + ell) / 3.0 + ell**2 * inner
     L = glen.astype(float)
@@ -276,11 +290,7 @@ def _pooled_cross(
             (g[su] // K) * m + inv.ravel(), weights=ell[su].astype(float) ** 2, minlength=S * m
         ).reshape(S, m)
         sg = gap_cat == k
-        keys = np.sort(gap_seg[sg] * big + gap_len[sg])
-        csum = np.concatenate([[0.0], np.cumsum((keys % big).astype(float))])
-        lo = np.searchsorted(keys, segs * big + lam[None, :], side="left")
-        hi = np.searchsorted(keys, (segs + 1) * big, side="left")
-        G = (csum[hi] - csum[lo]) - (lam[None, :] - 1.0) * (hi - lo)
+        G = _tail_sums(gap_seg[sg], gap_len[sg], big, segs, lam[None, :])
         out[:, k] = ((W @ U) * (W @ G)).sum(axis=1)
     return out
 
