@@ -133,7 +133,7 @@ def _check_bare_cr(path: Path, text: str, delim: str, quoting: int) -> None:
         ) from None
 
 
-def _first_records(path: Path, text: str, delim: str, quoting: int) -> list[list[str]]:
+def first_records(path: Path, text: str, delim: str, quoting: int) -> list[list[str]]:
     """The header and the first data record, parsed as pandas will parse them."""
     reader = csv.reader(io.StringIO(text[: 4 * 1024 * 1024]), delimiter=delim, quoting=quoting)
     out: list[list[str]] = []
@@ -202,7 +202,7 @@ def read_table(
     delim = sniff_delimiter(path, text)
     # TSV exports (DURel, PhiTag, the shared data) use no quoting; CSV uses standard quoting
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
-    first = _first_records(path, text, delim, quoting)
+    first = first_records(path, text, delim, quoting)
     if not first:
         raise ReaderError(path, None, "the file is empty.")
     _check_bare_cr(path, text, delim, quoting)

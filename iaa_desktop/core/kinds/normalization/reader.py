@@ -110,8 +110,8 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
     import pandas as pd
 
     from iaa_desktop.core.tabular import (
-        _first_records,
         check_header,
+        first_records,
         parse_csv,
         restore_neutralised,
     )
@@ -126,7 +126,7 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
         )
     delim = _sniff_delimiter(first_line)
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
-    first = _first_records(path, text, delim, quoting)
+    first = first_records(path, text, delim, quoting)
     header = check_header(path, [h.strip().lower() for h in first[0]])
     errors: list[ReaderError] = []
     df = None
