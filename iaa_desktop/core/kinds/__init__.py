@@ -1,10 +1,11 @@
 """The registry of study kinds: ``KINDS`` maps a kind's name to its :class:`KindSpec`.
 
 Each kind is one package below this one (its readers, comparison, result, report section, methods
-paragraph, adjudication units and gold writers) whose ``__init__`` defines ``SPEC``. Adding a kind
-is one package and one line in ``KINDS``; the GUI adds one view module and one line in
-:mod:`iaa_desktop.gui.kinds`. The specs name their heavy modules lazily, so importing this
-registry is cheap.
+paragraph, adjudication units and gold writers, what the import dialog shows, its example) whose
+``__init__`` defines ``SPEC``; everything the program knows about a kind is reached through
+``KINDS[name]``. Adding a kind is one package and one line in ``KINDS``; its view in the window is
+one module the spec names (:mod:`iaa_desktop.gui.kinds`). The specs import their heavy modules
+when first used, so importing this registry is cheap.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from iaa_desktop.core import kind_lookup
 from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.kinds import (
     candidates,
@@ -48,6 +50,7 @@ KINDS: dict[str, KindSpec] = {
         spans.SPEC,
     )
 }
+kind_lookup.install(KINDS)  # results reach their kind's report and adjudication through it
 
 
 def kind_names() -> list[str]:

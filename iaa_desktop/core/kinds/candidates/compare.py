@@ -24,7 +24,6 @@ import pandas as pd
 
 from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.candidates import SPEC
 from iaa_desktop.core.kinds.candidates.model.settings import (
     MODEL_SETTINGS,
     run_model,
@@ -128,7 +127,6 @@ def overlap_bins(overlap: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarr
 
 @dataclass
 class CandidatesResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     categories: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)
@@ -350,7 +348,7 @@ def run(
     by_factor = yield from kappa.per_factor_level(pairs, factors)
     yield Progress(88, 100, "multi-κ per overlap bin")
     result = CandidatesResult(
-        **result_fields(SPEC.name, inputs, opts, errors, warnings),
+        **result_fields("candidates", inputs, opts, errors, warnings),
         annotators=data.annotators,
         categories=list(cats),
         overall=overall,
@@ -534,4 +532,4 @@ def _num(s: str) -> float:
         return math.inf
 
 
-KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_candidates, run)
+KIND = StepsKind("candidates", SETTINGS, looks_like_candidates, run)

@@ -36,7 +36,6 @@ from iaa_desktop.core.align.tokens import (
     weighted_jaccard,
 )
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.durel import SPEC
 from iaa_desktop.core.kinds.durel.figures import Matrix, build_matrix, compute
 from iaa_desktop.core.kinds.durel.measures import row_sd
 from iaa_desktop.core.kinds.durel.reader import (
@@ -200,7 +199,6 @@ def _fmt(v: float) -> str:
 
 @dataclass
 class DurelResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     level: str = "ordinal"
     overall: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -377,7 +375,7 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
     long = data.judgments[["target", "id1", "id2", "annotator", "value", "comment"]].copy()
     long["item"] = matrix.item_of_row
     result = DurelResult(
-        **result_fields(SPEC.name, inputs, opts, errors, warnings),
+        **result_fields("durel", inputs, opts, errors, warnings),
         annotators=matrix.annotators,
         level=opts["level"],
         overall=figures["overall"],
@@ -441,4 +439,4 @@ def _align_texts(result: DurelResult) -> Generator[Progress, None, None]:
     items["overlap"] = overlap
 
 
-KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_durel, run)
+KIND = StepsKind("durel", SETTINGS, looks_like_durel, run)

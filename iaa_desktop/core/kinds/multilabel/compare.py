@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.multilabel import SPEC, explore
+from iaa_desktop.core.kinds.multilabel import explore
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, parse_s1
 from iaa_desktop.core.kinds.multilabel.reader import (
     MultiLabelData,
@@ -46,7 +46,6 @@ class MultiLabelKind:
     """Multi-label annotations (a set of labels per item and annotator)."""
 
     name = "multilabel"
-    title = SPEC.title
     settings = (
         Setting(
             "labels",

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.kinds.multilabel import SPEC, explore, partitions
+from iaa_desktop.core.kinds.multilabel import explore, partitions
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, fmt, null_nan
 from iaa_desktop.core.kinds.multilabel.reader import MultiLabelData
 from iaa_desktop.core.kinds.spec import TaskResult
@@ -19,8 +19,6 @@ from iaa_desktop.core.metrics import decomposition as dec
 @dataclass
 class MultiLabelResult(TaskResult):
     """Everything computed for a multi-label study; arrays are read-only snapshots."""
-
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
 
     data: MultiLabelData | None = None
     #: annotator index pairs (a, b) that share items

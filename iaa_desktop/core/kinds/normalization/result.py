@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.align.characters import EMPTY_LABEL, CharacterAligner
-from iaa_desktop.core.kinds.normalization import SPEC
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics.subsets import SubsetAgreement
 
@@ -66,8 +65,6 @@ class Agreement:
 @dataclass
 class NormalizationResult(TaskResult):
     """Everything the ``normalization`` kind computes (see the module docstring)."""
-
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
 
     annotators: tuple[str, ...] = ()
     text_ids: tuple[str, ...] = ()

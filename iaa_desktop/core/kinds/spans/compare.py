@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, ReaderError
-from iaa_desktop.core.kinds.spans import SPEC
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
@@ -75,8 +74,6 @@ FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_f
 
 @dataclass
 class SpansResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
-
     annotators: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
     corpus: SpanCorpus | None = None
@@ -237,7 +234,6 @@ def unit_figures(corpus: SpanCorpus, level: str, draws: np.ndarray) -> dict[str,
 
 class SpansKind:
     name = "spans"
-    title = SPEC.title
     settings = SETTINGS
 
     def sniff(self, inputs: Sequence[Path]) -> float:

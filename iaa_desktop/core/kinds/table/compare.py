@@ -18,7 +18,6 @@ import pandas as pd
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
-from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
     MAX_TABLE_CATEGORIES,
     coincidences,
@@ -206,7 +205,6 @@ class GroupResult:
 
 @dataclass
 class TableResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     n_items: int = 0
     level: str = "nominal"
@@ -336,7 +334,6 @@ def below_minus_one(overall: Mapping[str, AgreementResult]) -> list[ReaderError]
 
 class TableKind:
     name = "table"
-    title = SPEC.title
     settings = SETTINGS
 
     def sniff(self, inputs: Sequence[Path]) -> float:
