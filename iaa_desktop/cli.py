@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.errors import IaaError, OptionError, ReaderError, shown_path
-from iaa_desktop.core.kinds import detect_kind, get_kind, kind_names
+from iaa_desktop.core.kinds import FALLBACK_KIND, detect_kind, get_kind, kind_names
 from iaa_desktop.core.kinds.spec import (
     TaskResult,
     add_settings_to_parser,
@@ -116,7 +116,7 @@ def parse_kind_args(
     study = _study_input(known.inputs, known) if study_file else None
     kind_name = known.kind or (study.kind if study else None)
     kind_name = kind_name or (
-        detect_kind([Path(p) for p in known.inputs]) if known.inputs else "table"
+        detect_kind([Path(p) for p in known.inputs]) if known.inputs else FALLBACK_KIND
     )
     try:
         kind = get_kind(kind_name)

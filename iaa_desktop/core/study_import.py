@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.errors import IaaError
-from iaa_desktop.core.kinds import KINDS, get_kind
+from iaa_desktop.core.kinds import KINDS, best_kind, get_kind, sniff_all
 from iaa_desktop.core.kinds.arrange import LeftOut, header, own_or_hidden
 from iaa_desktop.core.kinds.spec import ANNOTATOR_NAMES, resolve_options
 from iaa_desktop.core.kinds.survey import AnnotatorSource, Pairing, Preview
@@ -106,34 +106,15 @@ def _subfolders(folder: Path) -> list[Path]:
         return []
 
 
-def _sniff_all(inputs: Sequence[Path]) -> dict[str, float]:
-    scores = {}
-    for name, spec in KINDS.items():
-        try:
-            scores[name] = float(spec.sniff(list(inputs)))
-        except Exception:  # a sniffer failing on odd input means "not mine"  # noqa: BLE001
-            scores[name] = 0.0
-    return scores
-
-
-def _best(scores: Mapping[str, float]) -> tuple[str, float]:
-    """The most confident kind; ``table`` when nothing claims the inputs (as ``detect_kind``)."""
-    best, best_score = "table", 0.0
-    for name, score in scores.items():
-        if score > best_score:
-            best, best_score = name, score
-    return best, best_score
-
-
 def detect(selection: Sequence[Path]) -> tuple[list[Path], dict[str, float], str | None]:
     """The inputs to sniff, every kind's score and a note when a folder stood for its sub-folders."""
     inputs = list(selection)
-    scores = _sniff_all(inputs)
+    scores = sniff_all(inputs)
     if len(inputs) == 1 and inputs[0].is_dir():
         subs = _subfolders(inputs[0])
         if len(subs) >= 2:
-            sub_scores = _sniff_all(subs)
-            if _best(sub_scores)[1] > _best(scores)[1]:
+            sub_scores = sniff_all(subs)
+            if best_kind(sub_scores)[1] > best_kind(scores)[1]:
                 note = (
                     f"{inputs[0].name} holds one folder per annotator: its sub-folders are the "
                     "annotators."
@@ -192,7 +173,7 @@ def plan_import(
     chosen = [Path(p) for p in selection]
     cleaned, left = _clean(chosen)
     candidates, scores, folder_note = detect(cleaned)
-    detected, _ = _best(scores)
+    detected, _ = best_kind(scores)
     name = kind or detected
     get_kind(name)  # an unknown kind is an error here, not in the worker
     inputs, more_left, notes = KINDS[name].arranged(candidates)

@@ -10,7 +10,7 @@ when first used, so importing this registry is cheap.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from iaa_desktop.core import kind_lookup
@@ -27,14 +27,17 @@ from iaa_desktop.core.kinds import (
 from iaa_desktop.core.kinds.spec import KindSpec, Setting, TaskKind, TaskResult
 
 __all__ = [
+    "FALLBACK_KIND",
     "KINDS",
     "KindSpec",
     "Setting",
     "TaskKind",
     "TaskResult",
+    "best_kind",
     "detect_kind",
     "get_kind",
     "kind_names",
+    "sniff_all",
 ]
 
 #: kind name → spec; the only registry of kinds in the application
@@ -67,14 +70,31 @@ def get_kind(name: str) -> KindSpec:
         ) from None
 
 
-def detect_kind(inputs: Sequence[Path]) -> str:
-    """The kind whose ``sniff`` is most confident; ``table`` when nothing else claims the inputs."""
-    best, best_score = "table", 0.0
-    for name, spec in KINDS.items():
-        try:
-            score = spec.sniff(inputs)
-        except Exception:  # noqa: BLE001
-            score = 0.0
+#: the kind that reads what no kind claims (any table of judgments)
+FALLBACK_KIND = "table"
+
+
+def best_kind(scores: Mapping[str, float]) -> tuple[str, float]:
+    """The kind with the highest sniff score (the first of equals), and the score;
+    :data:`FALLBACK_KIND` when no kind claims the inputs."""
+    best, best_score = FALLBACK_KIND, 0.0
+    for name, score in scores.items():
         if score > best_score:
             best, best_score = name, score
-    return best
+    return best, best_score
+
+
+def sniff_all(inputs: Sequence[Path]) -> dict[str, float]:
+    """Every kind's confidence that ``inputs`` are its own (a sniffer failing means "not mine")."""
+    scores = {}
+    for name, spec in KINDS.items():
+        try:
+            scores[name] = float(spec.sniff(list(inputs)))
+        except Exception:  # noqa: BLE001
+            scores[name] = 0.0
+    return scores
+
+
+def detect_kind(inputs: Sequence[Path]) -> str:
+    """The kind whose ``sniff`` is most confident (:func:`best_kind`)."""
+    return best_kind(sniff_all(inputs))[0]

@@ -251,11 +251,7 @@ class KindSpec:
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, TaskResult]:
         """The kind's run; every text input is read with the chosen ``encoding`` option."""
-        from iaa_desktop.core.textio import with_encoding
-
-        steps = self.kind.run(inputs, options)
-        encoding = (options or {}).get(ENCODING.name)
-        return with_encoding(steps, str(encoding)) if encoding else steps
+        return run_kind(self.kind, inputs, options)
 
     def build_report(self, result: TaskResult, ctx: Any) -> Any:
         if self.report is None:
@@ -283,6 +279,17 @@ class KindSpec:
 
             return arrange_tables(list(paths), table_files)
         return self.arrange(list(paths))
+
+
+def run_kind(
+    kind: TaskKind, inputs: Sequence[Path], options: Mapping[str, Any]
+) -> Generator[Progress, None, TaskResult]:
+    """``kind.run(inputs, options)`` with every text input read in the ``encoding`` option."""
+    from iaa_desktop.core.textio import with_encoding
+
+    steps = kind.run(inputs, options)
+    encoding = (options or {}).get(ENCODING.name)
+    return with_encoding(steps, str(encoding)) if encoding else steps
 
 
 def result_fields(

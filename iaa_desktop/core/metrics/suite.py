@@ -128,7 +128,7 @@ def pair_table(t: Tally, ag: Aggregates, opts: CodedOptions) -> dict[str, FloatA
     both = ag.pair_both[0]
     out: dict[str, FloatArray] = {
         "n_items": both,
-        "percent_agreement": batch._div(ag.pair_agree[0], both),
+        "percent_agreement": batch.divide(ag.pair_agree[0], both),
         "cohen_kappa": batch.cohen_pairs(ag).value[0],
         "scott_pi": batch.scott_pairs(ag).value[0],
     }

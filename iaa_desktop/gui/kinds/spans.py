@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from iaa_desktop.core.kinds.spans.measures import KINDS
-from iaa_desktop.gui.kinds.coref.render import PALETTE
+from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
@@ -91,7 +91,7 @@ def render_document(result: Any, d: int, selected: int = -1) -> str:
     """The document as a table: per row of text, one line per annotator (code-point offsets)."""
     corpus, groups = result.corpus, result.groups
     text = corpus.texts[d] or ""
-    colour = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(corpus.labels)}
+    colour = {lab: MARKABLE[k % len(MARKABLE)] for k, lab in enumerate(corpus.labels)}
     per_ann: list[list[tuple[int, int, str, str, int]]] = [[] for _ in corpus.annotators]
     for i in np.flatnonzero(corpus.doc == d).tolist():
         g = int(groups.of_span[i])

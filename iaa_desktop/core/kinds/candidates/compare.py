@@ -35,7 +35,6 @@ from iaa_desktop.core.kinds.candidates.reader import (
     looks_like_candidates,
     read_candidates,
 )
-from iaa_desktop.core.kinds.durel.compare import PairDetail, _clean, make_detail
 from iaa_desktop.core.kinds.spec import (
     Setting,
     StepsKind,
@@ -43,6 +42,7 @@ from iaa_desktop.core.kinds.spec import (
     rename_annotators,
     result_fields,
 )
+from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
 from iaa_desktop.core.progress import Progress
 
@@ -190,7 +190,7 @@ class CandidatesResult(TaskResult):
     def to_json(self) -> dict[str, Any]:
         keep = ["pair_id", *self.factors, "overlap", "overlap_bin", "disagreement"]
         extra = {"model": self.model.to_json()} if self.model is not None else {}
-        return _clean(
+        return json_safe(
             extra
             | {
                 "kind": self.kind,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from iaa_desktop.core.kinds.coref.gold_values import KEEP, decode_class
 from iaa_desktop.core.kinds.coref.marks import Mark, context_lines
 
 ALL = "#b7e4b7"  # in every version
@@ -22,8 +23,6 @@ def _mention_key(m: Any) -> str:
 
 def unit_html(model: Any, i: int, names: list[str], current: str | None = None) -> str:
     """See the module docstring; ``names`` are the shown names per annotator column."""
-    from iaa_desktop.core.kinds.coref.adjudication import KEEP, decode_class
-
     u = model.units[i]
     doc = model.docs[u.doc]
     present = [x for x, a in enumerate(doc.annotations) if a is not None]

@@ -28,13 +28,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.align.tokens import (
-    Alignment,
-    Tokens,
-    smith_waterman,
-    tokenize,
-    weighted_jaccard,
-)
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.durel.figures import Matrix, build_matrix, compute
 from iaa_desktop.core.kinds.durel.measures import row_sd
@@ -55,6 +48,7 @@ from iaa_desktop.core.kinds.spec import (
     rename_annotators,
     result_fields,
 )
+from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
 from iaa_desktop.core.progress import Progress
 
 SETTINGS = [
@@ -120,71 +114,6 @@ SETTINGS = [
         "texts of larger studies are aligned when a pair is shown",
     ),
 ]
-
-
-# ---------------------------------------------------------------------------------------------
-# what the pair view shows (shared with the candidates kind)
-
-
-@dataclass(frozen=True)
-class PairDetail:
-    """Everything the pair view needs for one pair of passages."""
-
-    title: str
-    text_a: str
-    text_b: str
-    tokens_a: Tokens
-    tokens_b: Tokens
-    shared: frozenset[str]
-    alignment: Alignment
-    overlap: float
-    span_a: tuple[int, int] | None = None
-    span_b: tuple[int, int] | None = None
-    span_warnings: tuple[str, ...] = ()
-    #: (annotator, value as text, comment)
-    judgments: tuple[tuple[str, str, str], ...] = ()
-    summary: tuple[tuple[str, str], ...] = ()
-    label_a: str = "A"
-    label_b: str = "B"
-
-
-#: token pairs (passage A length × passage B length) aligned at most: 32 MB per matrix
-MAX_ALIGNED_CELLS = 4_000_000
-
-
-def make_detail(
-    title: str,
-    text_a: str,
-    text_b: str,
-    lemmas_a: str | None = None,
-    lemmas_b: str | None = None,
-    **kw: Any,
-) -> PairDetail:
-    """Tokenise, overlap and align two passages (the alignment only up to
-    :data:`MAX_ALIGNED_CELLS` token pairs: its matrices grow with the product of the lengths)."""
-    ta, tb = tokenize(text_a, lemmas_a), tokenize(text_b, lemmas_b)
-    n_cells = len(ta.keys) * len(tb.keys)
-    if n_cells <= MAX_ALIGNED_CELLS:
-        al = smith_waterman(ta.keys, tb.keys)
-    else:
-        al = Alignment((), 0.0)
-        note = (
-            "alignment",
-            f"not computed: {len(ta.keys):,} × {len(tb.keys):,} tokens, more than "
-            f"{MAX_ALIGNED_CELLS:,} token pairs",
-        )
-        kw["summary"] = (*kw.get("summary", ()), note)
-    return PairDetail(
-        title,
-        text_a,
-        text_b,
-        ta,
-        tb,
-        frozenset(ta.keys) & frozenset(tb.keys),
-        al,
-        weighted_jaccard(ta.keys, tb.keys),
-        **kw,
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -288,10 +217,10 @@ class DurelResult(TaskResult):
             "kind": self.kind,
             "level": self.level,
             "annotators": list(self.annotators),
-            "overall": _clean(self.overall),
-            "targets": _clean(self.targets),
-            "annotator_spearman": _clean(self.annotator_table.to_dict("records")),
-            "topic_ranking": _clean(self.topic_ranking.to_dict("records")),
+            "overall": json_safe(self.overall),
+            "targets": json_safe(self.targets),
+            "annotator_spearman": json_safe(self.annotator_table.to_dict("records")),
+            "topic_ranking": json_safe(self.topic_ranking.to_dict("records")),
         }
 
     def targets_table(self) -> pd.DataFrame:
@@ -330,19 +259,6 @@ class DurelResult(TaskResult):
             ("α filtered", g(f, "krippendorff_alpha")),
             ("Spearman filtered", g(f, "spearman_weighted")),
         ]
-
-
-def _clean(obj: Any) -> Any:
-    """JSON-safe copy: NaN → None, numpy scalars → Python."""
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_clean(v) for v in obj]
-    if isinstance(obj, np.generic):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
 
 
 # ---------------------------------------------------------------------------------------------

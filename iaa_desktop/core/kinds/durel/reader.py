@@ -33,8 +33,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import ReaderError
-from iaa_desktop.core.tabular import LINE, read_table
-from iaa_desktop.core.textio import read_head
+from iaa_desktop.core.tabular import LINE, header_line, read_table
 
 #: columns of the long judgments frame returned by :func:`read_durel`
 JUDGMENT_COLUMNS = ("target", "id1", "id2", "annotator", "raw", "value", "comment", "file", "line")
@@ -158,12 +157,6 @@ def target_sets(inputs: Sequence[Path]) -> list[tuple[str, Path, Path | None, Pa
                 )
             )
     return out
-
-
-def header_line(path: Path) -> str:
-    """The first line of a text file, lower-cased ("" when unreadable); reads no more than 64 KiB
-    and nothing from a device or pipe."""
-    return read_head(path).split("\n", 1)[0].lower()
 
 
 def looks_like_durel(inputs: Sequence[Path]) -> float:

@@ -167,12 +167,12 @@ def _majority(values: list[str], min_share: float) -> str | None:
 
 def _roles(header: list[str]) -> list[tuple[str, str]]:
     """(column name, role) in the inputs' column order."""
-    from iaa_desktop.core.kinds.normalization.reader import _ALIASES
+    from iaa_desktop.core.kinds.normalization.reader import ALIASES
 
     out = []
     lower = [h.strip().lower() for h in header]
     for h, lo in zip(header, lower):
-        role = next((k for k, names in _ALIASES.items() if lo in names), "")
+        role = next((k for k, names in ALIASES.items() if lo in names), "")
         out.append((h, role))
     return out
 
@@ -180,9 +180,9 @@ def _roles(header: list[str]) -> list[tuple[str, str]]:
 def _input_header(inputs: tuple[str, ...]) -> list[str] | None:
     """The header of the first per-annotator token file of the inputs (None for a wide table)."""
     from iaa_desktop.core.kinds.normalization.reader import (
-        _header_kind,
-        _sniff_delimiter,
         expand_inputs,
+        header_kind,
+        line_delimiter,
     )
     from iaa_desktop.core.textio import read_head
 
@@ -190,8 +190,8 @@ def _input_header(inputs: tuple[str, ...]) -> list[str] | None:
         first = read_head(f).split("\n", 1)[0].rstrip("\r")
         if not first:
             continue
-        header = first.split(_sniff_delimiter(first))
-        if _header_kind([h.strip().lower() for h in header]) == "token":
+        header = first.split(line_delimiter(first))
+        if header_kind([h.strip().lower() for h in header]) == "token":
             return header
         return None
     return None

@@ -33,7 +33,7 @@ _MAX_EMPTY_NOTES = 20
 
 __all__ = ["NormalizationData", "read_normalization", "looks_like_normalization", "expand_inputs"]
 
-_ALIASES = {
+ALIASES = {
     "text_id": ("text_id", "text", "textid", "doc", "document", "doc_id"),
     "token_id": ("token_id", "token", "tokenid", "tok_id", "position", "pos", "id"),
     "orig": ("orig", "historical", "hist", "original", "form", "historical_form", "word"),
@@ -94,7 +94,7 @@ def expand_inputs(inputs: Sequence[Path]) -> list[Path]:
     return out
 
 
-def _sniff_delimiter(first_line: str) -> str:
+def line_delimiter(first_line: str) -> str:
     for d in ("\t", ",", ";"):
         if d in first_line:
             return d
@@ -124,7 +124,7 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
         raise ReaderError(
             path, 1, "the first line must be a header (e.g. text_id, token_id, orig, norm)."
         )
-    delim = _sniff_delimiter(first_line)
+    delim = line_delimiter(first_line)
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
     first = first_records(path, text, delim, quoting)
     header = check_header(path, [h.strip().lower() for h in first[0]])
@@ -183,13 +183,13 @@ def _read_rows(
 
 
 def _find(header: list[str], key: str) -> int | None:
-    for alias in _ALIASES[key]:
+    for alias in ALIASES[key]:
         if alias in header:
             return header.index(alias)
     return None
 
 
-def _header_kind(header: list[str]) -> str | None:
+def header_kind(header: list[str]) -> str | None:
     """'token' for a per-annotator file, 'wide' for a wide table, None when neither."""
     ids = [_find(header, k) for k in ("text_id", "token_id", "orig")]
     if any(i is None for i in ids):
@@ -209,9 +209,9 @@ def looks_like_normalization(path: Path) -> float:
     from iaa_desktop.core.textio import read_head
 
     first = read_head(path).split("\n", 1)[0]
-    delim = _sniff_delimiter(first)
+    delim = line_delimiter(first)
     header = [h.strip().lower() for h in first.rstrip("\r\n").split(delim)]
-    kind = _header_kind(header)
+    kind = header_kind(header)
     if kind == "token":
         return 0.9
     if kind == "wide":
@@ -335,7 +335,7 @@ def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
     header, df, lines, errs = _read_table(path)
     errors.extend(errs)
     df, lines = _drop_long_cells(path, df, lines, errors)
-    kind = _header_kind(header)
+    kind = header_kind(header)
     if kind is None:
         raise ReaderError(
             path,
@@ -343,7 +343,7 @@ def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
             "the header needs text id, token id, historical form and a normalization column "
             "(e.g. text_id, token_id, orig, norm).",
         )
-    ix = {k: _find(header, k) for k in _ALIASES}
+    ix = {k: _find(header, k) for k in ALIASES}
     if kind == "token":
         return [
             _make(

@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, ReaderError
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
 from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import Setting, rename_annotators, resolve_options
 from iaa_desktop.core.metrics import spans as S
 from iaa_desktop.core.progress import Progress
 
@@ -70,74 +69,6 @@ SETTINGS = [
 ]
 
 FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_fleiss_kappa")
-
-
-@dataclass
-class SpansResult(TaskResult):
-    annotators: tuple[str, ...] = ()
-    labels: tuple[str, ...] = ()
-    corpus: SpanCorpus | None = None
-    groups: M.Groups | None = None
-    #: summary figure → {value, ci_low, ci_high}
-    overall: dict[str, dict[str, float | None]] = field(default_factory=dict)
-    frames: dict[str, pd.DataFrame] = field(default_factory=dict)
-    confusion: np.ndarray | None = None
-    gamma_note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        def records(name: str) -> list[dict[str, Any]]:
-            df = self.frames.get(name)
-            if df is None:
-                return []
-            return [
-                {
-                    k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                    for k, v in r.items()
-                }
-                for r in df.to_dict("records")
-            ]
-
-        return {
-            "kind": self.kind,
-            "annotators": list(self.annotators),
-            "labels": list(self.labels),
-            "n_documents": len(self.corpus.names) if self.corpus else 0,
-            "overall": self.overall,
-            "pairs": records("pairs"),
-            "per_label": records("labels"),
-            "documents": records("documents"),
-            "pair_disagreements": records("pair_disagreements"),
-            "confusion": records("confusion"),
-            "disagreements": records("disagreements")[:200],
-            "gamma_note": self.gamma_note,
-        }
-
-    def tables(self) -> dict[str, pd.DataFrame]:
-        overall = pd.DataFrame(
-            [
-                {"measure": k, **{q: v.get(q) for q in ("value", "ci_low", "ci_high")}}
-                for k, v in self.overall.items()
-            ]
-        )
-        return {"overall": overall, **self.frames}
-
-    def headline(self) -> list[tuple[str, str]]:
-        out = [
-            ("documents", str(len(self.corpus.names) if self.corpus else 0)),
-            ("annotators", str(len(self.annotators))),
-        ]
-        for key, title in (("exact_f1", "span F1"), ("unitizing_alpha", "αU")):
-            v = self.overall.get(key, {}).get("value")
-            if v is not None and math.isfinite(v):
-                out.append((title, f"{v:.3f}"))
-        return out
-
-
-def _fig(value: float, ci: tuple[float, float] = (math.nan, math.nan)) -> dict[str, float | None]:
-    def f(x: float) -> float | None:
-        return float(x) if x is not None and math.isfinite(x) else None
-
-    return {"value": f(value), "ci_low": f(ci[0]), "ci_high": f(ci[1])}
 
 
 def _mean_pairs(values: np.ndarray) -> np.ndarray:
@@ -202,7 +133,7 @@ def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict
             mean = float(_mean_pairs(np.array([r[key] for r in rs]))) if rs else math.nan
             boot = _mean_pairs(np.array([r[f"boot_{key}"] for r in rs])) if rs else None
             ci = S.percentile_interval(boot) if boot is not None else nan2
-            out["overall"][f"{kind}_f1{fig}"] = _fig(mean, ci)
+            out["overall"][f"{kind}_f1{fig}"] = figure_value(mean, ci)
         out[f"label_{kind}"] = _mean_pairs(np.array([r["label"] for r in rs])) if rs else None
         out[f"doc_{kind}"] = _mean_pairs(np.array([r["doc"] for r in rs])) if rs else None
         # per label: F1 per pair and label in each resample, mean over the pairs
@@ -221,7 +152,9 @@ def unit_figures(corpus: SpanCorpus, level: str, draws: np.ndarray) -> dict[str,
     per_doc = M.unit_coefficients(ut, None)
     boot = M.unit_coefficients(ut, draws @ ut.per_doc) if len(draws) else {}
     figures = {
-        k: _fig(float(v[0]), S.percentile_interval(boot[k]) if boot else (math.nan, math.nan))
+        k: figure_value(
+            float(v[0]), S.percentile_interval(boot[k]) if boot else (math.nan, math.nan)
+        )
         for k, v in total.items()
     }
     return {

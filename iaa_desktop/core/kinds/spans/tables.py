@@ -10,6 +10,7 @@ import pandas as pd
 
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
+from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
 
 
 def _nan(v: Any) -> float:
@@ -116,17 +117,15 @@ def _documents_frame(corpus, f1, groups, units, ua) -> pd.DataFrame:
 
 
 def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma) -> Any:
-    from iaa_desktop.core.kinds.spans.compare import SpansResult, _fig
-
     overall = dict(f1["overall"])
     for level in ("char", "token"):
         figs = units[level].get("figures", {})
         for k in ("fleiss_kappa", "krippendorff_alpha"):
             if k in figs:
                 overall[f"{level}_{k}"] = figs[k]
-    overall["unitizing_alpha"] = _fig(float(ua["alpha"]), ua["alpha_ci"])
+    overall["unitizing_alpha"] = figure_value(float(ua["alpha"]), ua["alpha_ci"])
     if gamma is not None:
-        overall["gamma"] = _fig(float(gamma))
+        overall["gamma"] = figure_value(float(gamma))
     conf_rows = [
         {"label_a": corpus.labels[i], "label_b": corpus.labels[j], "count": int(confusion[i, j])}
         for i, j in zip(*np.nonzero(confusion))

@@ -75,7 +75,7 @@ class TableModel(AdjudicationModel):
             FILE,
             LABEL_NAMES,
             ColumnRoles,
-            _find,
+            find_column,
             read_judgments,
         )
         from iaa_desktop.core.tabular import LINE, read_table
@@ -111,10 +111,10 @@ class TableModel(AdjudicationModel):
         if layout == "long":
             ann_col = (
                 roles.annotator
-                or _find([c for c in header if c not in item_cols], ANNOTATOR_NAMES)
+                or find_column([c for c in header if c not in item_cols], ANNOTATOR_NAMES)
                 or "annotator"
             )
-            lab_col = roles.label or _find(
+            lab_col = roles.label or find_column(
                 [c for c in header if c not in item_cols and c != ann_col], LABEL_NAMES
             )
             if lab_col is None:

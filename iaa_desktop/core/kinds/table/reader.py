@@ -107,7 +107,7 @@ class Judgments:
     warnings: list[ReaderError] = field(default_factory=list)
 
 
-def _find(columns: list[str], names: tuple[str, ...]) -> str | None:
+def find_column(columns: list[str], names: tuple[str, ...]) -> str | None:
     lower = {c.lower().strip(): c for c in columns}
     for n in names:
         if n in lower:
@@ -148,7 +148,7 @@ def _with_item_columns(
     if roles.layout == "wide-no-item":
         item_cols = ()
     elif not item_cols:
-        found = _find(cols, ITEM_NAMES)
+        found = find_column(cols, ITEM_NAMES)
         item_cols = (found,) if found else _first_item_column(df, cols, meta_given, roles)
     _check_columns(path, df, item_cols, "item")
     if not item_cols:
@@ -165,8 +165,10 @@ def _long_from_frame(
     meta_given = set(roles.metadata) | ({roles.group_by} if roles.group_by else set())
     df, item_cols = _with_item_columns(path, df, roles, meta_given)
     cols = [c for c in df.columns if c != LINE]
-    annotator = roles.annotator or _find([c for c in cols if c not in item_cols], ANNOTATOR_NAMES)
-    label = roles.label or _find(
+    annotator = roles.annotator or find_column(
+        [c for c in cols if c not in item_cols], ANNOTATOR_NAMES
+    )
+    label = roles.label or find_column(
         [c for c in cols if c not in item_cols and c != annotator], LABEL_NAMES
     )
     if roles.annotator:
@@ -252,7 +254,7 @@ def _first_item_column(
     if not candidates:
         return ()
     first = candidates[0]
-    if _find(cols, ANNOTATOR_NAMES) is None and df[first].duplicated().any():
+    if find_column(cols, ANNOTATOR_NAMES) is None and df[first].duplicated().any():
         return ()
     return (first,)
 

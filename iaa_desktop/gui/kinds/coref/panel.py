@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 from iaa_desktop.gui.kinds.coref.render import (
     ONLY_ONE,
     OTHER_CLASS,
-    PALETTE,
     SINGLETON,
     render_document,
 )
+from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import ListBar, fit_columns, make_table, select_row
 from iaa_desktop.gui.widgets.zoom import TextZoom
@@ -201,7 +201,7 @@ class CorefPanel(QWidget):
         k = 0
         for r in pair.rows:
             if r.class_a not in ("-", "S") and r.class_b not in ("-", "S"):
-                colour = PALETTE[k % len(PALETTE)]
+                colour = MARKABLE[k % len(MARKABLE)]
                 k += 1
                 colour_a[r.class_a] = colour
                 colour_b[r.class_b] = colour
