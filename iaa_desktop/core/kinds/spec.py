@@ -141,8 +141,15 @@ class TaskResult:
 class TaskKind(Protocol):
     """A kind of study. See the module docstring."""
 
-    name: str
-    settings: Sequence[Setting]
+    @property
+    def name(self) -> str:
+        """The kind's name, as in :data:`~iaa_desktop.core.kinds.KINDS`."""
+        ...
+
+    @property
+    def settings(self) -> Sequence[Setting]:
+        """Its options: each becomes a command-line flag and a field of the settings panel."""
+        ...
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         """Confidence in 0..1 that these inputs are of this kind (for ``--kind`` left out)."""

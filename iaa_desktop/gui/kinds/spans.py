@@ -342,12 +342,12 @@ EXPLAIN = {
 
 def interval_note(result: Any, key: str) -> str:
     """How the interval of a figure was computed (the second half of its tooltip)."""
-    o = getattr(result, "options", {}) or {}
+    iv = result.interval
     if key == "gamma":
         return "No interval: γ would have to be aligned again for every resample."
     note = (
-        f"Interval: 95% percentile bootstrap over documents ({int(o.get('n_resamples', 1000)):,} "
-        f"resamples, seed {int(o.get('seed', 0))}): the documents are drawn with replacement and "
+        f"Interval: 95% percentile bootstrap over documents ({iv.resamples:,} "
+        f"resamples, seed {iv.seed}): the documents are drawn with replacement and "
         "the figure computed again from each resample's counts"
     )
     if key == "unitizing_alpha":

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import (
     delimiter_for,
@@ -60,7 +61,7 @@ class CandidatesModel(AdjudicationModel):
             out += f"<p dir='auto'><i>{side}{ref}</i><br>{html.escape(str(r[side + '_text']))}</p>"
         return out
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.candidates.reader import (
             CandidateColumns,
             pick_column,

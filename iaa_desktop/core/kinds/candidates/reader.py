@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, header_line, read_table
@@ -374,7 +375,7 @@ def _long_labels(
     return wide[list(annotators)], annotators
 
 
-def encode_labels(labels: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+def encode_labels(labels: pd.DataFrame) -> tuple[NDArray[Any], list[str]]:
     """``(codes, categories)``: integer codes (-1 = no label) of an items × annotators label table."""
     arr = labels.to_numpy(dtype=object).astype(str)
     valid = arr != ""

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
 from iaa_desktop.core.errors import IaaError, OptionError, ReaderError
@@ -357,7 +358,7 @@ class CorefModel(AdjudicationModel):
     # -- gold ------------------------------------------------------------------------------------
 
     def gold_chains(
-        self, gold: np.ndarray
+        self, gold: NDArray[Any]
     ) -> list[tuple[frozenset[Mention], list[frozenset[Mention]]]]:
         """Per document: (gold mentions, gold chains), consistent (see the module docstring)."""
         out = []
@@ -398,7 +399,7 @@ class CorefModel(AdjudicationModel):
             out.append((mentions, chains))
         return out
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.coref import gold as writers
 
         chains = self.gold_chains(gold)

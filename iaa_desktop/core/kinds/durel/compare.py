@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.durel.figures import Matrix, build_matrix, compute
@@ -323,7 +324,7 @@ def _read(inputs: Sequence[Path], opts: Mapping[str, Any]) -> DurelData:
     return data
 
 
-def _items_table(matrix: Matrix, stats: Mapping[str, np.ndarray]) -> pd.DataFrame:
+def _items_table(matrix: Matrix, stats: Mapping[str, NDArray[Any]]) -> pd.DataFrame:
     """One row per item: target, ids, the judgment of each annotator, the item statistics and a
     disagreement key (range, ties broken by the standard deviation; -1 without judgments)."""
     items = matrix.items.copy()

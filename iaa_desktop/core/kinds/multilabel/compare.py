@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.multilabel import explore
@@ -197,7 +198,7 @@ class MultiLabelKind:
 
 def _per_label(
     result: MultiLabelResult, data: MultiLabelData
-) -> Generator[Progress, None, np.ndarray | None]:
+) -> Generator[Progress, None, NDArray[Any] | None]:
     """Per-label agreement of every pair sharing items; the pairs' joint count matrices when
     they fit (:data:`explore.JOINT_CELLS_MAX`), else None."""
     k = data.k

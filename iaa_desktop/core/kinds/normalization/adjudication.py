@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import write_table
 from iaa_desktop.core.adjudication.model import AdjudicationModel
@@ -113,7 +114,7 @@ class NormalizationModel(AdjudicationModel):
             f"<p dir='auto'>{' '.join(words)}</p>"
         )
 
-    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> np.ndarray:
+    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> NDArray[Any]:
         """The majority taken on the normalization; the modernization and its type separately.
 
         A token is decided when more than half (and at least ``min_share``) of its annotators
@@ -136,7 +137,7 @@ class NormalizationModel(AdjudicationModel):
             out[r] = encode(norm, mod, typ)
         return out
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         norm, mod, typ = [], [], []
         for v in gold:
             n, m, t = decode(v) if v is not None else ("", "", "")

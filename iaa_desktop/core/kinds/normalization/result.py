@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.align.characters import EMPTY_LABEL, CharacterAligner
 from iaa_desktop.core.kinds.spec import TaskResult
@@ -70,10 +71,10 @@ class NormalizationResult(TaskResult):
     text_ids: tuple[str, ...] = ()
     token_ids: tuple[str, ...] = ()
     orig: tuple[str, ...] = ()
-    norm: np.ndarray = field(default_factory=lambda: np.empty((0, 0), object))
-    mod: np.ndarray = field(default_factory=lambda: np.empty((0, 0), object))
-    types: np.ndarray = field(default_factory=lambda: np.empty((0, 0), object))
-    changed: np.ndarray = field(default_factory=lambda: np.empty((0, 0), bool))
+    norm: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), object))
+    mod: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), object))
+    types: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), object))
+    changed: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), bool))
     texts: tuple[str, ...] = ()
     word: dict[str, Agreement] = field(default_factory=dict)
     character: dict[str, Agreement] = field(default_factory=dict)
@@ -83,7 +84,7 @@ class NormalizationResult(TaskResult):
     confusion: pd.DataFrame = field(default_factory=pd.DataFrame)
     by_type: dict[str, Agreement] = field(default_factory=dict)
     disagreements: pd.DataFrame = field(default_factory=pd.DataFrame)
-    token_agreement: np.ndarray = field(default_factory=lambda: np.empty(0))
+    token_agreement: NDArray[Any] = field(default_factory=lambda: np.empty(0))
     n_dropped_punctuation: int = 0
     aligner: CharacterAligner | None = None
 

@@ -14,64 +14,25 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
-from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
-from iaa_desktop.core.kinds.spec import Setting, rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
 from iaa_desktop.core.metrics import spans as S
 from iaa_desktop.core.progress import Progress
 
-SETTINGS = [
-    Setting("n_resamples", "Bootstrap resamples", 1000, int, (), "resamples of the documents"),
-    Setting("seed", "Random seed", 0, int, (), "seed of the bootstrap and of γ"),
-    Setting(
-        "gamma",
-        "γ (pygamma-agreement)",
-        False,
-        bool,
-        (),
-        "compute Mathet et al.'s γ with pygamma-agreement (slow; pip install 'iaa-desktop[gamma]')",
-    ),
-    Setting(
-        "layer",
-        "Span layer (WebAnno TSV, INCEpTION)",
-        DEFAULT_LAYER,
-        str,
-        (),
-        "the span layer compared in TSV 3.x files and INCEpTION exports (full or short type name)",
-    ),
-    Setting(
-        "feature",
-        "Label feature (WebAnno TSV, INCEpTION)",
-        DEFAULT_FEATURE,
-        str,
-        (),
-        "the feature of that layer whose value is the span's label",
-    ),
-    Setting(
-        "curation",
-        "INCEpTION export: compare the curated version too",
-        False,
-        bool,
-        (),
-        "add the curated documents of an INCEpTION project export as the annotator 'curation'",
-    ),
-    Setting("document_column", "Span table: document column", "", str),
-    Setting("start_column", "Span table: start column", "", str),
-    Setting("end_column", "Span table: end column", "", str),
-    Setting("label_column", "Span table: label column", "", str),
-    Setting("annotator_column", "Span table: annotator column", "", str),
-    Setting("encoding", "Text encoding", "", str, (), "encoding of the files (empty: UTF-8)"),
-]
+SETTINGS = SpansOptions.settings()
 
 FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_fleiss_kappa")
 
 
-def _mean_pairs(values: np.ndarray) -> np.ndarray:
+def _mean_pairs(values: NDArray[Any]) -> NDArray[Any]:
     """Mean over annotator pairs (axis 0), NaN-aware (a pair without spans has no F1)."""
     with np.errstate(invalid="ignore"), _quiet():
         return np.nanmean(values, axis=0)
@@ -89,7 +50,7 @@ class _quiet:
         self._w.__exit__(*exc)
 
 
-def _pair_f1(tp: np.ndarray, tot: np.ndarray, draws: np.ndarray) -> dict[str, Any]:
+def _pair_f1(tp: NDArray[Any], tot: NDArray[Any], draws: NDArray[Any]) -> dict[str, Any]:
     """One pair, one kind of match: F1 micro, per label, macro and per document from the counts
     (documents × labels), and their resamples (``draws`` @ the counts summed again)."""
     lab = S.f1_from_counts(tp.sum(axis=0), 0, tot.sum(axis=0))
@@ -105,7 +66,7 @@ def _pair_f1(tp: np.ndarray, tot: np.ndarray, draws: np.ndarray) -> dict[str, An
     }
 
 
-def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict[str, Any]:
+def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: NDArray[Any]) -> dict[str, Any]:
     """Span F1 (micro and macro) per pair, per label, per document and overall (mean over
     pairs), with intervals: every resample of the documents gives every figure again."""
     pairs = M.pairs_of(corpus)
@@ -144,7 +105,7 @@ def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict
     return out
 
 
-def unit_figures(corpus: SpanCorpus, level: str, draws: np.ndarray) -> dict[str, Any]:
+def unit_figures(corpus: SpanCorpus, level: str, draws: NDArray[Any]) -> dict[str, Any]:
     ut = M.unit_table(corpus, level)
     if not len(ut.rows):
         return {"left_out": ut.left_out, "overall": {}, "pairs": {}, "per_doc": {}}
@@ -177,11 +138,12 @@ class SpansKind:
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, SpansResult]:
-        opts = resolve_options(self.settings, options)
+        opts = SpansOptions.resolve(options)
         errors: list[ReaderError] = []
         yield Progress(0, 6, "Reading the annotations")
         by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
-        by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
+        names = rename_annotators(list(by_annotator), opts.as_dict())
+        by_annotator = dict(zip(names, by_annotator.values()))
         docs = pair_documents(by_annotator, errors)
         annotators = tuple(by_annotator)
         corpus = build_corpus(annotators, docs)
@@ -191,21 +153,23 @@ class SpansKind:
                 + "\n".join(str(e) for e in errors[:10])
             )
         result = yield from compare_corpus(corpus, opts, errors)
+        result.options = resolve_options(SETTINGS, options)  # as given, for the study's record
         result.inputs = tuple(str(p) for p in inputs)
         return result
 
 
 def compare_corpus(
-    corpus: SpanCorpus, opts: Mapping[str, Any], errors: list[ReaderError] | None = None
+    corpus: SpanCorpus,
+    given: SpansOptions | Mapping[str, Any],
+    errors: list[ReaderError] | None = None,
 ) -> Generator[Progress, None, SpansResult]:
     """Every figure of an already read corpus (the benchmark times this)."""
     from iaa_desktop.core.kinds.spans.tables import assemble
 
+    opts = given if isinstance(given, SpansOptions) else SpansOptions.resolve(given)
     errors = errors if errors is not None else []
     warnings: list[ReaderError] = []
-    draws = M.doc_draws(
-        len(corpus.names), int(opts.get("n_resamples", 1000)), int(opts.get("seed", 0))
-    )
+    draws = M.doc_draws(len(corpus.names), opts.n_resamples, opts.seed)
     yield Progress(1, 6, "Matching spans")
     edges = M.span_edges(corpus)
     counts = M.f1_counts(corpus, edges)
@@ -220,10 +184,10 @@ def compare_corpus(
     ua = M.unitizing_figures(corpus, draws=draws, units=every)
     ua_pairs = {p: M.unitizing_figures(corpus, p, draws, every) for p in M.pairs_of(corpus)}
     gamma, note = None, ""
-    if opts.get("gamma"):
+    if opts.gamma:
         from iaa_desktop.core.kinds.spans.gamma import corpus_gamma
 
-        gamma, note = corpus_gamma(corpus, int(opts.get("seed", 0)))
+        gamma, note = corpus_gamma(corpus, opts.seed)
     else:
         note = "γ not computed: turn on the γ setting (needs pip install 'iaa-desktop[gamma]')."
     yield Progress(5, 6, "Tables")
@@ -246,7 +210,9 @@ def compare_corpus(
                 )
             )
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
-    result.options, result.errors, result.warnings = dict(opts), errors, warnings
+    result.options, result.errors, result.warnings = opts.as_dict(), errors, warnings
+    result.chosen = opts
+    result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
     result.gamma_note = note
     yield Progress(6, 6, "Done")
     return result

@@ -264,8 +264,7 @@ def _confusion_section(result: Any, kr: KindReport, ctx: ReportContext) -> None:
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = getattr(result, "options", {}) or {}
-    n = int(o.get("n_resamples", 1000) or 0)
+    n = result.interval.resamples
     p1 = (
         "Labelled spans were compared for every pair of annotators. Exact-match span F1 counts a "
         "span of one annotator as matched when the other has a span with the same start, end "
@@ -300,7 +299,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "gaps that run across a document boundary in the concatenation). "
         + (
             "γ (Mathet et al. 2015) was computed by pygamma-agreement with its combined categorical "
-            f"dissimilarity, seed {int(o.get('seed', 0))}; it has no interval: the approximate "
+            f"dissimilarity, seed {result.interval.seed}; it has no interval: the approximate "
             "range pygamma-agreement gives bounds only the Monte Carlo error of its sampled "
             "expected disorder (its precision level), not the variation between documents, and "
             "a bootstrap would align the corpus again for every resample."

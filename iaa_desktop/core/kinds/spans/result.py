@@ -6,11 +6,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
+from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
+from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spec import TaskResult
 
 
@@ -34,8 +36,11 @@ class SpansResult(TaskResult):
     #: summary figure → {value, ci_low, ci_high}
     overall: dict[str, dict[str, float | None]] = field(default_factory=dict)
     frames: dict[str, pd.DataFrame] = field(default_factory=dict)
-    confusion: np.ndarray | None = None
+    confusion: NDArray[Any] | None = None
     gamma_note: str = ""
+    #: the options it was computed with, and how its intervals were made
+    chosen: SpansOptions = field(default_factory=SpansOptions)
+    interval: IntervalProvenance = field(default_factory=IntervalProvenance)
 
     def to_json(self) -> dict[str, Any]:
         def records(name: str) -> list[dict[str, Any]]:

@@ -16,12 +16,14 @@ TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
 def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
     """Each annotator's documents and their spans, read as the comparison will."""
     from iaa_desktop.core.kinds.spans.loading import read_input
+    from iaa_desktop.core.kinds.spans.options import SpansOptions
 
+    chosen = SpansOptions.resolve(opts)
     errors: list[Any] = []
     by_annotator: dict[str, dict[str, Any]] = {}
     sources: dict[str, str] = {}
     for p in inputs:
-        for who, docs in read_input(Path(p), opts, errors).items():
+        for who, docs in read_input(Path(p), chosen, errors).items():
             name = unique_name(who, by_annotator)  # the kind's own rule
             by_annotator[name] = docs
             sources[name] = source(Path(p))

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
@@ -17,7 +18,7 @@ def _nan(v: Any) -> float:
     return math.nan if v is None else float(v)
 
 
-def versions_text(corpus: SpanCorpus, spans_ix: np.ndarray) -> dict[int, str]:
+def versions_text(corpus: SpanCorpus, spans_ix: NDArray[Any]) -> dict[int, str]:
     """Per annotator index: that annotator's spans among ``spans_ix`` as ``LABEL 'text'@start``."""
     out: dict[int, list[str]] = {}
     for i in sorted(spans_ix.tolist(), key=lambda k: corpus.spans[k].start):

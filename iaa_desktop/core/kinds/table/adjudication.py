@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import (
     delimiter_for,
@@ -69,7 +70,7 @@ class TableModel(AdjudicationModel):
         notes = [(by_name.get(a, a), c, v) for a, c, v in self.notes_of(i)]
         return context_block(head, self.context(i), notes)
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.table.reader import (
             ANNOTATOR_NAMES,
             FILE,

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, OptionError
+from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED
 from iaa_desktop.core.metrics import (
     AgreementResult,
     Tally,
@@ -54,7 +56,7 @@ class StudyStats:
     nld: bool
 
 
-def _nld_matrix(labels: list[str]) -> np.ndarray:
+def _nld_matrix(labels: list[str]) -> NDArray[Any]:
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist
 
@@ -179,7 +181,7 @@ def compute_overall(
         if st.nld and opts.delta is None:  # α needs all label pairs: no interval
             ev = _without(ev, "krippendorff_alpha")
         intervals = bootstrap_batch(
-            t, ev, int(options.get("n_resamples", 1000)), int(options.get("seed", 0))
+            t, ev, int(options.get("n_resamples", N_RESAMPLES)), int(options.get("seed", SEED))
         )
     out: dict[str, AgreementResult] = {}
     for name, b in points.items():
@@ -220,7 +222,7 @@ def compute_overall(
 
 
 def _without(ev: Any, name: str) -> Any:
-    def run(ag: Aggregates) -> dict[str, np.ndarray]:
+    def run(ag: Aggregates) -> dict[str, NDArray[Any]]:
         return {k: v for k, v in ev(ag).items() if k != name}
 
     return run
@@ -230,7 +232,7 @@ def _with_bayes(
     r: AgreementResult, data: ReliabilityData, options: Mapping[str, Any]
 ) -> AgreementResult:
     b = bayes_multi_kappa(
-        data.codes, n_categories=len(data.categories), seed=int(options.get("seed", 0))
+        data.codes, n_categories=len(data.categories), seed=int(options.get("seed", SEED))
     )
     return AgreementResult(
         r.name,
@@ -272,7 +274,7 @@ def compute_pairwise(
     return pd.DataFrame(rows)
 
 
-def _label_text(data: ReliabilityData) -> np.ndarray:
+def _label_text(data: ReliabilityData) -> NDArray[Any]:
     cats = data.categories
     if data.numeric:
         txt = np.array(
@@ -366,7 +368,7 @@ def per_category_table(data: ReliabilityData, stats: StudyStats | None = None) -
     )
 
 
-def coincidences(stats: StudyStats) -> np.ndarray:
+def coincidences(stats: StudyStats) -> NDArray[Any]:
     """Krippendorff's coincidence matrix of the study (empty beyond the table size)."""
     if stats.tally.n_categories > MAX_TABLE_CATEGORIES:
         return np.zeros((0, 0))

@@ -15,8 +15,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.options import INTERVAL_METHODS, LEVELS, N_RESAMPLES, SEED
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table.agreement import (
     MAX_TABLE_CATEGORIES,
@@ -86,7 +88,7 @@ SETTINGS = [
         "Level of measurement",
         "nominal",
         str,
-        ("nominal", "ordinal", "interval", "ratio"),
+        LEVELS,
         "nominal, ordinal, interval or ratio: decides α's distance and which coefficients apply",
     ),
     Setting(
@@ -128,11 +130,13 @@ SETTINGS = [
         "Interval method",
         "bootstrap",
         str,
-        ("bootstrap", "bayes", "none"),
+        INTERVAL_METHODS,
         "bootstrap: 95% percentile interval over resampled items; bayes: conjugate posterior of multi-κ",
     ),
-    Setting("n_resamples", "Bootstrap resamples", 1000, int, (), "number of bootstrap resamples"),
-    Setting("seed", "Random seed", 0, int, (), "seed of the bootstrap and the posterior draws"),
+    Setting(
+        "n_resamples", "Bootstrap resamples", N_RESAMPLES, int, (), "number of bootstrap resamples"
+    ),
+    Setting("seed", "Random seed", SEED, int, (), "seed of the bootstrap and the posterior draws"),
     Setting(
         "group_by",
         "Group by column",
@@ -213,7 +217,7 @@ class TableResult(TaskResult):
     pairwise: pd.DataFrame = field(default_factory=pd.DataFrame)
     items: pd.DataFrame = field(default_factory=pd.DataFrame)
     groups: list[GroupResult] = field(default_factory=list)
-    coincidence: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    coincidence: NDArray[Any] = field(default_factory=lambda: np.zeros((0, 0)))
     per_category: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: per item its text and metadata (``item`` + columns); per judgment the annotators' notes
     #: (``item, annotator, column, value``) — see :mod:`iaa_desktop.core.kinds.table.context`

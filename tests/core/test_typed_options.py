@@ -1,0 +1,66 @@
+"""A kind's options as one frozen, typed value: the flags and the panel come from its fields."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Literal
+
+import pytest
+
+from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.options import LEVELS, N_RESAMPLES, IntervalProvenance, Options, option
+from iaa_desktop.core.kinds.spans.options import SpansOptions
+from tests.conftest import FIXTURES
+
+
+@dataclasses.dataclass(frozen=True)
+class Made(Options):
+    level: Literal["nominal", "ordinal"] = option("nominal", "Level", "the level")
+    n_resamples: int = option(N_RESAMPLES, "Resamples")
+    share: float = option(0.5, "Share", gui=False)
+    gamma: bool = option(False, "γ")
+
+
+def test_settings_come_from_the_fields() -> None:
+    s = {x.name: x for x in Made.settings()}
+    assert list(s) == ["level", "n_resamples", "share", "gamma"]  # not annotator_names
+    assert s["level"].choices == ("nominal", "ordinal") and s["level"].type is str
+    assert s["level"].help == "the level" and s["level"].default == "nominal"
+    assert s["n_resamples"].type is int and s["n_resamples"].default == 1000
+    assert s["share"].gui is False and s["gamma"].type is bool
+
+
+def test_resolve_gives_defaults_coerces_text_and_refuses_a_choice_not_offered() -> None:
+    o = Made.resolve({"n_resamples": "250", "gamma": "true", "other": 1, "share": None})
+    assert (o.level, o.n_resamples, o.gamma, o.share) == ("nominal", 250, True, 0.5)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        o.level = "ordinal"  # type: ignore[misc]
+    with pytest.raises(OptionError, match="Level: 'ratio' is not one of nominal, ordinal"):
+        Made.resolve({"level": "ratio"})
+    with pytest.raises(OptionError, match="Resamples: 'many' is not a whole number"):
+        Made.resolve({"n_resamples": "many"})
+    with pytest.raises(OptionError, match="cannot be empty"):
+        Made.resolve({"annotator_names": {"A": " "}})
+    assert Made.resolve({"annotator_names": {"A": "Ann"}}).annotator_names == {"A": "Ann"}
+
+
+def test_the_level_of_measurement_is_one_type() -> None:
+    assert LEVELS == ("nominal", "ordinal", "interval", "ratio")
+
+
+def test_a_spans_result_carries_its_options_and_the_provenance_of_its_intervals(capsys) -> None:
+    from iaa_desktop.cli import main
+    from iaa_desktop.core.kinds import KINDS
+    from iaa_desktop.core.progress import run_to_end
+
+    inputs = sorted((FIXTURES / "spans" / "brat").iterdir())
+    if not inputs:
+        pytest.skip("no brat fixtures")
+    result = run_to_end(KINDS["spans"].run(inputs, {"n_resamples": 200, "seed": 7}))
+    assert result.chosen == SpansOptions(n_resamples=200, seed=7)
+    assert result.interval == IntervalProvenance("bootstrap", 200, 7)
+    paragraphs, _refs = KINDS["spans"].methods_text(result)
+    assert any("200" in p for p in paragraphs)
+    assert main(["report", "--kind", "spans", *map(str, inputs), "--json", "-", "-q"]) in (0, 1)
+    assert json.loads(capsys.readouterr().out)["kind"] == "spans"
