@@ -9,11 +9,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 import math
 from typing import Any
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
@@ -53,7 +58,7 @@ def forest_rows(result: Any, factors: list[str] | None = None) -> list[dict[str,
     return rows
 
 
-def forest_figure(result: Any, factors: list[str] | None = None, width: float = 7.0):
+def forest_figure(result: Any, factors: list[str] | None = None, width: float = 7.0) -> Figure:
     """Forest plot of multi-κ per factor level (see the module docstring)."""
     rows = forest_rows(result, factors)
     fig = _figure(width, max(2.0, 0.22 * len(rows) + 0.9))
@@ -87,7 +92,7 @@ def forest_figure(result: Any, factors: list[str] | None = None, width: float = 
     return fig
 
 
-def overlap_curve_figure(result: Any, width: float = 6.0, height: float = 3.4):
+def overlap_curve_figure(result: Any, width: float = 6.0, height: float = 3.4) -> Figure:
     """Agreement against lexical overlap, one point per overlap bin at its median overlap."""
     fig = _figure(width, height)
     ax = fig.add_subplot(1, 1, 1)

@@ -251,7 +251,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "
         "not a verdict."
     )
-    paragraphs, refs = [p1, p2], []
+    paragraphs, refs = [p1, p2], list[str]()
     if getattr(result, "model", None) is None:
         paragraphs[1] += (
             " These intervals treat each subset on its own; the hierarchical agreement model "

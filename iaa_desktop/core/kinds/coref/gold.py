@@ -72,7 +72,9 @@ def write_brat(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path]
     return written
 
 
-def _conll_marks(mentions: frozenset[Mention], doc_chains: list[frozenset[Mention]]):
+def _conll_marks(
+    mentions: frozenset[Mention], doc_chains: list[frozenset[Mention]]
+) -> dict[int, list[str]]:
     marks: dict[int, list[str]] = {}
     cluster_of = {m: cid for cid, c in enumerate(doc_chains) for m in c}
     next_id = len(doc_chains)

@@ -34,7 +34,7 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
         holders = {
             m: [x for x, c in enumerate(u.classes) if c is not None and m in c] for m in focus
         }
-    chosen: frozenset = frozenset()
+    chosen: frozenset[Any] = frozenset()
     if current and u.kind == "group":
         chosen = decode_class(current)
     elif current == KEEP and u.kind != "group":
@@ -83,7 +83,7 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
     return legend + body + _membership(model, u, doc, names)
 
 
-def _no_text(doc: Any, focus: set) -> str:
+def _no_text(doc: Any, focus: set[Any]) -> str:
     items = ", ".join(html.escape(doc.label(m)) for m in sorted(focus, key=lambda m: m[1]))
     return f"<p>{items}</p>"
 

@@ -43,7 +43,7 @@ class DurelModel(AdjudicationModel):
         super().__init__(*args, **kw)
         self._result = result
 
-    def _use(self, i: int, which: str):
+    def _use(self, i: int, which: str) -> Any:
         r = self._result
         if r is None:
             return None

@@ -6,11 +6,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 import math
 from typing import Any
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
@@ -20,7 +25,7 @@ def _finite(v: Any) -> bool:
     return v is not None and isinstance(v, int | float) and math.isfinite(v)
 
 
-def targets_figure(result: Any, width: float = 7.0):
+def targets_figure(result: Any, width: float = 7.0) -> Figure:
     """α and Spearman per target, all items and filtered items (durel)."""
     targets = result.targets
     fig = _figure(width, max(2.2, 0.28 * len(targets) + 1.0))

@@ -25,9 +25,10 @@ Schlechtweg et al. 2021); each combination is a warning that names the lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -334,7 +335,9 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
     )
 
 
-def _add_limited(out: list[ReaderError], bad: pd.DataFrame, make, summary: str) -> None:
+def _add_limited(
+    out: list[ReaderError], bad: pd.DataFrame, make: Callable[[Any], ReaderError], summary: str
+) -> None:
     for row in bad.head(_MAX_MESSAGES).itertuples(index=False):
         out.append(make(row))
     if len(bad) > _MAX_MESSAGES:
@@ -352,7 +355,7 @@ def validate_judgments(
     out_of_scale = ~cant & (num.isna() | (num < scale.low) | (num > scale.high))
     if out_of_scale.any():
 
-        def msg(r):
+        def msg(r: Any) -> ReaderError:
             return ReaderError(
                 r.file,
                 int(r.line),
@@ -493,7 +496,7 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
                 missing = ~frame["id1"].isin(list(t_uses)) | ~frame["id2"].isin(list(t_uses))
                 if missing.any():
 
-                    def msg(r, _u=u_path, _t=t_uses):
+                    def msg(r: Any, _u: Path = u_path, _t: Any = t_uses) -> ReaderError:
                         which = r.id1 if r.id1 not in _t else r.id2
                         return ReaderError(
                             r.file,

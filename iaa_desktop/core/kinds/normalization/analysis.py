@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -125,7 +125,7 @@ def build_character_data(
     return CharacterData(remap[codes], labels, token_of_unit, n_units, unit_start)
 
 
-def _map_unique(values: NDArray[Any], fn) -> NDArray[Any]:
+def _map_unique(values: NDArray[Any], fn: Callable[[Any], Any]) -> NDArray[Any]:
     """Apply ``fn`` once per distinct value of an object array."""
     codes, uniq = pd.factorize(values.ravel())
     mapped = np.array([fn(u) for u in uniq], dtype=object)

@@ -72,7 +72,9 @@ class SpansModel(AdjudicationModel):
             for s in spans
         )
 
-    def choices(self, i: int, order=None, names=None, min_share: float = 0.5) -> list[Choice]:
+    def choices(
+        self, i: int, order: Any = None, names: Any = None, min_share: float = 0.5
+    ) -> list[Choice]:
         self._fmt_text = self._text(i)
         return super().choices(i, order, names, min_share)
 

@@ -85,8 +85,8 @@ def build_corpus(
     has = np.zeros((len(annotators), len(names)), dtype=bool)
     rows: list[tuple[int, int, int]] = []
     spans: list[Span] = []
-    keys: dict[tuple, int] = {}
-    wheres: dict[tuple, int] = {}
+    keys: dict[tuple[Any, ...], int] = {}
+    wheres: dict[tuple[Any, ...], int] = {}
     key_ids, where_ids = [], []
     duplicates = 0
     for d, name in enumerate(names):

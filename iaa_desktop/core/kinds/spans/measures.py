@@ -321,7 +321,7 @@ def unitizing_figures(
     raters: tuple[int, ...] | None = None,
     draws: NDArray[Any] | None = None,
     units: tuple[NDArray[Any], ...] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """αU per document (over its labels), per label and overall for the corpus (the documents
     every annotator has, concatenated in name order into one continuum, as DKPro Statistics
     computes αU of one continuum), for the given annotators (default: all).

@@ -10,15 +10,13 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import fmt, interval_text
+from iaa_desktop.core.export.html_blocks import figure_html, fmt, interval_text, table_html
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import (
     KindReport,
     ReportContext,
     Section,
     SummaryRow,
-    figure_html,
-    table_html,
 )
 
 #: documents whose disagreements are printed in context

@@ -32,10 +32,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from iaa_desktop.core.io import safe_filename, write_bytes_atomic, write_text_atomic
+from iaa_desktop.core.kinds.spans.options import DEFAULT_FEATURE, DEFAULT_LAYER
 from iaa_desktop.core.kinds.spans.readers import Span
 from iaa_desktop.core.kinds.spans.tools import (
-    DEFAULT_FEATURE,
-    DEFAULT_LAYER,
     GOLD,
     NO_VALUE,
     layer_matches,

@@ -482,6 +482,8 @@ def read_export(path: Path, fmt: str, opts: SpansOptions, errors: list[ReaderErr
     return out
 
 
-def read_document(path: Path, fmt: str, opts: SpansOptions, errors: list[ReaderError]):
+def read_document(
+    path: Path, fmt: str, opts: SpansOptions, errors: list[ReaderError]
+) -> SpanDocument:
     """One document of one annotator (TSV 3.x, XMI)."""
     return (read_tsv3 if fmt == "webanno-tsv3" else read_xmi)(path, opts, errors)

@@ -8,19 +8,13 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.html_blocks import figure_html, table_html
 from iaa_desktop.core.export.methods_text import (
     esc,
     interval_sentence,
     values_of,
 )
-from iaa_desktop.core.export.report import (
-    KindReport,
-    ReportContext,
-    Section,
-    SummaryRow,
-    figure_html,
-    table_html,
-)
+from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 
 _SCALES = {
     "percent_agreement": None,
