@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.cli import (
+from iaa_desktop.core.kinds import get_kind
+from iaa_desktop.study_command import (
     EXIT_INPUT_ERRORS,
     EXIT_OK,
     check_inputs,
@@ -23,7 +24,6 @@ from iaa_desktop.cli import (
     parse_kind_args,
     run_guarded,
 )
-from iaa_desktop.core.kinds import get_kind
 
 
 def _parser(add_help: bool = True) -> argparse.ArgumentParser:
