@@ -64,3 +64,21 @@ def test_a_spans_result_carries_its_options_and_the_provenance_of_its_intervals(
     assert any("200" in p for p in paragraphs)
     assert main(["report", "--kind", "spans", *map(str, inputs), "--json", "-", "-q"]) in (0, 1)
     assert json.loads(capsys.readouterr().out)["kind"] == "spans"
+
+
+def test_a_table_result_carries_its_options_and_the_provenance_of_its_intervals() -> None:
+    from iaa_desktop.core.kinds import KINDS
+    from iaa_desktop.core.kinds.table.options import TableOptions
+    from iaa_desktop.core.progress import run_to_end
+
+    ratings = FIXTURES.parent.parent / "iaa_desktop" / "resources" / "examples" / "judgments"
+    given = {"level": "ordinal", "n_resamples": 300, "seed": 11, "group_by": "topic"}
+    result = run_to_end(KINDS["table"].run([ratings / "ratings.csv"], given))
+    assert result.chosen == TableOptions(
+        level="ordinal", n_resamples=300, seed=11, group_by="topic"
+    )
+    assert result.interval == IntervalProvenance("bootstrap", 300, 11)
+    paragraphs, _refs = KINDS["table"].methods_text(result)
+    text = " ".join(paragraphs)
+    assert "over 300 resamples of the items (seed 11)" in text and "‘topic’" in text
+    assert result.options["n_resamples"] == 300  # the study's record, as given

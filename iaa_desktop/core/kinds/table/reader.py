@@ -89,7 +89,7 @@ class ColumnRoles:
     label: str | None = None
     group_by: str | None = None
     metadata: tuple[str, ...] = ()
-    #: one of :data:`~iaa_desktop.core.kinds.table.layouts.LAYOUTS` ("auto": from the content)
+    #: one of :data:`~iaa_desktop.core.kinds.table.options.LAYOUTS` ("auto": from the content)
     layout: str = "auto"
     #: the question compared in a tool's export that asks several (Label Studio ``from_name``)
     question: str | None = None

@@ -7,7 +7,7 @@ left out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.spec import rename_annotators
+from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reader import FILE
 from iaa_desktop.core.tabular import LINE
 
@@ -82,7 +83,7 @@ class _Labels:
 def build_reliability(
     frame: pd.DataFrame,
     item_cols: Sequence[str],
-    options: Mapping[str, Any],
+    options: TableOptions,
     errors: list[ReaderError],
     warnings: list[ReaderError],
 ) -> ReliabilityData:
@@ -98,7 +99,7 @@ def build_reliability(
     c = len(annotators_list)
     keep = _keep_once(frame, item_cols, item_codes, ann_codes, labels.codes, c, errors, warnings)
     _require_two_annotators(frame, ann_codes[keep], annotators_list)
-    annotators = rename_annotators([str(a) for a in annotators_list], options)
+    annotators = rename_annotators([str(a) for a in annotators_list], options.as_dict())
 
     # the first row of each item, in order of first appearance (= the order of the item codes)
     first_pos = np.flatnonzero(~pd.Series(item_codes).duplicated().to_numpy())
@@ -117,7 +118,7 @@ def build_reliability(
         values[item_codes[valid], ann_codes[valid]] = num_u[lab_codes[valid]]
 
     items = frame[list(item_cols)].iloc[first_pos].reset_index(drop=True)
-    group_by = options.get("group_by") or ""
+    group_by = options.group_by or ""
     if group_by:
         # an item belongs to the group its first judgment names
         items[group_by] = frame[group_by].iloc[first_pos].to_numpy()
@@ -127,11 +128,11 @@ def build_reliability(
 
 
 def _classify_labels(
-    frame: pd.DataFrame, options: Mapping[str, Any], errors: list[ReaderError]
+    frame: pd.DataFrame, options: TableOptions, errors: list[ReaderError]
 ) -> _Labels:
     """Which distinct labels are numbers and which are missing values (for the level)."""
-    level = options.get("level", "nominal")
-    missing = _parse_missing(options.get("missing", ""))
+    level = options.level
+    missing = _parse_missing(options.missing)
     lab_codes, lab_uniques = factorize_chunked(frame["label"].to_numpy())
     labs_u = pd.Series([str(v) for v in lab_uniques], dtype=object)
     num_u = pd.to_numeric(labs_u, errors="coerce").to_numpy(dtype=float)

@@ -16,20 +16,18 @@ from iaa_desktop.core.kinds.survey import (
 )
 
 
-def _split(v: Any) -> tuple[str, ...]:
-    return tuple(c.strip() for c in str(v or "").split(",") if c.strip())
-
-
 def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
     """The annotators as the table's layout gives them, and each first item's labels."""
+    from iaa_desktop.core.kinds.table.options import TableOptions
     from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
 
+    o = TableOptions.resolve(opts)
     roles = ColumnRoles(
-        item=_split(opts.get("item")),
-        annotator=opts.get("annotator") or None,
-        label=opts.get("label") or None,
-        group_by=opts.get("group_by") or None,
-        metadata=_split(opts.get("metadata")),
+        item=o.item_columns,
+        annotator=o.annotator or None,
+        label=o.label or None,
+        group_by=o.group_by or None,
+        metadata=o.metadata_columns,
     )
     j = read_judgments(list(inputs), roles)
     frame = j.frame
