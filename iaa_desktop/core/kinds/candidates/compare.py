@@ -192,7 +192,7 @@ class CandidatesResult(TaskResult):
     def to_json(self) -> dict[str, Any]:
         keep = ["pair_id", *self.factors, "overlap", "overlap_bin", "disagreement"]
         extra = {"model": self.model.to_json()} if self.model is not None else {}
-        return json_safe(
+        out: dict[str, Any] = json_safe(
             extra
             | {
                 "kind": self.kind,
@@ -207,6 +207,7 @@ class CandidatesResult(TaskResult):
                 "pairs": self.pairs[keep].to_dict("records"),
             }
         )
+        return out
 
     @staticmethod
     def _flat(k: dict[str, Any]) -> dict[str, Any]:

@@ -260,7 +260,7 @@ def _labels_of_pairs(
             ("pair_id", "pair", "id", "item"),
             ("id",),
         )
-        first = (
+        first: Any = (
             labels_df[LINE][labels_df[c_lab_id].astype(str).str.strip() == str(missing[0])]
             if c_lab_id
             else []

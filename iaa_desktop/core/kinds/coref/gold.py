@@ -109,9 +109,11 @@ def write_conll(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path
             marks = _conll_marks(mentions, doc_chains)
             for k, ln in enumerate(rows):
                 col = "|".join(marks.get(k, [])) or "-"
-                lines[ln] = re.sub(
-                    r"\S+(\s*)$", lambda mm, col=col: col + mm.group(1), lines[ln], count=1
-                )
+
+                def put(mm: re.Match[str], col: str = col) -> str:
+                    return col + mm.group(1)
+
+                lines[ln] = re.sub(r"\S+(\s*)$", put, lines[ln], count=1)
         if single:
             suffix = src.suffix if re.fullmatch(r"\.\w{1,20}", src.suffix) else ".conll"
             path = path_inside(out_dir, "gold" + suffix)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats.brat import text_bound
@@ -223,7 +224,9 @@ def _t_line(
     return tid, (mtype, start, end), covered
 
 
-def _closure(relations, ids, seen, path, errors) -> list[list[MentionKey]]:
+def _closure(
+    relations: Any, ids: Any, seen: Any, path: Path, errors: list[ReaderError]
+) -> list[list[MentionKey]]:
     parent: dict[MentionKey, MentionKey] = {}
 
     def find(x: MentionKey) -> MentionKey:

@@ -141,7 +141,8 @@ class MultiLabelKind:
             from iaa_desktop.core.kinds.multilabel.texts import with_texts_beside
 
             data, found = with_texts_beside(data, list(inputs))
-        top = int(opts.get("top") if opts.get("top") is not None else explore.DEFAULT_TOP)
+        given_top = opts.get("top")
+        top = int(given_top) if given_top is not None else explore.DEFAULT_TOP
         result = MultiLabelResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),

@@ -38,7 +38,9 @@ class Agreement:
     expected_pi: float = math.nan
 
     @classmethod
-    def of(cls, a: SubsetAgreement, n_tokens: int | None = None, n_units: int | None = None):
+    def of(
+        cls, a: SubsetAgreement, n_tokens: int | None = None, n_units: int | None = None
+    ) -> Agreement:
         """The kind's record of a subset's coefficients (tokens, and units at character level)."""
         return cls(
             a.n_items if n_tokens is None else n_tokens,

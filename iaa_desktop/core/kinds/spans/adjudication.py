@@ -211,7 +211,8 @@ class SpansModel(AdjudicationModel):
         for by in self.corpus.docs.values():
             for d in by.values():
                 if key in d.meta:
-                    return d.meta
+                    meta: dict[str, Any] = d.meta
+                    return meta
         return None
 
     def _layer_feature(self) -> tuple[str, str]:

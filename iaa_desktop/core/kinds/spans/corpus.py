@@ -46,7 +46,8 @@ class SpanCorpus:
 
     @property
     def offsets(self) -> NDArray[Any]:
-        return np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.int64)
+        out: NDArray[Any] = np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.int64)
+        return out
 
     @property
     def n_spans(self) -> int:

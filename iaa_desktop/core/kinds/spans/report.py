@@ -109,7 +109,7 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
     dis = result.frames.get("disagreements")
     corpus = result.corpus
     for name in dt["document"].head(N_WORST_DOCUMENTS):
-        rows = dis[dis["document"] == name].head(N_CONTEXT) if dis is not None else []
+        rows: Any = dis[dis["document"] == name].head(N_CONTEXT) if dis is not None else []
         if not len(rows):
             continue
         text = corpus.texts[corpus.names.index(name)] or ""

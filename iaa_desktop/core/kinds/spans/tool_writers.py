@@ -168,7 +168,9 @@ def _typesystem_near(zf: zipfile.ZipFile | None, member: str, outer: str) -> byt
 # -- UIMA CAS XMI -------------------------------------------------------------------------------------
 
 
-def _gold_cas(source: tuple[str, tuple[str, ...]] | None, text: str, layer: str, feature: str):
+def _gold_cas(
+    source: tuple[str, tuple[str, ...]] | None, text: str, layer: str, feature: str
+) -> tuple[Any, Any]:
     """(CAS, type system) to hold the gold: the source CAS, or a new one with only the layer."""
     if source is not None:
         raw, zf = read_source(source)
