@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QPaintEvent
 from PySide6.QtWidgets import (
-    QApplication,
     QDockWidget,
     QFileDialog,
     QMainWindow,
@@ -53,7 +52,7 @@ class ViewContext:
 class MainWindow(QMainWindow):
     """Menus, docks, the results tabs and the status bar around one :class:`StudySession`.
 
-    ``first_painted`` is emitted once, right after the start page has first been painted; the
+    ``first_painted`` is emitted once, right after the window has first been painted; the
     warm-up imports (pandas, matplotlib, the kinds) begin then, not before, so that they do not
     compete with the first paint (``warm_up=False`` leaves them out, e.g. to time the start).
     """
@@ -159,29 +158,18 @@ class MainWindow(QMainWindow):
         self.session.study_changed.connect(self._on_study_changed)
 
     def _watch_first_paint(self, warm_up: bool) -> None:
-        """The first paint of the start page or any widget on it (a page covered by its children
-        gets none itself) is watched at the application until it happens."""
+        """``first_painted`` follows the window's own first paint, whichever page it shows (the
+        start page, or the results of a study opened at start)."""
         self._painted = False
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
         if warm_up:
             self.first_painted.connect(self.session.start_warm_up)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            not self._painted
-            and event.type() == QEvent.Type.Paint
-            and isinstance(watched, QWidget)
-            and (watched is self.start_page or self.start_page.isAncestorOf(watched))
-        ):
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
             self._painted = True
-            app = QApplication.instance()
-            if app is not None:
-                app.removeEventFilter(self)
             # after this paint has reached the screen: the next turn of the event loop
             QTimer.singleShot(0, self.first_painted.emit)
-        return super().eventFilter(watched, event)
 
     # ------------------------------------------------------------------ construction
 
