@@ -295,9 +295,9 @@ def check_window(environ=os.environ, display: bool = True) -> str | None:
 
 def check_setup(environ=os.environ, window: bool = True) -> tuple[str | None, list[str]]:
     """Before the environment is made (``./run`` as a user): the Python version, its venv module
-    and the system packages of the window (by the list), and a display when ``window``. Returns
-    the stopping message (or ``None``) and the missing packages of the PDF report, which are
-    only worth a note."""
+    and the system packages of the window (by the list). Returns the stopping message (or
+    ``None``; it names a missing display too) and the missing packages of the PDF report, which
+    are only worth a note."""
     problems, packages = [], missing_packages(("setup",) + (("qt",) if window else ()))
     if sys.version_info < MIN_PYTHON:
         problems.append(_python_problem())
@@ -306,15 +306,15 @@ def check_setup(environ=os.environ, window: bool = True) -> tuple[str | None, li
     qt = [p for p in packages if p != "python3-venv"]
     if qt:
         problems.append(f"the window needs system packages that are missing ({' '.join(qt)})")
+    report = missing_packages(("report",))
+    if not problems:
+        return None, report  # a missing display alone is the window's to say, after set-up
     if window and sys.platform == "linux":
         problem = display_problem(environ, connect=False)
         if problem:
             problems.append(problem)
             if not environ.get("DISPLAY") and shutil.which("xvfb-run") is None:
                 packages += XVFB
-    report = missing_packages(("report",))
-    if not problems:
-        return None, report
     return message(problems, packages + report, "cannot start yet"), report
 
 
