@@ -211,3 +211,16 @@ def test_the_window_opens_under_xvfb(args, tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "window shown after" in r.stderr
+
+
+def test_the_readme_names_every_package_and_every_example():
+    """The by-hand route of the README: its apt line is the package list's (set-up, window,
+    report), and it names every bundled example."""
+    from iaa_desktop.gui.app import example_names
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(x for x in readme.splitlines() if x.startswith("sudo apt-get install "))
+    wanted = [pkg for pkg, _c, role in package_list() if role in ("setup", "qt", "report")]
+    assert line.split()[3:] == wanted
+    by_hand = readme[readme.index("**By hand**") : readme.index("## Opening your own study")]
+    assert all(f"`{name}`" in by_hand for name in example_names())
