@@ -224,3 +224,38 @@ def test_the_readme_names_every_package_and_every_example():
     assert line.split()[3:] == wanted
     by_hand = readme[readme.index("**By hand**") : readme.index("## Opening your own study")]
     assert all(f"`{name}`" in by_hand for name in example_names())
+
+
+def test_before_pip_everything_missing_is_named_at_once(monkeypatch):
+    """``./run`` as a user: the venv module, the window's packages and the display in one
+    message, one install line with the report's packages too (so one command does it all)."""
+    missing = {
+        ("setup", "qt"): ["python3-venv", "libegl1", "libxcb1"],
+        ("report",): ["libpango-1.0-0"],
+    }
+    monkeypatch.setattr(preflight, "missing_packages", lambda roles: missing[roles])
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/sudo" if name == "sudo" else None)
+    stop, report = preflight.check_setup({"XDG_RUNTIME_DIR": "/none"})
+    assert report == ["libpango-1.0-0"]
+    lines = stop.splitlines()
+    assert len(lines) == 2
+    assert "Python's venv module is missing" in lines[0]
+    assert "(libegl1 libxcb1)" in lines[0] and "there is no display" in lines[0]
+    assert lines[1] == (
+        "  install what is missing with:  sudo apt-get install python3-venv libegl1 libxcb1 xvfb "
+        "xauth libpango-1.0-0"
+    )
+    # the report's packages alone do not stop the set-up; nor does a missing display alone
+    missing[("setup", "qt")] = []
+    assert preflight.check_setup({}) == (None, ["libpango-1.0-0"])
+
+
+def test_a_missing_optional_package_is_noted_once(tmp_path):
+    (tmp_path / ".venv").mkdir()
+    script = f". {ROOT / 'scripts' / 'setup.sh'}; " + "iaa_note_missing 'libpango-1.0-0'; " * 3
+    r = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0
+    assert len(r.stderr.splitlines()) == 1 and "libpango-1.0-0" in r.stderr
+    r = subprocess.run(["bash", "-c", script.replace("libpango-1.0-0", "")], cwd=tmp_path)
+    assert not (tmp_path / ".venv" / ".iaa-noted-missing").exists()
