@@ -28,6 +28,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 MIN_PYTHON = (3, 11)
@@ -121,7 +122,7 @@ def qt_folder() -> Path | None:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def xcb_plugin(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path | None:
+def xcb_plugin(environ: Mapping[str, str] = os.environ) -> Path | None:
     """Qt's xcb platform plugin as this program will load it (a checkout, a wheel or a bundle)."""
     roots = [
         Path(p) / "platforms" for p in environ.get("QT_PLUGIN_PATH", "").split(os.pathsep) if p
@@ -149,7 +150,7 @@ def missing_libraries(binaries: list[Path]) -> list[str]:
     if not failed:
         return []
     found: list[str] = []
-    ldd = shutil.which("ldd")
+    ldd = shutil.which("ldd") or ""
     for binary in failed if ldd else []:
         try:
             out = subprocess.run(
@@ -196,18 +197,18 @@ def release_display() -> None:
         xcb.xcb_disconnect(conn)
 
 
-def _platform(environ) -> str:
+def _platform(environ: Mapping[str, str]) -> str:
     return environ.get("QT_QPA_PLATFORM", "").split(";")[0].split(":")[0].strip()
 
 
-def _wayland_socket(environ) -> Path | None:
+def _wayland_socket(environ: Mapping[str, str]) -> Path | None:
     name = environ.get("WAYLAND_DISPLAY", "")
     if not name:
         return None
     return Path(name) if os.path.isabs(name) else Path(environ.get("XDG_RUNTIME_DIR", "")) / name
 
 
-def display_problem(environ=os.environ, connect: bool = True) -> str | None:
+def display_problem(environ: Mapping[str, str] = os.environ, connect: bool = True) -> str | None:
     """Why no window can be shown on a display here (part of a sentence), or ``None``.
 
     ``connect=False`` only looks at the environment (no connection is made)."""
@@ -229,7 +230,7 @@ def display_problem(environ=os.environ, connect: bool = True) -> str | None:
     return None
 
 
-def qt_binaries(environ=os.environ, display: bool = True) -> list[Path]:
+def qt_binaries(environ: Mapping[str, str] = os.environ, display: bool = True) -> list[Path]:
     """The Qt libraries to load before Qt is imported: its own, and the xcb plugin when the window
     goes to an X display."""
     folder = qt_folder()
@@ -247,7 +248,9 @@ def qt_binaries(environ=os.environ, display: bool = True) -> list[Path]:
     return binaries
 
 
-def window_problems(environ=os.environ, display: bool = True) -> tuple[list[str], list[str]]:
+def window_problems(
+    environ: Mapping[str, str] = os.environ, display: bool = True
+) -> tuple[list[str], list[str]]:
     """``(problems, packages)``: what keeps the window from opening, and what installs it."""
     problems, packages = [], []
     if sys.version_info < MIN_PYTHON:
@@ -287,13 +290,15 @@ def message(problems: list[str], packages: list[str], what: str = "the window ca
     return text
 
 
-def check_window(environ=os.environ, display: bool = True) -> str | None:
+def check_window(environ: Mapping[str, str] = os.environ, display: bool = True) -> str | None:
     """The message that stops a window command here, or ``None`` when the window can open."""
     problems, packages = window_problems(environ, display)
     return message(problems, packages) if problems else None
 
 
-def check_setup(environ=os.environ, window: bool = True) -> tuple[str | None, list[str]]:
+def check_setup(
+    environ: Mapping[str, str] = os.environ, window: bool = True
+) -> tuple[str | None, list[str]]:
     """Before the environment is made (``./run`` as a user): the Python version, its venv module
     and the system packages of the window (by the list). Returns the stopping message (or
     ``None``; it names a missing display too) and the missing packages of the PDF report, which
