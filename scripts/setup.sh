@@ -129,7 +129,9 @@ iaa_venv() { # [EXTRA]
   target=.
   [ -n "$extra" ] && target=".[$extra]"
   echo "installing iaa_desktop${extra:+ with [$extra]} into .venv (once; again only when pyproject.toml changes)"
-  .venv/bin/python -m pip install -q -e "$target" 2>&1 | grep -v "^WARNING: Location" || true
+  # setuptools' ten-line box about editable installs is for packagers, not for this first run
+  PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install -q -e "$target" 2>&1 |
+    grep -v "^WARNING: Location" || true
   # found, not imported: Qt's system libraries may still be missing for `./run report`
   .venv/bin/python -c "import importlib.util as u, iaa_desktop; assert u.find_spec('PySide6')" || return 1
   { grep "^$want " "$stamp" 2>/dev/null || true; echo "$want ${extra:-base}"; } >"$stamp.new"
