@@ -231,8 +231,8 @@ def display_problem(environ: Mapping[str, str] = os.environ, connect: bool = Tru
 
 
 def qt_binaries(environ: Mapping[str, str] = os.environ, display: bool = True) -> list[Path]:
-    """The Qt libraries to load before Qt is imported: its own, and the xcb plugin when the window
-    goes to an X display."""
+    """The Qt libraries to load before Qt is imported: its own, and the xcb plugin unless the
+    window goes to Wayland or a platform chosen in ``QT_QPA_PLATFORM``."""
     folder = qt_folder()
     binaries = [folder / lib for lib in QT_LIBRARIES] if folder is not None else []
     binaries = [b for b in binaries if b.is_file()]
@@ -241,7 +241,8 @@ def qt_binaries(environ: Mapping[str, str] = os.environ, display: bool = True) -
     wayland = chosen.startswith("wayland") or (
         not chosen and socket is not None and socket.exists()
     )
-    if display and chosen in ("", "xcb") and not wayland and environ.get("DISPLAY"):
+    # with or without DISPLAY: where there is none yet, xvfb-run will bring an X one
+    if display and chosen in ("", "xcb") and not wayland:
         plugin = xcb_plugin(environ)
         if plugin is not None:
             binaries.append(plugin)
