@@ -284,7 +284,7 @@ def message(problems: list[str], packages: list[str], what: str = "the window ca
     text = f"iaa-desktop: {what}: {'; '.join(problems)}."
     if any("display" in p for p in problems):
         text += f" Run it in a desktop session or under xvfb-run, or {HEADLESS}."
-    elif not packages:
+    elif not packages and any("libraries" in p for p in problems):
         text += f" ({HEADLESS}.)"
     if packages:
         text += f"\n  install what is missing with:  {install_command(packages)}"

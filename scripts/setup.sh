@@ -95,6 +95,12 @@ iaa_preflight() { # WINDOW (1: the window will open; 0: report, gold ...) -> rep
     echo "iaa-desktop: cannot start yet: $py is missing (set PYTHON=/path/to/python3.11)." >&2
     return 2
   fi
+  if ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 7))' 2>/dev/null; then # too old to ask
+    echo "iaa-desktop: cannot start yet: iaa_desktop needs Python 3.11 or later, and $py is" \
+      "$("$py" -V 2>&1) (install one with \`uv python install 3.11\`, or on Ubuntu from the" \
+      "deadsnakes PPA, and run \`PYTHON=python3.11 ./run\`)." >&2
+    return 2
+  fi
   "$py" -m iaa_desktop.preflight --setup $([ "$1" = 1 ] || echo --no-window)
 }
 

@@ -259,3 +259,15 @@ def test_a_missing_optional_package_is_noted_once(tmp_path):
     assert len(r.stderr.splitlines()) == 1 and "libpango-1.0-0" in r.stderr
     r = subprocess.run(["bash", "-c", script.replace("libpango-1.0-0", "")], cwd=tmp_path)
     assert not (tmp_path / ".venv" / ".iaa-noted-missing").exists()
+
+
+def test_a_python_too_old_is_named_with_what_to_do(monkeypatch):
+    monkeypatch.setattr(preflight, "MIN_PYTHON", (9, 1))
+    monkeypatch.setattr(preflight, "missing_packages", lambda roles: [])
+    stop, _report = preflight.check_setup({"DISPLAY": ":0"})
+    have = ".".join(map(str, sys.version_info[:3]))
+    assert stop == (
+        f"iaa-desktop: cannot start yet: iaa_desktop needs Python 9.1 or later, and "
+        f"{sys.executable} is {have} (install one with `uv python install 9.1`, or on Ubuntu from "
+        f"the deadsnakes PPA, and run `PYTHON=python9.1 ./run`)."
+    )
