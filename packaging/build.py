@@ -235,8 +235,16 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("PyInstaller is missing: pip install -e '.[packaging]'", file=sys.stderr)
         return 2
+    if sys.platform.startswith("linux") and shutil.which("objdump") is None:
+        # PyInstaller reads the libraries' dependencies with objdump
+        print("objdump is missing (Debian/Ubuntu: apt-get install binutils)", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
-    run_pyinstaller(ns.dist.resolve(), ns.work.resolve(), ns.clean)
+    try:
+        run_pyinstaller(ns.dist.resolve(), ns.work.resolve(), ns.clean)
+    except subprocess.CalledProcessError as e:
+        print(f"PyInstaller failed (exit status {e.returncode}); see above", file=sys.stderr)
+        return 1
     app_dir = ns.dist.resolve() / NAME
     if sys.platform.startswith("linux"):
         add_linux_desktop_files(app_dir)
