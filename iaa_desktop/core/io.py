@@ -44,6 +44,7 @@ import math
 import numbers
 import os
 import re
+import stat
 import tempfile
 import threading
 import unicodedata
@@ -195,6 +196,61 @@ def csv_text(df: pd.DataFrame, sep: str = ",", index: bool = False) -> str:
     return "\n".join([header, *rows]) + "\n"
 
 
+#: the inputs of the studies being written about, as (device, inode): no output may replace one
+_PROTECTED: list[frozenset[tuple[int, int]]] = []
+#: files of input folders looked at for :func:`protecting_inputs` (a folder of a study holds far fewer)
+MAX_PROTECTED_FILES = 100_000
+
+
+def input_identities(inputs: Iterable[str | Path]) -> frozenset[tuple[int, int]]:
+    """(device, inode) of every input file and of every file in an input folder (links
+    followed, as the readers follow them)."""
+    ids: set[tuple[int, int]] = set()
+    seen = 0
+    for p in inputs:
+        roots = [str(p)]
+        if os.path.isdir(p):
+            roots = []
+            for folder, _dirs, names in os.walk(p):
+                roots.extend(os.path.join(folder, n) for n in names)
+                seen += len(names)
+                if seen > MAX_PROTECTED_FILES:
+                    break
+        for f in roots:
+            with contextlib.suppress(OSError):
+                st = os.stat(f)
+                if stat.S_ISREG(st.st_mode):
+                    ids.add((st.st_dev, st.st_ino))
+    return frozenset(ids)
+
+
+@contextlib.contextmanager
+def protecting_inputs(inputs: Iterable[str | Path]) -> Iterator[None]:
+    """While inside, :func:`atomic_open` refuses to write over any of ``inputs`` (a file, or a
+    file in an input folder, by any path or link)."""
+    ids = input_identities(inputs)
+    _PROTECTED.append(ids)
+    try:
+        yield
+    finally:
+        _PROTECTED.remove(ids)
+
+
+def _refuse_replacing_an_input(path: Path) -> None:
+    from iaa_desktop.core.errors import IaaError, shown_path
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    key = (st.st_dev, st.st_ino)
+    if any(key in ids for ids in _PROTECTED):
+        raise IaaError(
+            f"{shown_path(path)}: this is one of the study's inputs, and writing there would "
+            "replace it; nothing was written there. Choose another file or folder."
+        )
+
+
 @contextlib.contextmanager
 def atomic_open(
     path: str | Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None
@@ -204,17 +260,20 @@ def atomic_open(
     A crash or an exception leaves the old file untouched and no partial file behind. The file
     gets the permissions a plain ``open`` would give it (the user's umask, ``0644`` by default), or
     keeps those of the file it replaces, so colleagues on a shared drive can read an export.
+    Only a regular file is ever written (never a pipe or a device), and never one of the inputs
+    being protected (:func:`protecting_inputs`).
     """
     path = Path(path)
-    if path.exists() and not path.is_file():
-        # a device or a pipe (/dev/null, /dev/stdout, a FIFO): renaming over it would replace it
-        with (
-            open(path, mode, encoding=encoding, newline=newline)
-            if "b" not in mode
-            else open(path, mode) as f
-        ):
-            yield f
-        return
+    _refuse_replacing_an_input(path)
+    if os.path.exists(path) and not path.is_file():
+        # a pipe would hang the writer until someone reads it, a device would swallow the
+        # output, a folder cannot be replaced: outputs are only ever regular files
+        from iaa_desktop.core.errors import IaaError
+
+        raise IaaError(
+            f"{path}: is not a regular file (a pipe, a device or a folder); nothing was written "
+            "there (standard output is '-')."
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=path.parent)
     try:
@@ -338,6 +397,12 @@ def path_inside(directory: str | Path, name: str) -> Path:
     base = directory.resolve()
     if Path(name).is_absolute() or target.resolve().parent != base:
         raise IaaError(f"refusing to write '{name}' outside the folder {directory}.")
+    if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        # a pipe planted in an output folder would hang the writer; a device would swallow it
+        raise IaaError(
+            f"{target}: is not a regular file (a pipe, a device, a link or a folder); "
+            "nothing was written there."
+        )
     return target
 
 

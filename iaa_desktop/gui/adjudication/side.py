@@ -105,8 +105,11 @@ class SidePanel(QWidget):
             self._run_export(lambda: self.panel.session.write_feedback(folder))
 
     def _run_export(self, fn: Any) -> None:
+        from iaa_desktop.core.io import protecting_inputs
+
         try:
-            files = fn()
+            with protecting_inputs(self.panel.session.model.inputs):
+                files = fn()
         except (OSError, IaaError) as e:
             QMessageBox.critical(self, "Export", f"Nothing was lost, but the export failed: {e}")
             return
