@@ -234,6 +234,7 @@ def cmd_report(argv: Sequence[str]) -> int:
         to_json_text,
         write_csv_tables,
         write_json,
+        writing_into,
     )
 
     state: dict[str, Any] = {}
@@ -264,7 +265,8 @@ def cmd_report(argv: Sequence[str]) -> int:
             elif ns.json_out:
                 write_json(result_json(result), ns.json_out)
             if ns.csv_dir:
-                write_csv_tables(result.tables(), ns.csv_dir)
+                with writing_into(ns.csv_dir):
+                    write_csv_tables(result.tables(), ns.csv_dir)
             for writer in OUTPUT_WRITERS:
                 writer(ns, result)
 

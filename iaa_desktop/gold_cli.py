@@ -78,7 +78,12 @@ def cmd_gold(argv: Sequence[str]) -> int:
     import numpy as np
 
     from iaa_desktop.core.adjudication.model import Strategy, auto_merge
-    from iaa_desktop.core.io import protecting_inputs, write_csv, write_text_atomic
+    from iaa_desktop.core.io import (
+        protecting_inputs,
+        write_csv,
+        write_text_atomic,
+        writing_into,
+    )
 
     state: dict[str, Any] = {}
 
@@ -87,6 +92,7 @@ def cmd_gold(argv: Sequence[str]) -> int:
             ns, kind_name, options = parse_gold_args(argv)
             check_inputs(ns.inputs)
             guard.enter_context(protecting_inputs(ns.inputs))  # --out never replaces an input
+            guard.enter_context(writing_into(ns.out))  # nor writes into a pipe found there
             strategy = Strategy.parse(ns.strategy, ns.min_share)
             model, errors = build_model(
                 kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty()

@@ -52,6 +52,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from iaa_desktop.core.bidi import isolate_bidi, unisolate_bidi
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -73,6 +75,7 @@ def neutralise_cell(value: Any) -> Any:
     """
     if not isinstance(value, str) or not value:
         return value
+    value = isolate_bidi(value)  # an override in a name ends with its cell
     rest = value.lstrip("'")
     if rest.startswith(_FORMULA_PREFIXES) and not _is_number_text(rest):
         return "'" + value
@@ -81,7 +84,10 @@ def neutralise_cell(value: Any) -> Any:
 
 def unneutralise_cell(value: Any) -> Any:
     """The inverse of :func:`neutralise_cell` on the cells it changed (for reading files back)."""
-    if not isinstance(value, str) or not value.startswith("'"):
+    if not isinstance(value, str):
+        return value
+    value = unisolate_bidi(value)
+    if not value.startswith("'"):
         return value
     rest = value.lstrip("'")
     if rest.startswith(_FORMULA_PREFIXES) and not _is_number_text(rest):
@@ -251,6 +257,26 @@ def _refuse_replacing_an_input(path: Path) -> None:
         )
 
 
+_OUTPUT_FOLDERS: list[Path] = []
+
+
+@contextlib.contextmanager
+def writing_into(folder: str | Path) -> Iterator[None]:
+    """While inside, :func:`atomic_open` writes only regular files in ``folder`` (a pipe or a
+    device found there under an output's name is refused, never opened)."""
+    resolved = Path(folder).resolve()
+    _OUTPUT_FOLDERS.append(resolved)
+    try:
+        yield
+    finally:
+        _OUTPUT_FOLDERS.remove(resolved)
+
+
+def _in_output_folder(path: Path) -> bool:
+    parent = path.parent.resolve()
+    return any(parent == f or f in parent.parents for f in _OUTPUT_FOLDERS)
+
+
 @contextlib.contextmanager
 def atomic_open(
     path: str | Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None
@@ -260,20 +286,31 @@ def atomic_open(
     A crash or an exception leaves the old file untouched and no partial file behind. The file
     gets the permissions a plain ``open`` would give it (the user's umask, ``0644`` by default), or
     keeps those of the file it replaces, so colleagues on a shared drive can read an export.
-    Only a regular file is ever written (never a pipe or a device), and never one of the inputs
-    being protected (:func:`protecting_inputs`).
+    Never one of the inputs being protected (:func:`protecting_inputs`); in an output folder
+    (:func:`writing_into`) only regular files, never a pipe or a device found there.
     """
     path = Path(path)
     _refuse_replacing_an_input(path)
     if os.path.exists(path) and not path.is_file():
-        # a pipe would hang the writer until someone reads it, a device would swallow the
-        # output, a folder cannot be replaced: outputs are only ever regular files
-        from iaa_desktop.core.errors import IaaError
+        if _in_output_folder(path):
+            # a pipe planted in an output folder would hang the writer until someone reads
+            # it, a device would swallow the table: files written into a folder are only
+            # ever regular files
+            from iaa_desktop.core.errors import IaaError
 
-        raise IaaError(
-            f"{path}: is not a regular file (a pipe, a device or a folder); nothing was written "
-            "there (standard output is '-')."
-        )
+            raise IaaError(
+                f"{path}: is not a regular file (a pipe, a device or a folder); nothing was "
+                "written there."
+            )
+        # a device or a pipe named as the output itself (/dev/stdout, a shell's process
+        # substitution): renaming over it would replace it
+        with (
+            open(path, mode, encoding=encoding, newline=newline)
+            if "b" not in mode
+            else open(path, mode) as f
+        ):
+            yield f
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=path.parent)
     try:

@@ -176,13 +176,18 @@ class WindowActions:
 
     def export_tables_to(self, directory: Path) -> list[Path]:
         from iaa_desktop.core.errors import IaaError
-        from iaa_desktop.core.io import protecting_inputs, write_csv_tables, write_json
+        from iaa_desktop.core.io import (
+            protecting_inputs,
+            write_csv_tables,
+            write_json,
+            writing_into,
+        )
         from iaa_desktop.core.kinds.spec import result_json
 
         w = self.window
         result = w.session.result
         try:
-            with protecting_inputs(result.inputs):
+            with protecting_inputs(result.inputs), writing_into(directory):
                 written = write_csv_tables(result.tables(), directory)
                 write_json(result_json(result), directory / "results.json")
         except OSError as e:
