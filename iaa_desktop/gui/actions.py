@@ -175,16 +175,26 @@ class WindowActions:
             self.export_tables_to(Path(directory))
 
     def export_tables_to(self, directory: Path) -> list[Path]:
-        from iaa_desktop.core.io import write_csv_tables, write_json
+        from iaa_desktop.core.errors import IaaError
+        from iaa_desktop.core.io import (
+            protecting_inputs,
+            write_csv_tables,
+            write_json,
+            writing_into,
+        )
         from iaa_desktop.core.kinds.spec import result_json
 
         w = self.window
         result = w.session.result
         try:
-            written = write_csv_tables(result.tables(), directory)
-            write_json(result_json(result), directory / "results.json")
+            with protecting_inputs(result.inputs), writing_into(directory):
+                written = write_csv_tables(result.tables(), directory)
+                write_json(result_json(result), directory / "results.json")
         except OSError as e:
             QMessageBox.warning(w, "Export failed", f"{directory}: {e.strerror or e}")
+            return []
+        except IaaError as e:
+            QMessageBox.warning(w, "Export failed", str(e))
             return []
         w.status_label.setText(f"Exported {len(written)} tables and results.json to {directory}")
         return written
@@ -228,13 +238,26 @@ class WindowActions:
         if w.session.study is not None:
             kwargs["title"] = w.session.study.title
         worker = create_worker(
-            report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs
+            _write_protecting_inputs,
+            report.write_report,
+            result,
+            _start_thread=False,
+            _ignore_errors=True,
+            **kwargs,
         )
         worker.returned.connect(lambda _r: w.status_label.setText(f"Report written: {path}"))
         worker.errored.connect(lambda e: QMessageBox.warning(w, "Report failed", str(e)))
         w.status_label.setText("Writing the report…")
         self.report_worker = worker
         worker.start()
+
+
+def _write_protecting_inputs(write: Any, result: Any, **kwargs: Any) -> Any:
+    """``write(result, **kwargs)`` refusing to replace any input of the result."""
+    from iaa_desktop.core.io import protecting_inputs
+
+    with protecting_inputs(result.inputs):
+        return write(result, **kwargs)
 
 
 __all__ = ["WindowActions"]

@@ -16,12 +16,15 @@ from typing import Any
 
 import pandas as pd
 
+from iaa_desktop.core.bidi import escape_bidi
+
 # ---------------------------------------------------------------------------------------------
 # small HTML helpers (used by the section modules)
 
 
 def esc(v: Any) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
+    # a bidirectional control from an input name is shown, never obeyed
+    return html.escape(escape_bidi("" if v is None else str(v)), quote=True)
 
 
 def text_dir(s: str) -> str:

@@ -11,6 +11,8 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from iaa_desktop.core.bidi import escape_bidi
+
 #: key → full reference
 REFERENCES: dict[str, str] = {
     "artstein2008": "Artstein, R. & Poesio, M. (2008). Inter-coder agreement for computational linguistics. "
@@ -95,7 +97,8 @@ REFERENCES: dict[str, str] = {
 
 
 def esc(v: Any) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
+    # a bidirectional control from an input name is shown, never obeyed
+    return html.escape(escape_bidi("" if v is None else str(v)), quote=True)
 
 
 def references_html(keys: Iterable[str]) -> str:

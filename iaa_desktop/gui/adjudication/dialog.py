@@ -50,6 +50,12 @@ def open_store_interactive(parent: QWidget | None, path: Path) -> AdjudicationSt
             QMessageBox.critical(parent, "Adjudication store", str(e2))
             return None
     except StoreCorruptError as e:
+        if e.damaged and _ask(parent, f"{e}\n\nOpen it read-only to export what can be read?"):
+            try:
+                return AdjudicationStore.open(path, read_only=True, damaged_ok=True)
+            except StoreError as e2:
+                QMessageBox.critical(parent, "Adjudication store", str(e2))
+                return None
         answer = QMessageBox.question(
             parent,
             "Adjudication store",
@@ -63,6 +69,17 @@ def open_store_interactive(parent: QWidget | None, path: Path) -> AdjudicationSt
     except StoreError as e:
         QMessageBox.critical(parent, "Adjudication store", str(e))
         return None
+
+
+def _ask(parent: QWidget | None, text: str) -> bool:
+    answer = QMessageBox.question(
+        parent,
+        "Adjudication store",
+        text,
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
 
 
 class AdjudicationDialog(QDialog):

@@ -46,6 +46,7 @@ from iaa_desktop.gui.adjudication.queue_model import QueueModel
 from iaa_desktop.gui.adjudication.side import SidePanel
 from iaa_desktop.gui.adjudication.toolbar import Toolbar
 from iaa_desktop.gui.adjudication.undo import UndoAdapter
+from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.zoom import TextZoom
 
@@ -125,12 +126,16 @@ class AdjudicationPanel(QWidget):
                 "background:#fdecea; padding:4px; border:1px solid #e4a3a0;",
                 bool(s.unknown_units),
             ),
+            (s.store.damaged, "background:#fdecea; padding:4px; border:1px solid #e4a3a0;", True),
         ):
-            if show:
+            if show and text:
                 banner = QLabel(text)
                 banner.setWordWrap(True)
                 banner.setStyleSheet(style)
                 lay.addWidget(banner)
+        # a store problem while deciding: shown in the window, the meeting goes on
+        self.message_bar = MessageBar(self)
+        lay.addWidget(self.message_bar)
         self.toolbar = Toolbar(self)
         lay.addWidget(self.toolbar)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -479,10 +484,13 @@ class AdjudicationPanel(QWidget):
             else:
                 self.session.apply_many(changes)
         except StoreError as e:
-            QMessageBox.critical(
-                self, "Adjudication store", f"{e}\n\nThe decision was not recorded."
-            )
+            self.message_bar.refuse("The decision was not recorded.", str(e))
             return False
+        if self.session.store.backup_problem:
+            self.message_bar.refuse(
+                "The decision was recorded; the backup beside the store failed.",
+                self.session.store.backup_problem,
+            )
         self.refresh_queue()
         if self.current is not None:
             self.show_unit(self.current)

@@ -88,7 +88,7 @@ class SidePanel(QWidget):
     def _on_export_gold(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export the gold into folder")
         if folder:
-            self._run_export(lambda: self.panel.export_gold(folder))
+            self._run_export(lambda: self.panel.export_gold(folder), folder)
 
     def _on_export_log(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -102,11 +102,19 @@ class SidePanel(QWidget):
             self, "Export one feedback file per annotator into folder"
         )
         if folder:
-            self._run_export(lambda: self.panel.session.write_feedback(folder))
+            self._run_export(lambda: self.panel.session.write_feedback(folder), folder)
 
-    def _run_export(self, fn: Any) -> None:
+    def _run_export(self, fn: Any, folder: str | None = None) -> None:
+        from contextlib import ExitStack
+
+        from iaa_desktop.core.io import protecting_inputs, writing_into
+
         try:
-            files = fn()
+            with ExitStack() as guard:
+                guard.enter_context(protecting_inputs(self.panel.session.model.inputs))
+                if folder:
+                    guard.enter_context(writing_into(folder))
+                files = fn()
         except (OSError, IaaError) as e:
             QMessageBox.critical(self, "Export", f"Nothing was lost, but the export failed: {e}")
             return
