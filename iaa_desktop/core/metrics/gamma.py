@@ -105,7 +105,7 @@ def _align_all(
     """The samples' alignments, in ``processes`` processes when there is enough work to pay for
     starting them (in this process if they cannot start)."""
     work = sum(s.num_units for s in samples)
-    if processes > 1 and work > 20_000:
+    if processes > 1 and work > 40_000:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool

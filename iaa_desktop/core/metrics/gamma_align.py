@@ -116,9 +116,7 @@ class Dissimilarity:
     delta_empty: float = 1.0
     cat_matrix: Floats | None = field(default=None, compare=False)
 
-    def pair_values(
-        self, c: Continuum, a: int, i: Ints, b: int, j: Ints
-    ) -> NDArray[np.float32]:
+    def pair_values(self, c: Continuum, a: int, i: Ints, b: int, j: Ints) -> NDArray[np.float32]:
         """d between units i of annotator a and j of b (single precision, as pygamma-agreement)."""
         delta = F32(self.delta_empty)
         s1, e1 = c.start[a][i].astype(F32), c.end[a][i].astype(F32)
@@ -168,9 +166,7 @@ class PairTable:
     """d of the pairs of units of annotators a > b close enough to share a unitary alignment
     (``limit``), sorted by (i, j) for look-up and by (j, i) for the units of a near a unit of b."""
 
-    def __init__(
-        self, c: Continuum, dis: Dissimilarity, a: int, b: int, limit: float
-    ) -> None:
+    def __init__(self, c: Continuum, dis: Dissimilarity, a: int, b: int, limit: float) -> None:
         self.na, self.nb = int(len(c.start[a])), int(len(c.start[b]))
         self.delta = F32(dis.delta_empty)
         i, j = _close_pairs(c, dis, a, b, limit)
@@ -306,62 +302,26 @@ def _undominated(
     m, width = parts.shape
     real = parts < sizes[None, :width]
     k = real.sum(axis=1)
-    d = np.zeros((m, width, width), dtype=np.float64)
+    tie = np.zeros((m, width), dtype=np.float64)
     for a, b in _pairs(width):
-        both = real[:, a] & real[:, b]
-        d[both, a, b] = tables[a, b].values(parts[both, a], parts[both, b])
-        d[:, b, a] = d[:, a, b]
-    tie = d.sum(axis=2)
+        both = np.flatnonzero(real[:, a] & real[:, b])
+        d = tables[a, b].values(parts[both, a], parts[both, b])
+        tie[both, a] += d
+        tie[both, b] += d
     keep = (tie <= ((c2n + k + rest - 1) * delta + slack)[:, None]).all(axis=1)
     if rest == 0:
         # (C(n,2) - C(k,2))Δ + Σd ≤ k·C(n,2)·Δ: no dearer than the units each alone
         pair_sum = tie.sum(axis=1) / 2
         keep &= pair_sum <= ((k - 1) * c2n + k * (k - 1) / 2) * delta + slack
-        keep[keep] = ~_split_cheaper(d[keep], real[keep], delta, c2n, slack)
     return keep  # type: ignore[no-any-return]
 
 
-def _split_cheaper(
-    d: Floats, real: NDArray[np.bool_], delta: float, c2n: int, slack: float
-) -> NDArray[np.bool_]:
-    """Tuples that some split into two parts S, T makes cheaper: Σ_{S×T} d > (C(n,2) + |S||T|)Δ."""
-    m, n = real.shape
-    worse = np.zeros(m, dtype=bool)
-    for mask in range(1, 2 ** (n - 1)):
-        side = np.array([(mask >> a) & 1 for a in range(n)], dtype=bool)
-        one, two = real & side[None, :], real & ~side[None, :]
-        a_n, b_n = one.sum(axis=1), two.sum(axis=1)
-        cross = np.einsum("ma,mab,mb->m", one.astype(np.float64), d, two.astype(np.float64))
-        worse |= (a_n > 0) & (b_n > 0) & (cross > (c2n + a_n * b_n) * delta + slack)
-    return worse
-
-
-def _components(tuples: Ints, sizes: Ints) -> tuple[Ints, int]:
-    """Connected groups of units joined by a candidate (units numbered annotator after annotator);
-    the group of every candidate."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
-    total = int(offsets[-1])
-    heads = np.full(len(tuples), -1, dtype=np.int64)
-    rows, cols = [], []
-    for a in range(tuples.shape[1]):
-        real = tuples[:, a] < sizes[a]
-        unit = tuples[real, a] + offsets[a]
-        first = heads[real] < 0
-        heads[np.flatnonzero(real)[first]] = unit[first]
-        rows.append(heads[real][~first])
-        cols.append(unit[~first])
-    r, k = np.concatenate(rows), np.concatenate(cols)
-    graph = coo_matrix((np.ones(len(r)), (r, k)), shape=(total, total))
-    count, label = connected_components(graph, directed=False)
-    return label[heads], int(count)
-
-
 def _solve(tuples: Ints, cost: NDArray[np.float32], sizes: Ints) -> NDArray[np.bool_]:
-    """The exact integer programme: min Σ cost·x with every unit covered once, x binary."""
-    from scipy.optimize import LinearConstraint, milp
+    """The exact integer programme: min Σ cost·x with every unit covered once, x binary.
+
+    Its linear relaxation is solved first (dual simplex, a vertex): when that optimum is integral
+    it is the integer optimum; otherwise HiGHS's branch and bound solves the programme."""
+    from scipy.optimize import LinearConstraint, linprog, milp
     from scipy.sparse import csr_matrix
 
     offsets = np.concatenate([[0], np.cumsum(sizes)])
@@ -370,12 +330,19 @@ def _solve(tuples: Ints, cost: NDArray[np.float32], sizes: Ints) -> NDArray[np.b
     units = tuples[cand, ann] + offsets[ann]
     used, row = np.unique(units, return_inverse=True)
     cover = csr_matrix((np.ones(len(cand)), (row, cand)), shape=(len(used), len(tuples)))
+    c64 = cost.astype(np.float64)
+    lp = linprog(c64, A_eq=cover, b_eq=np.ones(len(used)), bounds=(0.0, 1.0), method="highs-ds")
+    if lp.x is not None:
+        x = np.asarray(lp.x)
+        pick = x > 0.5
+        if np.all(np.abs(x - pick) < 1e-9) and np.all(cover @ pick.astype(np.float64) == 1):
+            return pick  # type: ignore[no-any-return]
     res = milp(
-        cost.astype(np.float64),
+        c64,
         constraints=LinearConstraint(cover, 1.0, 1.0),
         integrality=np.ones(len(tuples)),
         bounds=(0.0, 1.0),
-        options={"mip_rel_gap": 0.0, "presolve": True},
+        options={"mip_rel_gap": 0.0, "presolve": False},
     )
     if res.x is None:
         raise RuntimeError(f"the alignment programme has no solution: {res.message}")
@@ -390,16 +357,10 @@ def best_alignment(c: Continuum, dis: Dissimilarity) -> Alignment:
     c2n = n * (n - 1) // 2
     tuples, costs, _ = candidates(c, dis)
     unit_cost = (costs.astype(F32) / F32(c2n)).astype(F32)
-    group, count = _components(tuples, sizes)
-    chosen = np.zeros(len(tuples), dtype=bool)
-    order = np.argsort(group, kind="stable")
-    bounds = np.searchsorted(group[order], np.arange(count + 1))
-    for g in range(count):
-        idx = order[bounds[g] : bounds[g + 1]]
-        if len(idx) == 1:
-            chosen[idx] = True
-        else:
-            chosen[idx] = _solve(tuples[idx], unit_cost[idx], sizes)
+    single = (tuples < sizes[None, :]).sum(axis=1) == 1
+    if single.all():
+        return _alignment(tuples, unit_cost, c)
+    chosen = _solve(tuples, unit_cost, sizes)
     return _alignment(tuples[chosen], unit_cost[chosen], c)
 
 

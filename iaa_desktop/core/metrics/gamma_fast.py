@@ -34,7 +34,9 @@ def _unit_d(c: Continuum, dis: Dissimilarity, x: tuple[int, int], y: tuple[int, 
     a, i = x
     b, j = y
     ii, jj = np.array([i]), np.array([j])
-    return float(dis.positional(c, a, ii, b, jj)[0] + dis.beta * dis.categorical(c, a, ii, b, jj)[0])
+    return float(
+        dis.positional(c, a, ii, b, jj)[0] + dis.beta * dis.categorical(c, a, ii, b, jj)[0]
+    )
 
 
 def _first_window(
@@ -122,7 +124,9 @@ def fast_alignment(c: Continuum, dis: Dissimilarity, window: float | None = None
         part = best_alignment(_sub(c, keep), dis)
         ends = []
         for t in part.tuples:
-            ends.append(max(float(c.end[a][keep[a][u]]) for a, u in enumerate(t) if u < len(keep[a])))
+            ends.append(
+                max(float(c.end[a][keep[a][u]]) for a, u in enumerate(t) if u < len(keep[a]))
+            )
         order = sorted(range(len(ends)), key=lambda k: ends[k])
         # up to the first that ends past the limit, as pygamma-agreement does (at least one)
         stop = next((i for i, k in enumerate(order) if ends[k] > x_limit), len(order))
