@@ -91,6 +91,8 @@ REFERENCES: dict[str, str] = {
     "mathet2015": "Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic "
     "method gamma (γ) for inter-annotator agreement measure and alignment. Computational "
     "Linguistics, 41(3), 437–479.",
+    "mathet2017": "Mathet, Y. (2017). The agreement measure γcat a complement to γ focused on "
+    "categorization of a continuum. Computational Linguistics, 43(3), 661–681.",
     "hopcroft1973": "Hopcroft, J. E. & Karp, R. M. (1973). An n^5/2 algorithm for maximum matchings "
     "in bipartite graphs. SIAM Journal on Computing, 2(4), 225–231.",
 }
