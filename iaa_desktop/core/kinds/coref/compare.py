@@ -30,6 +30,7 @@ from iaa_desktop.core.kinds.coref.sources import (
     read_coref_file,
     read_project_exports,
 )
+from iaa_desktop.core.kinds.coref.token_ids import align_documents
 from iaa_desktop.core.kinds.spec import (
     Setting,
     StepsKind,
@@ -289,6 +290,13 @@ def looks_like_coref(inputs: Sequence[Path]) -> float:
     return 0.0
 
 
+_NO_MENTIONS = (
+    "no mentions were found: is the coreference column right (CorefUD: Entity= in MISC; "
+    "Universal Anaphora: the IDENTITY column named by '# global.columns'; CoNLL-2012: the last "
+    "column), and are the columns separated by tabs?"
+)
+
+
 def read_annotator(
     path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
 ) -> dict[str, CorefDocument]:
@@ -336,6 +344,8 @@ def read_annotator(
                 )
                 continue
             docs[d.name] = d
+    if docs and not any(d.mentions for d in docs.values()):
+        errors.append(ReaderError(path, None, _NO_MENTIONS))
     if not docs:
         errors.append(
             ReaderError(
@@ -380,6 +390,11 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
     if len(annotators) < 2:
         raise IaaError(
             "Fewer than two annotators have readable documents:\n"
+            + "\n".join(str(e) for e in errors[:10])
+        )
+    if not any(d.mentions for a in annotators for d in by_annotator[a].values()):
+        raise InsufficientDataError(
+            "No annotator's files hold a single mention: nothing to compare.\n"
             + "\n".join(str(e) for e in errors[:10])
         )
     by_annotator, names = _document_names(by_annotator, annotators)
@@ -433,7 +448,9 @@ def _compare_documents(
     }
     for k, name in enumerate(names):
         yield Progress(n_inputs + k / max(1, len(names)), n_inputs + 1, f"Comparing {name}")
-        docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
+        docs = align_documents(
+            {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
+        )
         missing = [a for a in annotators if a not in docs]
         if missing:
             some = next(iter(docs.values()))
