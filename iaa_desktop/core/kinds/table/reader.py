@@ -15,6 +15,7 @@ import pandas as pd
 from iaa_desktop.core.errors import IaaError, ReaderError
 from iaa_desktop.core.formats import read_head
 from iaa_desktop.core.kinds.table.layouts import (
+    DECLARED,
     counts_signal,
     detect,
     from_contingency,
@@ -105,6 +106,8 @@ class Judgments:
     layout: str  # "long", "wide" or "per-annotator"
     errors: list[ReaderError] = field(default_factory=list)
     warnings: list[ReaderError] = field(default_factory=list)
+    #: the categories count tables declare in their header (chosen or not), in header order
+    categories: tuple[str, ...] = ()
 
 
 def _find(columns: list[str], names: tuple[str, ...]) -> str | None:
@@ -226,7 +229,9 @@ def _long_from_frame(
     if n_raters is not None:
         item_col = None if item_cols == (ROW_ITEM,) else item_cols[0]
         long = from_counts(path, df[[*item_cols, *rest, LINE]], item_col)
+        declared = long.attrs.get(DECLARED, ())
         long = long.rename(columns={"item": item_cols[0]})
+        long.attrs[DECLARED] = declared
         return long, (), "counts"
     long = df.melt(
         id_vars=list(item_cols) + meta + [LINE],
@@ -346,6 +351,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     metas: list[str] = []
     layouts: set[str] = set()
     warnings: list[ReaderError] = []
+    declared: list[str] = []
     for path in files:
         try:
             long, meta, layout, file_warnings = _file_frame(path, roles, len(files))
@@ -365,6 +371,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
                 )
             )
             continue
+        declared.extend(c for c in long.attrs.get(DECLARED, ()) if c not in declared)
         long[FILE] = str(path)
         frames.append(long)
         layouts.add(layout)
@@ -381,4 +388,5 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     assert item_cols is not None
     for c in list(item_cols) + ["annotator", "label"]:
         frame[c] = _strip(frame[c])
-    return Judgments(frame, item_cols, tuple(metas), "+".join(sorted(layouts)), errors, warnings)
+    layout = "+".join(sorted(layouts))
+    return Judgments(frame, item_cols, tuple(metas), layout, errors, warnings, tuple(declared))
