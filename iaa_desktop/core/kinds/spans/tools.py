@@ -97,7 +97,8 @@ def file_format(path: Path) -> str | None:
         ("label-studio", label_studio),
         ("doccano", doccano),
     ):
-        if module.mismatch(head) is None:
+        fits = module.mismatch(head, path) if name != "webanno-tsv3" else module.mismatch(head)
+        if fits is None:
             return name
     return None
 
