@@ -334,7 +334,7 @@ EXPLAIN = {
     "token_krippendorff_alpha": "Krippendorff's nominal α over tokens ('no label' a value).",
     "unitizing_alpha": "Krippendorff's unitizing α (αU, as DKPro Statistics computes it): where "
     "the spans begin and end and their labels, against chance placements, with the documents "
-    "concatenated in name order.",
+    "concatenated in input order (the files, or the records of an export).",
     "gamma": "Mathet et al.'s γ (pygamma-agreement): best alignment of the units against sampled "
     "random continua.",
 }

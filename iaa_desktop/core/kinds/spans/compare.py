@@ -277,6 +277,9 @@ def compare_corpus(
     draws = M.doc_draws(
         len(corpus.names), int(opts.get("n_resamples", 1000)), int(opts.get("seed", 0))
     )
+    # the resamples are drawn over the documents in name order, so that every interval but the
+    # pooled αU's (whose continuum follows the input order) is the same for any input order
+    draws = draws[:, np.argsort(np.argsort(np.array(corpus.names, dtype=object), kind="stable"))]
     yield Progress(1, 6, "Matching spans")
     edges = M.span_edges(corpus)
     counts = M.f1_counts(corpus, edges)

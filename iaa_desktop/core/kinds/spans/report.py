@@ -283,8 +283,8 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "2011) across all annotators. Items covered by two labels of one annotator (overlapping "
         "spans) are reported and left out. Krippendorff's unitizing α (αU; Krippendorff 1995, "
         "2004) is computed as DKPro Statistics implements it (Meyer et al. 2014), per document and "
-        "for the corpus with the documents every annotator has concatenated in name order into "
-        "one continuum; overlapping spans of one annotator and label are merged first."
+        "for the corpus with the documents every annotator has concatenated in input order (the "
+        "order of the files, or of the records in an export) into one continuum; overlapping spans of one annotator and label are merged first."
     )
     p3 = (
         f"Intervals are 95% percentile bootstrap intervals over documents ({n:,} resamples; "
