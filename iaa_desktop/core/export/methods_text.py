@@ -52,6 +52,9 @@ REFERENCES: dict[str, str] = {
     "periti2024": "Periti, F., Cassotti, P., Montanelli, S., Tahmasebi, N. & Schlechtweg, D. (2024). "
     "TRoTR: A framework for evaluating the re-contextualization of text reuse. Proceedings of "
     "EMNLP 2024.",
+    "schlechtweg2021": "Schlechtweg, D., Tahmasebi, N., Hengchen, S., Dubossarsky, H. & "
+    "McGillivray, B. (2021). DWUG: A large resource of diachronic word usage graphs in four "
+    "languages. Proceedings of EMNLP 2021.",
     "bollmann2016": "Bollmann, M., Dipper, S. & Petran, F. (2016). Evaluating inter-annotator agreement "
     "on historical spelling normalization. Proceedings of the 10th Linguistic Annotation Workshop "
     "(LAW X).",
