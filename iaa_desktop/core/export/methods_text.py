@@ -81,6 +81,11 @@ REFERENCES: dict[str, str] = {
     "Analysis, 100(9), 1989–2001.",
     "vehtari2017": "Vehtari, A., Gelman, A. & Gabry, J. (2017). Practical Bayesian model evaluation "
     "using leave-one-out cross-validation and WAIC. Statistics and Computing, 27(5), 1413–1432.",
+    "kolditz2019": "Kolditz, T., Lohr, C., Hellrich, J., Modersohn, L., Betz, B., Kiehntopf, M. "
+    "& Hahn, U. (2019). Annotating German clinical documents for de-identification. MedInfo "
+    "2019, 203–207 (the agreement of the bratiaa package).",
+    "chinchor1993": "Chinchor, N. & Sundheim, B. (1993). MUC-5 evaluation metrics. Proceedings "
+    "of the Fifth Message Understanding Conference (MUC-5), 69–78.",
     "hripcsak2005": "Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and "
     "reliability in information retrieval. Journal of the American Medical Informatics "
     "Association, 12(3), 296–298.",
