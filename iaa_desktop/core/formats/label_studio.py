@@ -132,6 +132,15 @@ def parse_value(data: Any, path: Path | str) -> Parsed:
             ReaderError(path, None, f"results of type '{kind}' are not compared and were skipped.")
         )
     if not judgments and not errors:
+        if ignored:  # every result is of a type not compared: say which, not "nothing"
+            kinds = ", ".join(sorted(ignored))
+            raise ReaderError(
+                path,
+                None,
+                f"Label Studio results of type {kinds} are not compared (only choices, "
+                "taxonomy, rating, number and text spans: labels, hypertextlabels, "
+                "paragraphlabels); the export holds no other result.",
+            )
         raise ReaderError(path, None, "the export holds no completed annotation.")
     return Parsed(FORMAT, tuple(documents), tuple(judgments), tuple(errors), tuple(warnings))
 

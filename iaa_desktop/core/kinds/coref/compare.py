@@ -41,6 +41,7 @@ from iaa_desktop.core.kinds.spec import (
 )
 from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
 from iaa_desktop.core.progress import Progress
+from iaa_desktop.core.refusals import what_it_is
 
 SETTINGS = [
     Setting(
@@ -328,6 +329,9 @@ def read_annotator(
             elif is_conll(f):
                 found = read_conll(f)
             else:
+                refusal = what_it_is(f)  # ELAN, Praat, an INCEpTION export in another format
+                if refusal:
+                    errors.append(ReaderError(f, None, refusal))
                 continue
         except ReaderError as e:
             errors.append(e)
