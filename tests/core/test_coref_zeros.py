@@ -332,16 +332,21 @@ def _report(paths, capsys):
 
 
 def test_an_annotator_without_mentions_is_reported_and_all_empty_stops(tmp_path, capsys):
-    a, b = tmp_path / "a.conllu", tmp_path / "b.conllu"
+    a, b, c = (tmp_path / f"{x}.conllu" for x in "abc")
     a.write_text(corefud(ZA, ZA_KEY), encoding="utf-8")
+    c.write_text(corefud(ZA, ZA_KEY[:4]), encoding="utf-8")
     # '# global.columns' names the columns in another order: no mention is found in IDENTITY
     swapped = ua(ZA, ZA_KEY).replace("IDENTITY BRIDGING", "BRIDGING IDENTITY")
     b.write_text(swapped, encoding="utf-8")
-    code, cap = _report([a, b], capsys)
+    code, cap = _report([a, b, c], capsys)
     assert code == 1, cap.err  # figures written, with problems
-    errors = json.loads(cap.out)["errors"]
+    data = json.loads(cap.out)
+    assert data["annotators"] == ["a", "c"]  # b is not scored 0: it is left out
+    errors = data["errors"]
     assert [Path(e["file"]).name for e in errors] == ["b.conllu"]
     assert "no mentions were found" in errors[0]["message"]
-    a.write_text(swapped, encoding="utf-8")
-    code, cap = _report([a, b], capsys)
-    assert code == 2 and "a.conllu" in cap.err and "no mentions were found" in cap.err
+    for other in (a, c):
+        other.write_text(swapped, encoding="utf-8")
+    code, cap = _report([a, b, c], capsys)
+    assert code == 2 and "no mentions were found" in cap.err
+    assert all(f"{x}.conllu" in cap.err for x in "abc")

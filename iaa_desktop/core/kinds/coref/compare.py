@@ -294,7 +294,7 @@ def looks_like_coref(inputs: Sequence[Path]) -> float:
 _NO_MENTIONS = (
     "no mentions were found: is the coreference column right (CorefUD: Entity= in MISC; "
     "Universal Anaphora: the IDENTITY column named by '# global.columns'; CoNLL-2012: the last "
-    "column), and are the columns separated by tabs?"
+    "column), and are the columns separated by tabs? This annotator is left out."
 )
 
 
@@ -390,15 +390,14 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
             "Coreference needs two or more annotators: give one folder (or file) per annotator."
         )
     by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
-    annotators = tuple(a for a, d in by_annotator.items() if d)
+    # an annotator of whose files not one mention was read is a problem (read_annotator), not
+    # an annotator who agrees with nobody: left out
+    annotators = tuple(
+        a for a, d in by_annotator.items() if any(doc.mentions for doc in d.values())
+    )
     if len(annotators) < 2:
         raise IaaError(
             "Fewer than two annotators have readable documents:\n"
-            + "\n".join(str(e) for e in errors[:10])
-        )
-    if not any(d.mentions for a in annotators for d in by_annotator[a].values()):
-        raise InsufficientDataError(
-            "No annotator's files hold a single mention: nothing to compare.\n"
             + "\n".join(str(e) for e in errors[:10])
         )
     by_annotator, names = _document_names(by_annotator, annotators)

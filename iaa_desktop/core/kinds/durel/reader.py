@@ -504,6 +504,11 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
         except ReaderError as e:
             errors.append(e)
             continue
+        if frame.empty:  # nothing read: a problem naming the file, not a target without pairs
+            errors.append(
+                ReaderError(j_path, None, "no judgments were read (a header and no rows).")
+            )
+            continue
         t_uses: dict[str, Use] = {}
         if u_path is None:
             warnings.append(

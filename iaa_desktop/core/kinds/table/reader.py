@@ -334,6 +334,32 @@ def _strip(col: pd.Series) -> pd.Series:
     return pd.Series(stripped.to_numpy()[codes], index=col.index)
 
 
+def _has_label(long: pd.DataFrame) -> bool:
+    """Whether a file's long judgments hold at least one label (not every cell empty)."""
+    if not len(long) or "label" not in long.columns:
+        return False
+    labels = long["label"]
+    return bool((labels.notna() & (labels.astype(str).str.strip() != "")).any())
+
+
+def _without_empty_annotators(frame: pd.DataFrame, errors: list[ReaderError]) -> pd.DataFrame:
+    """The judgments without the annotators none of whose cells holds a label (a problem each,
+    naming the file: an annotator of whom nothing was read is left out, not scored)."""
+    has = frame["label"].notna() & (frame["label"].astype(str).str.strip() != "")
+    judged = set(frame.loc[has, "annotator"])
+    empty = [a for a in dict.fromkeys(frame["annotator"]) if a not in judged]
+    for a in empty:
+        first = frame.loc[frame["annotator"] == a, FILE].iloc[0]
+        errors.append(
+            ReaderError(
+                Path(str(first)),
+                None,
+                f"no judgments were read for annotator {a}: every cell is empty. Left out.",
+            )
+        )
+    return frame[~frame["annotator"].isin(empty)] if empty else frame
+
+
 def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     """Read every input (files or folders of tables) into one long table.
 
@@ -359,6 +385,16 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
             errors.append(e)
             continue
         warnings.extend(file_warnings)
+        if not _has_label(long):
+            errors.append(
+                ReaderError(
+                    path,
+                    None,
+                    "no judgments were read from it: every label cell is empty (is the label "
+                    "column the right one?). File left out.",
+                )
+            )
+            continue
         ic = tuple(c for c in long.columns[: long.columns.get_loc("annotator")])
         if item_cols is None:
             item_cols = ic
@@ -388,5 +424,6 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     assert item_cols is not None
     for c in list(item_cols) + ["annotator", "label"]:
         frame[c] = _strip(frame[c])
+    frame = _without_empty_annotators(frame, errors)
     layout = "+".join(sorted(layouts))
     return Judgments(frame, item_cols, tuple(metas), layout, errors, warnings, tuple(declared))
