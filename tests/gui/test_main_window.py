@@ -15,6 +15,7 @@ from iaa_desktop.core.study_file import Study, load_study
 from iaa_desktop.gui.app import create_main_window
 from iaa_desktop.gui.confirm import OPEN, Outcome
 from tests.conftest import FIXTURES, shared_path
+from tests.gui import user
 
 K2011 = FIXTURES / "table" / "k2011_wide.csv"
 
@@ -64,9 +65,9 @@ def test_settings_change_recomputes(qtbot, window):
     open_and_wait(qtbot, window, [K2011], "table", {"level": "nominal", "interval": "none"})
     editor = window.settings_panel.editor("level")
     assert editor is not None
+    user.click_tab(qtbot, window, "Settings")
     with qtbot.waitSignal(window.session.results_ready, timeout=30000) as blocker:
-        editor.setCurrentIndex(editor.findData("ordinal"))
-        editor.activated.emit(editor.currentIndex())
+        user.choose(qtbot, editor, "ordinal")
     assert blocker.args[0].level == "ordinal"
     assert blocker.args[0].overall["krippendorff_alpha"].value == pytest.approx(0.815, abs=5e-4)
 

@@ -1,0 +1,94 @@
+"""What a person does with the window's controls, as real key presses and clicks.
+
+Every helper sends input events (``QTest`` through ``qtbot``) to the widget that has the focus, so
+the widget's own event handler runs and emits its signals the way it does for a user. None of them
+emits a widget's signal or calls a slot.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QLineEdit,
+    QTabBar,
+    QWidget,
+)
+
+
+def activate(qtbot, widget: QWidget) -> None:
+    """Make ``widget``'s window the active one (the offscreen platform has no window manager)."""
+    top = widget.window()
+    if not top.isActiveWindow():
+        top.activateWindow()
+        qtbot.waitUntil(top.isActiveWindow)
+
+
+def focus(qtbot, widget: QWidget) -> None:
+    """Click ``widget`` (near its left edge, clear of buttons and arrows) and wait for the focus."""
+    activate(qtbot, widget)
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=QPoint(6, widget.height() // 2))
+    qtbot.waitUntil(lambda: widget.hasFocus() or widget.isAncestorOf(QApplication.focusWidget()))
+
+
+def choose(qtbot, combo: QComboBox, data) -> None:
+    """Click the combo to open its list, move to the entry whose data is ``data`` with the arrow
+    keys and press Return (one choice: the entries passed on the way are not chosen)."""
+    target = combo.findData(data)
+    assert target >= 0, f"{data!r} is not offered"
+    activate(qtbot, combo)
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton, pos=QPoint(6, combo.height() // 2))
+    view = combo.view()
+    qtbot.waitUntil(view.isVisible)
+    key = Qt.Key.Key_Down if target > view.currentIndex().row() else Qt.Key.Key_Up
+    while view.currentIndex().row() != target:
+        qtbot.keyClick(view, key)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not view.isVisible())
+
+
+def step(qtbot, combo: QComboBox, data) -> None:
+    """Move a closed combo to ``data`` with the arrow keys (each step is a choice, as in Qt)."""
+    focus(qtbot, combo)
+    target = combo.findData(data)
+    assert target >= 0, f"{data!r} is not offered"
+    key = Qt.Key.Key_Down if target > combo.currentIndex() else Qt.Key.Key_Up
+    while combo.currentIndex() != target:
+        qtbot.keyClick(combo, key)
+
+
+def type_number(qtbot, spin: QAbstractSpinBox, text: str) -> None:
+    """Select everything in a spin box, type ``text`` and press Return."""
+    focus(qtbot, spin)
+    qtbot.keyClick(spin, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(spin, text)
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+
+
+def type_text(qtbot, line: QLineEdit, text: str) -> None:
+    """Select everything in a line edit, type ``text`` (or delete, for "") and press Tab."""
+    focus(qtbot, line)
+    qtbot.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    if text:
+        qtbot.keyClicks(line, text)
+    else:
+        qtbot.keyClick(line, Qt.Key.Key_Delete)
+    qtbot.keyClick(line, Qt.Key.Key_Tab)
+
+
+def click(qtbot, box: QCheckBox) -> None:
+    """Click a check box (on its indicator)."""
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
+
+
+def click_tab(qtbot, window: QWidget, title: str) -> None:
+    """Click the tab titled ``title`` in whichever tab bar of ``window`` shows it (docks too)."""
+    for bar in window.findChildren(QTabBar):
+        for i in range(bar.count()):
+            if bar.tabText(i) == title and bar.isVisible():
+                qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(i).center())
+                return
+    raise AssertionError(f"no visible tab {title!r}")
