@@ -110,6 +110,10 @@ class SettingsPanel(QWidget):
     def editor(self, name: str) -> QWidget | None:
         return self._editors.get(name)
 
+    def editors(self) -> list[str]:
+        """The names of the settings the form shows, in its order."""
+        return list(self._editors)
+
     def _post(self, fn: Callable[..., None], *args: Any) -> None:
         """Call ``fn(*args)`` from the event loop, after the editor's own event handler has
         returned: whatever the change leads to (a new study, a rebuilt form) never runs on top of
