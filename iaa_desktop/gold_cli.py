@@ -100,7 +100,9 @@ def cmd_gold(argv: Sequence[str]) -> int:
         }
         for x, a in enumerate(model.annotators):
             rows[a] = [
-                model.format_value(model.versions[i, x]) if model.versions[i, x] is not None else ""
+                model.value_text(i, model.versions[i, x])
+                if model.versions[i, x] is not None
+                else ""
                 for i in undecided
             ]
         import pandas as pd

@@ -7,7 +7,10 @@ emits a widget's signal or calls a slot.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -92,3 +95,37 @@ def click_tab(qtbot, window: QWidget, title: str) -> None:
                 qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(i).center())
                 return
     raise AssertionError(f"no visible tab {title!r}")
+
+
+class Answers(list):
+    """The texts of the dialogs :func:`answer_dialogs` answered; ``timer`` keeps answering."""
+
+    timer: Any = None
+
+
+def answer_dialogs(qtbot, button: Any = None) -> Answers:
+    """Answer every modal dialog (a question, a message) that opens from now on, as a person
+    reading it would: a click on its ``button`` (a ``QMessageBox.StandardButton``), else Return.
+    Returns the texts the dialogs showed; ``.timer.stop()`` ends the answering."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMessageBox
+
+    seen = Answers()
+
+    def press() -> None:
+        box = QApplication.activeModalWidget()
+        if box is None or not box.isVisible():
+            return
+        seen.append(box.text() if isinstance(box, QMessageBox) else box.windowTitle())
+        target = box.button(button) if isinstance(box, QMessageBox) and button else None
+        if target is not None:
+            QTest.mouseClick(target, Qt.MouseButton.LeftButton)
+        else:
+            QTest.keyClick(box, Qt.Key.Key_Return)
+
+    timer = QTimer()
+    timer.setInterval(50)
+    timer.timeout.connect(press)
+    timer.start()
+    seen.timer = timer
+    return seen
