@@ -37,10 +37,11 @@ def focus(qtbot, widget: QWidget) -> None:
     qtbot.waitUntil(lambda: widget.hasFocus() or widget.isAncestorOf(QApplication.focusWidget()))
 
 
-def choose(qtbot, combo: QComboBox, data) -> None:
-    """Click the combo to open its list, move to the entry whose data is ``data`` with the arrow
-    keys and press Return (one choice: the entries passed on the way are not chosen)."""
-    target = combo.findData(data)
+def choose(qtbot, combo: QComboBox, data, index: int | None = None) -> None:
+    """Click the combo to open its list, move to the entry whose data is ``data`` (or the entry at
+    ``index``) with the arrow keys and press Return (one choice: the entries passed on the way are
+    not chosen)."""
+    target = combo.findData(data) if index is None else index
     assert target >= 0, f"{data!r} is not offered"
     activate(qtbot, combo)
     qtbot.mouseClick(combo, Qt.MouseButton.LeftButton, pos=QPoint(6, combo.height() // 2))
@@ -129,3 +130,73 @@ def answer_dialogs(qtbot, button: Any = None) -> Answers:
     timer.start()
     seen.timer = timer
     return seen
+
+
+def press(qtbot, button: QWidget) -> None:
+    """Click a push button (or any clickable widget) in its middle."""
+    activate(qtbot, button)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().center())
+
+
+def choose_text(qtbot, combo: QComboBox, text: str) -> None:
+    """:func:`choose` the entry shown as ``text``."""
+    index = combo.findText(text)
+    assert index >= 0, f"{text!r} is not offered"
+    choose_index(qtbot, combo, index)
+
+
+def choose_index(qtbot, combo: QComboBox, index: int) -> None:
+    """:func:`choose` the entry at ``index``."""
+    choose(qtbot, combo, combo.itemData(index), index)
+
+
+def type_filter(qtbot, line: QLineEdit, text: str) -> None:
+    """Replace what a search field holds with ``text`` (typed; "" deletes), no Tab."""
+    focus(qtbot, line)
+    qtbot.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    if text:
+        qtbot.keyClicks(line, text)
+    else:
+        qtbot.keyClick(line, Qt.Key.Key_Delete)
+
+
+def check(qtbot, box: QCheckBox, on: bool) -> None:
+    """Click the check box if it is not already ``on``."""
+    if box.isChecked() != on:
+        activate(qtbot, box)
+        click(qtbot, box)
+    assert box.isChecked() == on
+
+
+def click_row(qtbot, view, row: int, column: int = 0) -> None:
+    """Click the first visible row of an item view, then walk down to ``row`` with the arrow key
+    (rows below the fold are reached as a person reaches them)."""
+    activate(qtbot, view)
+    model = view.model()
+    first = view.indexAt(QPoint(2, 2))
+    start = first if first.isValid() else model.index(0, column)
+    start = model.index(start.row(), column)
+    qtbot.mouseClick(
+        view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(start).center()
+    )
+    key = Qt.Key.Key_Down if row >= view.currentIndex().row() else Qt.Key.Key_Up
+    while view.currentIndex().row() != row:
+        qtbot.keyClick(view, key)
+
+
+def sort_by(qtbot, view, column: int) -> None:
+    """Click the header of ``column`` (a second call reverses the order)."""
+    header = view.horizontalHeader()
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 4))
+
+
+def edit_cell(qtbot, view, row: int, column: int, text: str) -> None:
+    """Select a cell, press F2, type ``text`` over what it holds and press Return."""
+    click_row(qtbot, view, row, column)
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the delegate commits from the event loop
+    qtbot.waitUntil(lambda: view.state() != view.State.EditingState)
