@@ -23,11 +23,16 @@ from PySide6.QtWidgets import (
 
 
 def activate(qtbot, widget: QWidget) -> None:
-    """Make ``widget``'s window the active one (the offscreen platform has no window manager)."""
+    """Make ``widget``'s window the active one, as a click on it does under a window manager
+    (the offscreen platform has none). After a modal message box closed, the offscreen platform
+    may leave no window active whatever is asked; input events still reach their widget then."""
     top = widget.window()
     if not top.isActiveWindow():
         top.activateWindow()
-        qtbot.waitUntil(top.isActiveWindow)
+        try:
+            qtbot.waitUntil(top.isActiveWindow, timeout=1000)
+        except qtbot.TimeoutError:
+            pass
 
 
 def focus(qtbot, widget: QWidget) -> None:
@@ -200,3 +205,40 @@ def edit_cell(qtbot, view, row: int, column: int, text: str) -> None:
     qtbot.keyClicks(editor, text)
     qtbot.keyClick(editor, Qt.Key.Key_Return)  # the delegate commits from the event loop
     qtbot.waitUntil(lambda: view.state() != view.State.EditingState)
+
+
+def click_anchor(qtbot, browser, href: str) -> None:
+    """Click the link ``href`` where a text browser draws it."""
+    doc = browser.document()
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            if frag.charFormat().anchorHref() == href:
+                cursor = browser.textCursor()
+                cursor.setPosition(frag.position() + min(1, frag.length() - 1))
+                browser.setTextCursor(cursor)
+                browser.ensureCursorVisible()  # scrolled to, as a person scrolls to it
+                rect = browser.cursorRect(cursor)
+                activate(qtbot, browser)
+                qtbot.mouseClick(
+                    browser.viewport(),
+                    Qt.MouseButton.LeftButton,
+                    pos=QPoint(rect.left() + 1, rect.center().y()),
+                )
+                return
+            it += 1
+        block = block.next()
+    raise AssertionError(f"no link {href!r} in the text")
+
+
+def menu_item(qtbot, menu, starts_with: str) -> None:
+    """In an open menu, walk down to the entry whose text starts with ``starts_with`` and press
+    Return."""
+    qtbot.waitUntil(menu.isVisible)
+    actions = [a for a in menu.actions() if not a.isSeparator() and a.isEnabled()]
+    target = next(a for a in actions if a.text().startswith(starts_with))
+    while menu.activeAction() is not target:
+        qtbot.keyClick(menu, Qt.Key.Key_Down)
+    qtbot.keyClick(menu, Qt.Key.Key_Return)
