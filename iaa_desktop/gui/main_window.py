@@ -17,6 +17,7 @@ from PySide6.QtGui import QDesktopServices, QPaintEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -270,9 +271,29 @@ class MainWindow(QMainWindow):
 
     def _on_study_changed(self, study: Study) -> None:
         self.study_panel.set_study(study)
+        if self.session.result is None:  # another study, or other inputs: no figure is its own
+            self._clear_results(study)
         self.stack.setCurrentWidget(self.tabs)
         self.update_title()
         self._refresh_settings()
+
+    def _clear_results(self, study: Study) -> None:
+        """Take the previous figures off the screen at once (tabs, annotators, headline); a
+        "computing" page stands in their place until the new study's own results arrive. The
+        old views are deleted by the event loop."""
+        old = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        self.tabs.clear()
+        for w in old:
+            if not self._cached(w):
+                w.deleteLater()
+        name = study.name or ", ".join(p.name for p in study.inputs[:3])
+        waiting = QLabel(f"Computing the figures of {name}…")
+        waiting.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        waiting.setObjectName("computing")
+        self.tabs.addTab(waiting, "Computing")
+        self.study_panel.set_annotators(())
+        self.headline_label.clear()
+        self.status_label.setText("Computing…")
 
     def _refresh_settings(self) -> None:
         from iaa_desktop.core.kinds import get_kind, kind_names

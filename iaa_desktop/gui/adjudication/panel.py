@@ -409,7 +409,7 @@ class AdjudicationPanel(QWidget):
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
         label = (
-            f"typed {self.session.model.format_value(change.new.value)}"
+            f"typed {self.session.model.value_text(i, change.new.value)}"
             if isinstance(choice, str)
             else choice.label
         )
