@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from iaa_desktop import __version__
 from iaa_desktop.core.study_file import Study
 from iaa_desktop.gui.actions import WindowActions
+from iaa_desktop.gui.geometry import ScreenFit
 from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
@@ -76,6 +77,7 @@ class MainWindow(QMainWindow):
         self.data_dir = Path(data_dir) if data_dir is not None else data_folder()
         self.context = ViewContext(session=self.session, window=self)
         self.state = WindowState(self, self.settings)
+        self.screen_fit = ScreenFit(self)  # the frame and the status bar stay on the screen
         self.open_flow = OpenFlow(self, self.data_dir)
         self.commands = WindowActions(self)
         self.adjudication_window = None
