@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setObjectName("results")
+        self.tabs.currentChanged.connect(self._focus_page)
         self.start_page = self._make_start_page()
         self.stack = QStackedWidget()
         self.stack.addWidget(self.start_page)
@@ -420,6 +421,24 @@ class MainWindow(QMainWindow):
                 self.tabs.setCurrentIndex(i)
                 return True
         return False
+
+    def _focus_page(self, index: int) -> None:
+        """A tab shown: its first list takes the keys (N / P), unless the focus is in it or on
+        the tab bar (someone walking the tabs with the arrow keys)."""
+        from PySide6.QtWidgets import QAbstractItemView
+
+        page = self.tabs.widget(index)
+        focus = QApplication.focusWidget()
+        if page is None or (focus is not None and page.isAncestorOf(focus)):
+            return
+        if focus is self.tabs.tabBar():
+            return
+        view = getattr(page, "list_view", None)
+        if not isinstance(view, QAbstractItemView):
+            views = [v for v in page.findChildren(QAbstractItemView) if v.isVisibleTo(page)]
+            view = views[0] if views else None
+        if view is not None:
+            view.setFocus(Qt.FocusReason.TabFocusReason)
 
     def step_tab(self, step: int) -> None:
         if self.tabs.count():

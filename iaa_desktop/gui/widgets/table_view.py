@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -278,6 +278,9 @@ class ListBar(QWidget):
         self.filter.setPlaceholderText(placeholder)
         self.filter.setClearButtonEnabled(True)
         self.filter.setMinimumWidth(80)
+        # focused only when clicked or on Ctrl+F: a tab switch leaves N / P to the list
+        self.filter.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.filter.setToolTip("Ctrl+F")
         lay.addWidget(self.filter, 1)
         self.only = QCheckBox("Disagreements only")
         self.only.setToolTip("show only the rows where the annotators disagree")
@@ -295,6 +298,20 @@ class ListBar(QWidget):
         model.layoutChanged.connect(self.update_count)
         self.extra_mask: Callable[[], object] | None = None
         self.update_count()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        parent = self.parentWidget()
+        if parent is not None and parent.property("find_bar") is None:
+            # Ctrl+F in the part of the window this list belongs to (one bar per part)
+            parent.setProperty("find_bar", True)
+            find = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), parent)
+            find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            find.activated.connect(self.focus_filter)
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter.selectAll()
 
     def _apply_text(self) -> None:
         self._timer.stop()
