@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from iaa_desktop.core.study_file import SUFFIX, save_study
 from iaa_desktop.core.user_files import unsaved_store_path
+from iaa_desktop.gui.meeting import add_zoom_menu
 from iaa_desktop.gui.open_flow import examples_dir, package_dir
 
 if TYPE_CHECKING:
@@ -87,8 +88,13 @@ class WindowActions:
         w.file_menu = file
 
         view = w.menuBar().addMenu("&View")
-        view.addAction(w.study_dock.toggleViewAction())
+        study_toggle = w.study_dock.toggleViewAction()
+        study_toggle.setShortcut(QKeySequence("F9"))  # fold the study away for room (remembered)
+        view.addAction(study_toggle)
         view.addAction(w.settings_dock.toggleViewAction())
+        view.addSeparator()
+        add_zoom_menu(view, w, w.settings)
+        view.addAction(w.meeting.action)
         view.addSeparator()
         self._action(view, "&Recompute", lambda: w.session.recompute(immediately=True), "F5")
         self._action(view, "&Cancel computation", w.session.cancel, "Esc")

@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop import __version__
 from iaa_desktop.core.study_file import Study
+from iaa_desktop.gui import presentation
 from iaa_desktop.gui.actions import WindowActions
 from iaa_desktop.gui.geometry import ScreenFit
 from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
+from iaa_desktop.gui.meeting import MeetingLayout, restore_zoom
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
 from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
@@ -80,12 +82,14 @@ class MainWindow(QMainWindow):
         self.screen_fit = ScreenFit(self)  # the frame and the status bar stay on the screen
         self.open_flow = OpenFlow(self, self.data_dir)
         self.commands = WindowActions(self)
+        restore_zoom(self.settings)
         self.adjudication_window = None
         self.setWindowTitle("iaa_desktop")
         self.setAcceptDrops(True)
         self._build_pages()
         self._build_docks()
         self._build_status_bar()
+        self.meeting = MeetingLayout(self, lambda: [self.study_dock, self.settings_dock])
         self.commands.build_menus()
         self._connect_session()
         self.state.restore_position()
@@ -201,7 +205,7 @@ class MainWindow(QMainWindow):
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{title.lower()}")
         dock.setWidget(widget)
-        dock.setMinimumWidth(260)
+        dock.setMinimumWidth(200)
         self.addDockWidget(area, dock)
         return dock
 
@@ -402,6 +406,8 @@ class MainWindow(QMainWindow):
                     self.tabs.setCurrentIndex(i)
                     break
         self.stack.setCurrentWidget(self.tabs)
+        if presentation.factor() != 1.0:
+            presentation.rescale(self.tabs)  # charts made for these results, at the zoom
 
     def _cached(self, widget: QWidget) -> bool:
         def walk(v: Any) -> bool:
@@ -472,6 +478,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ remembered state
 
     def closeEvent(self, event) -> None:
+        self.meeting.set_active(False)  # the docks come back before the layout is remembered
         self.state.save()
         self.session.cancel()
         super().closeEvent(event)

@@ -183,3 +183,22 @@ def test_a_window_with_its_frame_fits_the_screen() -> None:
     # a window already small enough is only moved up so its bottom is on the screen
     r = fitted_rect(QRect(100, 300, 800, 600), frame, screen)
     assert (r.x(), r.y(), r.width(), r.height()) == (100, 119, 800, 600)
+
+
+def test_zoom_and_meeting_layout_in_the_adjudication_window(qtbot, dialog) -> None:
+    from iaa_desktop.gui import presentation
+
+    panel = dialog.panel
+    row0 = panel.queue_view.verticalHeader().defaultSectionSize()
+    try:
+        qtbot.keyClick(panel.queue_view, Qt.Key.Key_Plus, CTRL)
+        assert presentation.factor() == 1.1
+        assert panel.queue_view.verticalHeader().defaultSectionSize() > row0
+    finally:
+        presentation.zoom().set_factor(1.0)
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_F11)
+    qtbot.waitUntil(dialog.isFullScreen, timeout=3000)
+    assert not panel.side.isVisible()
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: not dialog.isFullScreen(), timeout=3000)
+    assert panel.side.isVisible()

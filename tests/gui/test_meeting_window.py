@@ -42,3 +42,51 @@ def test_n_and_p_after_a_tab_switch_step_through_pairs(qtbot, window) -> None:
     # the filter is one key away
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_F, CTRL)
     assert QApplication.focusWidget() is panel.bar.filter
+
+
+def test_presentation_zoom_scales_tables_and_charts_and_is_remembered(
+    qtbot, window, settings
+) -> None:
+    from iaa_desktop.gui import presentation
+    from iaa_desktop.gui.app import create_main_window
+
+    _open_durel(qtbot, window)
+    app = QApplication.instance()
+    size0 = app.font().pointSizeF()
+    views = [v for v in window.tabs.currentWidget().findChildren(QAbstractItemView)]
+    tables = [v for v in views if hasattr(v, "verticalHeader")]
+    row0 = tables[0].verticalHeader().defaultSectionSize()
+    qtbot.keyClick(window, Qt.Key.Key_Equal, CTRL)
+    qtbot.keyClick(window, Qt.Key.Key_Plus, CTRL)
+    assert presentation.factor() == 1.25
+    assert app.font().pointSizeF() == pytest.approx(size0 * 1.25)
+    assert tables[0].verticalHeader().defaultSectionSize() > row0
+    # the charts of the Agreement tab are drawn at the zoom's resolution
+    from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+
+    canvases = window.tabs.findChildren(FigureCanvasQTAgg)
+    assert canvases and all(
+        c.figure.dpi == pytest.approx(c.property("_iaa_base_dpi") * 1.25 * c.device_pixel_ratio)
+        for c in canvases
+    )
+    assert float(settings.value("view/zoom")) == 1.25
+    # a new window comes back at the same zoom; Ctrl+0 is 100 % again
+    again = create_main_window(settings=settings, data_dir=window.data_dir)
+    qtbot.addWidget(again)
+    assert presentation.factor() == 1.25
+    qtbot.keyClick(window, Qt.Key.Key_0, CTRL)
+    assert presentation.factor() == 1.0
+    assert app.font().pointSizeF() == pytest.approx(size0)
+
+
+def test_f11_meeting_layout_hides_the_docks_and_comes_back(qtbot, window) -> None:
+    assert window.study_dock.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_F11)
+    qtbot.waitUntil(window.isFullScreen, timeout=3000)
+    assert not window.study_dock.isVisible() and not window.settings_dock.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=3000)
+    assert window.study_dock.isVisible()
+    # the study dock folds away with one key, for room beside five annotators
+    qtbot.keyClick(window, Qt.Key.Key_F9)
+    assert not window.study_dock.isVisible()

@@ -26,6 +26,7 @@ from iaa_desktop.core.adjudication import (
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.gui.adjudication.panel import AdjudicationPanel
 from iaa_desktop.gui.geometry import fit_window
+from iaa_desktop.gui.meeting import MeetingLayout, zoom_actions
 from iaa_desktop.gui.window_state import restore_geometry, save_geometry
 
 ADJUDICATE_SHORTCUT = QKeySequence("Ctrl+J")
@@ -96,6 +97,8 @@ class AdjudicationDialog(QDialog):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.panel)
         self.screen_fit = fit_window(self, DEFAULT_SIZE)
+        self.zoom_actions = zoom_actions(self, settings)
+        self.meeting = MeetingLayout(self, lambda: [self.panel.side])
         if settings is not None:
             restore_geometry(self, settings, GEOMETRY_KEY)
         keys = {"Ctrl+W"} | {
@@ -130,6 +133,7 @@ class AdjudicationDialog(QDialog):
         if self._closed:
             return
         self._closed = True
+        self.meeting.set_active(False)
         if self.settings is not None:
             save_geometry(self, self.settings, GEOMETRY_KEY)
         self.panel.close_store()

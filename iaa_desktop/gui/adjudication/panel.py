@@ -160,6 +160,7 @@ class AdjudicationPanel(QWidget):
         view.setColumnHidden(2, not any(self.session.model.groups))
         view.selectionModel().currentChanged.connect(self._on_queue_current)
         self.queue_view = view
+        view.refit_to_font = self._fit_queue  # type: ignore[attr-defined]  # after a zoom
         box = QWidget()
         bl = QVBoxLayout(box)
         bl.setContentsMargins(0, 0, 0, 0)

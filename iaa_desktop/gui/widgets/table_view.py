@@ -237,6 +237,28 @@ def fit_header_height(view: QTableView) -> None:
     hh.setFixedHeight(lines * hfm.lineSpacing() + 10)
 
 
+def fit_height_to_rows(view: QTableView, max_height: int, splitter=None) -> None:
+    """Ask for the height that shows every row (a grid with one row per annotator, five of
+    them and more), at most ``max_height``; the vertical ``splitter`` whose first pane holds
+    the view gives that pane the room."""
+    view.resizeRowsToContents()
+    rows = sum(view.rowHeight(r) for r in range(view.model().rowCount()))
+    header = (
+        view.horizontalHeader().sizeHint().height() if view.horizontalHeader().isVisible() else 0
+    )
+    bar = view.horizontalScrollBar().sizeHint().height()
+    view.setMinimumHeight(min(max_height, rows + header + bar + 2 * view.frameWidth() + 2))
+    if splitter is not None and splitter.count() > 1:
+        sizes = splitter.sizes()
+        pane = splitter.widget(0)
+        need = pane.minimumSizeHint().height()
+        if pane.hasHeightForWidth():  # wrapped labels beside the view need their lines
+            need = max(need, pane.heightForWidth(pane.width()))
+        need = min(need, sum(sizes) - 150)  # the pane below keeps a few rows
+        if sizes[0] < need:
+            splitter.setSizes([need, sum(sizes) - need, *sizes[2:]])
+
+
 def select_row(view: QTableView, row: int) -> None:
     """Make ``row`` current and selected, and scroll to it."""
     model = view.model()
