@@ -202,3 +202,20 @@ def test_zoom_and_meeting_layout_in_the_adjudication_window(qtbot, dialog) -> No
     qtbot.keyClick(panel.queue_view, Qt.Key.Key_F11)
     qtbot.waitUntil(lambda: not dialog.isFullScreen(), timeout=3000)
     assert panel.side.isVisible()
+
+
+def test_queue_columns_share_the_width_and_severity_is_never_cut(qtbot, dialog) -> None:
+    panel = dialog.panel
+    view, model = panel.queue_view, panel.queue_model
+    for width in (1280, 1100):
+        dialog.resize(width, 700)
+        qtbot.waitUntil(lambda w=width: dialog.width() == w, timeout=3000)
+        shown = sum(
+            view.columnWidth(c) for c in range(model.columnCount()) if not view.isColumnHidden(c)
+        )
+        assert shown <= view.viewport().width() + 1  # no column hidden to the right
+        severity = model.columnCount() - 1
+        assert view.columnWidth(severity) >= view.fontMetrics().horizontalAdvance("0.00") + 10
+        ch = view.fontMetrics().averageCharWidth()
+        for c in range(3, model.decision_column() + 1):
+            assert view.columnWidth(c) >= ch * 5

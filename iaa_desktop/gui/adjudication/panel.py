@@ -42,7 +42,7 @@ from iaa_desktop.gui.adjudication.bulk_menu import BulkMenu
 from iaa_desktop.gui.adjudication.context import CHOOSE, unit_page
 from iaa_desktop.gui.adjudication.keys import KeyHandler, confirm_unsaved
 from iaa_desktop.gui.adjudication.live_agreement import LiveAgreement
-from iaa_desktop.gui.adjudication.queue_model import QueueModel, share_columns
+from iaa_desktop.gui.adjudication.queue_model import ColumnSharer, QueueModel, share_columns
 from iaa_desktop.gui.adjudication.side import SidePanel
 from iaa_desktop.gui.adjudication.toolbar import Toolbar
 from iaa_desktop.gui.adjudication.undo import UndoAdapter
@@ -95,6 +95,9 @@ class AdjudicationPanel(QWidget):
         text, so a severity is never cut to a wrong number."""
         view = self.queue_view
         fit_columns(view, max_width=view.fontMetrics().averageCharWidth() * 24, sample=60)
+        self.queue_model.setProperty("unit_width", view.columnWidth(1))  # fitted to the names
+        if getattr(self, "_sharer", None) is None:
+            self._sharer = ColumnSharer(view, self.queue_model)
         share_columns(view, self.queue_model)
 
     def _first_unit(self) -> int | None:

@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QHeaderView, QTableView
 
@@ -204,24 +211,47 @@ class QueueModel(QAbstractTableModel):
 
 
 def share_columns(view: QTableView, model: QueueModel) -> None:
-    """The annotators' versions and the decision share the queue's width (elided in the middle,
-    where unit names differ; the whole text in the tooltip); the state and the severity columns
-    are as wide as their text, the unit and group columns as :func:`fit_columns` made them
-    (within limits). No horizontal scrolling for up to five or six annotators."""
+    """The annotators' versions and the decision share the queue's width (elided, the whole text
+    in the tooltip); the state and the severity columns
+    are as wide as their text; the unit and group columns give way (down to a few characters)
+    so that every version keeps room for about six characters. Called again when the queue is
+    resized (:class:`ColumnSharer`)."""
     hh = view.horizontalHeader()
     fm, hfm = view.fontMetrics(), hh.fontMetrics()
+    ch = max(1, fm.averageCharWidth())
     n = model.columnCount()
     hh.setStretchLastSection(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-    Mode = QHeaderView.ResizeMode
-    hh.setSectionResizeMode(0, Mode.Fixed)
-    view.setColumnWidth(0, fm.horizontalAdvance("✓•=") + 10)
-    unit_w = fm.averageCharWidth()
-    view.setColumnWidth(1, min(unit_w * 22, max(unit_w * 12, view.columnWidth(1))))
-    view.setColumnWidth(2, min(unit_w * 16, view.columnWidth(2)))
+    mode = QHeaderView.ResizeMode
+    for c in (0, n - 1):
+        hh.setSectionResizeMode(c, mode.Fixed)
+    state_w = fm.horizontalAdvance("✓•=") + 10
+    severity_w = max(hfm.horizontalAdvance("Severity") + 30, fm.horizontalAdvance("0.00") + 20)
+    view.setColumnWidth(0, state_w)
+    view.setColumnWidth(n - 1, severity_w)
+    shared = model.decision_column() - 2  # annotators and the decision
+    avail = view.viewport().width() - state_w - severity_w - shared * ch * 6
+    unit = min(ch * 22, max(ch * 10, model.property("unit_width") or view.columnWidth(1)))
+    group = 0 if view.isColumnHidden(2) else min(ch * 12, view.columnWidth(2))
+    if unit + group > avail > 0:
+        group = 0 if view.isColumnHidden(2) else max(ch * 5, min(group, avail // 3))
+        unit = max(ch * 8, avail - group)
+    view.setColumnWidth(1, unit)
+    if not view.isColumnHidden(2):
+        view.setColumnWidth(2, group)
     for c in range(3, model.decision_column() + 1):
-        hh.setSectionResizeMode(c, Mode.Stretch)
-    hh.setSectionResizeMode(n - 1, Mode.Fixed)
-    view.setColumnWidth(
-        n - 1, max(hfm.horizontalAdvance("Severity") + 26, fm.horizontalAdvance("0.00") + 18)
-    )
+        hh.setSectionResizeMode(c, mode.Stretch)
+
+
+class ColumnSharer(QObject):
+    """Shares the queue's width again whenever its viewport is resized."""
+
+    def __init__(self, view: QTableView, model: QueueModel) -> None:
+        super().__init__(view)
+        self._view, self._model = view, model
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        view = getattr(self, "_view", None)
+        if view is not None and event.type() == QEvent.Type.Resize:
+            share_columns(view, self._model)
+        return super().eventFilter(watched, event)
