@@ -37,6 +37,7 @@ from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.meeting import MeetingLayout, restore_zoom
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
+from iaa_desktop.gui.widgets.computing_page import CANCELLED, ComputingPage
 from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
 from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
@@ -107,6 +108,9 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.start_page)
         self.stack.addWidget(self.tabs)
+        self.computing_page = ComputingPage()  # the first results of a study, on their way
+        self.computing_page.cancel_requested.connect(self.session.cancel)
+        self.stack.addWidget(self.computing_page)
         self.message_bar = MessageBar()
         central = QWidget()
         lay = QVBoxLayout(central)
@@ -289,7 +293,7 @@ class MainWindow(QMainWindow):
 
     def _on_study_changed(self, study: Study) -> None:
         self.study_panel.set_study(study)
-        self.stack.setCurrentWidget(self.tabs)
+        self.stack.setCurrentWidget(self.tabs if self.tabs.count() else self.computing_page)
         self.update_title()
         self._refresh_settings()
 
@@ -342,9 +346,13 @@ class MainWindow(QMainWindow):
         self.progress.show()
         self.cancel_button.show()
         self.status_label.setText("Computing…")
+        if not self.tabs.count():
+            self.computing_page.started()
+            self.stack.setCurrentWidget(self.computing_page)
 
     def _on_progress_changed(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(fraction * 1000))
+        self.computing_page.progress(fraction, message)
         if message:
             self.status_label.setText(message)
 
@@ -372,6 +380,10 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         kept = " (the last results stay on screen)" if self.session.result is not None else ""
         self.status_label.setText(f"Error: {message.splitlines()[0]}{kept}")
+        if self.stack.currentWidget() is self.computing_page:
+            self.computing_page.stopped(
+                "No results", f"{message.splitlines()[0]}\nCorrect the inputs and press F5."
+            )
         self.study_dock.raise_()
         if details:  # a bug, not bad input: offer the details without a raw traceback in the face
             box = QMessageBox(QMessageBox.Icon.Warning, "Internal error", message, parent=self)
@@ -381,7 +393,9 @@ class MainWindow(QMainWindow):
     def _on_computation_cancelled(self) -> None:
         self.progress.hide()
         self.cancel_button.hide()
-        self.status_label.setText("Cancelled")
+        self.status_label.setText(CANCELLED)
+        if self.stack.currentWidget() is self.computing_page:
+            self.computing_page.stopped(CANCELLED)
 
     def _show_panels(self, result) -> None:
         from iaa_desktop.gui.kinds import VIEW_MODULES

@@ -90,3 +90,26 @@ def test_f11_meeting_layout_hides_the_docks_and_comes_back(qtbot, window) -> Non
     # the study dock folds away with one key, for room beside five annotators
     qtbot.keyClick(window, Qt.Key.Key_F9)
     assert not window.study_dock.isVisible()
+
+
+def test_first_computation_shows_progress_and_cancel_then_how_to_compute_again(
+    qtbot, window, tmp_path
+) -> None:
+    from tests.gui.test_main_window import _big_study
+
+    big = _big_study(tmp_path, 100_000)
+    window.open_inputs([big], "table", {"interval": "bootstrap"})
+    qtbot.waitUntil(lambda: window.session.running, timeout=5000)
+    page = window.computing_page
+    assert window.stack.currentWidget() is page  # not a blank grey area
+    assert page.bar.isVisible() and page.cancel_button.isVisible()
+    with qtbot.waitSignal(window.session.computation_cancelled, timeout=5000):
+        qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
+    assert window.stack.currentWidget() is page
+    assert page.title.text() == "Cancelled — press F5 to compute again."
+    assert not page.cancel_button.isVisible()
+    # F5 computes again, with the progress back
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.session.running, timeout=5000)
+    assert page.cancel_button.isVisible()
+    window.session.cancel()
