@@ -193,6 +193,11 @@ class WindowActions:
             QMessageBox.warning(w, "Export failed", f"{directory}: {e.strerror or e}")
             return []
         w.status_label.setText(f"Exported {len(written)} tables and results.json to {directory}")
+        w.message_bar.notify(
+            f"Exported {len(written)} tables and results.json",
+            str(directory),
+            [("Show in folder", lambda: _open_local(directory))],
+        )
         return written
 
     def export_report(self) -> None:
@@ -236,11 +241,40 @@ class WindowActions:
         worker = create_worker(
             report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs
         )
-        worker.returned.connect(lambda _r: w.status_label.setText(f"Report written: {path}"))
+        worker.returned.connect(lambda _r: self._report_written(Path(path)))
         worker.errored.connect(lambda e: QMessageBox.warning(w, "Report failed", str(e)))
-        w.status_label.setText("Writing the report…")
+        worker.finished.connect(self._export_finished)
+        w.status_label.setText(f"Writing the report {Path(path).name}…")
+        w.progress.setRange(0, 0)  # busy: the report is written in one step
+        w.progress.show()
         self.report_worker = worker
         worker.start()
+
+    def _export_finished(self) -> None:
+        w = self.window
+        w.progress.setRange(0, 1000)
+        if not w.session.running:
+            w.progress.hide()
+
+    def _report_written(self, path: Path) -> None:
+        w = self.window
+        w.status_label.setText(f"Report written: {path}")
+        w.message_bar.notify(
+            f"Report written: {path.name}",
+            str(path),
+            [
+                ("Open", lambda: _open_local(path)),
+                ("Show in folder", lambda: _open_local(path.parent)),
+            ],
+        )
+
+
+def _open_local(path: Path) -> None:
+    """Open a file or folder with the desktop's application for it."""
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
 
 __all__ = ["WindowActions"]

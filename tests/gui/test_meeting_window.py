@@ -113,3 +113,26 @@ def test_first_computation_shows_progress_and_cancel_then_how_to_compute_again(
     qtbot.waitUntil(lambda: window.session.running, timeout=5000)
     assert page.cancel_button.isVisible()
     window.session.cancel()
+
+
+def test_report_export_shows_progress_then_open_and_show_in_folder(
+    qtbot, window, tmp_path, monkeypatch
+) -> None:
+    from PySide6.QtGui import QDesktopServices
+    from PySide6.QtWidgets import QFileDialog
+
+    _open_durel(qtbot, window)
+    out = tmp_path / "out" / "report.html"
+    out.parent.mkdir()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()))
+    shift = Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(window, Qt.Key.Key_E, CTRL | shift)
+    assert window.progress.isVisible()  # something is happening
+    bar = window.message_bar
+    qtbot.waitUntil(lambda: "Open" in bar.buttons, timeout=60_000)
+    assert out.exists() and str(out) in bar.details.text()
+    assert not window.progress.isVisible()
+    qtbot.mouseClick(bar.buttons["Show in folder"], Qt.MouseButton.LeftButton)
+    assert opened == [str(out.parent)]
