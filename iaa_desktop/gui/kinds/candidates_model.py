@@ -422,9 +422,9 @@ class ModelPanel(QWidget):
         self._show_figures(results)
 
     def _show_figures(self, results: Any) -> None:
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-
         from iaa_desktop.core.kinds.candidates.model import charts
+        from iaa_desktop.gui import presentation
+        from iaa_desktop.gui.widgets.chart_canvas import chart_canvas
 
         fit = results.main
         figs = [charts.kappa_forest_figure(fit, width=6.2)]
@@ -435,12 +435,10 @@ class ModelPanel(QWidget):
         box = QWidget()
         v = QVBoxLayout(box)
         for fig in figs:
-            canvas = FigureCanvasQTAgg(fig)
-            w, h = fig.get_size_inches() * fig.dpi
-            canvas.setMinimumSize(int(w * 0.6), int(h))
-            v.addWidget(canvas)
+            v.addWidget(chart_canvas(fig, min_width_share=0.85))  # the pane scrolls
         v.addStretch(1)
         self.figures.setWidget(box)
+        presentation.rescale(box)  # at the zoom of the window
 
 
 def model_panel(result: Any, context: Any) -> ModelPanel:
