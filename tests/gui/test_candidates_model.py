@@ -133,6 +133,8 @@ def test_the_time_left_comes_from_the_pace_after_the_first_chunk() -> None:
     assert clock.remaining() is None and "estimating" in clock.text()
     clock.update(30.0, 0.05)  # the first chunk: compiling and tuning included
     assert clock.remaining() is None
+    clock.update(30.01, 0.1)  # a phase of draws reported at once when it ends: no pace yet
+    assert clock.remaining() is None
     clock.update(40.0, 0.15)  # then 10 % in 10 s: 85 s for the remaining 85 %
     assert clock.remaining() == pytest.approx(85.0)
     assert clock.text() == "about 85 s left"

@@ -41,10 +41,15 @@ CACHE_KEY = "candidates-model"
 DEFAULT_MODEL = "m.klMB"
 
 
+#: the pace is measured over at least this many seconds (a sampler may report a whole phase of
+#: draws at once when it ends)
+MIN_SPAN_S = 3.0
+
+
 class FitClock:
     """The time a fit has left, estimated from the pace of its draws: the first chunk (which
     includes compiling and tuning the sampler) is left out, the pace of the chunks after it
-    gives the rest; before the second chunk there is no estimate."""
+    gives the rest; no estimate before the pace was seen over :data:`MIN_SPAN_S` seconds."""
 
     def __init__(self, now: float) -> None:
         self.start = now
@@ -63,7 +68,7 @@ class FitClock:
         if self.first is None or self.last is None:
             return None
         (t0, f0), (t1, f1) = self.first, self.last
-        if f1 <= f0 or t1 <= t0:
+        if f1 <= f0 or t1 - t0 < MIN_SPAN_S:
             return None
         return (1.0 - f1) * (t1 - t0) / (f1 - f0)
 
