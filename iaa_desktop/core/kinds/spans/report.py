@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import fmt, interval_text
+from iaa_desktop.core.export.html_blocks import fmt, interval_text, shown_note
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import (
     KindReport,
@@ -116,7 +116,8 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
     dis = result.frames.get("disagreements")
     corpus = result.corpus
     for name in dt["document"].head(N_WORST_DOCUMENTS):
-        rows = dis[dis["document"] == name].head(N_CONTEXT) if dis is not None else []
+        every = dis[dis["document"] == name] if dis is not None else []
+        rows = every.head(N_CONTEXT) if len(every) else []
         if not len(rows):
             continue
         text = corpus.texts[corpus.names.index(name)] or ""
@@ -132,6 +133,15 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
                 cls="classes",
             )
         )
+        body.append(shown_note(len(rows), len(every), "disagreements", "of this document"))
+    body.append(
+        shown_note(
+            min(N_WORST_DOCUMENTS, dt["document"].nunique()),
+            dt["document"].nunique(),
+            "documents",
+            "with the lowest exact-match F1",
+        )
+    )
     return Section("Documents", "\n".join(body), anchor="documents")
 
 
