@@ -99,6 +99,10 @@ MAX_PATH_CHARS, MAX_NAME_CHARS = 4096, 255
 
 def _check_path_length(path: Path, text: str, value: str) -> None:
     """A ReaderError at the line of an input path no file system can hold."""
+    if "\x00" in value:
+        at = text.find("\\u0000")
+        line = text[:at].count("\n") + 1 if at >= 0 else None
+        raise ReaderError(path, line, "an input path holds a NUL character; no file has one.")
     longest = max((len(part) for part in Path(value).parts), default=0)
     if len(value) <= MAX_PATH_CHARS and longest <= MAX_NAME_CHARS:
         return

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from iaa_desktop.cli import main as cli_main
 from iaa_desktop.core.io import neutralise_cell, unneutralise_cell
@@ -120,3 +121,39 @@ def test_an_annotator_named_annotator_is_a_clear_error(tmp_path: Path, capsys) -
     long.write_text("item,annotator,label\n1,annotator,x\n1,B,x\n", encoding="utf-8")
     code, _, err = run(["report", "--kind", "table", "--interval", "none", long], capsys)
     assert code == 2 and "l.csv, line 2" in err and "named 'annotator'" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ('"seed": -1', "Random seed (seed): -1 is outside the range 0 to 4,294,967,295"),
+        ('"n_resamples": 1000000000', "(n_resamples): 1000000000 is outside the range"),
+        ('"bins": 10000000', "(bins): 10000000 is outside the range 1 to 1,000"),
+        ('"scale": "1,\\u0000"', "Scale bounds (scale): contains a NUL character"),
+        ('"seed": "abc"', "(seed): 'abc' is not a number"),
+    ],
+)
+def test_study_file_options_are_validated_naming_the_option_and_the_file(
+    tmp_path: Path, capsys, option: str, message: str
+) -> None:
+    (tmp_path / "t.csv").write_text("item,A,B\n1,x,x\n2,x,y\n", encoding="utf-8")
+    kind = "candidates" if "bins" in option else "table"
+    s = tmp_path / "o.iaa-study"
+    s.write_text(
+        '{"format": "iaa-study", "version": 1, "kind": "' + kind + '", "inputs": ["t.csv"], '
+        '"options": {' + option + "}}",
+        encoding="utf-8",
+    )
+    code, _, err = run(["report", s], capsys)
+    assert code == 2 and "o.iaa-study: in its options" in err and message in err
+    assert "internal error" not in err
+
+
+def test_a_nul_character_in_an_input_path_of_a_study_file(tmp_path: Path, capsys) -> None:
+    s = tmp_path / "n.iaa-study"
+    s.write_text(
+        '{"format": "iaa-study", "version": 1, "kind": "table", "inputs": ["t\\u0000.csv"]}',
+        encoding="utf-8",
+    )
+    code, _, err = run(["report", s], capsys)
+    assert code == 2 and "n.iaa-study, line 1: an input path holds a NUL character" in err
