@@ -131,7 +131,7 @@ class Dissimilarity:
         else:
             cat = np.asarray(self.cat_matrix, dtype=F32)[ca, cb] * delta
         mixed = self.alpha * pos.astype(np.float64) + self.beta * cat.astype(np.float64)
-        return mixed.astype(F32)
+        return mixed.astype(F32)  # type: ignore[no-any-return]
 
     def positional(self, c: Continuum, a: int, i: Ints, b: int, j: Ints) -> Floats:
         """α·d_pos of units i of annotator a and j of b, in double precision (γ-cat's weights)."""
@@ -260,7 +260,7 @@ def _grow(parts: Ints, a: int, tables: dict[tuple[int, int], PairTable], sizes: 
                 there = col < sizes[other]
                 ok[there] &= tables[a, other].close(units[there], col[there])
             grown.append(np.column_stack([parts[owner[ok]], units[ok]]))
-    return np.concatenate(grown).astype(np.int64)
+    return np.concatenate(grown).astype(np.int64)  # type: ignore[no-any-return]
 
 
 def candidates(
