@@ -46,12 +46,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.metrics.gamma_align import (
     Alignment,
     Continuum,
     Dissimilarity,
-    best_alignment,
+    best_alignments,
     make_continuum,
 )
 from iaa_desktop.core.metrics.gamma_fast import best_window_size, fast_alignment
@@ -90,33 +91,45 @@ class GammaResult:
 
 def align(c: Continuum, dis: Dissimilarity, window: float | None = None) -> Alignment:
     """The best alignment, exact or (``window`` finite) by fast-γ's windows of that size."""
+    return align_many([c], dis, window)[0]
+
+
+def align_many(
+    cs: list[Continuum], dis: Dissimilarity, window: float | None = None
+) -> list[Alignment]:
+    """The best alignments of many continua (exact ones solved as one programme)."""
     if window is None or not math.isfinite(window):
-        return best_alignment(c, dis)
-    return fast_alignment(c, dis, window)
+        return best_alignments(cs, dis)
+    return [fast_alignment(c, dis, window) for c in cs]
 
 
-def _align_job(job: tuple[Continuum, Dissimilarity, float | None]) -> Alignment:
-    return align(*job)
+def _align_job(job: tuple[list[Continuum], Dissimilarity, float | None]) -> list[Alignment]:
+    return align_many(*job)
 
 
 def _align_all(
-    samples: list[Continuum], dis: Dissimilarity, fast: float | None, processes: int
+    samples: list[Continuum], dis: Dissimilarity, window: float | None, processes: int
 ) -> list[Alignment]:
-    """The samples' alignments, in ``processes`` processes when there is enough work to pay for
-    starting them (in this process if they cannot start)."""
+    """The samples' alignments, in ``processes`` processes (half of the samples each) when there
+    is enough work to pay for starting them (in this process if they cannot start)."""
     work = sum(s.num_units for s in samples)
     if processes > 1 and work > 40_000:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
+        chunks = [samples[k::processes] for k in range(processes)]
         try:
             ctx = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(processes, mp_context=ctx) as pool:
-                return list(pool.map(_align_job, [(s, dis, fast) for s in samples]))
+                parts = list(pool.map(_align_job, [(ch, dis, window) for ch in chunks]))
         except (OSError, BrokenProcessPool, RuntimeError):
-            pass
-    return [align(s, dis, fast) for s in samples]
+            return align_many(samples, dis, window)
+        out: list[Alignment | None] = [None] * len(samples)
+        for k, part in enumerate(parts):
+            out[k::processes] = part
+        return [a for a in out if a is not None]
+    return align_many(samples, dis, window)
 
 
 def gamma(
@@ -149,8 +162,9 @@ def gamma(
     if progress:
         progress(len(aligned), len(aligned))
     chance = [a.disorder for a in aligned]
-    cv = float(np.std(chance) / np.mean(chance))
-    required = math.ceil((cv * 1.96 / p) ** 2) if math.isfinite(cv) else 0
+    mean = float(np.mean(chance))
+    cv = float(np.std(chance)) / mean if mean > 0 else 0.0
+    required = math.ceil((cv * 1.96 / p) ** 2)
     if required > FIRST_SAMPLES:
         more = [draw() for _ in range(required - FIRST_SAMPLES)]
         samples += more
@@ -159,19 +173,22 @@ def gamma(
         if progress:
             progress(len(aligned), len(aligned))
     observed, expected = best.disorder, float(np.mean(chance))
-    g = 1.0 if observed == 0 else 1 - observed / expected
-    interval = (1 - observed / (expected * (1 - p)), 1 - observed / (expected * (1 + p)))
     if observed == 0:
-        interval = (1.0, 1.0)
+        g, interval = 1.0, (1.0, 1.0)
+    elif expected == 0:  # chance aligns perfectly: γ is undefined
+        g, interval = math.nan, (math.nan, math.nan)
+    else:
+        g = 1 - observed / expected
+        interval = (1 - observed / (expected * (1 - p)), 1 - observed / (expected * (1 + p)))
     pairs = list(zip(samples, aligned))
-    cat_k = {k: _gamma_cat(c, best, pairs, dis, i) for i, k in enumerate(c.categories)}
+    g_cat, cat_k = _gamma_cats(c, best, pairs, dis)
     return GammaResult(
         gamma=g,
         interval=interval,
         observed_disorder=observed,
         expected_disorder=expected,
         chance_disorders=chance,
-        gamma_cat=_gamma_cat(c, best, pairs, dis, None),
+        gamma_cat=g_cat,
         gamma_k=cat_k,
         seed=seed,
         precision_level=p,
@@ -182,53 +199,73 @@ def gamma(
     )
 
 
-def _gamma_cat(
-    c: Continuum,
-    best: Alignment,
-    pairs: list[tuple[Continuum, Alignment]],
-    dis: Dissimilarity,
-    category: int | None,
-) -> float:
-    """γ-cat (``category`` None) or γ-k of the category with that index."""
-    observed = cat_disorder(c, best, dis, category)
-    if observed == 0:
-        return 1.0
-    expected = float(np.mean([cat_disorder(s, a, dis, category) for s, a in pairs]))
-    if expected == 0:
-        return 0.0 if category is None else math.nan
-    return 1 - observed / expected
+def _gamma_cats(
+    c: Continuum, best: Alignment, pairs: list[tuple[Continuum, Alignment]], dis: Dissimilarity
+) -> tuple[float, dict[str, float]]:
+    """γ-cat and γ-k of every category."""
+    keys: list[int | None] = [None, *range(len(c.categories))]
+    observed = cat_disorders(c, best, dis, keys)
+    chance = np.array([cat_disorders(s, a, dis, keys) for s, a in pairs]).reshape(-1, len(keys))
+    out = []
+    for i, key in enumerate(keys):
+        expected = float(np.mean(chance[:, i]))
+        if observed[i] == 0:
+            out.append(1.0)
+        elif expected == 0:
+            out.append(0.0 if key is None else math.nan)
+        else:
+            out.append(1 - observed[i] / expected)
+    return out[0], dict(zip(c.categories, out[1:]))
 
 
-def cat_disorder(c: Continuum, al: Alignment, dis: Dissimilarity, category: int | None) -> float:
-    """The categorical disorder of an alignment (pygamma-agreement's ``gamma_k_disorder``)."""
+def _cats(c: Continuum, t: NDArray[np.int64], real: NDArray[np.bool_], a: int) -> NDArray[np.int64]:
+    """The category of annotator a's unit in every unitary alignment, -1 for the empty unit."""
+    out = np.full(len(t), -1, dtype=np.int64)
+    out[real[:, a]] = c.cat[a][t[real[:, a], a]]
+    return out
+
+
+def cat_disorders(
+    c: Continuum, al: Alignment, dis: Dissimilarity, keys: list[int | None]
+) -> list[float]:
+    """The categorical disorder of an alignment (pygamma-agreement's ``gamma_k_disorder``) over
+    every pair of units (key None, γ-cat) or the pairs where one unit has category key (γ-k)."""
     t, sizes, n = al.tuples, c.sizes, len(c.annotators)
     real = t < sizes[None, :]
     nv = real.sum(axis=1)
     base = np.where(nv >= 2, 1.0 / np.maximum(nv - 1, 1), 0.0)
-    total = weight = 0.0
-    any_pair = looped = False
+    cats = [_cats(c, t, real, a) for a in range(n)]
+    m = len(keys)
+    total, weight = np.zeros(m), np.zeros(m)
+    any_pair, looped = np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
+    d2 = dis.delta_empty * dis.delta_empty
     for a in range(n):
         for b in range(a + 1, n):
             ra, rb = real[:, a], real[:, b]
-            keep = ra | rb
-            if category is not None:
-                ka = ra & (c.cat[a][np.minimum(t[:, a], max(sizes[a] - 1, 0))] == category)
-                kb = rb & (c.cat[b][np.minimum(t[:, b], max(sizes[b] - 1, 0))] == category)
-                keep = ka | kb
-            if not keep.any():
-                continue
-            any_pair = True
-            one = keep & (ra ^ rb)
-            total += int(one.sum()) * dis.delta_empty * dis.delta_empty
-            weight += int(one.sum()) * dis.delta_empty
-            both = np.flatnonzero(keep & ra & rb)
-            if len(both):
-                looped = True
-                i, j = t[both, a], t[both, b]
-                conf = np.maximum(0.0, 1 - dis.positional(c, a, i, b, j))
-                w = base[both] * conf
-                total += float(np.sum(dis.categorical(c, a, i, b, j) * w))
-                weight += float(np.sum(w))
-    if not looped:
-        return 0.0 if any_pair else 1.0
-    return 0.0 if total == 0 else total / weight
+            both = np.flatnonzero(ra & rb)
+            i, j = t[both, a], t[both, b]
+            w = base[both] * np.maximum(0.0, 1 - dis.positional(c, a, i, b, j))
+            cd = dis.categorical(c, a, i, b, j) * w
+            for k, key in enumerate(keys):
+                if key is None:
+                    keep = ra | rb
+                else:
+                    keep = (cats[a] == key) | (cats[b] == key)
+                if not keep.any():
+                    continue
+                any_pair[k] = True
+                one = int(np.count_nonzero(keep & (ra ^ rb)))
+                total[k] += one * d2
+                weight[k] += one * dis.delta_empty
+                sel = keep[both]
+                if sel.any():
+                    looped[k] = True
+                    total[k] += float(np.sum(cd[sel]))
+                    weight[k] += float(np.sum(w[sel]))
+    out = []
+    for k in range(m):
+        if not looped[k]:
+            out.append(0.0 if any_pair[k] else 1.0)
+        else:
+            out.append(0.0 if total[k] == 0 else float(total[k] / weight[k]))
+    return out

@@ -131,7 +131,7 @@ class Dissimilarity:
         else:
             cat = np.asarray(self.cat_matrix, dtype=F32)[ca, cb] * delta
         mixed = self.alpha * pos.astype(np.float64) + self.beta * cat.astype(np.float64)
-        return mixed.astype(F32)
+        return mixed.astype(F32)  # type: ignore[no-any-return]
 
     def positional(self, c: Continuum, a: int, i: Ints, b: int, j: Ints) -> Floats:
         """α·d_pos of units i of annotator a and j of b, in double precision (γ-cat's weights)."""
@@ -260,7 +260,7 @@ def _grow(parts: Ints, a: int, tables: dict[tuple[int, int], PairTable], sizes: 
                 there = col < sizes[other]
                 ok[there] &= tables[a, other].close(units[there], col[there])
             grown.append(np.column_stack([parts[owner[ok]], units[ok]]))
-    return np.concatenate(grown).astype(np.int64)
+    return np.concatenate(grown).astype(np.int64)  # type: ignore[no-any-return]
 
 
 def candidates(
@@ -316,29 +316,24 @@ def _undominated(
     return keep  # type: ignore[no-any-return]
 
 
-def _solve(tuples: Ints, cost: NDArray[np.float32], sizes: Ints) -> NDArray[np.bool_]:
-    """The exact integer programme: min Σ cost·x with every unit covered once, x binary.
+def _cover(tuples: Ints, sizes: Ints) -> tuple[Ints, Ints, int]:
+    """(row, column) of the ones of the covering matrix (a row per unit that some candidate has,
+    a column per candidate) and its number of rows."""
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    cand, ann = np.nonzero(tuples < sizes[None, :])
+    used, row = np.unique(tuples[cand, ann] + offsets[ann], return_inverse=True)
+    return row.astype(np.int64), cand.astype(np.int64), len(used)
 
-    Its linear relaxation is solved first (dual simplex, a vertex): when that optimum is integral
-    it is the integer optimum; otherwise HiGHS's branch and bound solves the programme."""
-    from scipy.optimize import LinearConstraint, linprog, milp
+
+def _milp(tuples: Ints, cost: NDArray[np.float32], sizes: Ints) -> NDArray[np.bool_]:
+    """The integer programme by HiGHS's branch and bound (no relative gap: exact)."""
+    from scipy.optimize import LinearConstraint, milp
     from scipy.sparse import csr_matrix
 
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
-    real = tuples < sizes[None, :]
-    cand, ann = np.nonzero(real)
-    units = tuples[cand, ann] + offsets[ann]
-    used, row = np.unique(units, return_inverse=True)
-    cover = csr_matrix((np.ones(len(cand)), (row, cand)), shape=(len(used), len(tuples)))
-    c64 = cost.astype(np.float64)
-    lp = linprog(c64, A_eq=cover, b_eq=np.ones(len(used)), bounds=(0.0, 1.0), method="highs-ds")
-    if lp.x is not None:
-        x = np.asarray(lp.x)
-        pick = x > 0.5
-        if np.all(np.abs(x - pick) < 1e-9) and np.all(cover @ pick.astype(np.float64) == 1):
-            return pick  # type: ignore[no-any-return]
+    row, col, rows = _cover(tuples, sizes)
+    cover = csr_matrix((np.ones(len(row)), (row, col)), shape=(rows, len(tuples)))
     res = milp(
-        c64,
+        cost.astype(np.float64),
         constraints=LinearConstraint(cover, 1.0, 1.0),
         integrality=np.ones(len(tuples)),
         bounds=(0.0, 1.0),
@@ -349,19 +344,79 @@ def _solve(tuples: Ints, cost: NDArray[np.float32], sizes: Ints) -> NDArray[np.b
     return np.asarray(res.x) > 0.5
 
 
+def _solve_many(
+    problems: list[tuple[Ints, NDArray[np.float32], Ints]],
+) -> list[NDArray[np.bool_]]:
+    """The exact integer programmes, min Σ cost·x with every unit covered once, x binary.
+
+    Their linear relaxations are solved together, one block each in one programme (dual
+    simplex, a vertex): a block whose optimum is integral holds its programme's integer optimum;
+    the others go to HiGHS's branch and bound one by one."""
+    from scipy.optimize import linprog
+    from scipy.sparse import csr_matrix
+
+    rows, cols, costs, spans = [], [], [], []
+    r0 = c0 = 0
+    for tuples, cost, sizes in problems:
+        row, col, n_rows = _cover(tuples, sizes)
+        rows.append(row + r0)
+        cols.append(col + c0)
+        costs.append(cost.astype(np.float64))
+        spans.append((c0, c0 + len(tuples), r0, r0 + n_rows))
+        r0, c0 = r0 + n_rows, c0 + len(tuples)
+    row, col = np.concatenate(rows), np.concatenate(cols)
+    cover = csr_matrix((np.ones(len(row)), (row, col)), shape=(r0, c0))
+    lp = linprog(
+        np.concatenate(costs), A_eq=cover, b_eq=np.ones(r0), bounds=(0.0, 1.0), method="highs-ds"
+    )
+    x = np.asarray(lp.x) if lp.x is not None else np.full(c0, 0.5)
+    pick = x > 0.5
+    covered = cover @ pick.astype(np.float64)
+    out = []
+    for (lo, hi, rlo, rhi), (tuples, cost, sizes) in zip(spans, problems):
+        block = pick[lo:hi]
+        exact = np.all(np.abs(x[lo:hi] - block) < 1e-9) and np.all(covered[rlo:rhi] == 1)
+        out.append(block if exact else _milp(tuples, cost, sizes))
+    return out
+
+
+#: candidates of the programmes whose linear relaxations are solved together
+BATCH = 3000
+
+
+def best_alignments(cs: Sequence[Continuum], dis: Dissimilarity) -> list[Alignment]:
+    """The alignment of least total disorder of every continuum (exact)."""
+    problems, todo = [], []
+    out: list[Alignment | None] = [None] * len(cs)
+    for k, c in enumerate(cs):
+        n, sizes = len(c.annotators), c.sizes
+        if n < 2 or not c.num_units:
+            raise ValueError("γ needs at least two annotators and one unit")
+        tuples, costs, _ = candidates(c, dis)
+        unit_cost = (costs.astype(F32) / F32(n * (n - 1) // 2)).astype(F32)
+        if ((tuples < sizes[None, :]).sum(axis=1) == 1).all():
+            out[k] = _alignment(tuples, unit_cost, c)
+        else:
+            problems.append((tuples, unit_cost, sizes))
+            todo.append(k)
+    start = 0
+    while start < len(
+        problems
+    ):  # a few thousand candidates per programme: the simplex's sweet spot
+        stop, width = start, 0
+        while stop < len(problems) and (stop == start or width + len(problems[stop][0]) <= BATCH):
+            width += len(problems[stop][0])
+            stop += 1
+        batch = problems[start:stop]
+        for k, chosen, (tuples, unit_cost, _) in zip(todo[start:stop], _solve_many(batch), batch):
+            out[k] = _alignment(tuples[chosen], unit_cost[chosen], cs[k])
+        start = stop
+    return [a for a in out if a is not None]
+
+
 def best_alignment(c: Continuum, dis: Dissimilarity) -> Alignment:
     """The alignment of least total disorder (exact)."""
-    n, sizes = len(c.annotators), c.sizes
-    if n < 2 or not c.num_units:
-        raise ValueError("γ needs at least two annotators and one unit")
-    c2n = n * (n - 1) // 2
-    tuples, costs, _ = candidates(c, dis)
-    unit_cost = (costs.astype(F32) / F32(c2n)).astype(F32)
-    single = (tuples < sizes[None, :]).sum(axis=1) == 1
-    if single.all():
-        return _alignment(tuples, unit_cost, c)
-    chosen = _solve(tuples, unit_cost, sizes)
-    return _alignment(tuples[chosen], unit_cost[chosen], c)
+    return best_alignments([c], dis)[0]
 
 
 def _alignment(tuples: Ints, disorders: NDArray[np.float32], c: Continuum) -> Alignment:
