@@ -34,7 +34,7 @@ def _marks(sents: list[list[str]], mentions: list[Mention]) -> dict[tuple[int, s
     """Per token, the bracket events: closings, then openings, then one-token mentions."""
     order = {(s, i): k for s, ids in enumerate(sents) for k, i in enumerate(ids)}
     opens, singles, closes = {}, {}, {}
-    for ent, first, last in mentions:
+    for ent, first, last, *_part_of in mentions:
         a = (int(first.split(":")[0]), first.split(":")[1])
         b = (int(last.split(":")[0]), last.split(":")[1])
         if a == b:
@@ -75,11 +75,14 @@ UA_COLUMNS = (
 )
 
 
-def ua(sentences, mentions: list[Mention]) -> str:
+def ua(sentences, mentions: list) -> str:
     """The same in Universal Anaphora CoNLL-U Plus as its scorer's test files write it: columns
-    aligned with runs of spaces, word IDs running on over the sentences."""
+    aligned with runs of spaces, word IDs running on over the sentences. A mention given a
+    fourth element, a markable name, shares its MarkableID with the other parts of that name
+    (a discontinuous markable)."""
     sents = _tokens(sentences)
-    marks = _marks(sents, mentions)
+    named = {(m[0], m[1]): m[3] for m in mentions if len(m) > 3}
+    marks = _marks(sents, [m[:3] for m in mentions])
     ent_no = {e: str(k) for k, e in enumerate(dict.fromkeys(m[0] for m in mentions))}
     lines = [f"# global.columns = {UA_COLUMNS}", "# newdoc id = zeros"]
     offset, markable = 0, 0
@@ -92,7 +95,8 @@ def ua(sentences, mentions: list[Mention]) -> str:
                     cell += ")"
                     continue
                 markable += 1
-                cell += f"(EntityID={ent_no[e]}|MarkableID=markable_{markable}"
+                mid = named.get((e, f"{s}:{i}"), f"markable_{markable}")
+                cell += f"(EntityID={ent_no[e]}|MarkableID={mid}"
                 cell += ")" if k == "single" else ""
             w, _, z = i.partition(".")
             ident = str(int(w) + offset) + (f".{z}" if z else "")
@@ -350,3 +354,31 @@ def test_an_annotator_without_mentions_is_reported_and_all_empty_stops(tmp_path,
     code, cap = _report([a, b, c], capsys)
     assert code == 2 and "no mentions were found" in cap.err
     assert all(f"{x}.conllu" in cap.err for x in "abc")
+
+
+# the Universal Anaphora scorer's discontinuous-markable cases (tests/tests-ua/discontinuous-craft,
+# TC-O): markable 2 is two one-word parts; unittests-ua.py test_O1 / test_O2 (exact matching)
+O_SENTENCES = [(9, ()), (11, ())]
+O_KEY = [
+    ("e0", "0:1", "0:2"),
+    ("e1", "0:4", "0:4", "markable_b"),
+    ("e1", "0:7", "0:7", "markable_b"),
+    ("e1", "1:1", "1:1"),
+    ("e2", "1:3", "1:4"),
+    ("e2", "1:6", "1:6"),
+    ("e2", "1:8", "1:10"),
+]
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        (O_KEY, {**PERFECT}),
+        ([m for m in O_KEY if m[1] != "0:7"], {"muc": (2 / 3, 2 / 3, 2 / 3)}),
+    ],
+    ids=["TC-O-1", "TC-O-2"],
+)
+def test_discontinuous_markables_in_space_aligned_files(tmp_path, capsys, response, expected):
+    expected = {k: v for k, v in expected.items() if k != "lea"}  # LEA: not asserted there
+    scores = _scores(tmp_path, ua(O_SENTENCES, O_KEY), ua(O_SENTENCES, response), ".conllu", capsys)
+    _check(scores, expected)

@@ -419,7 +419,7 @@ HEADERS = {
     "lenient_f1": "lenient F1",
     "n_a": "spans a",
     "n_b": "spans b",
-    **{f"{c}_sd": "SD" for c in ("exact_f1", "overlap_f1", "token_f1", "lenient_f1")},
+    **{f"{c}_f1_sd": f"{c} SD" for c in ("exact", "overlap", "token", "lenient")},
     **{
         f"{c}_ci_{end}": end
         for c in ("exact_f1", "overlap_f1", "unitizing_alpha")

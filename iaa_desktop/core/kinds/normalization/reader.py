@@ -442,7 +442,7 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
 
 
 def _read_annotators(inputs: Sequence[Path], errors: list[ReaderError]) -> list[_Annot]:
-    """Every annotator of every input file, under unique names; at least two."""
+    """Every annotator of every input file with a token read, uniquely named; at least two."""
     annots: list[_Annot] = []
     for path in expand_inputs(inputs):
         try:
@@ -453,10 +453,8 @@ def _read_annotators(inputs: Sequence[Path], errors: list[ReaderError]) -> list[
         for a in found:
             if len(a.keys):
                 annots.append(a)
-            else:  # nothing read: a problem naming the file, not an annotator scored 0
-                errors.append(
-                    ReaderError(a.path, None, f"no tokens were read for {a.name}. Left out.")
-                )
+            else:
+                errors.append(ReaderError(a.path, None, f"no tokens were read for {a.name}."))
     # annotator names must be unique (two folders may each hold annotator_1.tsv)
     seen: dict[str, int] = {}
     for a in annots:
