@@ -18,6 +18,7 @@ from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds.candidates_model import ModelPanel
 from iaa_desktop.gui.kinds.pairs import create_panels
 from tests.conftest import FIXTURES
+from tests.gui import user
 
 needs_model = pytest.mark.skipif(not available(), reason="the optional model packages are absent")
 
@@ -56,15 +57,15 @@ def test_candidates_studies_get_a_model_tab(qtbot, cand_result):
 def test_fit_is_cancelled_promptly_and_the_gui_stays_responsive(qtbot, panel, cand_result):
     panel.set_result(cand_result)
     qtbot.waitUntil(lambda: not panel.running, timeout=60_000)  # the cache look-up
-    panel.choice.setCurrentText("m")
-    panel.chains.setValue(2)
-    panel.warmup.setValue(3000)
-    panel.draws.setValue(3000)
+    user.choose_text(qtbot, panel.choice, "m")
+    user.type_number(qtbot, panel.chains, "2")
+    user.type_number(qtbot, panel.warmup, "3000")
+    user.type_number(qtbot, panel.draws, "3000")
     ticks = []
     timer = QTimer()
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start(20)
-    panel.fit_button.click()
+    user.press(qtbot, panel.fit_button)
     assert panel.running and not panel.fit_button.isEnabled() and panel.cancel_button.isEnabled()
     # the first chunks of draws arrive while the event loop keeps running
     qtbot.waitUntil(lambda: panel.progress.value() > 0, timeout=300_000)
@@ -72,7 +73,7 @@ def test_fit_is_cancelled_promptly_and_the_gui_stays_responsive(qtbot, panel, ca
     qtbot.wait(300)
     assert len(ticks) > n_ticks  # the GUI thread was not blocked by the sampler
     worker = panel._worker
-    panel.cancel_button.click()
+    user.press(qtbot, panel.cancel_button)
     # the panel is idle at once; the worker stops at the end of its chunk, not after 12,000 draws
     assert not panel.running and panel.fit_button.isEnabled()
     assert panel.status.text() == "Cancelled."
@@ -85,11 +86,11 @@ def test_fit_is_cancelled_promptly_and_the_gui_stays_responsive(qtbot, panel, ca
 def test_finished_fit_shows_tables_and_figures_and_is_cached(qtbot, panel, cand_result):
     panel.set_result(cand_result)
     qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
-    panel.choice.setCurrentText("m")
-    panel.chains.setValue(1)
-    panel.warmup.setValue(100)
-    panel.draws.setValue(100)
-    panel.fit_button.click()
+    user.choose_text(qtbot, panel.choice, "m")
+    user.type_number(qtbot, panel.chains, "1")
+    user.type_number(qtbot, panel.warmup, "100")
+    user.type_number(qtbot, panel.draws, "100")
+    user.press(qtbot, panel.fit_button)
     qtbot.waitUntil(lambda: not panel.running, timeout=600_000)
     assert panel.model_results is not None, panel.status.text()
     assert panel.elpd_model.rowCount() == 1 and panel.kappa_model.rowCount() >= 1
@@ -102,10 +103,11 @@ def test_finished_fit_shows_tables_and_figures_and_is_cached(qtbot, panel, cand_
     # a new panel (the study reopened) shows the cached fit without fitting
     other = ModelPanel()
     qtbot.addWidget(other)
+    other.show()
     other.cache_dir = panel.cache_dir
-    for name, value in (("chains", 1), ("warmup", 100), ("draws", 100)):
-        getattr(other, name).setValue(value)
-    other.choice.setCurrentText("m")
+    for name, value in (("chains", "1"), ("warmup", "100"), ("draws", "100")):
+        user.type_number(qtbot, getattr(other, name), value)
+    user.choose_text(qtbot, other.choice, "m")
     fresh = run_to_end(CANDIDATES.run([FIXTURES / "candidates"], {"bayes_draws": 200}))
     other.set_result(fresh)
     qtbot.waitUntil(lambda: other.model_results is not None, timeout=60_000)

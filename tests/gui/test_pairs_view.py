@@ -17,6 +17,7 @@ from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds import VIEW_MODULES
 from iaa_desktop.gui.kinds.pairs import create_panels
 from tests.conftest import FIXTURES, shared_path
+from tests.gui import user
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +88,7 @@ def test_durel_pair_is_shown_with_span_shared_words_and_alignment(qtbot, durel_r
 def test_next_previous_disagreement_by_keyboard(qtbot, durel_result):
     _ctx, panels = _panels(qtbot, durel_result)
     p = panels["Pairs"]
-    p.list_view.selectRow(0)
+    user.click_row(qtbot, p.list_view, 0)
     p.list_view.setFocus()
     first = p.current_item()
     qtbot.keyClick(p.list_view, Qt.Key.Key_N)
@@ -103,10 +104,10 @@ def test_filter_by_target_and_selection_survives_recompute(qtbot, durel_result):
     _ctx, panels = _panels(qtbot, durel_result, cache)
     p = panels["Pairs"]
     combo = p.filters["target"]
-    combo.setCurrentText("(Genesis 1 1)")
+    user.choose_text(qtbot, combo, "(Genesis 1 1)")
     assert p.model.rowCount() == 6
     assert set(p.model.frame["target"]) == {"(Genesis 1 1)"}
-    p.list_view.selectRow(2)
+    user.click_row(qtbot, p.list_view, 2)
     chosen = p.current_item()
     _ctx2, panels2 = _panels(qtbot, durel_result, cache)
     assert panels2["Pairs"] is p
@@ -143,7 +144,7 @@ def test_candidates_view(qtbot, qtmodeltester, cand_result):
     _ctx, panels = _panels(qtbot, cand_result)
     p = panels["Pairs"]
     assert set(p.filters) == {"method", "known", "overlap_bin"}
-    p.filters["method"].setCurrentText("soft-cosine")
+    user.choose_text(qtbot, p.filters["method"], "soft-cosine")
     assert set(p.model.frame["method"]) == {"soft-cosine"}
     qtmodeltester.check(panels["Agreement"].factor_model)
     assert panels["Agreement"].factor_model.rowCount() == 2 + 2 + 5

@@ -39,7 +39,10 @@ def focus(qtbot, widget: QWidget) -> None:
     """Click ``widget`` (near its left edge, clear of buttons and arrows) and wait for the focus."""
     activate(qtbot, widget)
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=QPoint(6, widget.height() // 2))
-    qtbot.waitUntil(lambda: widget.hasFocus() or widget.isAncestorOf(QApplication.focusWidget()))
+    if widget.window().isActiveWindow():  # else the keys still reach the widget they are sent to
+        qtbot.waitUntil(
+            lambda: widget.hasFocus() or widget.isAncestorOf(QApplication.focusWidget())
+        )
 
 
 def choose(qtbot, combo: QComboBox, data, index: int | None = None) -> None:
@@ -160,9 +163,23 @@ def type_filter(qtbot, line: QLineEdit, text: str) -> None:
     focus(qtbot, line)
     qtbot.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     if text:
-        qtbot.keyClicks(line, text)
+        type_keys(qtbot, line, text)
     else:
         qtbot.keyClick(line, Qt.Key.Key_Delete)
+
+
+def type_keys(qtbot, widget: QWidget, text: str) -> None:
+    """Type ``text`` key by key; a letter outside ASCII (Hebrew, Arabic…) arrives as the key
+    event its keyboard layout produces (no key code, the letter as its text)."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+
+    for ch in text:
+        if ch.isascii():
+            qtbot.keyClicks(widget, ch)
+            continue
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QApplication.sendEvent(widget, QKeyEvent(kind, 0, Qt.KeyboardModifier.NoModifier, ch))
 
 
 def check(qtbot, box: QCheckBox, on: bool) -> None:

@@ -134,6 +134,11 @@ class AdjudicationModel:
         """Short title of unit ``i``; ``names`` = the names to show per annotator column."""
         return self.titles[i]
 
+    def colour_values(self) -> list[str]:
+        """The values in the order that gives each its colour (default: the codes' order); a
+        kind whose other tables colour values in another order overrides it."""
+        return list(self.code_values)
+
     def value_text(self, i: int, value: str | None) -> str:
         """A value of unit ``i`` as plain text, for the choices, the decision log and the
         undecided list (default: :meth:`format_value`). A kind whose values quote the unit's

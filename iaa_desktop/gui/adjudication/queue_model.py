@@ -45,7 +45,7 @@ class QueueModel(QAbstractTableModel):
         self._s = session
         self._idx = np.zeros(0, dtype=np.int64)
         m = session.model
-        self.colours = ValueColours(m.code_values, ordered=bool(m.numeric))
+        self.colours = ValueColours(m.colour_values(), ordered=bool(m.numeric))
         self._fixed = ["state", "unit", "group"]
         self._has_group = any(m.groups)
 
