@@ -88,10 +88,11 @@ class WindowActions:
         w.file_menu = file
 
         view = w.menuBar().addMenu("&View")
-        study_toggle = w.study_dock.toggleViewAction()
-        study_toggle.setShortcut(QKeySequence("F9"))  # fold the study away for room (remembered)
-        view.addAction(study_toggle)
+        view.addAction(w.study_dock.toggleViewAction())
         view.addAction(w.settings_dock.toggleViewAction())
+        # both panels folded away (or back) for room beside four or five annotators; the dock
+        # layout is remembered per kind of view
+        self._action(view, "Fold the side &panels", self.toggle_side_panels, "F9")
         view.addSeparator()
         add_zoom_menu(view, w, w.settings)
         view.addAction(w.meeting.action)
@@ -167,6 +168,15 @@ class WindowActions:
             store = unsaved_store_path(study.inputs, w.session.kind_name, w.data_dir)
             store.parent.mkdir(parents=True, exist_ok=True)
         w.adjudication_window = open_adjudication(w, w.session, w.study_path, store_path=store)
+
+    def toggle_side_panels(self) -> None:
+        w = self.window
+        docks = (w.study_dock, w.settings_dock)
+        show = not any(d.isVisible() for d in docks)
+        for d in docks:
+            d.setVisible(show)
+        if show:
+            w.study_dock.raise_()
 
     def export_tables(self) -> None:
         w = self.window

@@ -4,13 +4,14 @@ A window manager adds a title bar and borders around a window; sizing a window t
 available area leaves its bottom (a status bar, a row of buttons) off the screen. Here a window's
 *client* area is the available area minus the frame: before the window is first shown the frame
 is not known yet and a typical title bar is assumed; once the window manager has framed it the
-real margins are used and the window is clamped again (moved up and, if need be, made smaller).
+real margins are used and the window is clamped again (moved up and, if need be, made smaller:
+:func:`clamp_soon`, called from the window's ``showEvent``).
 A maximized or full-screen window is left to the window manager.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QMargins, QObject, QRect, QSize, QTimer
+from PySide6.QtCore import QMargins, QRect, QSize, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
@@ -78,39 +79,23 @@ def clamp_to_screen(widget: QWidget) -> None:
         win.move(new.x() - frame_margins(win).left(), new.y() - frame_margins(win).top())
 
 
-class ScreenFit(QObject):
-    """Keeps a window inside its screen, frame included, whenever it is shown: sized to
-    ``wanted`` (at most) before the first show, clamped again once it has been framed."""
-
-    def __init__(self, window: QWidget, wanted: QSize | None = None) -> None:
-        super().__init__(window)
-        self._target = window
-        window.installEventFilter(self)
-        if wanted is not None:
-            window.resize(client_size(window, wanted))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # the attribute may be gone while Python tears the object down
-        target = getattr(self, "_target", None)
-        if target is not None and watched is target and event.type() == QEvent.Type.Show:
-            for ms in SETTLE_MS:
-                QTimer.singleShot(ms, self, self._clamp)  # dropped if this object is gone
-        return super().eventFilter(watched, event)
-
-    def _clamp(self) -> None:
-        target = getattr(self, "_target", None)
-        if target is not None:
-            clamp_to_screen(target)
+def clamp_soon(window: QWidget) -> None:
+    """Clamp ``window`` to its screen once the window manager has framed it (call from its
+    ``showEvent``): the frame arrives asynchronously, so it is looked at a few times. The
+    timers are the window's: nothing runs after it is gone."""
+    for ms in SETTLE_MS:
+        QTimer.singleShot(ms, window, lambda w=window: clamp_to_screen(w))
 
 
-def fit_window(window: QWidget, wanted: QSize | None = None) -> ScreenFit:
-    """Size ``window`` to ``wanted`` within its screen and keep it there (see :class:`ScreenFit`)."""
-    return ScreenFit(window, wanted)
+def fit_window(window: QWidget, wanted: QSize) -> None:
+    """Size ``window`` to ``wanted`` at most, within its screen's area minus the frame (a
+    dialog is then centred on its parent by Qt, whole)."""
+    window.resize(client_size(window, wanted))
 
 
 __all__ = [
     "DEFAULT_FRAME",
-    "ScreenFit",
+    "clamp_soon",
     "clamp_to_screen",
     "client_size",
     "fit_window",

@@ -32,7 +32,7 @@ from iaa_desktop import __version__
 from iaa_desktop.core.study_file import Study
 from iaa_desktop.gui import presentation
 from iaa_desktop.gui.actions import WindowActions
-from iaa_desktop.gui.geometry import ScreenFit
+from iaa_desktop.gui.geometry import clamp_soon
 from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.meeting import MeetingLayout, restore_zoom
 from iaa_desktop.gui.open_flow import OpenFlow
@@ -80,7 +80,6 @@ class MainWindow(QMainWindow):
         self.data_dir = Path(data_dir) if data_dir is not None else data_folder()
         self.context = ViewContext(session=self.session, window=self)
         self.state = WindowState(self, self.settings)
-        self.screen_fit = ScreenFit(self)  # the frame and the status bar stay on the screen
         self.open_flow = OpenFlow(self, self.data_dir)
         self.commands = WindowActions(self)
         restore_zoom(self.settings)
@@ -496,6 +495,10 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
 
     # ------------------------------------------------------------------ remembered state
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        clamp_soon(self)  # the frame and the status bar stay on the screen
 
     def closeEvent(self, event) -> None:
         self.meeting.set_active(False)  # the docks come back before the layout is remembered

@@ -87,9 +87,11 @@ def test_f11_meeting_layout_hides_the_docks_and_comes_back(qtbot, window) -> Non
     qtbot.keyClick(window, Qt.Key.Key_F11)
     qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=3000)
     assert window.study_dock.isVisible()
-    # the study dock folds away with one key, for room beside five annotators
+    # the side panels fold away with one key, for room beside five annotators, and come back
     qtbot.keyClick(window, Qt.Key.Key_F9)
-    assert not window.study_dock.isVisible()
+    assert not window.study_dock.isVisible() and not window.settings_dock.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_F9)
+    assert window.study_dock.isVisible()
 
 
 def test_first_computation_shows_progress_and_cancel_then_how_to_compute_again(

@@ -221,3 +221,24 @@ def test_the_wheel_scrolls_a_tall_chart_and_its_legend_is_on_top(qtbot):
     )
     QApplication.sendEvent(c, wheel)
     assert bar.value() > 0
+
+
+def test_every_annotators_judgment_is_in_view(qtbot):
+    from iaa_desktop.core.progress import run_to_end as run
+
+    result = run(DUREL.run([shared_path("trotr")], {}))
+    _ctx, panels = _panels(qtbot, result)
+    p = panels["Pairs"]
+    p.resize(1000, 700)
+    qtbot.wait(50)
+    view, model = p.list_view, p.model
+    ch = view.fontMetrics().averageCharWidth()
+    right = max(
+        view.columnViewportPosition(model.column_of(str(a)))
+        + view.columnWidth(model.column_of(str(a)))
+        for a in result.annotators
+    )
+    assert len(result.annotators) == 4
+    assert right <= view.viewport().width()  # the fourth annotator without scrolling
+    for a in result.annotators:
+        assert view.columnWidth(model.column_of(str(a))) >= ch * 3

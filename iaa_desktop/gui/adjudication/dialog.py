@@ -25,7 +25,7 @@ from iaa_desktop.core.adjudication import (
 )
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.gui.adjudication.panel import AdjudicationPanel
-from iaa_desktop.gui.geometry import fit_window
+from iaa_desktop.gui.geometry import clamp_soon, fit_window
 from iaa_desktop.gui.meeting import MeetingLayout, zoom_actions
 from iaa_desktop.gui.window_state import restore_geometry, save_geometry
 
@@ -113,7 +113,7 @@ class AdjudicationDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.panel)
-        self.screen_fit = fit_window(self, DEFAULT_SIZE)
+        fit_window(self, DEFAULT_SIZE)
         self.zoom_actions = zoom_actions(self, settings)
         self.meeting = MeetingLayout(self, lambda: [self.panel.side])
         if settings is not None:
@@ -126,6 +126,10 @@ class AdjudicationDialog(QDialog):
             close.setContext(Qt.ShortcutContext.WindowShortcut)
             close.activated.connect(self.close)
         self._closed = False
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        clamp_soon(self)  # the bottom row of buttons stays on the screen
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape and not event.modifiers():

@@ -237,6 +237,21 @@ def fit_header_height(view: QTableView) -> None:
     hh.setFixedHeight(lines * hfm.lineSpacing() + 10)
 
 
+def compact_columns(view: QTableView, widths: dict[str, int]) -> None:
+    """Make the named columns (of a :class:`DataFrameModel`) at most ``widths[name]``
+    characters wide: one column per annotator for four or five annotators side by side (the
+    full header in its tooltip, the cells' values short)."""
+    model = view.model()
+    ch = max(1, view.fontMetrics().averageCharWidth())
+    for name, chars in widths.items():
+        try:
+            c = model.column_of(name)
+        except (AttributeError, ValueError):  # not a column of this table
+            continue
+        if c >= 0:
+            view.setColumnWidth(c, min(view.columnWidth(c), ch * chars + 14))
+
+
 def fit_height_to_rows(view: QTableView, max_height: int, splitter=None) -> None:
     """Ask for the height that shows every row (a grid with one row per annotator, five of
     them and more), at most ``max_height``; the vertical ``splitter`` whose first pane holds
