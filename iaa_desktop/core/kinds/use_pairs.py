@@ -91,3 +91,18 @@ def json_safe(obj: Any) -> Any:
     if isinstance(obj, float) and not math.isfinite(obj):
         return None
     return obj
+
+
+#: with more rows than this a chart repeats its value axis at the top (a long chart is read
+#: from the top of a scrolling pane)
+AXIS_TOP_ROWS = 12
+
+
+def value_axis(ax: Any, n_rows: int) -> None:
+    """The value axis of a dot chart: up to 1.0 and a little beyond (a dot at 1.0 is whole),
+    repeated at the top of a long chart."""
+    lo, hi = ax.get_xlim()
+    if hi < 1.05:
+        ax.set_xlim(lo, 1.05)
+    if n_rows > AXIS_TOP_ROWS:
+        ax.tick_params(axis="x", top=True, labeltop=True)

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 import math
 from typing import Any
 
+from iaa_desktop.core.kinds.use_pairs import value_axis
+
 
 def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure
@@ -89,6 +91,7 @@ def forest_figure(result: Any, factors: list[str] | None = None, width: float = 
     )
     ax.tick_params(axis="x", labelsize=8)
     ax.set_ylim(-0.7, len(rows) - 0.3)
+    value_axis(ax, len(rows))
     return fig
 
 

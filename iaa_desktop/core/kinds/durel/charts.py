@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 import math
 from typing import Any
 
+from iaa_desktop.core.kinds.use_pairs import value_axis
+
 
 def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure
@@ -55,4 +57,5 @@ def targets_figure(result: Any, width: float = 7.0) -> Figure:
     ax.tick_params(axis="x", labelsize=8)
     ax.legend(fontsize=7, loc="best", ncols=2)
     ax.set_xlabel("agreement per target", fontsize=8)
+    value_axis(ax, len(targets))
     return fig

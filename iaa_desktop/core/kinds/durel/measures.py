@@ -20,14 +20,18 @@ from numpy.typing import NDArray
 from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
 
 
-def subset_figures(values: NDArray[Any], judged: NDArray[Any], level: str) -> dict[str, Any]:
-    """α and weighted Spearman of the given items (rows) of the reliability matrix."""
+def subset_figures(
+    values: NDArray[Any], judged: NDArray[Any], level: str, weights: NDArray[Any] | None = None
+) -> dict[str, Any]:
+    """α and weighted Spearman of the given items (rows) of the reliability matrix; a pair's ρ
+    is weighted by the items both have in ``weights`` (default ``judged``)."""
     codes, cats = encode_numeric(values)
     pairable = (codes >= 0).sum(axis=1) >= 2
     alpha = math.nan
     if pairable.any() and len(cats) >= 1:
         alpha = krippendorff_alpha(codes, level, cats).value
-    rho = spearman_weighted(values, judged).value if values.shape[0] else math.nan
+    w = judged if weights is None else weights
+    rho = spearman_weighted(values, w).value if values.shape[0] else math.nan
     return {
         "n_items": int(values.shape[0]),
         "krippendorff_alpha": alpha,
@@ -152,12 +156,18 @@ def grouped_alpha(
 
 
 def grouped_figures(
-    values: NDArray[Any], judged: NDArray[Any], groups: NDArray[Any], n_groups: int, level: str
+    values: NDArray[Any],
+    judged: NDArray[Any],
+    groups: NDArray[Any],
+    n_groups: int,
+    level: str,
+    weights: NDArray[Any] | None = None,
 ) -> list[dict[str, Any]]:
     """:func:`subset_figures` for every group at once."""
     cant = judged & np.isnan(values)
     alpha = grouped_alpha(values, groups, n_groups, level)
-    rho = grouped_spearman_weighted(values, judged, groups, n_groups)
+    w = judged if weights is None else weights
+    rho = grouped_spearman_weighted(values, w, groups, n_groups)
     n_items = np.bincount(groups, minlength=n_groups)
     n_judg = np.bincount(groups, judged.sum(axis=1), n_groups)
     n_cant = np.bincount(groups, cant.sum(axis=1), n_groups)

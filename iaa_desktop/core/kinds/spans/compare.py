@@ -22,6 +22,7 @@ from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
 from iaa_desktop.core.kinds.spans.options import SpansOptions
+from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
 from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
 from iaa_desktop.core.metrics import spans as S
@@ -164,12 +165,15 @@ def compare_corpus(
     errors: list[ReaderError] | None = None,
 ) -> Generator[Progress, None, SpansResult]:
     """Every figure of an already read corpus (the benchmark times this)."""
-    from iaa_desktop.core.kinds.spans.tables import assemble
+    from iaa_desktop.core.kinds.spans.tables import add_pairwise_figures, assemble
 
     opts = given if isinstance(given, SpansOptions) else SpansOptions.resolve(given)
     errors = errors if errors is not None else []
     warnings: list[ReaderError] = []
     draws = M.doc_draws(len(corpus.names), opts.n_resamples, opts.seed)
+    # the resamples are drawn over the documents in name order, so that every interval but the
+    # pooled αU's (whose continuum follows the input order) is the same for any input order
+    draws = draws[:, np.argsort(np.argsort(np.array(corpus.names, dtype=object), kind="stable"))]
     yield Progress(1, 6, "Matching spans")
     edges = M.span_edges(corpus)
     counts = M.f1_counts(corpus, edges)
@@ -189,7 +193,7 @@ def compare_corpus(
 
         gamma, note = corpus_gamma(corpus, opts.seed)
     else:
-        note = "γ not computed: turn on the γ setting (needs pip install 'iaa-desktop[gamma]')."
+        note = "γ not computed: turned off in the settings."
     yield Progress(5, 6, "Tables")
     if corpus.duplicates:
         warnings.append(
@@ -209,7 +213,9 @@ def compare_corpus(
                     f"{'is' if n == 1 else 'are'} left out of the character/token coefficients.",
                 )
             )
+    by_pair_label = pair_label_counts(corpus, counts, edges)
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
+    add_pairwise_figures(result, by_pair_label)
     result.options, result.errors, result.warnings = opts.as_dict(), errors, warnings
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)

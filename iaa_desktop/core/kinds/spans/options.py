@@ -16,9 +16,9 @@ class SpansOptions(Options):
     n_resamples: int = option(N_RESAMPLES, "Bootstrap resamples", "resamples of the documents")
     seed: int = option(SEED, "Random seed", "seed of the bootstrap and of γ")
     gamma: bool = option(
-        False,
-        "γ (pygamma-agreement)",
-        "compute Mathet et al.'s γ with pygamma-agreement (slow; pip install 'iaa-desktop[gamma]')",
+        True,
+        "γ (Mathet et al.)",
+        "compute Mathet et al.'s γ, γ-cat and γ-k (exact alignment, sampled expected disorder)",
     )
     layer: str = option(
         DEFAULT_LAYER,

@@ -33,7 +33,7 @@ class SpansResult(TaskResult):
     labels: tuple[str, ...] = ()
     corpus: SpanCorpus | None = None
     groups: M.Groups | None = None
-    #: summary figure → {value, ci_low, ci_high}
+    #: summary figure → {value, ci_low, ci_high}; a pairwise figure also {mean, sd} over pairs
     overall: dict[str, dict[str, float | None]] = field(default_factory=dict)
     frames: dict[str, pd.DataFrame] = field(default_factory=dict)
     confusion: NDArray[Any] | None = None
@@ -63,6 +63,7 @@ class SpansResult(TaskResult):
             "overall": self.overall,
             "pairs": records("pairs"),
             "per_label": records("labels"),
+            "per_pair_label": records("per_pair_label"),
             "documents": records("documents"),
             "pair_disagreements": records("pair_disagreements"),
             "confusion": records("confusion"),
@@ -73,7 +74,10 @@ class SpansResult(TaskResult):
     def tables(self) -> dict[str, pd.DataFrame]:
         overall = pd.DataFrame(
             [
-                {"measure": k, **{q: v.get(q) for q in ("value", "ci_low", "ci_high")}}
+                {
+                    "measure": k,
+                    **{q: v.get(q) for q in ("value", "ci_low", "ci_high", "mean", "sd")},
+                }
                 for k, v in self.overall.items()
             ]
         )
