@@ -31,14 +31,14 @@ def test_settings_come_from_the_fields() -> None:
     assert s["share"].gui is False and s["gamma"].type is bool
 
 
-def test_resolve_gives_defaults_coerces_text_and_refuses_a_choice_not_offered() -> None:
-    o = Made.resolve({"n_resamples": "250", "gamma": "true", "other": 1, "share": None})
+def test_resolve_gives_defaults_and_refuses_what_is_not_offered() -> None:
+    o = Made.resolve({"n_resamples": 250, "gamma": True, "other": 1, "share": None})
     assert (o.level, o.n_resamples, o.gamma, o.share) == ("nominal", 250, True, 0.5)
     with pytest.raises(dataclasses.FrozenInstanceError):
         o.level = "ordinal"  # type: ignore[misc]
     with pytest.raises(OptionError, match="Level: 'ratio' is not one of nominal, ordinal"):
         Made.resolve({"level": "ratio"})
-    with pytest.raises(OptionError, match="Resamples: 'many' is not a whole number"):
+    with pytest.raises(OptionError, match="Resamples.*'many' is not a number"):
         Made.resolve({"n_resamples": "many"})
     with pytest.raises(OptionError, match="cannot be empty"):
         Made.resolve({"annotator_names": {"A": " "}})
