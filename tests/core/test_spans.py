@@ -218,18 +218,20 @@ def test_groups_classify_disagreements():
     assert (r.groups.kind == M.KINDS.index("agree")).sum() >= 2  # Paris, ירושלים
 
 
-def test_gamma_setting_says_how_to_enable_it_or_matches_pygamma():
-    from iaa_desktop.core.kinds.spans.gamma import HOW_TO_ENABLE, gamma_available
+def test_gamma_is_computed_by_default_with_its_interval():
+    from iaa_desktop.core.kinds.spans.gamma import continuum_units
+    from iaa_desktop.core.metrics.gamma import gamma, make_continuum
 
-    r = run([SPANS / "brat" / "A", SPANS / "brat" / "B"], gamma=True)
-    if not gamma_available():
-        assert r.gamma_note == HOW_TO_ENABLE and "gamma" not in r.overall
-        pytest.skip("pygamma-agreement is not installed")
-    from iaa_desktop.core.kinds.spans.gamma import continuum_units, gamma_of_units
-
-    assert r.overall["gamma"]["value"] == pytest.approx(
-        gamma_of_units(continuum_units(r.corpus), 0)
-    )
+    r = run([SPANS / "brat" / "A", SPANS / "brat" / "B"])
+    fig = r.overall["gamma"]
+    direct = gamma(make_continuum(continuum_units(r.corpus)), seed=0, processes=1)
+    assert fig["value"] == direct.gamma
+    assert (fig["ci_low"], fig["ci_high"]) == direct.interval
+    assert fig["ci_low"] < fig["value"] < fig["ci_high"]
+    assert r.overall["gamma_cat"]["value"] == direct.gamma_cat
+    assert "sampled continua (seed 0)" in r.gamma_note
+    off = run([SPANS / "brat" / "A", SPANS / "brat" / "B"], gamma=False)
+    assert "gamma" not in off.overall and "turned off" in off.gamma_note
 
 
 def test_adjudication_units_and_gold_in_brat(tmp_path):
