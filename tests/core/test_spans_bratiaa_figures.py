@@ -4,16 +4,15 @@ lenient) and the mean and SD over pairs.
 Published values: bratiaa's regression tests (``tests/bratiaa/test_agree_regression.py``) on
 its example project (four annotators, seven CoNLL-2002 Spanish documents), for instance-based
 and token-based F1 (its CLI tokenisation, runs of non-space characters): total and per label
-(LOC, MISC, ORG, PER), mean and SD over the six pairs. The project is taken from bratiaa's
-repository when it is on this machine; the cross-check against the installed bratiaa library on
-a project made here always runs.
+(LOC, MISC, ORG, PER), mean and SD over the six pairs. The project is a fixture, copied from
+bratiaa's repository (``tests/fixtures/spans/bratiaa-example-project.SOURCE.md``); the
+cross-check against the installed bratiaa library on a project made here runs too.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from functools import partial
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from iaa_desktop.core.kinds.spans.readers import Span, SpanDocument
 from iaa_desktop.core.progress import run_to_end
 from tests.conftest import FIXTURES
 
-MIRROR = Path("/work/.mirror/kldtz+bratiaa/repo")
+PROJECT = FIXTURES / "spans" / "bratiaa-example-project"
 LABELS = ("LOC", "MISC", "ORG", "PER")
 # bratiaa tests/bratiaa/test_agree_regression.py
 INSTANCE = {
@@ -53,15 +52,8 @@ def _by_label(result, column):
     return dict(zip(labels["label"], labels[column], strict=True))
 
 
-def test_bratiaa_example_project_values(tmp_path):
-    if not MIRROR.exists():
-        pytest.skip("bratiaa's repository is not on this machine")
-    subprocess.run(
-        f"git --git-dir={MIRROR} archive HEAD example-files | tar -x -C {tmp_path}",
-        shell=True,
-        check=True,
-    )
-    r = run([tmp_path / "example-files" / "example-project"])
+def test_bratiaa_example_project_values():
+    r = run([PROJECT])
     for fig, published in (("exact_f1", INSTANCE), ("token_f1", TOKEN)):
         total = r.overall[fig]
         assert (total["mean"], total["sd"]) == pytest.approx(published["total"], abs=1e-6), fig
