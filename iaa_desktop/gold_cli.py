@@ -109,7 +109,7 @@ def cmd_gold(argv: Sequence[str]) -> int:
             }
             for x, a in enumerate(model.annotators):
                 rows[a] = [
-                    model.format_value(model.versions[i, x])
+                    model.value_text(i, model.versions[i, x])
                     if model.versions[i, x] is not None
                     else ""
                     for i in undecided

@@ -16,6 +16,7 @@ import pandas as pd
 from iaa_desktop.core.errors import IaaError, ReaderError
 from iaa_desktop.core.formats import read_head
 from iaa_desktop.core.kinds.table.layouts import (
+    DECLARED,
     counts_signal,
     detect,
     from_contingency,
@@ -107,6 +108,8 @@ class Judgments:
     layout: str  # "long", "wide" or "per-annotator"
     errors: list[ReaderError] = field(default_factory=list)
     warnings: list[ReaderError] = field(default_factory=list)
+    #: the categories count tables declare in their header (chosen or not), in header order
+    categories: tuple[str, ...] = ()
 
 
 def _find(columns: list[str], names: tuple[str, ...]) -> str | None:
@@ -228,7 +231,9 @@ def _long_from_frame(
     if n_raters is not None:
         item_col = None if item_cols == (ROW_ITEM,) else item_cols[0]
         long = from_counts(path, df[[*item_cols, *rest, LINE]], item_col)
+        declared = long.attrs.get(DECLARED, ())
         long = long.rename(columns={"item": item_cols[0]})
+        long.attrs[DECLARED] = declared
         return long, (), "counts"
     for name in RESERVED_ANNOTATORS:
         if name in rest:
@@ -376,6 +381,32 @@ def _strip(col: pd.Series) -> pd.Series:
     return pd.Series(stripped.to_numpy()[codes], index=col.index)
 
 
+def _has_label(long: pd.DataFrame) -> bool:
+    """Whether a file's long judgments hold at least one label (not every cell empty)."""
+    if not len(long) or "label" not in long.columns:
+        return False
+    labels = long["label"]
+    return bool((labels.notna() & (labels.astype(str).str.strip() != "")).any())
+
+
+def _without_empty_annotators(frame: pd.DataFrame, errors: list[ReaderError]) -> pd.DataFrame:
+    """The judgments without the annotators none of whose cells holds a label (a problem each,
+    naming the file: an annotator of whom nothing was read is left out, not scored)."""
+    has = frame["label"].notna() & (frame["label"].astype(str).str.strip() != "")
+    judged = set(frame.loc[has, "annotator"])
+    empty = [a for a in dict.fromkeys(frame["annotator"]) if a not in judged]
+    for a in empty:
+        first = frame.loc[frame["annotator"] == a, FILE].iloc[0]
+        errors.append(
+            ReaderError(
+                Path(str(first)),
+                None,
+                f"no judgments were read for annotator {a}: every cell is empty. Left out.",
+            )
+        )
+    return frame[~frame["annotator"].isin(empty)] if empty else frame
+
+
 def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     """Read every input (files or folders of tables) into one long table.
 
@@ -393,6 +424,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     metas: list[str] = []
     layouts: set[str] = set()
     warnings: list[ReaderError] = []
+    declared: list[str] = []
     for path in files:
         try:
             long, meta, layout, file_warnings = _file_frame(path, roles, len(files))
@@ -400,6 +432,16 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
             errors.append(e)
             continue
         warnings.extend(file_warnings)
+        if not _has_label(long):
+            errors.append(
+                ReaderError(
+                    path,
+                    None,
+                    "no judgments were read from it: every label cell is empty (is the label "
+                    "column the right one?). File left out.",
+                )
+            )
+            continue
         ic = tuple(c for c in long.columns[: long.columns.get_loc("annotator")])
         if item_cols is None:
             item_cols = ic
@@ -412,6 +454,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
                 )
             )
             continue
+        declared.extend(c for c in long.attrs.get(DECLARED, ()) if c not in declared)
         long[FILE] = str(path)
         frames.append(long)
         layouts.add(layout)
@@ -434,4 +477,6 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
                 ReaderError(frame[FILE].iat[at], None if line is None else int(line), merged)
             )
     _refuse_reserved_annotators(frame)
-    return Judgments(frame, item_cols, tuple(metas), "+".join(sorted(layouts)), errors, warnings)
+    frame = _without_empty_annotators(frame, errors)
+    layout = "+".join(sorted(layouts))
+    return Judgments(frame, item_cols, tuple(metas), layout, errors, warnings, tuple(declared))
