@@ -302,7 +302,7 @@ def restore_neutralised(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
     for c in columns:
         col = df[c]
-        marked = col.str.startswith("'", na=False)
+        marked = col.str.startswith(("'", "\u2068"), na=False)  # and isolated bidi controls
         if marked.any():
             df.loc[marked, c] = col[marked].map(unneutralise_cell)
     return df

@@ -11,6 +11,8 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from iaa_desktop.core.bidi import escape_bidi
+
 #: key → full reference
 REFERENCES: dict[str, str] = {
     "artstein2008": "Artstein, R. & Poesio, M. (2008). Inter-coder agreement for computational linguistics. "
@@ -97,13 +99,16 @@ REFERENCES: dict[str, str] = {
     "mathet2015": "Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic "
     "method gamma (γ) for inter-annotator agreement measure and alignment. Computational "
     "Linguistics, 41(3), 437–479.",
+    "mathet2017": "Mathet, Y. (2017). The agreement measure γcat a complement to γ focused on "
+    "categorization of a continuum. Computational Linguistics, 43(3), 661–681.",
     "hopcroft1973": "Hopcroft, J. E. & Karp, R. M. (1973). An n^5/2 algorithm for maximum matchings "
     "in bipartite graphs. SIAM Journal on Computing, 2(4), 225–231.",
 }
 
 
 def esc(v: Any) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
+    # a bidirectional control from an input name is shown, never obeyed
+    return html.escape(escape_bidi("" if v is None else str(v)), quote=True)
 
 
 def references_html(keys: Iterable[str]) -> str:

@@ -341,8 +341,10 @@ EXPLAIN = {
     "unitizing_alpha": "Krippendorff's unitizing α (αU, as DKPro Statistics computes it): where "
     "the spans begin and end and their labels, against chance placements, with the documents "
     "concatenated in input order (the files, or the records of an export).",
-    "gamma": "Mathet et al.'s γ (pygamma-agreement): best alignment of the units against sampled "
-    "random continua.",
+    "gamma": "Mathet et al.'s γ: disorder of the best alignment of the units against that of "
+    "sampled random continua.",
+    "gamma_cat": "Mathet's γ-cat: the labels of the units aligned together, weighted by how well "
+    "they are positioned, against sampled random continua.",
 }
 
 
@@ -350,7 +352,12 @@ def interval_note(result: Any, key: str) -> str:
     """How the interval of a figure was computed (the second half of its tooltip)."""
     o = getattr(result, "options", {}) or {}
     if key == "gamma":
-        return "No interval: γ would have to be aligned again for every resample."
+        return (
+            "Interval: γ for a 2% relative error of its sampled expected disorder (the precision "
+            f"level; seed {int(o.get('seed', 0))}), not the variation between documents."
+        )
+    if key == "gamma_cat":
+        return "No interval: γ-cat would have to be aligned again for every resample."
     if key in ("token_f1", "lenient_f1"):
         return "No interval: as bratiaa reports it, the mean and SD over the annotator pairs."
     note = (

@@ -33,11 +33,11 @@ SETTINGS = [
     Setting("seed", "Random seed", 0, int, (), "seed of the bootstrap and of γ"),
     Setting(
         "gamma",
-        "γ (pygamma-agreement)",
-        False,
+        "γ (Mathet et al.)",
+        True,
         bool,
         (),
-        "compute Mathet et al.'s γ with pygamma-agreement (slow; pip install 'iaa-desktop[gamma]')",
+        "compute Mathet et al.'s γ, γ-cat and γ-k (exact alignment, sampled expected disorder)",
     ),
     Setting(
         "layer",
@@ -299,12 +299,12 @@ def compare_corpus(
     ua = M.unitizing_figures(corpus, draws=draws, units=every)
     ua_pairs = {p: M.unitizing_figures(corpus, p, draws, every) for p in M.pairs_of(corpus)}
     gamma, note = None, ""
-    if opts.get("gamma"):
+    if opts.get("gamma", True):
         from iaa_desktop.core.kinds.spans.gamma import corpus_gamma
 
         gamma, note = corpus_gamma(corpus, int(opts.get("seed", 0)))
     else:
-        note = "γ not computed: turn on the γ setting (needs pip install 'iaa-desktop[gamma]')."
+        note = "γ not computed: turned off in the settings."
     yield Progress(5, 6, "Tables")
     if corpus.duplicates:
         warnings.append(

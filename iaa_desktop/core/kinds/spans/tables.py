@@ -116,6 +116,13 @@ def _documents_frame(corpus, f1, groups, units, ua) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _with_gamma_k(df: pd.DataFrame, gamma: Any) -> pd.DataFrame:
+    """The labels' table with γ-k (Mathet 2017) of every label, when γ was computed."""
+    if gamma is not None and "label" in df:
+        df = df.assign(gamma_k=[gamma.gamma_k.get(k, math.nan) for k in df["label"]])
+    return df
+
+
 def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma) -> Any:
     from iaa_desktop.core.kinds.spans.compare import SpansResult, _fig
 
@@ -127,14 +134,15 @@ def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma
                 overall[f"{level}_{k}"] = figs[k]
     overall["unitizing_alpha"] = _fig(float(ua["alpha"]), ua["alpha_ci"])
     if gamma is not None:
-        overall["gamma"] = _fig(float(gamma))
+        overall["gamma"] = _fig(gamma.gamma, gamma.interval)
+        overall["gamma_cat"] = _fig(gamma.gamma_cat)
     conf_rows = [
         {"label_a": corpus.labels[i], "label_b": corpus.labels[j], "count": int(confusion[i, j])}
         for i, j in zip(*np.nonzero(confusion))
     ]
     frames = {
         "pairs": _pairs_frame(corpus, f1, units, ua_pairs),
-        "labels": _labels_frame(corpus, f1, ua),
+        "labels": _with_gamma_k(_labels_frame(corpus, f1, ua), gamma),
         "documents": _documents_frame(corpus, f1, groups, units, ua),
         "pair_disagreements": pd.DataFrame(pair_dis),
         "confusion": pd.DataFrame(conf_rows, columns=["label_a", "label_b", "count"]).sort_values(

@@ -16,7 +16,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.errors import InsufficientDataError, ReaderError
+from iaa_desktop.core.errors import (
+    IaaError,
+    InsufficientDataError,
+    ReaderError,
+    with_earlier_problems,
+)
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
@@ -372,11 +377,16 @@ class TableKind:
         judgments = read_judgments(list(inputs), roles)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
         yield Progress(15, 100, "Building the reliability data")
-        data = build_reliability(judgments.frame, judgments.item_columns, opts, errors, warnings)
-        data = declared_order(data, opts)
-        if judgments.categories and not str(opts.get("categories") or "").strip():
-            data = _count_table_categories(data, judgments, warnings)
-        _check_annotator_count(len(data.annotators))
+        try:
+            data = build_reliability(
+                judgments.frame, judgments.item_columns, opts, errors, warnings
+            )
+            data = declared_order(data, opts)
+            if judgments.categories and not str(opts.get("categories") or "").strip():
+                data = _count_table_categories(data, judgments, warnings)
+            _check_annotator_count(len(data.annotators))
+        except IaaError as e:  # the files left out are named too: they may be the cause
+            raise with_earlier_problems(e, list(judgments.errors)) from e
         yield Progress(25, 100, "Computing overall agreement")
         stats = study_stats(data, opts)
         overall = compute_overall(data, opts, stats=stats)

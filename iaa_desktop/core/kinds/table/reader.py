@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, ReaderError
@@ -24,6 +25,7 @@ from iaa_desktop.core.kinds.table.layouts import (
     looks_like_json,
     read_tool_export,
 )
+from iaa_desktop.core.nfc import nfc_column
 from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
 from iaa_desktop.core.textio import read_text
 
@@ -233,6 +235,14 @@ def _long_from_frame(
         long = long.rename(columns={"item": item_cols[0]})
         long.attrs[DECLARED] = declared
         return long, (), "counts"
+    for name in RESERVED_ANNOTATORS:
+        if name in rest:
+            raise ReaderError(
+                path,
+                1,
+                f"an annotator column is named '{name}', a name the comparison's tables use "
+                "for their own columns; rename that column.",
+            )
     long = df.melt(
         id_vars=list(item_cols) + meta + [LINE],
         value_vars=rest,
@@ -293,6 +303,7 @@ def _file_frame(
                 )
             return frame, (), "contingency", warnings
     df = read_table(path)
+    _refuse_repeated_header(path, df)
     long, meta, kind = _long_from_frame(path, df, roles, n_files)
     if kind == "counts" and layout == "auto":
         warnings.append(
@@ -308,6 +319,42 @@ def _file_frame(
 
 
 _LONG_COLS = ("item", "annotator", "label", LINE)
+_WHAT = {"annotator": "annotator names", "label": "labels"}
+#: names the long table gives its own columns: no annotator can bear them
+RESERVED_ANNOTATORS = ("annotator", "label")
+
+
+def _refuse_repeated_header(path: Path, df: pd.DataFrame) -> None:
+    """A row equal to the header (tables joined one after another) is an error at its line:
+    read as data it would make an item, or an annotator, of the column names."""
+    cols = [c for c in df.columns if c != LINE]
+    if len(cols) < 2 or df.empty:
+        return
+    same = np.ones(len(df), dtype=bool)
+    for c in cols:
+        same &= df[c].astype(str).str.strip().to_numpy() == str(c).strip()
+        if not same.any():
+            return
+    line = int(df[LINE].to_numpy()[np.flatnonzero(same)[0]])
+    raise ReaderError(
+        path,
+        line,
+        "this row repeats the header row (tables joined one after another?); remove it, or "
+        "give the tables as separate files.",
+    )
+
+
+def _refuse_reserved_annotators(frame: pd.DataFrame) -> None:
+    for name in RESERVED_ANNOTATORS:
+        rows = np.flatnonzero(frame["annotator"].to_numpy() == name)
+        if len(rows):
+            r = int(rows[0])
+            raise ReaderError(
+                frame[FILE].iat[r],
+                int(frame[LINE].iat[r]) if LINE in frame.columns else None,
+                f"an annotator is named '{name}', a name the comparison's tables use for their "
+                "own columns; rename that annotator (a column or file name).",
+            )
 
 
 def _detect_from_head(path: Path, head: str) -> tuple[str, str] | None:
@@ -423,7 +470,10 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     frame[list(metas)] = frame[list(metas)].fillna("")
     assert item_cols is not None
     for c in list(item_cols) + ["annotator", "label"]:
-        frame[c] = _strip(frame[c])
+        frame[c], merged = nfc_column(_strip(frame[c]), _WHAT.get(c, f"values of '{c}'"))
+        if merged:
+            warnings.append(ReaderError(None, None, merged))
+    _refuse_reserved_annotators(frame)
     frame = _without_empty_annotators(frame, errors)
     layout = "+".join(sorted(layouts))
     return Judgments(frame, item_cols, tuple(metas), layout, errors, warnings, tuple(declared))
