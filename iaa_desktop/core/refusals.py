@@ -20,6 +20,10 @@ from pathlib import Path, PurePosixPath
 
 from iaa_desktop.core.textio import is_zip, read_head
 
+#: what zipfile raises for an archive it cannot read (NotImplementedError: a version or
+#: compression it does not know; EOFError / RuntimeError: cut or encrypted members)
+_ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError, RuntimeError)
+
 _TIERS = (
     "its tiers are time-aligned annotations, which are not compared here; export the tiers "
     "as a table (one row per annotation: tier, start, end, value) to compare their labels."
@@ -59,7 +63,7 @@ def _inception_export(path: Path) -> str | None:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
             inner = _inner_suffixes(zf, names)
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except _ZIP_ERRORS:
         return None
     if not any(PurePosixPath(n).name.startswith("exportedproject") for n in names) and not any(
         n.startswith("annotation/") for n in names
@@ -102,7 +106,7 @@ def _inner_suffixes(zf: zipfile.ZipFile, names: list[str]) -> set[str]:
                     for m in inner.namelist()
                     if not m.endswith("/") and PurePosixPath(m).name.lower() != "typesystem.xml"
                 )
-        except (zipfile.BadZipFile, OSError, ValueError):
+        except _ZIP_ERRORS:
             continue
     return out
 

@@ -62,7 +62,7 @@ def test_durel(tmp_path, capsys):
     empty.write_text(header + "\n", encoding="utf-8")
     code, data, err = _report("durel", [tmp_path], capsys)
     assert code == 1, err
-    assert any("no judgments were read" in e["message"] for e in _reported(data, "judgments.tsv"))
+    assert any("no judgments were found" in e["message"] for e in _reported(data, "judgments.tsv"))
     for target in tmp_path.iterdir():
         (target / "judgments.tsv").write_text(header + "\n", encoding="utf-8")
     code, _data, err = _report("durel", [tmp_path], capsys)

@@ -214,7 +214,9 @@ def test_intervals_hold_their_estimates():
 def test_intervals_collapse_under_perfect_agreement():
     r = figures(simulated_docs(noise=False))
     for key in (*NEW, "exact_f1", "overlap_f1"):
-        assert r.overall[key] == {"value": 1.0, "ci_low": 1.0, "ci_high": 1.0}, key
+        fig = {q: r.overall[key][q] for q in ("value", "ci_low", "ci_high")}
+        assert fig == {"value": 1.0, "ci_low": 1.0, "ci_high": 1.0}, key
+        assert r.overall[key].get("sd", 0.0) == 0.0, key  # the SD over pairs, where given
     pairs = r.frames["pairs"]
     for col in ("exact_f1_macro", "unitizing_alpha"):
         assert (pairs[[col, f"{col}_ci_low", f"{col}_ci_high"]].to_numpy() == 1.0).all()

@@ -502,7 +502,7 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
             continue
         if frame.empty:  # nothing read: a problem naming the file, not a target without pairs
             errors.append(
-                ReaderError(j_path, None, "no judgments were read (a header and no rows).")
+                ReaderError(j_path, None, "no judgments were found (a header and no rows).")
             )
             continue
         t_uses: dict[str, Use] = {}
