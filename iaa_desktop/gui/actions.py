@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from iaa_desktop.core.study_file import SUFFIX, save_study
 from iaa_desktop.core.user_files import unsaved_store_path
 from iaa_desktop.gui.open_flow import examples_dir, package_dir
+from iaa_desktop.gui.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from iaa_desktop.gui.main_window import MainWindow
@@ -28,7 +29,10 @@ class WindowActions:
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.report_worker = None
+        #: writes reports off the GUI thread; the newest export's outcome is shown
+        self.report_tasks = TaskRunner(window)
+        self.report_tasks.succeeded.connect(self._on_report_written)
+        self.report_tasks.failed.connect(self._on_report_failed)
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         act = QAction(text, self.window)
@@ -211,8 +215,6 @@ class WindowActions:
         self.write_report(report, result, path)
 
     def write_report(self, report, result, path: str) -> None:
-        from superqt.utils import create_worker
-
         from iaa_desktop.core.errors import IaaError
         from iaa_desktop.core.io import refuse_replacing_inputs
 
@@ -227,14 +229,20 @@ class WindowActions:
         )
         if w.session.study is not None:
             kwargs["title"] = w.session.study.title
-        worker = create_worker(
-            report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs
-        )
-        worker.returned.connect(lambda _r: w.status_label.setText(f"Report written: {path}"))
-        worker.errored.connect(lambda e: QMessageBox.warning(w, "Report failed", str(e)))
         w.status_label.setText("Writing the report…")
-        self.report_worker = worker
-        worker.start()
+        self.report_tasks.start(_write_report, report.write_report, result, path, kwargs)
+
+    def _on_report_written(self, path: str) -> None:
+        self.window.status_label.setText(f"Report written: {path}")
+
+    def _on_report_failed(self, exc: BaseException) -> None:
+        QMessageBox.warning(self.window, "Report failed", str(exc))
+
+
+def _write_report(write: Any, result: Any, path: str, kwargs: dict[str, Any]) -> str:
+    """The worker's job: write the report; its path is the result."""
+    write(result, **kwargs)
+    return path
 
 
 __all__ = ["WindowActions"]
