@@ -105,7 +105,7 @@ def table_html(
     cls: str = "",
 ) -> str:
     """A DataFrame as an HTML table; numbers right-aligned, text with its own direction; a column
-    without a header of the caller's gets its title from the metrics registry."""
+    without a header of the caller's gets its title from the metrics catalogue."""
     from iaa_desktop.core.export.titles import column_title
 
     columns = list(columns) if columns is not None else [str(c) for c in df.columns]

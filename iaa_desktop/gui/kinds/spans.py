@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from iaa_desktop.core.kinds.spans.measures import KINDS
+from iaa_desktop.core.metrics import catalogue
 from iaa_desktop.gui.kinds.coref.render import PALETTE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
@@ -390,15 +391,9 @@ PAIR_FIGURES = (
 )
 
 
-#: column titles of the tables (the metrics registry's titles are other kinds' figures)
+#: column titles of the tables: the metrics catalogue's symbols
 HEADERS = {
-    "exact_f1": "exact F1",
-    "exact_f1_macro": "exact F1 (macro)",
-    "overlap_f1": "overlap F1",
-    "overlap_f1_macro": "overlap F1 (macro)",
-    "char_cohen_kappa": "char. κ",
-    "token_cohen_kappa": "token κ",
-    "unitizing_alpha": "αU",
+    **{c: catalogue.get(c).symbol for c in PAIR_FIGURES},
     **{
         f"{c}_ci_{end}": end
         for c in ("exact_f1", "overlap_f1", "unitizing_alpha")

@@ -189,7 +189,7 @@ def make_table(
     hh.setStretchLastSection(True)
     hh.setHighlightSections(False)
     hh.setMinimumSectionSize(28)
-    # long titles (the registry's) wrap onto a second line rather than being cut
+    # long titles (the metrics catalogue's) wrap onto a second line rather than being cut
     hh.setDefaultAlignment(
         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
     )
