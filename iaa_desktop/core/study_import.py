@@ -16,7 +16,7 @@ follow what each kind's reader does with its inputs, so the plan and the computa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -327,7 +327,7 @@ def _arrange_durel(paths: Sequence[Path]) -> tuple[list[Path], list[LeftOut], li
 
 
 def _arrange_tables(
-    paths: Sequence[Path], expand_folder
+    paths: Sequence[Path], expand_folder: Callable[[list[Path]], Iterable[Path]]
 ) -> tuple[list[Path], list[LeftOut], list[str]]:
     """Files as picked; a folder gives the files the kind's reader takes from it."""
     left: list[LeftOut] = []

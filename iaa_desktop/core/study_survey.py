@@ -269,18 +269,18 @@ def _spans(plan: ImportPlan, opts: dict[str, Any]) -> ImportPlan:
             by_annotator[name] = docs
             sources[name] = _source(Path(p))
     names = tuple(by_annotator)
-    docs = sorted(set().union(*(set(d) for d in by_annotator.values()))) if names else []
+    doc_names = sorted(set().union(*(set(d) for d in by_annotator.values()))) if names else []
     annotators = tuple(
         AnnotatorSource(n, sources[n], _plural(len(d), "document")) for n, d in by_annotator.items()
     )
-    rows = tuple((doc, tuple(doc in by_annotator[a] for a in names)) for doc in docs)
+    rows = tuple((doc, tuple(doc in by_annotator[a] for a in names)) for doc in doc_names)
     cells = [
         (doc,)
         + tuple(
             _plural(len(by_annotator[a][doc].spans), "span") if doc in by_annotator[a] else "—"
             for a in names
         )
-        for doc in docs[:N_PREVIEW]
+        for doc in doc_names[:N_PREVIEW]
     ]
     return replace(
         plan,

@@ -139,7 +139,9 @@ class WindowActions:
     def write_study(self, path: Path) -> None:
         w = self.window
         study = w.session.study
-        if study is not None and study.kind is None and w.session.kind_name:
+        if study is None:
+            return
+        if study.kind is None and w.session.kind_name:
             study = replace(study, kind=w.session.kind_name)
         try:
             save_study(study, path)

@@ -10,15 +10,16 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -40,6 +41,9 @@ from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
 from iaa_desktop.gui.window_state import START, WindowState, data_folder
 
+if TYPE_CHECKING:
+    from iaa_desktop.gui.start_page import StartPage
+
 
 @dataclass
 class ViewContext:
@@ -60,6 +64,17 @@ class MainWindow(QMainWindow):
 
     first_painted = Signal()
 
+    # menus and actions: built by WindowActions.build_menus
+    open_folders_action: QAction
+    recent_menu: QMenu
+    export_action: QAction
+    export_report_action: QAction
+    adjudicate_action: QAction
+    extra_file_actions_anchor: QAction
+    file_menu: QMenu
+    view_menu: QMenu
+    help_menu: QMenu
+
     def __init__(
         self,
         settings: QSettings | None = None,
@@ -78,7 +93,7 @@ class MainWindow(QMainWindow):
         self.state = WindowState(self, self.settings)
         self.open_flow = OpenFlow(self, self.data_dir)
         self.commands = WindowActions(self)
-        self.adjudication_window = None
+        self.adjudication_window: QWidget | None = None
         self.setWindowTitle("iaa_desktop")
         self.setAcceptDrops(True)
         self._build_pages()
@@ -185,7 +200,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ construction
 
-    def _make_start_page(self) -> QWidget:
+    def _make_start_page(self) -> StartPage:
         from iaa_desktop.gui.start_page import StartPage
 
         page = StartPage(self)
@@ -347,7 +362,8 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         kind_changed = self.settings_panel.property("kind") != result.kind
         self.settings_panel.setProperty("kind", result.kind)
-        if kind_changed or self.session.study.kind is None:
+        study = self.session.study
+        if kind_changed or study is None or study.kind is None:
             self._refresh_settings()
         self._show_panels(result)
         self.study_panel.set_annotators(getattr(result, "annotators", ()))
@@ -390,7 +406,7 @@ class MainWindow(QMainWindow):
             keep = {id(w) for _t, w in panels}
             self.tabs.clear()
             for _t, w in existing:
-                if id(w) not in keep and not self._cached(w):
+                if w is not None and id(w) not in keep and not self._cached(w):
                     w.deleteLater()
             for title, w in panels:
                 self.tabs.addTab(w, title)

@@ -59,7 +59,7 @@ _IGNORED_SUFFIXES = (
 
 def _signature(study: Study) -> tuple:
     """Size and modification time of every input file (files of input folders included)."""
-    sig = []
+    sig: list[tuple[str, int | None, int | None]] = []
     for p in study.inputs:
         p = Path(p)
         files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
@@ -107,7 +107,7 @@ class StudySession(QObject):
     ) -> None:
         super().__init__(parent)
         self.study: Study | None = study
-        self.result = None
+        self.result: Any = None  # the kind's result of the newest run
         self.kind_name: str | None = study.kind if study else None
         self.errors: list[str] = []
         self.last_duration = 0.0

@@ -151,7 +151,7 @@ class TaskRunner(QObject):
         elif self.worker is not None:  # raised outside the task (cannot be told apart): report
             self.failed.emit(exc)
 
-    def _on_finished(self) -> None:
+    def _on_finished(self, *_: object) -> None:
         if self.worker is not None and self.sender() is self.worker.signals:
             self.worker = None
             self.idle.emit()

@@ -130,7 +130,9 @@ def table_html(
         )
         + "</tr></thead><tbody>"
     )
-    cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
+    cols: list[Any] = [
+        shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns
+    ]
     for i in range(len(shown)):
         cells = []
         for c, arr in zip(columns, cols):

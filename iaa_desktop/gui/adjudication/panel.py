@@ -404,7 +404,7 @@ class AdjudicationPanel(QWidget):
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
         label = (
-            f"typed {self.session.model.format_value(change.new.value)}"
+            f"typed {self.session.model.format_value(change.new.value if change.new else None)}"
             if isinstance(choice, str)
             else choice.label
         )

@@ -100,31 +100,33 @@ class SettingsPanel(QWidget):
             )
             return w
         if s.type is bool:
-            w = QCheckBox()
-            w.setChecked(bool(value))
-            w.toggled.connect(lambda v, name=name: self.option_changed.emit(name, bool(v)))
-            return w
+            box = QCheckBox()
+            box.setChecked(bool(value))
+            box.toggled.connect(lambda v, name=name: self.option_changed.emit(name, bool(v)))
+            return box
         if s.type is int:
-            w = QSpinBox()
-            w.setRange(-1_000_000_000, 1_000_000_000)
-            w.setValue(int(value or 0))
-            w.setKeyboardTracking(False)
-            w.valueChanged.connect(lambda v, name=name: self.option_changed.emit(name, int(v)))
-            return w
+            spin = QSpinBox()
+            spin.setRange(-1_000_000_000, 1_000_000_000)
+            spin.setValue(int(value or 0))
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(lambda v, name=name: self.option_changed.emit(name, int(v)))
+            return spin
         if s.type is float:
-            w = QDoubleSpinBox()
-            w.setDecimals(4)
-            w.setRange(-1e9, 1e9)
-            w.setSingleStep(0.1)
-            w.setValue(float(value or 0.0))
-            w.setKeyboardTracking(False)
-            w.valueChanged.connect(lambda v, name=name: self.option_changed.emit(name, float(v)))
-            return w
-        w = QLineEdit("" if value is None else str(value))
-        w.setClearButtonEnabled(True)
+            real = QDoubleSpinBox()
+            real.setDecimals(4)
+            real.setRange(-1e9, 1e9)
+            real.setSingleStep(0.1)
+            real.setValue(float(value or 0.0))
+            real.setKeyboardTracking(False)
+            real.valueChanged.connect(lambda v, name=name: self.option_changed.emit(name, float(v)))
+            return real
+        edit = QLineEdit("" if value is None else str(value))
+        edit.setClearButtonEnabled(True)
         # emit when editing is finished (Enter or focus out), not on every keystroke
-        w.editingFinished.connect(lambda w=w, name=name: self.option_changed.emit(name, w.text()))
-        return w
+        edit.editingFinished.connect(
+            lambda w=edit, name=name: self.option_changed.emit(name, w.text())
+        )
+        return edit
 
 
 def later(fn, ms: int = 0) -> None:

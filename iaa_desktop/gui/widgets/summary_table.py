@@ -54,7 +54,7 @@ def summary_rows(result: Any) -> tuple[list[Any], str]:
         fn = resolve_ref(ref.split(":")[0] + ":summary")
     except AttributeError:
         return [], ""
-    return fn(result)  # type: ignore[no-any-return]
+    return fn(result)
 
 
 def summary_frame(rows: list[Any]) -> pd.DataFrame:

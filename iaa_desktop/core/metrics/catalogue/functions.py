@@ -12,6 +12,7 @@ weighting, a level, a score's F1) are bound here.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -157,4 +158,5 @@ def unitizing_alpha(units: Any, n_raters: int, continuum_length: int) -> float:
     from iaa_desktop.core.metrics.unitizing import unitizing_alpha as _alpha_u
 
     study = UnitizingStudy.of(list(units), n_raters, continuum_length)
-    return float(_alpha_u(study)["alpha"])  # type: ignore[arg-type]
+    alpha = _alpha_u(study)["alpha"]
+    return float(alpha) if isinstance(alpha, int | float) else math.nan
