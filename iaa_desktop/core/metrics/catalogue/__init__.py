@@ -14,7 +14,8 @@ Names are resolved in one place:
   score parts (``cohen_kappa_mean``, ``muc_f1``, ``spearman_vs_others_all``), dotted JSON paths
   (``word.ALL.alpha_nld``) and the case-sensitive class-matching letters (L, M, R, D, d);
 * :func:`title` — the display title of any figure or column name;
-* :func:`tooltip` — the explanation of the figure behind a name.
+* :func:`tooltip` — the explanation of the figure behind a name;
+* :func:`known` — whether a result column or JSON key is a figure or column it knows.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ import re
 from collections.abc import Iterator
 
 from iaa_desktop.core.metrics.catalogue.coded import CODED
-from iaa_desktop.core.metrics.catalogue.columns import COLUMN_TITLES, PREFIXES, SUFFIXES
+from iaa_desktop.core.metrics.catalogue.columns import (
+    COLUMN_TITLES,
+    COUNT_PREFIXES,
+    PREFIXES,
+    SUFFIXES,
+)
 from iaa_desktop.core.metrics.catalogue.entry import Help, Metric, Scope
 from iaa_desktop.core.metrics.catalogue.figures import KIND_FIGURES
 from iaa_desktop.core.metrics.catalogue.spans import SPAN_FIGURES
@@ -38,6 +44,7 @@ __all__ = [
     "explained",
     "find",
     "get",
+    "known",
     "lookup",
     "range_checks",
     "title",
@@ -153,6 +160,18 @@ def title(name: str) -> str:
         if name.startswith(prefix) and len(name) > len(prefix):
             return text + name[len(prefix) :].replace("_", " ")
     return name
+
+
+def known(name: str) -> bool:
+    """Whether the catalogue knows what a result column or JSON key called ``name`` holds: a
+    figure (or a part or aggregate of one), a column of its own, or a count (``n_items``,
+    ``n Lena``)."""
+    return (
+        find(name) is not None
+        or name in COLUMN_TITLES
+        or name.startswith(COUNT_PREFIXES)
+        or title(name) != name
+    )
 
 
 def coded_metrics(scope: Scope | None = None) -> Iterator[Metric]:

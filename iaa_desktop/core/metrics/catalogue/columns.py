@@ -3,7 +3,7 @@ prefixes that make a column's title from a figure's (``cohen_kappa_mean``, ``muc
 
 from __future__ import annotations
 
-__all__ = ["COLUMN_TITLES", "PREFIXES", "SUFFIXES"]
+__all__ = ["COLUMN_TITLES", "COUNT_PREFIXES", "PREFIXES", "SUFFIXES"]
 
 #: display names of result columns that are not measures
 COLUMN_TITLES: dict[str, str] = {
@@ -49,36 +49,35 @@ COLUMN_TITLES: dict[str, str] = {
     "M": "M (matched)",
     "R": "R (classes of B)",
     "D": "D (cost)",
+    # counts and positions of the kinds' tables, titled as the tables have always shown them
     "categories": "Categories",
-    "label_counts": "Labels used",
+    "label_counts": "Label counts",
     "counts": "Counts",
     "count": "Count",
     "share": "Share",
     "total": "Total",
-    "confusion": "Confusion counts",
+    "confusion": "Confusion",
     "start": "Start",
     "end": "End",
     "score": "Score",
     "disagreements": "Disagreements",
-    "pair_disagreements": "Disagreements of each pair, by kind",
-    "exact": "Exact agreement",
-    "alone": "Marked by one annotator alone",
-    "boundary only": "Boundary disagreement only",
-    "label only": "Label disagreement only",
-    "boundary and label": "Boundary and label disagreement",
+    "pair_disagreements": "Pair disagreements",
+    "exact": "Exact",
+    "alone": "Alone",
+    "boundary only": "boundary only",
+    "label only": "label only",
+    "boundary and label": "boundary and label",
     "rank": "Rank",
-    "rank_first_level": "Rank by the first level",
-    "rank_second_level": "Rank by the second level",
+    "rank_first_level": "Rank first level",
+    "rank_second_level": "Rank second level",
     "size": "Size",
-    "k": "Groups (k)",
-    "top": "Partitions listed",
+    "k": "K",
+    "top": "Top",
     "overlap_bin_edges": "Overlap bin edges",
     "line": "Line",
 }
 
 SUFFIXES: tuple[tuple[str, str], ...] = (
-    ("_ci_low", " (95% interval, low)"),
-    ("_ci_high", " (95% interval, high)"),
     ("_mean_defined", " (mean over defined values)"),
     ("_mean", " (mean over pairs)"),
     ("_all", " (all)"),
@@ -89,8 +88,6 @@ SUFFIXES: tuple[tuple[str, str], ...] = (
 )
 
 #: name prefixes spelled out when nothing else gives a title (``n_tokens`` → "Number of tokens")
-PREFIXES: tuple[tuple[str, str], ...] = (
-    ("n_", "Number of "),
-    ("n ", "Spans by "),  # the spans tables count each annotator's spans as "n <annotator>"
-    ("kappa_", "κ "),
-)
+PREFIXES: tuple[tuple[str, str], ...] = (("n_", "Number of "), ("kappa_", "κ "))
+#: prefixes of counts whose name carries an annotator or a label (the spans tables' "n Lena")
+COUNT_PREFIXES: tuple[str, ...] = ("n_", "n ")
