@@ -329,6 +329,51 @@ def test_units_perfect_agreement_is_one(name, study, data):
     assert math.isnan(value) or value == pytest.approx(1.0)
 
 
+# ------------------------------------------------------------------ strings (normalization)
+
+STRINGS = [m.name for m in CATALOGUE if m.inputs == "strings" and m.function is not None]
+_WORDS = ["nehme", "nähme", "nahm", "", "x", "xy"]
+
+
+@st.composite
+def spellings(draw):
+    n = draw(st.integers(2, 12))
+    c = draw(st.integers(2, 4))
+    cells = draw(st.lists(st.sampled_from([*_WORDS, None]), min_size=n * c, max_size=n * c))
+    return np.array(cells, dtype=object).reshape(n, c)
+
+
+def test_alpha_nld_has_a_function():
+    assert "alpha_nld" in STRINGS
+
+
+@pytest.mark.parametrize("name", STRINGS)
+@settings(max_examples=40, deadline=None)
+@given(labels=spellings(), data=st.data())
+def test_strings_symmetric_bounded_and_order_free(name, labels, data):
+    metric = BY_NAME[name]
+    value = metric.function(labels).value
+    lo, hi = metric.bounds
+    assert math.isnan(value) or lo - 1e-9 <= value <= hi + 1e-9
+    cols = list(data.draw(st.permutations(range(labels.shape[1]))))
+    rows = list(data.draw(st.permutations(range(labels.shape[0]))))
+    assert _same(value, metric.function(labels[:, cols]).value)
+    assert _same(value, metric.function(labels[rows]).value)
+
+
+@pytest.mark.parametrize("name", STRINGS)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_strings_perfect_agreement_is_one(name, data):
+    metric = BY_NAME[name]
+    n = data.draw(st.integers(2, 10))
+    col = data.draw(st.lists(st.sampled_from(_WORDS), min_size=n, max_size=n))
+    col[:2] = ["nehme", "x"]  # two labels in use: the expected disagreement is not 0
+    c = data.draw(st.integers(2, 4))
+    labels = np.array([[w] * c for w in col], dtype=object)
+    assert metric.function(labels).value == pytest.approx(1.0)
+
+
 # ------------------------------------------------------------------ every figure shown
 
 

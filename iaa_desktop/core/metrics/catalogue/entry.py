@@ -22,7 +22,7 @@ from iaa_desktop.core.metrics.result import AgreementResult
 __all__ = ["CodedFunction", "FigureFunction", "Help", "Inputs", "Metric", "Scope"]
 
 Scope = Literal["pair", "multi", "other"]
-Inputs = Literal["codes", "values", "partitions", "units", "other"]
+Inputs = Literal["codes", "values", "partitions", "units", "strings", "other"]
 CodedFunction = Callable[..., AgreementResult]
 #: the function of an entry; its signature is given by the entry's ``inputs`` (:mod:`.functions`)
 FigureFunction = Callable[..., AgreementResult | float]
@@ -55,7 +55,8 @@ class Metric:
         computed inside a kind of study (coreference scores, decompositions ...)
     inputs : ``codes`` (items × annotators category indices, -1 missing), ``values`` (items ×
         annotators floats, NaN missing), ``partitions`` (two entity labellings of one mention
-        index), ``units`` (unitizing: begin, length, rater, category) or ``other``; the
+        index), ``units`` (unitizing: begin, length, rater, category), ``strings`` (items ×
+        annotators strings, ``None`` missing) or ``other``; the
         signature of ``function`` for each is given in :mod:`.functions`
     scope : ``pair`` (exactly two annotators), ``multi`` (any number) or ``other``
     symmetric : unchanged when the annotators are swapped or permuted

@@ -4,7 +4,9 @@
 * values (items × annotators floats, NaN missing): ``f(values) -> AgreementResult | float``;
 * partitions (coreference): ``f(key, response) -> float``, entity labels over one mention
   index (−1: the mention is absent on that side), the score's F1;
-* units (unitizing): ``f(units, n_raters, continuum_length) -> float``.
+* units (unitizing): ``f(units, n_raters, continuum_length) -> float``;
+* strings (spelling normalization): ``f(labels) -> AgreementResult``, items × annotators
+  strings, ``None`` missing.
 
 The common tests call every entry with a function this way. Variants of one coefficient (a
 weighting, a level, a score's F1) are bound here.
@@ -34,6 +36,7 @@ from iaa_desktop.core.metrics.result import AgreementResult
 __all__ = [
     "ac2_linear",
     "ac2_quadratic",
+    "alpha_nld",
     "alpha_nominal",
     "bcub_f1",
     "blanc_f1",
@@ -160,3 +163,8 @@ def unitizing_alpha(units: Any, n_raters: int, continuum_length: int) -> float:
     study = UnitizingStudy.of(list(units), n_raters, continuum_length)
     alpha = _alpha_u(study)["alpha"]
     return float(alpha) if isinstance(alpha, int | float) else math.nan
+
+
+def alpha_nld(labels: Any) -> AgreementResult:
+    """Krippendorff's α with the normalized Levenshtein distance over string labels."""
+    return _alpha.krippendorff_alpha_strings(labels, "nld")
