@@ -79,7 +79,7 @@ _CASE_SENSITIVE = {"L", "M", "R", "D", "d"}
 _PATH_PARTS = ("value", "ALL", "MEDIUM", "STRICT")
 #: endings of names that results derive from a figure (aggregates, score parts)
 _DERIVED = re.compile(
-    r"_(mean_defined|mean|avg|average|all|filtered|f1|recall|precision|ci_low|ci_high)$"
+    r"_(mean_defined|mean|avg|average|all|filtered|f1|recall|precision|ci_low|ci_high|sd)$"
 )
 
 
@@ -166,11 +166,12 @@ def known(name: str) -> bool:
     """Whether the catalogue knows what a result column or JSON key called ``name`` holds: a
     figure (or a part or aggregate of one), a column of its own, or a count (``n_items``,
     ``n Lena``)."""
-    return (
-        find(name) is not None
-        or name in COLUMN_TITLES
-        or name.startswith(COUNT_PREFIXES)
-        or title(name) != name
+    if find(name) is not None or name in COLUMN_TITLES or name.startswith(COUNT_PREFIXES):
+        return True
+    # an aggregate or part of a known column (``n_items_filtered``, ``exact_f1_macro_sd``)
+    return any(
+        name.endswith(suffix) and len(name) > len(suffix) and known(name[: -len(suffix)])
+        for suffix, _text in SUFFIXES
     )
 
 

@@ -79,6 +79,7 @@ COLUMN_TITLES: dict[str, str] = {
 
 SUFFIXES: tuple[tuple[str, str], ...] = (
     ("_mean_defined", " (mean over defined values)"),
+    ("_sd", " (SD over pairs)"),
     ("_mean", " (mean over pairs)"),
     ("_all", " (all)"),
     ("_filtered", " (filtered)"),

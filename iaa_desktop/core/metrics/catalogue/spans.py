@@ -17,6 +17,10 @@ _UNITS = (
     "every character (or token) of the text is an item whose label is the span label covering "
     "it, or 'no label'"
 )
+_MATHET = (
+    "Mathet, Widlöcher & Métivier (2015), The unified and holistic method gamma (γ) for "
+    "inter-annotator agreement measure and alignment, Computational Linguistics 41(3)"
+)
 _F1_RANGE = "0 (no span shared) to 1 (the same spans with the same labels)."
 _F1_CORRECTS = "nothing: F1 counts matches, and chance agreement on spans is not defined."
 
@@ -96,6 +100,27 @@ SPAN_FIGURES: tuple[Metric, ...] = (
         "agreeing although the boundaries differ widely.",
     ),
     _f1(
+        "token_f1",
+        "Token-level span F1 (bratiaa's tokens)",
+        "token F1",
+        "Every span becomes one (label, token) per token it overlaps, tokens being runs of "
+        "non-space characters; F1 = 2|T_A ∩ T_B| / (|T_A| + |T_B|) over these multisets, as "
+        "bratiaa's token-based agreement (Kolditz et al. 2019) computes it.",
+        "a long span weighs as many tokens as it covers, and a boundary error between two "
+        "adjacent spans of one label vanishes: the figure is higher than the span-level ones.",
+    ),
+    _f1(
+        "lenient_f1",
+        "Lenient overlap span F1 (not one to one)",
+        "lenient F1",
+        "Overlap without the one-to-one matching: recall is the share of one annotator's spans "
+        "that share a character with a span of the other's of the same label, precision the "
+        "other way round, F1 their harmonic mean (the 'partial' match of MUC-style scoring, "
+        "Chinchor & Sundheim 1993).",
+        "one long span covers several short ones of the other annotator: every short one counts "
+        "as found, so splitting and merging go unnoticed.",
+    ),
+    _f1(
         "overlap_f1_macro",
         "Overlap span F1 (macro over labels)",
         "overlap F1 (macro)",
@@ -168,7 +193,7 @@ SPAN_FIGURES: tuple[Metric, ...] = (
     ),
     Metric(
         "gamma",
-        "γ (pygamma-agreement)",
+        "γ (Mathet et al. 2015)",
         "γ",
         inputs="other",
         bounds=(-INF, 1.0),
@@ -183,8 +208,35 @@ SPAN_FIGURES: tuple[Metric, ...] = (
             "up to 1 (perfect); 0 = chance level.",
             "it is computed by sampling: two runs with other seeds differ slightly; and its "
             "value depends on the dissimilarity weights chosen.",
-            "Mathet, Widlöcher & Métivier (2015), The unified and holistic method gamma (γ) for "
-            "inter-annotator agreement measure and alignment, Computational Linguistics 41(3)",
+            _MATHET,
         ),
+    ),
+    Metric(
+        "gamma_cat",
+        "γ-cat (Mathet 2017)",
+        "γ-cat",
+        inputs="other",
+        bounds=(-INF, 1.0),
+        group=_SPANS,
+        help=Help(
+            "γ for the categorisation alone: over the pairs of units γ's best alignment puts "
+            "together, the disagreement of their labels, weighted by how well their positions "
+            "match.",
+            "the categorical disorder of the randomly sampled annotations γ itself compares with.",
+            "up to 1 (perfect); 0 = chance level.",
+            "the annotators rarely mark the same stretches: few aligned pairs remain and the "
+            "figure rests on them.",
+            "Mathet (2017), The agreement measure γcat a complement to γ focused on "
+            "categorization of a continuum, Computational Linguistics 43(3); " + _MATHET,
+        ),
+    ),
+    Metric(
+        "gamma_k",
+        "γ-k of the label (Mathet 2017)",
+        "γ-k",
+        inputs="other",
+        bounds=(-INF, 1.0),
+        group=_SPANS,
+        help_from="gamma_cat",
     ),
 )
