@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 
 def shown_path(path: str | Path) -> str:
@@ -57,10 +58,10 @@ class ReaderError(IaaError):
             where = f"{where}, line {self.line}"
         return f"{where}: {self.message}"
 
-    def __reduce__(self):  # keep picklable despite the custom __init__
+    def __reduce__(self) -> tuple[type[IaaError], tuple[Any, ...]]:  # picklable despite __init__
         return (type(self), (self.path, self.line, self.message))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"file": self.path, "line": self.line, "message": self.message}
 
 

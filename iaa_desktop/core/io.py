@@ -183,7 +183,7 @@ def _column_cells(col: pd.Series, sep: str) -> list[str]:
 
     plain = pd.api.types.is_bool_dtype(col.dtype) or pd.api.types.is_integer_dtype(col.dtype)
     if plain and not col.isna().any():
-        return col.astype(str).tolist()
+        return [str(v) for v in col.astype(str).tolist()]
     try:
         codes, uniques = pd.factorize(col, use_na_sentinel=True)
     except TypeError:  # unhashable cells (lists): one at a time

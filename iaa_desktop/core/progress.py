@@ -39,7 +39,8 @@ def run_to_end(
             if on_progress is not None:
                 on_progress(p)
     except StopIteration as stop:
-        return stop.value
+        result: T = stop.value
+        return result
 
 
 def scaled(
@@ -51,4 +52,5 @@ def scaled(
             p = next(gen)
             yield Progress(start + (stop - start) * p.fraction, total, p.message)
     except StopIteration as s:
-        return s.value
+        value: T = s.value
+        return value

@@ -19,7 +19,7 @@ import io
 import re
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.refusals import what_it_is
@@ -50,6 +50,10 @@ MAX_XLSX_CELLS = 10_000_000
 # A cell may be as long as a file may be: the size check above bounds it, not the csv module's
 # default of 131,072 characters (which would reject a long passage of text).
 csv.field_size_limit(max(csv.field_size_limit(), MAX_TEXT_BYTES))
+
+
+#: a csv quoting mode (csv.QUOTE_MINIMAL, QUOTE_ALL, QUOTE_NONNUMERIC or QUOTE_NONE)
+Quoting = Literal[0, 1, 2, 3]
 
 
 def is_table_file(path: Path) -> bool:
@@ -116,7 +120,7 @@ def sniff_delimiter(path: Path, text: str) -> str:
     return best
 
 
-def _check_bare_cr(path: Path, text: str, delim: str, quoting: int) -> None:
+def _check_bare_cr(path: Path, text: str, delim: str, quoting: Quoting) -> None:
     """A carriage return alone inside a line of a file of LF line ends, outside quotes: pandas
     would end the row there and read two rows (a silent misreading); the ``csv`` module refuses
     it, with its line."""
@@ -135,7 +139,7 @@ def _check_bare_cr(path: Path, text: str, delim: str, quoting: int) -> None:
         ) from None
 
 
-def first_records(path: Path, text: str, delim: str, quoting: int) -> list[list[str]]:
+def first_records(path: Path, text: str, delim: str, quoting: Quoting) -> list[list[str]]:
     """The header and the first data record, parsed as pandas will parse them."""
     reader = csv.reader(io.StringIO(text[: 4 * 1024 * 1024]), delimiter=delim, quoting=quoting)
     out: list[list[str]] = []
@@ -206,7 +210,7 @@ def read_table(
     _check_text(path, text)
     delim = sniff_delimiter(path, text)
     # TSV exports (DURel, PhiTag, the shared data) use no quoting; CSV uses standard quoting
-    quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
+    quoting: Quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
     first = first_records(path, text, delim, quoting)
     if not first:
         raise ReaderError(path, None, "the file is empty.")
@@ -239,7 +243,7 @@ def read_table(
 def parse_csv(
     path: Path,
     raw: bytes,
-    dialect: tuple[str, int],
+    dialect: tuple[str, Quoting],
     names: list[str],
     encoding: str | None,
 ) -> pd.DataFrame:
@@ -280,7 +284,7 @@ def parse_csv(
     return df
 
 
-def _first_long_row(text: str, delim: str, quoting: int, n_fields: int) -> int | None:
+def _first_long_row(text: str, delim: str, quoting: Quoting, n_fields: int) -> int | None:
     """The line of the first row with more than ``n_fields`` fields (None when none is found)."""
     reader = csv.reader(io.StringIO(text), delimiter=delim, quoting=quoting)
     try:

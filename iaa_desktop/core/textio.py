@@ -83,7 +83,8 @@ def with_encoding(steps: Generator[Any, Any, _T], encoding: str | None) -> Gener
                 try:
                     item = steps.send(sent)
                 except StopIteration as stop:
-                    return stop.value  # type: ignore[no-any-return]
+                    value: _T = stop.value
+                    return value
             sent = yield item
     finally:
         steps.close()

@@ -19,6 +19,7 @@ from iaa_desktop.core.study_file import SUFFIX, save_study
 from iaa_desktop.core.user_files import unsaved_store_path
 from iaa_desktop.gui.meeting import add_zoom_menu
 from iaa_desktop.gui.open_flow import examples_dir, package_dir
+from iaa_desktop.gui.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from iaa_desktop.gui.main_window import MainWindow
@@ -29,7 +30,11 @@ class WindowActions:
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.report_worker = None
+        #: writes reports off the GUI thread; the newest export's outcome is shown
+        self.report_tasks = TaskRunner(window)
+        self.report_tasks.succeeded.connect(self._on_report_written)
+        self.report_tasks.failed.connect(self._on_report_failed)
+        self.report_tasks.idle.connect(self._export_finished)
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         act = QAction(text, self.window)
@@ -142,7 +147,9 @@ class WindowActions:
     def write_study(self, path: Path) -> None:
         w = self.window
         study = w.session.study
-        if study is not None and study.kind is None and w.session.kind_name:
+        if study is None:
+            return
+        if study.kind is None and w.session.kind_name:
             study = replace(study, kind=w.session.kind_name)
         try:
             save_study(study, path)
@@ -242,8 +249,6 @@ class WindowActions:
         self.write_report(report, result, path)
 
     def write_report(self, report, result, path: str) -> None:
-        from superqt.utils import create_worker
-
         from iaa_desktop.core.errors import IaaError
         from iaa_desktop.core.io import refuse_replacing_inputs
 
@@ -258,22 +263,16 @@ class WindowActions:
         )
         if w.session.study is not None:
             kwargs["title"] = w.session.study.title
-        worker = create_worker(
-            _write_protecting_inputs,
-            report.write_report,
-            result,
-            _start_thread=False,
-            _ignore_errors=True,
-            **kwargs,
-        )
-        worker.returned.connect(lambda _r: self._report_written(Path(path)))
-        worker.errored.connect(lambda e: QMessageBox.warning(w, "Report failed", str(e)))
-        worker.finished.connect(self._export_finished)
         w.status_label.setText(f"Writing the report {Path(path).name}…")
         w.progress.setRange(0, 0)  # busy: the report is written in one step
         w.progress.show()
-        self.report_worker = worker
-        worker.start()
+        self.report_tasks.start(_write_report, report.write_report, result, path, kwargs)
+
+    def _on_report_written(self, path: str) -> None:
+        self._report_written(Path(path))
+
+    def _on_report_failed(self, exc: BaseException) -> None:
+        QMessageBox.warning(self.window, "Report failed", str(exc))
 
     def _export_finished(self) -> None:
         w = self.window
@@ -300,6 +299,12 @@ def _open_local(path: Path) -> None:
     from PySide6.QtGui import QDesktopServices
 
     QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
+def _write_report(write: Any, result: Any, path: str, kwargs: dict[str, Any]) -> str:
+    """The worker's job: write the report (never over an input); its path is the result."""
+    _write_protecting_inputs(write, result, **kwargs)
+    return path
 
 
 def _write_protecting_inputs(write: Any, result: Any, **kwargs: Any) -> Any:

@@ -40,6 +40,7 @@ from iaa_desktop.core.kinds import KINDS
 from iaa_desktop.core.study_file import Study
 from iaa_desktop.core.study_import import ImportPlan, plan_import, why
 from iaa_desktop.gui.geometry import fit_window
+from iaa_desktop.gui.tasks import TaskRunner
 
 ANNOTATION_FILTER = (
     "Annotation files (*.csv *.tsv *.tab *.txt *.xlsx *.ann *_conll *.conll *.key *.response)"
@@ -67,15 +68,6 @@ def enable_multi_selection(dialog: QFileDialog) -> None:
     for view in dialog.findChildren(QAbstractItemView):
         if view.objectName() in ("listView", "treeView"):
             view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-
-
-def _make_plan(gen: int, selection: list[Path], kind: str | None) -> tuple[int, ImportPlan]:
-    """The worker's job: the plan, tagged with the generation it was asked for."""
-    try:
-        return gen, plan_import(selection, kind)
-    except BaseException as e:
-        e.iaa_generation = gen  # type: ignore[attr-defined]
-        raise
 
 
 def _item(text: str, tip: str = "") -> QTableWidgetItem:
@@ -124,8 +116,10 @@ class ImportDialog(QDialog):
         self.forced_kind = kind
         self.plan: ImportPlan | None = None
         self.start_dir = start_dir
-        self._generation = 0
-        self._worker = None
+        self.tasks = TaskRunner(self)
+        # bound methods: Qt drops the connections if the dialog goes first
+        self.tasks.succeeded.connect(self._on_plan)
+        self.tasks.failed.connect(self._on_failed)
         self._build()
         fit_window(self, QSize(1100, 640))
         self.refresh()
@@ -267,44 +261,25 @@ class ImportDialog(QDialog):
 
     def refresh(self) -> None:
         """Make the plan of the current selection and kind in a worker thread."""
-        from superqt.utils import create_worker
-
         self.selected.clear()
         for p in self.selection:
             it = QListWidgetItem(p.name + ("/" if p.is_dir() else ""))
             it.setToolTip(str(p))
             it.setData(Qt.ItemDataRole.UserRole, str(p))
             self.selected.addItem(it)
-        self._generation += 1
+        self.tasks.supersede()  # a plan made for the previous selection is dropped
         self.plan = None
         self.open_button.setEnabled(False)
         if not self.selection:
             self.status.setText("Add the annotators' files or folders.")
             return
         self.status.setText("Reading the files…")
-        gen = self._generation
-        worker = create_worker(
-            _make_plan,
-            gen,
-            list(self.selection),
-            self.forced_kind,
-            _start_thread=False,
-            _ignore_errors=True,
-        )
-        # bound methods: Qt drops the connections if the dialog goes first
-        worker.returned.connect(self._on_plan)
-        worker.errored.connect(self._on_failed)
-        self._worker = worker
-        worker.start()
+        self.tasks.start(plan_import, list(self.selection), self.forced_kind)
 
     def _on_failed(self, exc: BaseException) -> None:
-        if getattr(exc, "iaa_generation", None) == self._generation:
-            self.status.setText(f"<span style='color:#a00'>{html.escape(str(exc))}</span>")
+        self.status.setText(f"<span style='color:#a00'>{html.escape(str(exc))}</span>")
 
-    def _on_plan(self, item: tuple[int, ImportPlan]) -> None:
-        gen, plan = item
-        if gen != self._generation:
-            return  # made for an older selection
+    def _on_plan(self, plan: ImportPlan) -> None:
         self.plan = plan
         self._show_plan(plan)
         self.plan_ready.emit(plan)

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QPaintEvent
+from PySide6.QtGui import QAction, QDesktopServices, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -43,6 +44,9 @@ from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
 from iaa_desktop.gui.window_state import START, WindowState, data_folder
 
+if TYPE_CHECKING:
+    from iaa_desktop.gui.start_page import StartPage
+
 
 @dataclass
 class ViewContext:
@@ -63,6 +67,17 @@ class MainWindow(QMainWindow):
 
     first_painted = Signal()
 
+    # menus and actions: built by WindowActions.build_menus
+    open_folders_action: QAction
+    recent_menu: QMenu
+    export_action: QAction
+    export_report_action: QAction
+    adjudicate_action: QAction
+    extra_file_actions_anchor: QAction
+    file_menu: QMenu
+    view_menu: QMenu
+    help_menu: QMenu
+
     def __init__(
         self,
         settings: QSettings | None = None,
@@ -82,7 +97,7 @@ class MainWindow(QMainWindow):
         self.open_flow = OpenFlow(self, self.data_dir)
         self.commands = WindowActions(self)
         restore_zoom(self.settings)
-        self.adjudication_window = None
+        self.adjudication_window: QWidget | None = None
         self.setWindowTitle("iaa_desktop")
         self.setAcceptDrops(True)
         self._build_pages()
@@ -183,7 +198,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ construction
 
-    def _make_start_page(self) -> QWidget:
+    def _make_start_page(self) -> StartPage:
         from iaa_desktop.gui.start_page import StartPage
 
         page = StartPage(self)
@@ -293,7 +308,7 @@ class MainWindow(QMainWindow):
         old = [self.tabs.widget(i) for i in range(self.tabs.count())]
         self.tabs.clear()
         for w in old:
-            if not self._cached(w):
+            if w is not None and not self._cached(w):
                 w.deleteLater()
         name = study.name or ", ".join(p.name for p in study.inputs[:3])
         self.computing_page.started(f"Computing the figures of {name}…")
@@ -366,7 +381,8 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         kind_changed = self.settings_panel.property("kind") != result.kind
         self.settings_panel.setProperty("kind", result.kind)
-        if kind_changed or self.session.study.kind is None:
+        study = self.session.study
+        if kind_changed or study is None or study.kind is None:
             self._refresh_settings()
         self._show_panels(result)
         self.study_panel.set_annotators(getattr(result, "annotators", ()))
@@ -411,7 +427,7 @@ class MainWindow(QMainWindow):
             keep = {id(w) for _t, w in panels}
             self.tabs.clear()
             for _t, w in existing:
-                if id(w) not in keep and not self._cached(w):
+                if w is not None and id(w) not in keep and not self._cached(w):
                     w.deleteLater()
             for title, w in panels:
                 self.tabs.addTab(w, title)

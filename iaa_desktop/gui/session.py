@@ -3,14 +3,15 @@
 The session owns the study (kind, inputs, options), the last good result and the errors. Every
 change (a setting, a file on disk) asks for a recompute; requests are debounced, each run gets a
 generation number, and a result that arrives from a superseded run is dropped. Computation runs
-in a worker thread (superqt generator worker): the worker sees only the frozen study, never the
-session or a widget.
+in a worker thread (the window's :class:`~iaa_desktop.gui.tasks.TaskRunner`): the worker sees
+only the frozen study, never the session or a widget.
 """
 
 from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Generator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,40 +19,29 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from iaa_desktop.core.study_file import Study
+from iaa_desktop.gui.tasks import TaskRunner
 
 
-def _run_study(gen: int, kind_name: str | None, inputs: tuple[Path, ...], options: dict[str, Any]):
-    """The worker's generator: detect the kind, load and compute (all off the GUI thread).
-
-    Everything it sends carries its generation, so the session can drop what is stale.
-    """
+def _run_study(
+    kind_name: str | None, inputs: tuple[Path, ...], options: dict[str, Any]
+) -> Generator[Any, None, Any]:
+    """The worker's generator: detect the kind, load and compute (all off the GUI thread)."""
     from iaa_desktop.core.kinds import detect_kind, get_kind
     from iaa_desktop.core.progress import Progress
 
-    try:
-        yield gen, Progress(0, 100, "Reading the inputs")
-        name = kind_name or detect_kind(list(inputs))
-        run = get_kind(name).run(list(inputs), options)
-        while True:
-            try:
-                p = next(run)
-            except StopIteration as stop:
-                result = stop.value
-                break
-            yield gen, p
-        # warm up here, not on the GUI thread when the results are shown: the chart modules and
-        # every kind (the settings panel lists their titles)
-        import matplotlib.backends.backend_agg
-        import matplotlib.figure  # noqa: F401
+    yield Progress(0, 100, "Reading the inputs")
+    name = kind_name or detect_kind(list(inputs))
+    result = yield from get_kind(name).run(list(inputs), options)
+    # warm up here, not on the GUI thread when the results are shown: the chart modules and
+    # every kind (the settings panel lists their titles)
+    import matplotlib.backends.backend_agg
+    import matplotlib.figure  # noqa: F401
 
-        from iaa_desktop.core.kinds import kind_names
+    from iaa_desktop.core.kinds import kind_names
 
-        for other in kind_names():
-            get_kind(other)
-    except BaseException as e:
-        e.iaa_generation = gen  # type: ignore[attr-defined]
-        raise
-    return gen, result
+    for other in kind_names():
+        get_kind(other)
+    return result
 
 
 _IGNORED_SUFFIXES = (
@@ -69,7 +59,7 @@ _IGNORED_SUFFIXES = (
 
 def _signature(study: Study) -> tuple:
     """Size and modification time of every input file (files of input folders included)."""
-    sig = []
+    sig: list[tuple[str, int | None, int | None]] = []
     for p in study.inputs:
         p = Path(p)
         files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
@@ -117,14 +107,20 @@ class StudySession(QObject):
     ) -> None:
         super().__init__(parent)
         self.study: Study | None = study
-        self.result = None
+        self.result: Any = None  # the kind's result of the newest run
         self.kind_name: str | None = study.kind if study else None
         self.errors: list[str] = []
-        self.generation = 0
         self.last_duration = 0.0
         self.is_warm = False
-        self._worker = None
         self._started_at = 0.0
+        self.tasks = TaskRunner(self)
+        self.tasks.started.connect(self.computation_started)
+        self.tasks.progress.connect(self._on_progress)
+        self.tasks.succeeded.connect(self._on_returned)
+        self.tasks.failed.connect(self._on_errored)
+        self.tasks.cancelled.connect(self._on_cancelled)
+        self._warm_up = TaskRunner(self)
+        self._warm_up.idle.connect(self._on_warm_up_finished)  # ready or not: the app starts
         self._debounce = QTimer(self, singleShot=True, interval=debounce_ms)
         self._debounce.timeout.connect(self._start_worker)
         self._signature: tuple = ()
@@ -137,11 +133,7 @@ class StudySession(QObject):
     # ------------------------------------------------------------------ public API
 
     def start_warm_up(self) -> None:
-        from superqt.utils import create_worker
-
-        self._warm_worker = create_worker(warm_up, _start_thread=False, _ignore_errors=True)
-        self._warm_worker.finished.connect(self._on_warm_up_finished)
-        self._warm_worker.start()
+        self._warm_up.start(warm_up)
 
     def _on_warm_up_finished(self) -> None:
         self.is_warm = True
@@ -149,7 +141,12 @@ class StudySession(QObject):
 
     @property
     def running(self) -> bool:
-        return self._worker is not None
+        return self.tasks.running
+
+    @property
+    def generation(self) -> int:
+        """The generation number of the newest run."""
+        return self.tasks.generation
 
     def set_study(self, study: Study) -> None:
         self.study = study
@@ -197,64 +194,36 @@ class StudySession(QObject):
 
     def cancel(self) -> None:
         """Stop the current run: the generator is simply not resumed any more."""
-        if self._worker is not None:
-            self.generation += 1  # anything it still sends is stale
-            self._worker.quit()
-            self._worker = None
-            self.computation_cancelled.emit()
+        self.tasks.cancel()  # anything the run still sends is stale
+
+    def _on_cancelled(self, _generation: int) -> None:
+        self.computation_cancelled.emit()
 
     def wait(self, timeout_s: float = 60.0) -> bool:
         """Block until the current run finished (for the CLI screenshot and tests only)."""
         from PySide6.QtCore import QCoreApplication, QEventLoop
 
         end = time.monotonic() + timeout_s
-        while (self._worker is not None or self._debounce.isActive()) and time.monotonic() < end:
+        while (self.tasks.running or self._debounce.isActive()) and time.monotonic() < end:
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
             time.sleep(0.005)
-        return self._worker is None
+        return not self.tasks.running
 
     # ------------------------------------------------------------------ internals
 
     def _start_worker(self) -> None:
-        from superqt.utils import create_worker
-
         if self.study is None:
             return
-        if self._worker is not None:
-            self._worker.quit()  # superseded: stop resuming it; its results will be dropped
-        self.generation += 1
-        gen = self.generation
         study = self.study
-        worker = create_worker(
-            _run_study,
-            gen,
-            study.kind,
-            tuple(study.inputs),
-            dict(study.options),
-            _start_thread=False,
-            _ignore_errors=True,
-        )
-        # bound methods, not lambdas: Qt drops the connections if the session is destroyed first
-        worker.yielded.connect(self._on_progress)
-        worker.returned.connect(self._on_returned)
-        worker.errored.connect(self._on_errored)
-        worker.finished.connect(self._on_finished)
-        self._worker = worker
         self._started_at = time.perf_counter()
-        self.computation_started.emit(gen)
-        worker.start()
+        self.tasks.start(_run_study, study.kind, tuple(study.inputs), dict(study.options))
 
-    def _on_progress(self, item: tuple) -> None:
-        gen, p = item
-        if gen == self.generation:
-            self.progress_changed.emit(
-                float(getattr(p, "fraction", 0.0)), str(getattr(p, "message", ""))
-            )
+    def _on_progress(self, p: Any) -> None:
+        self.progress_changed.emit(
+            float(getattr(p, "fraction", 0.0)), str(getattr(p, "message", ""))
+        )
 
-    def _on_returned(self, item: tuple) -> None:
-        gen, result = item
-        if gen != self.generation:
-            return  # a superseded run: drop its result
+    def _on_returned(self, result: Any) -> None:
         self.last_duration = time.perf_counter() - self._started_at
         self.result = result
         self.kind_name = result.kind
@@ -265,8 +234,6 @@ class StudySession(QObject):
         self.results_ready.emit(result)
 
     def _on_errored(self, exc: BaseException) -> None:
-        if getattr(exc, "iaa_generation", None) != self.generation:
-            return
         from iaa_desktop.core.errors import IaaError
 
         if isinstance(exc, IaaError):
@@ -278,10 +245,6 @@ class StudySession(QObject):
         self.errors_changed.emit(self.errors)
         # the last good result stays on screen: nothing else changes
         self.computation_failed.emit(message, details)
-
-    def _on_finished(self) -> None:
-        if self._worker is not None and self.sender() is self._worker.signals:
-            self._worker = None
 
     # file watching ---------------------------------------------------------
 

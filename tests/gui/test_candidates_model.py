@@ -72,7 +72,7 @@ def test_fit_is_cancelled_promptly_and_the_gui_stays_responsive(qtbot, panel, ca
     n_ticks = len(ticks)
     qtbot.wait(300)
     assert len(ticks) > n_ticks  # the GUI thread was not blocked by the sampler
-    worker = panel._worker
+    worker = panel.tasks.worker
     user.press(qtbot, panel.cancel_button)
     # the panel is idle at once; the worker stops at the end of its chunk, not after 12,000 draws
     assert not panel.running and panel.fit_button.isEnabled()

@@ -224,7 +224,7 @@ def test_a_report_is_not_written_over_an_input(qtbot, window, tmp_path, monkeypa
     window.commands.write_report(report, result, str(data))
     assert shown and shown[0][0] == "Report not written" and "study's inputs" in shown[0][1]
     assert data.read_text(encoding="utf-8").startswith("item,a,b")
-    assert getattr(window.commands, "report_worker", None) is None
+    assert not window.commands.report_tasks.running and window.commands.report_tasks.generation == 0
 
 
 def test_cancel_stops_the_run(qtbot, window, tmp_path):

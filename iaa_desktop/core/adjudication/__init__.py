@@ -53,4 +53,5 @@ def units_for(result: Any) -> AdjudicationModel:
     spec = getattr(result, "spec", None)
     if spec is None:
         raise OptionError(f"Adjudication is not available for '{result.kind}' studies.")
-    return spec.units_for(result)  # type: ignore[no-any-return]
+    model: AdjudicationModel = spec.units_for(result)
+    return model

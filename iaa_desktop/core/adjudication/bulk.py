@@ -12,23 +12,28 @@ version of.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.changes import Decide
 
+if TYPE_CHECKING:
+    from iaa_desktop.core.adjudication.session import AdjudicationSession
 
-def _open(session, indices: Iterable[int]) -> list[int]:
+
+def _open(session: AdjudicationSession, indices: Iterable[int]) -> list[int]:
     return [int(i) for i in indices if not session.is_decided(int(i))]
 
 
-def same_group(session, i: int) -> np.ndarray:
+def same_group(session: AdjudicationSession, i: int) -> NDArray[Any]:
     """Units of the same group as unit ``i`` (its document, target or text)."""
     g = session.model.groups[i]
     return np.flatnonzero(np.array([x == g for x in session.model.groups], dtype=bool))
 
 
-def same_disagreement(session, i: int) -> np.ndarray:
+def same_disagreement(session: AdjudicationSession, i: int) -> NDArray[Any]:
     """Units whose annotators gave exactly the versions of unit ``i`` (the same class of
     disagreement: 4 against 5 by the same annotators, the mentions only annotator B marks …)."""
     codes = session.model.codes
@@ -36,7 +41,11 @@ def same_disagreement(session, i: int) -> np.ndarray:
 
 
 def take_version(
-    session, annotator: str, indices: Iterable[int], note: str = "", choice: str = ""
+    session: AdjudicationSession,
+    annotator: str,
+    indices: Iterable[int],
+    note: str = "",
+    choice: str = "",
 ) -> list[Decide]:
     """Changes taking ``annotator``'s version for the undecided units among ``indices``."""
     x = session.model.annotators.index(annotator)
@@ -48,7 +57,9 @@ def take_version(
     return out
 
 
-def accept_unanimous(session, indices: Iterable[int] | None = None, note: str = "") -> list[Decide]:
+def accept_unanimous(
+    session: AdjudicationSession, indices: Iterable[int] | None = None, note: str = ""
+) -> list[Decide]:
     """Changes recording the shared version of every undecided unit on which all of its
     annotators agree (the automatic merge made explicit)."""
     from iaa_desktop.core.adjudication.model import unanimous_values

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
 
@@ -63,10 +64,10 @@ class AdjudicationModel:
         self,
         annotators: Sequence[str],
         keys: Sequence[str],
-        versions: np.ndarray,
+        versions: NDArray[Any],
         titles: Sequence[str] | None = None,
         groups: Sequence[str] | None = None,
-        disagreement: np.ndarray | None = None,
+        disagreement: NDArray[Any] | None = None,
         inputs: Sequence[str] = (),
         options: Mapping[str, Any] | None = None,
     ) -> None:
@@ -104,7 +105,7 @@ class AdjudicationModel:
         return len(self.keys)
 
     @property
-    def codes(self) -> np.ndarray:
+    def codes(self) -> NDArray[Any]:
         """Integer codes of ``versions`` (``-1`` = no version), read-only."""
         return self._codes
 
@@ -234,7 +235,7 @@ class AdjudicationModel:
         out.extend(self.extra_choices(i))
         return out
 
-    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> np.ndarray:
+    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> NDArray[Any]:
         """Per unit (of ``rows``), the majority value (:func:`majority_values`), else ``None``.
 
         A kind whose value has parts may take the majority part by part (normalization).
@@ -245,7 +246,7 @@ class AdjudicationModel:
     # -- gold -----------------------------------------------------------------------------------
 
     def write_gold(
-        self, gold: np.ndarray, out_dir: Path, notes: Mapping[str, str] | None = None
+        self, gold: NDArray[Any], out_dir: Path, notes: Mapping[str, str] | None = None
     ) -> list[Path]:
         """Write the gold (``None`` = undecided) in the inputs' format; return the files written.
 
@@ -253,7 +254,7 @@ class AdjudicationModel:
         """
         raise NotImplementedError
 
-    def gold_frame(self, gold: np.ndarray) -> pd.DataFrame:
+    def gold_frame(self, gold: NDArray[Any]) -> pd.DataFrame:
         """A plain table of the gold: unit, title, value."""
         return pd.DataFrame({"unit": self.keys, "title": self.titles, "gold": gold})
 
@@ -267,7 +268,7 @@ def format_number(x: float) -> str:
     return f"{x:.4g}"
 
 
-def encode_versions(versions: np.ndarray) -> tuple[np.ndarray, list[str]]:
+def encode_versions(versions: NDArray[Any]) -> tuple[NDArray[Any], list[str]]:
     """Integer codes (``-1`` = ``None``) of an object array of values, and the value per code."""
     flat = versions.ravel()
     present = np.array([x is not None for x in flat], dtype=bool)
@@ -283,14 +284,14 @@ def encode_versions(versions: np.ndarray) -> tuple[np.ndarray, list[str]]:
     return codes, values
 
 
-def _counts(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _counts(codes: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Per cell: how many annotators of the unit gave the same value; per unit: annotators with a value."""
     valid = codes >= 0
     same = (codes[:, :, None] == codes[:, None, :]) & valid[:, :, None] & valid[:, None, :]
     return same.sum(axis=2), valid.sum(axis=1)
 
 
-def version_disagreement(codes: np.ndarray) -> np.ndarray:
+def version_disagreement(codes: NDArray[Any]) -> NDArray[Any]:
     """1 − share of the most frequent value among the annotators of the unit (0 when unanimous)."""
     if codes.size == 0:
         return np.zeros(codes.shape[0])
@@ -300,7 +301,9 @@ def version_disagreement(codes: np.ndarray) -> np.ndarray:
         return np.where(n > 0, 1.0 - best / np.maximum(n, 1), 0.0)
 
 
-def majority_values(codes: np.ndarray, values: Sequence[str], min_share: float = 0.5) -> np.ndarray:
+def majority_values(
+    codes: NDArray[Any], values: Sequence[str], min_share: float = 0.5
+) -> NDArray[Any]:
     """Per unit, the value given by more than half (and ≥ ``min_share``) of its annotators, else ``None``."""
     out = np.full(codes.shape[0], None, dtype=object)
     if codes.size == 0:
@@ -315,7 +318,7 @@ def majority_values(codes: np.ndarray, values: Sequence[str], min_share: float =
     return out
 
 
-def unanimous_values(codes: np.ndarray, values: Sequence[str]) -> np.ndarray:
+def unanimous_values(codes: NDArray[Any], values: Sequence[str]) -> NDArray[Any]:
     """Per unit, the value when every annotator of the unit gave it, else ``None``."""
     out = np.full(codes.shape[0], None, dtype=object)
     if codes.size == 0:
@@ -358,7 +361,7 @@ class Strategy:
         return {"name": self.name, "min_share": self.min_share, "annotator": self.annotator}
 
 
-def auto_merge(model: AdjudicationModel, strategy: Strategy) -> np.ndarray:
+def auto_merge(model: AdjudicationModel, strategy: Strategy) -> NDArray[Any]:
     """The automatically merged value of every unit (``None`` = left to the adjudicator)."""
     if strategy.name == "unanimous":
         return unanimous_values(model.codes, model.code_values)

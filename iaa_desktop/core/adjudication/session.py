@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.changes import Decide, Decision, now_iso
 from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice, Strategy, auto_merge
@@ -158,17 +159,18 @@ class AdjudicationSession:
         return self.store.read_only
 
     @property
-    def gold(self) -> np.ndarray:
+    def gold(self) -> NDArray[Any]:
         """Gold value of every unit (``None`` = undecided); a copy."""
         return self._gold.copy()
 
     @property
-    def auto(self) -> np.ndarray:
+    def auto(self) -> NDArray[Any]:
         return self._auto.copy()
 
     def auto_value(self, i: int) -> str | None:
         """The automatic merge of unit ``i`` (``None`` = none)."""
-        return self._auto[i]
+        value: str | None = self._auto[i]
+        return value
 
     def names_by_column(self) -> list[str]:
         """The name to show for each annotator column (``Annotator k`` in blind mode)."""
@@ -190,8 +192,8 @@ class AdjudicationSession:
     def is_decided(self, i: int) -> bool:
         return bool(self._decided[i])
 
-    def resolved_mask(self) -> np.ndarray:
-        return self._decided | self._has_auto
+    def resolved_mask(self) -> NDArray[Any]:
+        return np.asarray(self._decided | self._has_auto)
 
     def progress(self) -> tuple[int, int]:
         """(resolved units, all units)."""
@@ -203,7 +205,7 @@ class AdjudicationSession:
         text: str = "",
         pair: tuple[int, int] | None = None,
         label: str | None = None,
-    ) -> np.ndarray:
+    ) -> NDArray[Any]:
         """Unit indices to show, most disagreeing first (shuffled with the seed in blind mode).
 
         ``filter``: ``unresolved`` (default), ``all``, ``decided``, ``automatic`` (merged by the
@@ -235,9 +237,9 @@ class AdjudicationSession:
             k = self.model.code_values.index(label) if label in self.model.code_values else -2
             mask &= (codes == k).any(axis=1)
         order = self._shuffle if self.blind else self._by_disagreement
-        return order[mask[order]]
+        return np.asarray(order[mask[order]])
 
-    def _text_mask(self, text: str) -> np.ndarray:
+    def _text_mask(self, text: str) -> NDArray[Any]:
         if self._haystack is None:
             m = self.model
             extra = m.search_texts or ("",) * m.n_units
@@ -251,7 +253,7 @@ class AdjudicationSession:
                 .str.replace("[\u2066-\u2069]", "", regex=True)
                 .str.casefold()
             )  # bidi isolates
-        return self._haystack.str.contains(text.casefold(), regex=False).to_numpy()
+        return np.asarray(self._haystack.str.contains(text.casefold(), regex=False).to_numpy())
 
     def next_unresolved(
         self, after: int | None, backwards: bool = False, text: str = ""
@@ -356,7 +358,7 @@ class AdjudicationSession:
 
     def agreement_snapshot(
         self, decided_only: bool = False
-    ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    ) -> tuple[NDArray[Any], NDArray[Any], tuple[str, ...]]:
         """Read-only inputs of :func:`agreement_with_gold` (safe to hand to a worker thread)."""
         g = self._gold_codes.copy()
         if decided_only:
@@ -500,7 +502,7 @@ class AdjudicationSession:
 
 
 def agreement_with_gold(
-    codes: np.ndarray, gold_codes: np.ndarray, annotators: Sequence[str]
+    codes: NDArray[Any], gold_codes: NDArray[Any], annotators: Sequence[str]
 ) -> pd.DataFrame:
     """Agreement of each annotator with the gold so far.
 

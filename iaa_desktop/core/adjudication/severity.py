@@ -18,8 +18,10 @@ disagreeing pairs. Items with fewer than two labels have no severity (NaN).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.metrics.alpha import LEVELS, distance_matrix
 
@@ -28,8 +30,8 @@ MAX_TABULATED = 2000
 
 
 def item_severity(
-    codes: np.ndarray, level: str = "nominal", values: Sequence[float] | None = None
-) -> np.ndarray:
+    codes: NDArray[Any], level: str = "nominal", values: Sequence[float] | None = None
+) -> NDArray[Any]:
     """Severity of every item (see the module docstring).
 
     Parameters
@@ -70,8 +72,8 @@ def item_severity(
 
 
 def label_severity(
-    labels: np.ndarray, level: str = "nominal", categories: Sequence[object] | None = None
-) -> np.ndarray:
+    labels: NDArray[Any], level: str = "nominal", categories: Sequence[object] | None = None
+) -> NDArray[Any]:
     """Severity from an ``n × c`` array of labels as text (``""`` or ``None`` = no label).
 
     ``categories`` are the values of the scale in order; numeric ones make the labels numbers
@@ -84,7 +86,7 @@ def label_severity(
     codes = np.full(flat.shape, -1, dtype=np.int64)
     values: list[float] | None = None
     if numeric_scale and categories is not None:
-        scale = sorted({float(c) for c in categories})
+        scale = sorted({_to_float(c) for c in categories})
         as_num = np.array([_to_float(v) for v in flat[present]])
         ok = np.isfinite(as_num)
         pos = np.searchsorted(scale, as_num[ok])
@@ -103,7 +105,7 @@ def label_severity(
     return item_severity(codes.reshape(lab.shape), level, values)
 
 
-def value_severity(values: np.ndarray, level: str = "interval") -> np.ndarray:
+def value_severity(values: NDArray[Any], level: str = "interval") -> NDArray[Any]:
     """Severity from an ``n × c`` float array of numeric judgments (NaN = none); the scale is
     the set of values used."""
     v = np.asarray(values, dtype=float)

@@ -288,7 +288,7 @@ class AdjudicationStore:
 
     def close(self) -> None:
         """Release the lock and close the file (the data is already committed)."""
-        if self._con is None:
+        if self.closed:
             return
         try:
             if not self.read_only:

@@ -14,10 +14,13 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
@@ -36,23 +39,22 @@ def _short(s: Any, n: int = 28) -> str:
     """A tick label: shortened, and right-to-left text put in visual order when matplotlib
     cannot do it (before 3.11 it drew glyphs left to right without the bidi algorithm; with
     libraqm it applies bidi itself, and reordering here would reverse the text again)."""
-    s = str(s)
-    s = s if len(s) <= n else s[: n - 1] + "…"
-    if not _mpl_does_bidi() and any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in s):
+    text = str(s)
+    text = text if len(text) <= n else text[: n - 1] + "…"
+    if not _mpl_does_bidi() and any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text):
         try:
             from bidi.algorithm import get_display
 
-            s = get_display(s)
+            text = str(get_display(text))
         except ImportError:  # python-bidi is optional: the label stays in logical order
             pass
-    return s
+    return text
 
 
 def pairwise_heatmap(
     matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, digits: int = 2
-):
+) -> Figure:
     """Heatmap of a square DataFrame (index = columns = annotators), values written in cells."""
-    import numpy as np
 
     names = [_short(n, 18) for n in matrix.index]
     values = matrix.to_numpy(dtype=float)
@@ -60,7 +62,7 @@ def pairwise_heatmap(
     size = min(5.0, max(2.8, 0.45 * n + 1.6))
     fig = _figure(size + 0.8, size)
     ax = fig.add_subplot(111)
-    im = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlGn", vmin=vmin, vmax=vmax)
+    im = ax.imshow(values, cmap="RdYlGn", vmin=vmin, vmax=vmax)
     ax.set_xticks(range(n), labels=names, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(n), labels=names, fontsize=8)
     if n <= 16:
@@ -96,7 +98,7 @@ def interval_dots(
     extra: Sequence[float] | None = None,
     extra_label: str = "",
     value_label: str = "",
-):
+) -> Figure:
     """Dot per row with its interval (thin line), rows top to bottom in the order given.
 
     ``extra`` adds a second series (hollow marker), e.g. the value after a filter.
@@ -148,7 +150,7 @@ def count_matrix(
     xlabel: str = "",
     ylabel: str = "",
     digits: int = 0,
-):
+) -> Figure:
     """Confusion or coincidence matrix as a heatmap of counts (the count in each cell)."""
     import numpy as np
 
@@ -192,7 +194,7 @@ def forest(
     groups: Sequence[Any] | None = None,
     xlabel: str = "",
     title: str = "",
-):
+) -> Figure:
     """Forest plot: estimate and interval per row, colour per group, dashed line at the first row."""
     import numpy as np
 

@@ -136,7 +136,7 @@ def table_html(
     cls: str = "",
 ) -> str:
     """A DataFrame as an HTML table; numbers right-aligned, text with its own direction; a column
-    without a header of the caller's gets its title from the metrics registry."""
+    without a header of the caller's gets its title from the metrics catalogue."""
     from iaa_desktop.core.export.titles import column_title
 
     columns = list(columns) if columns is not None else [str(c) for c in df.columns]
@@ -161,7 +161,9 @@ def table_html(
         )
         + "</tr></thead><tbody>"
     )
-    cols = [shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns]
+    cols: list[Any] = [
+        shown[c].to_numpy() if c in shown.columns else [None] * len(shown) for c in columns
+    ]
     for i in range(len(shown)):
         cells = []
         for c, arr in zip(columns, cols):

@@ -160,7 +160,7 @@ def interval_sentence(provenance: Any) -> tuple[str, list[str]]:
 
 def annotators_of(result: Any) -> list[str]:
     """The annotators of any kind's result (some keep them on their data object)."""
-    ann = getattr(result, "annotators", None)
+    ann: Any = getattr(result, "annotators", None)
     if ann is None:
         ann = getattr(getattr(result, "data", None), "annotators", ())
     return [str(a) for a in ann]
@@ -181,4 +181,5 @@ def methods_for(result: Any) -> tuple[list[str], list[str]]:
     spec = getattr(result, "spec", None)
     if spec is None or spec.methods is None:
         return methods_generic(result)
-    return spec.methods_text(result)
+    paragraphs_and_keys: tuple[list[str], list[str]] = spec.methods_text(result)
+    return paragraphs_and_keys

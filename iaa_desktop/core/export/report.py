@@ -157,7 +157,7 @@ def adjudication_from_store(result: Any, store_path: str | os.PathLike[str]) -> 
     """Open an adjudication store read-only for ``result`` and summarise it."""
     from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for
 
-    store = AdjudicationStore.open(store_path, read_only=True)
+    store = AdjudicationStore.open(Path(store_path), read_only=True)
     try:
         return adjudication_from_session(AdjudicationSession(units_for(result), store))
     finally:
@@ -518,13 +518,13 @@ def write_report(
     written: list[Path] = []
     built = build_report(result, ctx)
     if pdf_path is not None:
-        write_bytes_atomic(pdf_path, pdf.pdf_bytes(_render_pdf(built.html)))
+        write_bytes_atomic(Path(pdf_path), pdf.pdf_bytes(_render_pdf(built.html)))
         written.append(Path(pdf_path))
     if html_path is not None:
-        write_text_atomic(html_path, built.html)
+        write_text_atomic(Path(html_path), built.html)
         written.append(Path(html_path))
     if csv_dir is not None:
-        written.extend(write_csv_tables(_report_tables(built, adjudication), csv_dir))
+        written.extend(write_csv_tables(_report_tables(built, adjudication), Path(csv_dir)))
     return written
 
 
@@ -551,4 +551,4 @@ def write_report_tables(
     from iaa_desktop.core.io import write_csv_tables
 
     built = build_report(result, ReportContext(charts=False, adjudication=adjudication))
-    return write_csv_tables(_report_tables(built, adjudication), csv_dir)
+    return write_csv_tables(_report_tables(built, adjudication), Path(csv_dir))

@@ -50,7 +50,7 @@ def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
 
     store = getattr(ns, "adjudication_store", None)
     adjudication = adjudication_from_store(result, store) if store else None
-    if not pdf and not html_out:
+    if not pdf and not html_out and csv_dir:
         # --csv alone still holds the report's tables (summary with interpretation, worst-first
         # tables, tables behind the charts): built without charts or layout, a few milliseconds
         return write_report_tables(result, csv_dir, adjudication=adjudication)

@@ -5,14 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from iaa_desktop.core.export.html_blocks import table_html
 from iaa_desktop.core.export.methods_text import annotators_of, methods_for
-from iaa_desktop.core.export.report import (
-    KindReport,
-    ReportContext,
-    Section,
-    SummaryRow,
-    table_html,
-)
+from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 
 
 def _value(text: str) -> float:

@@ -1,8 +1,8 @@
 """Human titles and explanations of result columns, for the GUI's headers and the report's tables.
 
-Titles come from the metrics registry (:func:`iaa_desktop.core.metrics.registry.title`), so a
-measure or column has one title everywhere; a name the registry does not know is spelled out
-(``severity`` → ``Severity``). Explanations (header tooltips) are the Measures text.
+Titles come from the metrics catalogue (:func:`iaa_desktop.core.metrics.catalogue.title`), so a
+figure or column has one title everywhere; a name the catalogue does not know is spelled out
+(``severity`` → ``Severity``). Explanations (header tooltips) are the catalogue's help text.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ _ACRONYMS = {"ci", "pa", "id", "nld", "muc", "ceaf", "blanc", "lea", "sw", "trac
 _SYMBOL = re.compile(r"^[A-Z]$|^d$|^[^\x00-\x7f]{1,3}$")
 
 
-def _registry_title(name: str) -> str | None:
-    from iaa_desktop.core.metrics.registry import title
+def _catalogue_title(name: str) -> str | None:
+    from iaa_desktop.core.metrics.catalogue import title
 
     t = title(name)
     return t if t and t != name else None
@@ -25,7 +25,7 @@ def _registry_title(name: str) -> str | None:
 
 @lru_cache(maxsize=4096)
 def column_title(name: str) -> str:
-    """The title to show for a column or metric called ``name``: the metrics registry's title,
+    """The title to show for a column or metric called ``name``: the metrics catalogue's title,
     else the name spelled out (symbols and names already written for people stay as they are).
 
     >>> column_title("cohen_kappa_mean")
@@ -36,7 +36,7 @@ def column_title(name: str) -> str:
     raw = str(name)
     if not raw or _SYMBOL.match(raw):
         return raw  # a symbol (the matching's L, M, R, D, d; κ) stays a symbol in a header
-    t = _registry_title(raw)
+    t = _catalogue_title(raw)
     if t:
         return t
     if " " in raw:
@@ -61,7 +61,7 @@ def spell_out(name: str) -> str:
 
 @lru_cache(maxsize=4096)
 def column_tooltip(name: str) -> str:
-    """The explanation of a column: the Measures text of its measure ('' when it is none)."""
-    from iaa_desktop.core.measures import tooltip
+    """The explanation of a column: the catalogue's text of its figure ('' when it is none)."""
+    from iaa_desktop.core.metrics.catalogue import tooltip
 
     return tooltip(str(name))

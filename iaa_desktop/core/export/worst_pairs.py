@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.export.report import Section, esc, text_dir
+from iaa_desktop.core.export.html_blocks import esc, text_dir
+from iaa_desktop.core.export.report import Section
 
 
 def _use_html(

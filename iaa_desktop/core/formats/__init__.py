@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from iaa_desktop.core.formats.model import (
     Chain,
@@ -68,7 +69,7 @@ def read_head(path: Path, n: int = HEAD_BYTES) -> str:
     return head_of(path, n)
 
 
-def module(info: FormatInfo):
+def module(info: FormatInfo) -> ModuleType:
     import importlib
 
     return importlib.import_module(f"iaa_desktop.core.formats.{info.module}")

@@ -52,9 +52,9 @@ def _item(obj: dict[str, Any], n: int) -> str:
 
 
 def _record(
-    obj: dict[str, Any], n: int, path: Path, annotator: str, errors: list[ReaderError]
+    obj: dict[str, Any], text: str, n: int, path: Path, annotator: str, errors: list[ReaderError]
 ) -> tuple[list[Judgment], list[Document]]:
-    text = obj.get("text", obj.get("data"))
+    """The judgments and documents of one record whose text is ``text``."""
     item = _item(obj, n)
     meta = tuple(
         (str(k), scalar_text(v))
@@ -63,7 +63,7 @@ def _record(
     )
     if isinstance(obj.get("annotations"), list):
         return _old_annotations(obj, text, item, meta, n, path, errors)
-    raw = next((obj[k] for k in _LABEL_KEYS if k in obj), [])
+    raw: Any = next((obj[k] for k in _LABEL_KEYS if k in obj), [])
     entities = obj.get("entities")
     spans: list[Span] = []
     choices: list[str] = []
@@ -171,10 +171,11 @@ def parse(path: Path | str, annotator: str | None = None, encoding: str | None =
     documents: list[Document] = []
     name = annotator or path.stem
     for n, obj in iter_jsonl(text, path, errors):
-        if not isinstance(obj.get("text", obj.get("data")), str):
+        record_text = obj.get("text", obj.get("data"))
+        if not isinstance(record_text, str):
             errors.append(ReaderError(path, n, "the record has no 'text'; it is skipped."))
             continue
-        js, ds = _record(obj, n, path, name, errors)
+        js, ds = _record(obj, record_text, n, path, name, errors)
         judgments.extend(js)
         documents.extend(ds)
     if not judgments:

@@ -23,6 +23,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats import webanno_tsv
@@ -245,7 +246,7 @@ def _is_structural(type_name: str) -> bool:
     return type_name.startswith(_STRUCTURAL_PREFIXES)
 
 
-def _features(fs, type_) -> tuple[tuple[str, str | None], ...]:
+def _features(fs: Any, type_: Any) -> tuple[tuple[str, str | None], ...]:
     out: list[tuple[str, str | None]] = []
     for f in type_.all_features:
         if f.name in _SKIP_FEATURES or f.rangeType.name not in _PRIMITIVES:
@@ -255,7 +256,7 @@ def _features(fs, type_) -> tuple[tuple[str, str | None], ...]:
     return tuple(out)
 
 
-def cas_to_document(cas, ts, doc: str, annotator: str, where: str) -> Document:
+def cas_to_document(cas: Any, ts: Any, doc: str, annotator: str, where: str) -> Document:
     """The spans, relations and chains of a CAS as a neutral :class:`Document`.
 
     One loop sorts every feature structure into spans, relations and chains; it is long because

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats.jsonio import (
@@ -69,12 +69,15 @@ def _strip_dataset_prefix(names: set[str]) -> dict[str, str]:
 def _item(obj: dict[str, Any], n: int) -> str:
     if obj.get("_input_hash") not in (None, ""):
         return scalar_text(obj["_input_hash"])
-    if isinstance(obj.get("text"), str):
-        return obj["text"]
+    text = obj.get("text")
+    if isinstance(text, str):
+        return text
     return f"line {n}"
 
 
-def _spans(obj: dict[str, Any], text: str, n: int, path: Path, errors: list[ReaderError]):
+def _spans(
+    obj: dict[str, Any], text: str, n: int, path: Path, errors: list[ReaderError]
+) -> tuple[Span, ...]:
     spans: list[Span] = []
     for k, sp in enumerate(obj.get("spans") or []):
         if not isinstance(sp, dict):
@@ -97,6 +100,15 @@ def _spans(obj: dict[str, Any], text: str, n: int, path: Path, errors: list[Read
     return tuple(sorted(spans, key=lambda s: (s.start, s.end)))
 
 
+class _Common(TypedDict):
+    """What every judgment of one line carries."""
+
+    item_text: str | None
+    metadata: tuple[tuple[str, str], ...]
+    source: str
+    line: int
+
+
 def _judgment(
     obj: dict[str, Any], n: int, path: Path, annotator: str, errors: list[ReaderError]
 ) -> Judgment | None:
@@ -113,7 +125,7 @@ def _judgment(
         if not isinstance(v, dict | list)
     )
     item = _item(obj, n)
-    common = {"item_text": text, "metadata": meta, "source": str(path), "line": n}
+    common: _Common = {"item_text": text, "metadata": meta, "source": str(path), "line": n}
     if "accept" in obj or "options" in obj:
         chosen = obj.get("accept") or []
         if not isinstance(chosen, list):

@@ -61,7 +61,7 @@ ENCODING = Setting(
 )
 
 
-def add_settings_to_parser(parser: argparse.ArgumentParser, settings: Sequence[Setting]) -> None:
+def add_settings_to_parser(parser: argparse._ActionsContainer, settings: Sequence[Setting]) -> None:
     """Add one CLI option per setting (defaults stay ``None`` so unset options are known)."""
     for s in settings:
         # argparse formats help with %: a literal "95%" must be escaped

@@ -2,7 +2,8 @@
 
 A value outside the range its formula guarantees for *any* data is a bug, never a result: the
 result refuses to exist (:class:`CoefficientRangeError`), so no report, table or window can show
-it. The ranges:
+it. The ranges (written in the metrics catalogue, :mod:`iaa_desktop.core.metrics.catalogue`,
+as each entry's ``bounds`` and ``checked_as``):
 
 * percent agreement lies in [0, 1];
 * Cohen's κ, Scott's π and Gwet's AC1 in [−1, 1] (their chance agreement is at most 1/2 when the
@@ -23,36 +24,19 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 _EPS = 1e-9
-#: name → (lowest, highest) value for any data
-RANGES: dict[str, tuple[float, float]] = {
-    "percent_agreement": (0.0, 1.0),
-    "cohen_kappa": (-1.0, 1.0),
-    "scott_pi": (-1.0, 1.0),
-    "gwet_ac1": (-1.0, 1.0),
-    "cohen_kappa_mean": (-1.0, 1.0),
-    "scott_pi_mean": (-1.0, 1.0),
-    "spearman_rho": (-1.0, 1.0),
-    "spearman_weighted": (-1.0, 1.0),
-    "fleiss_kappa": (-math.inf, 1.0),
-    "multi_kappa": (-math.inf, 1.0),
-    "weighted_kappa": (-math.inf, 1.0),
-    "weighted_kappa_linear_mean": (-math.inf, 1.0),
-    "weighted_kappa_quadratic_mean": (-math.inf, 1.0),
-    "krippendorff_alpha": (-math.inf, 1.0),
-}
-#: coefficients (A_o − A_e)/(1 − A_e) whose ``observed``/``expected`` are agreements in [0, 1]
-CHANCE_CORRECTED = frozenset({"cohen_kappa", "scott_pi", "fleiss_kappa", "multi_kappa", "gwet_ac1"})
+#: (name → range, name → title, names with agreement terms), from the metrics catalogue
+_Checks = tuple[dict[str, tuple[float, float]], dict[str, str], frozenset[str]]
+_CHECKS: _Checks | None = None
 
-#: names used in messages
-TITLES = {
-    "percent_agreement": "percent agreement",
-    "cohen_kappa": "Cohen's κ",
-    "scott_pi": "Scott's π",
-    "gwet_ac1": "Gwet's AC1",
-    "fleiss_kappa": "Fleiss' κ",
-    "multi_kappa": "multi-κ",
-    "krippendorff_alpha": "Krippendorff's α",
-}
+
+def _checks() -> _Checks:
+    """The catalogue's ranges, read once (the catalogue's functions import this module)."""
+    global _CHECKS
+    if _CHECKS is None:
+        from iaa_desktop.core.metrics.catalogue import range_checks
+
+        _CHECKS = range_checks()
+    return _CHECKS
 
 
 class CoefficientRangeError(ArithmeticError):
@@ -65,16 +49,17 @@ def range_problem(
     """Why ``value`` cannot be a value of coefficient ``name``, or None when it can.
 
     >>> range_problem("cohen_kappa", 0.4)
-    >>> range_problem("percent_agreement", 1.2).startswith("percent agreement = 1.2 is outside")
+    >>> range_problem("percent_agreement", 1.2).startswith("Percent agreement = 1.2 is outside")
     True
     """
     if math.isnan(value):
         return None  # undefined (e.g. every label the same): shown as such
-    title = TITLES.get(name, name)
+    ranges, titles, agreement_terms = _checks()
+    title = titles.get(name, name)
     if math.isinf(value):
         return f"{title} = {value} is not a number."
-    low, high = RANGES.get(name, (-math.inf, math.inf))
-    if name in CHANCE_CORRECTED and math.isfinite(observed) and math.isfinite(expected):
+    low, high = ranges.get(name, (-math.inf, math.inf))
+    if name in agreement_terms and math.isfinite(observed) and math.isfinite(expected):
         for what, v in (("observed agreement", observed), ("expected agreement", expected)):
             if not -_EPS <= v <= 1 + _EPS:
                 return f"{title}: the {what} {v:.6g} is outside [0, 1]."

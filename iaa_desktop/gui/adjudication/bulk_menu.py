@@ -3,6 +3,7 @@ to undo (see :mod:`iaa_desktop.core.adjudication.bulk`)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from PySide6.QtWidgets import QMenu, QMessageBox
@@ -34,11 +35,11 @@ class BulkMenu(QMenu):
             if group:
                 self.addAction(
                     f"Take {names[pos]}'s version for every open unit of {group}",
-                    lambda a=a: self.take(a, "group"),
+                    partial(self.take, a, "group"),
                 )
             self.addAction(
                 f"Take {names[pos]}'s version for every open unit disagreeing like this one",
-                lambda a=a: self.take(a, "same"),
+                partial(self.take, a, "same"),
             )
 
     def _split(self, changes: list) -> tuple[int, int, int]:

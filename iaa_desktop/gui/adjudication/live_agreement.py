@@ -12,13 +12,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from iaa_desktop.core.adjudication.session import agreement_with_gold
+from iaa_desktop.gui.tasks import TaskRunner
 
 #: above this many cells (units × annotators) the agreement is computed in a worker thread
 SYNC_AGREEMENT_CELLS = 200_000
-
-
-def _compute(generation: int, snapshot: tuple) -> tuple[int, Any]:
-    return generation, agreement_with_gold(*snapshot)
 
 
 class LiveAgreement(QObject):
@@ -29,31 +26,24 @@ class LiveAgreement(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.generation = 0
-        self._worker: Any = None
+        self.tasks = TaskRunner(self)
+        self.tasks.succeeded.connect(self.ready)
+        self.tasks.failed.connect(self._on_failed)
 
-    def update(self, snapshot: tuple) -> None:
-        self.generation += 1
+    @property
+    def generation(self) -> int:
+        return self.tasks.generation
+
+    def update(self, snapshot: tuple[Any, ...]) -> None:
         if snapshot[0].size <= SYNC_AGREEMENT_CELLS:
+            self.tasks.supersede()  # a slower run still in flight must not overwrite this one
             self.ready.emit(agreement_with_gold(*snapshot))
             return
-        from superqt.utils import create_worker
+        self.tasks.start(agreement_with_gold, *snapshot)
 
-        worker = create_worker(
-            _compute, self.generation, snapshot, _start_thread=False, _ignore_errors=True
-        )
-        worker.returned.connect(self._on_returned)
-        worker.errored.connect(lambda e: self.failed.emit(str(e)))
-        self._worker = worker  # keep a reference while it runs
-        worker.start()
-
-    def _on_returned(self, item: tuple[int, Any]) -> None:
-        gen, table = item
-        if gen == self.generation:
-            self.ready.emit(table)
+    def _on_failed(self, exc: BaseException) -> None:
+        self.failed.emit(str(exc))
 
     def wait(self, timeout_ms: int = 30000) -> None:
         """Block until the running worker (if any) has finished (tests, closing)."""
-        w = self._worker
-        if w is not None and hasattr(w, "await_workers"):
-            w.await_workers(timeout_ms)
+        self.tasks.wait(timeout_ms)

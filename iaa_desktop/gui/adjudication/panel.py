@@ -429,7 +429,7 @@ class AdjudicationPanel(QWidget):
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
         label = (
-            f"typed {self.session.model.value_text(i, change.new.value)}"
+            f"typed {self.session.model.value_text(i, change.new.value if change.new else None)}"
             if isinstance(choice, str)
             else choice.label
         )
@@ -447,18 +447,15 @@ class AdjudicationPanel(QWidget):
         """Coreference: add the mention to the current chain's decision or take it out."""
         i = self.current
         model = self.session.model
-        if i is None or getattr(model, "units", None) is None or self.session.read_only:
+        toggled = getattr(model, "with_mention_toggled", None)  # a kind whose units are chains
+        if i is None or toggled is None or self.session.read_only:
             return False
-        from iaa_desktop.core.kinds.coref.adjudication import decode_class, encode_class
-
-        current = self.session.gold[i]
-        base = set(decode_class(current)) if current else set()
-        t, s, e = mention.rsplit(" ", 2)
-        m = (t, int(s), int(e))
-        base ^= {m}
         try:
             change = self.session.choose(
-                i, "typed", note=self.note_edit.text().strip(), value=encode_class(base)
+                i,
+                "typed",
+                note=self.note_edit.text().strip(),
+                value=toggled(self.session.gold[i], mention),
             )
         except IaaError as err:
             QMessageBox.warning(self, "Adjudication", str(err))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Generator
 from typing import Any
 
 from PySide6.QtCore import QStandardPaths, Qt
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop.core.kinds.candidates.model import INSTALL_HINT, missing_packages
 from iaa_desktop.core.kinds.candidates.model.settings import MODEL_CHOICES
+from iaa_desktop.gui.tasks import TaskRunner
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 
 CACHE_KEY = "candidates-model"
@@ -87,34 +89,24 @@ def cache_folder() -> str:
     return f"{base}/candidates-model"
 
 
-def _fit_run(gen: int, result: Any, opts: dict[str, Any], cache_dir: str, cache_only: bool):
-    """The worker's generator: resolve the models and fit them (nothing here touches Qt).
-
-    Everything it sends carries its generation, so the panel can drop what a cancelled run sends.
-    """
+def _fit_run(
+    result: Any, opts: dict[str, Any], cache_dir: str, cache_only: bool
+) -> Generator[Any, None, tuple[bool, Any]]:
+    """The worker's generator: resolve the models and fit them (nothing here touches Qt)."""
     from iaa_desktop.core.kinds.candidates.model.results import fit_models, resolve_specs
     from iaa_desktop.core.kinds.candidates.model.settings import sampler_settings
 
-    try:
-        specs = resolve_specs(opts["model"], list(result.factors), opts["fixed"], opts["varying"])
-        run = fit_models(
-            result.pairs,
-            result.annotators,
-            result.categories,
-            specs,
-            sampler_settings(opts),
-            cache_dir,
-            cache_only=cache_only,
-        )
-        while True:
-            try:
-                p = next(run)
-            except StopIteration as stop:
-                return gen, cache_only, stop.value
-            yield gen, p
-    except BaseException as e:
-        e.iaa_generation = gen  # type: ignore[attr-defined]
-        raise
+    specs = resolve_specs(opts["model"], list(result.factors), opts["fixed"], opts["varying"])
+    fitted = yield from fit_models(
+        result.pairs,
+        result.annotators,
+        result.categories,
+        specs,
+        sampler_settings(opts),
+        cache_dir,
+        cache_only=cache_only,
+    )
+    return cache_only, fitted
 
 
 def _view(model: DataFrameModel) -> QTableView:
@@ -131,8 +123,12 @@ class ModelPanel(QWidget):
         super().__init__(parent)
         self.result: Any = None
         self.model_results: Any = None
-        self._worker: Any = None
-        self._generation = 0
+        self.tasks = TaskRunner(self)
+        # bound methods, not lambdas: Qt drops the connections if the panel is destroyed first
+        self.tasks.progress.connect(self._on_progress)
+        self.tasks.succeeded.connect(self._on_returned)
+        self.tasks.failed.connect(self._on_errored)
+        self.tasks.idle.connect(self._on_finished)
         self.cache_dir = cache_folder()
         self.choice = QComboBox()
         self.choice.addItems([c for c in MODEL_CHOICES if c != "none"])
@@ -241,7 +237,7 @@ class ModelPanel(QWidget):
 
     @property
     def running(self) -> bool:
-        return self._worker is not None
+        return self.tasks.running
 
     def set_result(self, result: Any) -> None:
         """A new result of the study: show its cached fits, if any (nothing is fitted)."""
@@ -280,29 +276,9 @@ class ModelPanel(QWidget):
         self._start(cache_only=False)
 
     def _start(self, cache_only: bool) -> None:
-        from superqt.utils import create_worker
-
         if self.result is None:
             return
         self.cancel()
-        self._generation += 1
-        gen = self._generation
-        worker = create_worker(
-            _fit_run,
-            gen,
-            self.result,
-            self.options(),
-            self.cache_dir,
-            cache_only,
-            _start_thread=False,
-            _ignore_errors=True,
-        )
-        # bound methods, not lambdas: Qt drops the connections if the panel is destroyed first
-        worker.yielded.connect(self._on_progress)
-        worker.returned.connect(self._on_returned)
-        worker.errored.connect(self._on_errored)
-        worker.finished.connect(self._on_finished)
-        self._worker = worker
         if not cache_only:
             self.fit_button.setEnabled(False)
             self.cancel_button.setEnabled(True)
@@ -312,35 +288,27 @@ class ModelPanel(QWidget):
             self.status.setText(
                 f"Fitting {html.escape(self.choice.currentText())}… {self._clock.text()}"
             )
-        worker.start()
+        self.tasks.start(_fit_run, self.result, self.options(), self.cache_dir, cache_only)
 
     def cancel(self) -> None:
         """Stop the fit: the generator is not resumed after the chunk it is in."""
-        if self._worker is None:
+        if not self.tasks.cancel():
             return
-        self._generation += 1
-        self._worker.quit()
-        self._worker = None
         self.fit_button.setEnabled(not missing_packages())
         self.cancel_button.setEnabled(False)
         self.progress.setValue(0)
         self._clock = None
         self.status.setText("Cancelled.")
 
-    def _on_progress(self, item: tuple) -> None:
-        gen, p = item
-        if gen != self._generation:
-            return
+    def _on_progress(self, p: Any) -> None:
         self.progress.setValue(int(1000 * p.fraction))
         self.progress.setTextVisible(True)
         if self._clock is not None:  # a fit (not a look into the cache)
             self._clock.update(time.monotonic(), p.fraction)
             self.status.setText(f"{html.escape(p.message)} — {self._clock.text()}")
 
-    def _on_returned(self, item: tuple) -> None:
-        gen, cache_only, results = item
-        if gen != self._generation:
-            return
+    def _on_returned(self, item: tuple[bool, Any]) -> None:
+        cache_only, results = item
         if results is None:
             if cache_only:
                 self.status.setText(
@@ -355,15 +323,11 @@ class ModelPanel(QWidget):
         self._show(results)
 
     def _on_errored(self, exc: BaseException) -> None:
-        if getattr(exc, "iaa_generation", None) != self._generation:
-            return
         self.status.setText(f"<b>The fit failed:</b> {exc}")
 
     def _on_finished(self) -> None:
-        if self._worker is not None and self.sender() is self._worker.signals:
-            self._worker = None
-            self.fit_button.setEnabled(not missing_packages())
-            self.cancel_button.setEnabled(False)
+        self.fit_button.setEnabled(not missing_packages())
+        self.cancel_button.setEnabled(False)
 
     # ------------------------------------------------------------------ showing results
 

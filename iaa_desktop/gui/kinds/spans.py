@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from iaa_desktop.core.kinds.spans.measures import KINDS
+from iaa_desktop.core.metrics import catalogue
 from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
@@ -406,15 +407,9 @@ PAIR_FIGURES = (
 )
 
 
-#: column titles of the tables (the metrics registry's titles are other kinds' figures)
+#: column titles of the tables: the metrics catalogue's symbols
 HEADERS = {
-    "exact_f1": "exact F1",
-    "exact_f1_macro": "exact F1 (macro)",
-    "overlap_f1": "overlap F1",
-    "overlap_f1_macro": "overlap F1 (macro)",
-    "char_cohen_kappa": "char. κ",
-    "token_cohen_kappa": "token κ",
-    "unitizing_alpha": "αU",
+    **{c: catalogue.get(c).symbol for c in PAIR_FIGURES},
     "token_f1": "token F1",
     "lenient_f1": "lenient F1",
     "n_a": "spans a",
@@ -442,15 +437,30 @@ def pairs_frame(pairs: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+class _Tables(QWidget):
+    """The tables page: a model and a view per table."""
+
+    models: list[DataFrameModel]
+    views: list[Any]
+
+
+class _Summary(QWidget):
+    """The figures page: a note above the table of figures."""
+
+    note: QLabel
+    model: DataFrameModel
+    view: Any
+
+
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
     panel = context.cache.get("spans_panel") or SpansPanel()
     context.cache["spans_panel"] = panel
     panel.set_result(result)
-    tables = context.cache.get("spans_tables")
+    tables: _Tables | None = context.cache.get("spans_tables")
     if tables is None:
-        tables = QWidget()
+        tables = _Tables()
         lay = QVBoxLayout(tables)
-        tables.models, tables.views = [], []  # type: ignore[attr-defined]
+        tables.models, tables.views = [], []
         for title in (
             "Annotator pairs (hover a figure for its 95% interval)",
             "Labels, worst first (F1: mean and SD over pairs)",
@@ -471,14 +481,14 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
             view = make_table(model)
             view.horizontalHeader().setStretchLastSection(False)  # the last figure stays narrow
             lay.addWidget(view, 1)
-            tables.models.append(model)  # type: ignore[attr-defined]
-            tables.views.append(view)  # type: ignore[attr-defined]
+            tables.models.append(model)
+            tables.views.append(view)
         context.cache["spans_tables"] = tables
     f = result.frames
     pairs = pairs_frame(f["pairs"])
     for model, view, frame in zip(
-        tables.models,  # type: ignore[attr-defined]
-        tables.views,  # type: ignore[attr-defined]
+        tables.models,
+        tables.views,
         (
             pairs,
             f["labels"],
@@ -490,29 +500,29 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         model.set_frame(frame)
         fit_columns(view)
         unsorted(view)
-    summary = context.cache.get("spans_summary")
+    summary: _Summary | None = context.cache.get("spans_summary")
     if summary is None:
-        summary = QWidget()
+        summary = _Summary()
         lay = QVBoxLayout(summary)
-        summary.note = QLabel()  # type: ignore[attr-defined]
-        summary.note.setTextFormat(Qt.TextFormat.PlainText)  # type: ignore[attr-defined]
-        summary.note.setWordWrap(True)  # type: ignore[attr-defined]
-        lay.addWidget(summary.note)  # type: ignore[attr-defined]
-        summary.model = DataFrameModel(  # type: ignore[attr-defined]
+        summary.note = QLabel()
+        summary.note.setTextFormat(Qt.TextFormat.PlainText)
+        summary.note.setWordWrap(True)
+        lay.addWidget(summary.note)
+        summary.model = DataFrameModel(
             hidden=["explanation"],
             headers={"ci_low": "95% low", "ci_high": "95% high", "sd": "SD over pairs"},
             cell_tooltips={
                 c: "explanation" for c in ("figure", "value", "ci_low", "ci_high", "sd")
             },
         )
-        summary.view = make_table(summary.model)  # type: ignore[attr-defined]
-        summary.view.horizontalHeader().setStretchLastSection(False)  # type: ignore[attr-defined]
-        lay.addWidget(summary.view, 1)  # type: ignore[attr-defined]
+        summary.view = make_table(summary.model)
+        summary.view.horizontalHeader().setStretchLastSection(False)
+        lay.addWidget(summary.view, 1)
         context.cache["spans_summary"] = summary
-    summary.model.set_frame(figures_frame(result))  # type: ignore[attr-defined]
-    fit_columns(summary.view)  # type: ignore[attr-defined]
-    unsorted(summary.view)  # type: ignore[attr-defined]
-    summary.note.setText(  # type: ignore[attr-defined]
+    summary.model.set_frame(figures_frame(result))
+    fit_columns(summary.view)
+    unsorted(summary.view)
+    summary.note.setText(
         "Figures over all annotators (F1: mean over pairs), 95% bootstrap intervals over documents "
         "(hover a figure for what it is and how its interval was computed). " + result.gamma_note
     )

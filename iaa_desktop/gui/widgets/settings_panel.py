@@ -89,9 +89,10 @@ class SettingsPanel(QWidget):
         while self._form.rowCount():
             row = self._form.takeRow(0)
             for item in (row.labelItem, row.fieldItem):
-                if item is not None and item.widget() is not None:
-                    item.widget().hide()
-                    item.widget().deleteLater()
+                w = item.widget() if item is not None else None
+                if w is not None:
+                    w.hide()
+                    w.deleteLater()
         self._editors.clear()
         self._signature = signature
         for s in shown:
@@ -154,28 +155,28 @@ class SettingsPanel(QWidget):
             w.activated.connect(lambda i, w=w, name=name: self._changed(name, w.itemData(i)))
             return w
         if s.type is bool:
-            w = QCheckBox()
-            w.toggled.connect(lambda v, name=name: self._changed(name, bool(v)))
-            return w
+            box = QCheckBox()
+            box.toggled.connect(lambda v, name=name: self._changed(name, bool(v)))
+            return box
         if s.type is int:
-            w = QSpinBox()
-            w.setRange(-1_000_000_000, 1_000_000_000)
-            w.setKeyboardTracking(False)
-            w.valueChanged.connect(lambda v, name=name: self._changed(name, int(v)))
-            return w
+            spin = QSpinBox()
+            spin.setRange(-1_000_000_000, 1_000_000_000)
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(lambda v, name=name: self._changed(name, int(v)))
+            return spin
         if s.type is float:
-            w = QDoubleSpinBox()
-            w.setDecimals(4)
-            w.setRange(-1e9, 1e9)
-            w.setSingleStep(0.1)
-            w.setKeyboardTracking(False)
-            w.valueChanged.connect(lambda v, name=name: self._changed(name, float(v)))
-            return w
-        w = QLineEdit()
-        w.setClearButtonEnabled(True)
+            real = QDoubleSpinBox()
+            real.setDecimals(4)
+            real.setRange(-1e9, 1e9)
+            real.setSingleStep(0.1)
+            real.setKeyboardTracking(False)
+            real.valueChanged.connect(lambda v, name=name: self._changed(name, float(v)))
+            return real
+        edit = QLineEdit()
+        edit.setClearButtonEnabled(True)
         # applied when editing is finished (Enter or focus out), not on every keystroke
-        w.editingFinished.connect(lambda w=w, name=name: self._changed(name, w.text()))
-        return w
+        edit.editingFinished.connect(lambda w=edit, name=name: self._changed(name, w.text()))
+        return edit
 
 
 def later(fn, ms: int = 0) -> None:

@@ -42,7 +42,8 @@ class StackedTables(QScrollArea):
     ) -> None:
         """``tables``: (name, title, frame, model options) in order."""
         while self.lay.count():
-            w = self.lay.takeAt(0).widget()
+            item = self.lay.takeAt(0)
+            w = item.widget() if item is not None else None
             if w is not None:
                 w.setParent(None)
                 w.deleteLater()

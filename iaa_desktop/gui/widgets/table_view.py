@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
@@ -189,7 +190,7 @@ def make_table(
     hh.setStretchLastSection(True)
     hh.setHighlightSections(False)
     hh.setMinimumSectionSize(28)
-    # long titles (the registry's) wrap onto a second line rather than being cut
+    # long titles (the metrics catalogue's) wrap onto a second line rather than being cut
     hh.setDefaultAlignment(
         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
     )
@@ -241,7 +242,7 @@ def compact_columns(view: QTableView, widths: dict[str, int]) -> None:
     """Make the named columns (of a :class:`DataFrameModel`) at most ``widths[name]``
     characters wide: one column per annotator for four or five annotators side by side (the
     full header in its tooltip, the cells' values short)."""
-    model = view.model()
+    model: Any = view.model()  # a DataFrameModel (column_of), or any other model: skipped
     ch = max(1, view.fontMetrics().averageCharWidth())
     for name, chars in widths.items():
         try:

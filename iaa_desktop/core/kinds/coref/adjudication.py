@@ -265,6 +265,14 @@ class CorefModel(AdjudicationModel):
             diff.append("without " + ", ".join(doc.label(m) for m in missing[:3]))
         return f"{len(mine)}: {head}{more}" + (f" — {'; '.join(diff)}" if diff else "")
 
+    def with_mention_toggled(self, value: str | None, mention: str) -> str:
+        """A chain's decision with ``mention`` (``"T start end"``, as the text's links name it)
+        added, or taken out if it was in."""
+        chain = set(decode_class(value)) if value else set()
+        t, s, e = mention.rsplit(" ", 2)
+        chain ^= {(t, int(s), int(e))}
+        return encode_class(chain)
+
     def parse_value(self, text: str, i: int | None = None) -> str:
         t = text.strip()
         if i is not None and self.units[i].kind == "group":

@@ -15,20 +15,13 @@ from iaa_desktop.core.export.methods_text import (
     esc,
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.metrics import catalogue
 
 #: documents whose class tables are printed
 N_WORST_DOCUMENTS = 5
 SCORES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions", "conll")
-SCORE_TITLES = {
-    "muc": "MUC",
-    "bcub": "B³",
-    "ceafm": "CEAF-m",
-    "ceafe": "CEAF-e",
-    "blanc": "BLANC",
-    "lea": "LEA",
-    "mentions": "mentions",
-    "conll": "CoNLL avg.",
-}
+#: column titles of the scores: the metrics catalogue's symbols
+SCORE_TITLES = {k: catalogue.get(k).symbol for k in SCORES}
 
 
 def class_mentions(doc: Any, name: Any, limit: int = 12) -> str:

@@ -24,6 +24,7 @@ from iaa_desktop.core.export.report import (
     Section,
     SummaryRow,
 )
+from iaa_desktop.core.metrics import catalogue
 
 #: documents whose disagreements are printed in context
 N_WORST_DOCUMENTS = 3
@@ -231,10 +232,9 @@ PAIR_F1 = {
     "overlap_f1": "overlap F1 (micro)",
     "overlap_f1_macro": "overlap F1 (macro)",
 }
+#: the pairs' coefficients, headed by their symbols in the metrics catalogue
 PAIR_COEFFICIENTS = {
-    "char_cohen_kappa": "char. κ",
-    "token_cohen_kappa": "token κ",
-    "unitizing_alpha": "αU",
+    k: catalogue.get(k).symbol for k in ("char_cohen_kappa", "token_cohen_kappa", "unitizing_alpha")
 }
 
 

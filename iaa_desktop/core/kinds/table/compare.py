@@ -46,7 +46,7 @@ from iaa_desktop.core.kinds.table.reliability import (
     factorize_chunked,
 )
 from iaa_desktop.core.metrics import AgreementResult
-from iaa_desktop.core.metrics.registry import title as metric_title
+from iaa_desktop.core.metrics.catalogue import title as metric_title
 from iaa_desktop.core.progress import Progress
 from iaa_desktop.core.tabular import TABLE_SUFFIXES
 
@@ -86,7 +86,7 @@ OVERALL_METRICS = (
     "gwet_ac2_quadratic",
 )
 
-#: display titles, from the metrics registry (the one place where titles are written)
+#: display titles, from the metrics catalogue (the one place where titles are written)
 METRIC_TITLES = {k: metric_title(k) for k in OVERALL_METRICS}
 
 SETTINGS = TableOptions.settings()

@@ -179,8 +179,12 @@ class AgreementPanel(QWidget):
         self.joint_pair.blockSignals(False)
         self._on_joint_pair_changed()
         avg = result.per_label_averages()
+        data = result.data
+        n_items, n_annotators = (
+            (len(data.items), len(data.annotators)) if data is not None else (0, 0)
+        )
         self.summary.setText(
-            f"{len(result.data.items):,} items, {len(result.data.annotators)} annotators, "
+            f"{n_items:,} items, {n_annotators} annotators, "
             f"{len(result.pair_index)} pairs sharing items; labels in bit order: "
             + ", ".join(f"<b>{html.escape(lab)}</b>" for lab in result.labels)
             + f". Exact set agreement (mean over pairs): {100 * avg['exact_set_agreement']:.1f}%."
@@ -225,7 +229,7 @@ class AgreementPanel(QWidget):
     def _on_joint_clicked(self, index) -> None:
         """List the items the pair gave this row's and this column's label combinations."""
         r = self.result
-        if r is None or not r.pair_index or index.column() < 1:
+        if r is None or r.data is None or not r.pair_index or index.column() < 1:
             return
         p = max(0, self.joint_pair.currentIndex())
         a, b = r.pair_index[p]
@@ -243,7 +247,7 @@ class AgreementPanel(QWidget):
 
     def _on_measure_changed(self) -> None:
         r = self.result
-        if r is None:
+        if r is None or r.data is None:
             return
         text = self.matrix_measure.currentText()
         if text.startswith("exact"):

@@ -82,7 +82,7 @@ class DecompositionPanel(QWidget):
         self.canvas.setMinimumSize(320, 260)
         self.ax = self.figure.add_subplot()
         self.canvas.mpl_connect("pick_event", self._on_pick)
-        self._marker = None
+        self._marker: Any = None  # the highlighted point (a matplotlib collection)
 
         controls = QHBoxLayout()
         controls.addWidget(QLabel("Rank by:"))
@@ -241,7 +241,11 @@ class DecompositionPanel(QWidget):
         if self._marker is not None:
             self._marker.remove()
             self._marker = None
-        if self._selected is not None and self._selected in set(self._point_rows.tolist()):
+        if (
+            r.exploration is not None
+            and self._selected is not None
+            and self._selected in set(self._point_rows.tolist())
+        ):
             x, _ = r.first_level_mean(r.exploration)
             y = r.second_level_means(r.exploration)["average"]
             self._marker = self.ax.scatter(
@@ -287,7 +291,7 @@ class DecompositionPanel(QWidget):
         hits = (
             np.flatnonzero(self.model.frame["row"].to_numpy(dtype=int) == row)
             if len(self.model.frame)
-            else []
+            else np.zeros(0, dtype=int)
         )
         if len(hits) == 0:
             return
@@ -310,7 +314,7 @@ class DecompositionPanel(QWidget):
 
     def _update_selection_label(self) -> None:
         r = self.result
-        if r is None or self._selected is None:
+        if r is None or self._selected is None or r.exploration is None:
             self.selection_label.setText("")
             return
         s1 = r.partitions[self._selected]

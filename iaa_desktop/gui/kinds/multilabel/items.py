@@ -217,7 +217,7 @@ class ItemsPanel(QWidget):
 
     def _refresh(self) -> None:
         r = self.result
-        if r is None or self.s1 is None or not r.pair_index:
+        if r is None or r.data is None or self.s1 is None or not r.pair_index:
             return
         pair = max(0, self.pair_box.currentIndex())
         first, second = r.partition_items(pair, self.s1)

@@ -225,7 +225,8 @@ class PairPanel(QWidget):
     def _build_filters(self, columns: list[str]) -> None:
         old = {c: cb.currentText() for c, cb in self.filters.items()}
         while self.filters_layout.count():
-            w = self.filters_layout.takeAt(0).widget()
+            item = self.filters_layout.takeAt(0)
+            w = item.widget() if item is not None else None
             if w is not None:
                 w.deleteLater()
         self.filters = {}
