@@ -282,6 +282,7 @@ class WindowActions:
 
     def _report_written(self, path: Path) -> None:
         w = self.window
+        self._export_finished()  # the bar goes with the notice (the worker's end comes later)
         w.status_label.setText(f"Report written: {path}")
         w.message_bar.notify(
             f"Report written: {path.name}",

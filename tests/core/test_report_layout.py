@@ -7,7 +7,7 @@ from pathlib import Path
 
 from iaa_desktop.core.export.html_blocks import anchor_isolates, shown_note, text_cell, text_dir
 
-LRM, FSI, PDI = "\u200e", "\u2068", "\u2069"
+FSI, PDI = "\u2068", "\u2069"
 
 
 def test_text_inside_an_isolate_does_not_decide_the_cell_direction() -> None:
@@ -18,11 +18,12 @@ def test_text_inside_an_isolate_does_not_decide_the_cell_direction() -> None:
 
 def test_isolates_are_anchored_in_the_cell_direction() -> None:
     cell = f"PER ‘{FSI}נשיא צרפת{PDI}’@19"
-    anchored = anchor_isolates(cell, "ltr")
     # a line broken inside the stretch keeps "@19" after it: an LRM follows the isolate
-    assert anchored == f"PER ‘{LRM}{FSI}נשיא צרפת{PDI}{LRM}’@19"
-    assert LRM in text_cell(cell)
+    assert anchor_isolates(cell, "ltr") == "PER ‘&#x200e;&#x2068;נשיא צרפת&#x2069;&#x200e;’@19"
+    assert "&#x200e;&#x2068;" in text_cell(cell)
     assert anchor_isolates("no isolate here", "ltr") == "no isolate here"
+    # a control that came with the input is shown, not obeyed
+    assert "U+202E" in anchor_isolates(f"{FSI}a\u202eb{PDI}", "ltr")
 
 
 def test_a_shortened_list_says_what_is_shown_and_where_the_rest_is() -> None:

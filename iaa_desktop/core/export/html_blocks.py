@@ -54,25 +54,29 @@ _ISOLATE_OPEN, _ISOLATE_CLOSE = "\u2066\u2067\u2068", "\u2069"
 
 
 def anchor_isolates(s: str, direction: str) -> str:
-    """``s`` with a mark of the cell's direction (LRM or RLM) on both sides of every isolate.
+    """``s`` escaped for HTML, its isolates (the application's, around a quoted stretch) kept as
+    character references with a mark of the cell's direction (LRM or RLM) on both sides.
 
     A PDF line broken inside an isolate loses it (each line is laid out on its own), and an
     offset after a Hebrew or Arabic stretch would then join the stretch: ‘נשיא צרפת’@19 printed
     as 19@‘...’. The marks keep what surrounds each stretch in the cell's direction on any line
-    (Unicode bidi algorithm, UAX #9, rules W7 and N1).
+    (Unicode bidi algorithm, UAX #9, rules W7 and N1). Every other bidirectional control (from
+    an input) is shown by :func:`esc`, not obeyed.
     """
     if not any(c in s for c in _ISOLATE_OPEN):
-        return s
-    mark = "\u200f" if direction == "rtl" else "\u200e"
-    for c in _ISOLATE_OPEN:
-        s = s.replace(c, mark + c)
-    return s.replace(_ISOLATE_CLOSE, _ISOLATE_CLOSE + mark)
+        return esc(s)
+    mark = "&#x200f;" if direction == "rtl" else "&#x200e;"
+    held = {c: chr(0xE000 + k) for k, c in enumerate(_ISOLATE_OPEN + _ISOLATE_CLOSE)}
+    out = esc("".join(held.get(c, c) for c in s))
+    for c, stand_in in held.items():
+        ref = f"&#x{ord(c):04x};"
+        out = out.replace(stand_in, f"{ref}{mark}" if c == _ISOLATE_CLOSE else f"{mark}{ref}")
+    return out
 
 
 def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
     s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
     d = text_dir(s)
-    s = anchor_isolates(s, d)
     attrs = f' dir="{d}"' if d == "rtl" else ""
     # short single words (codes such as MEDIUM, labels) must not be split inside the word; a
     # word too long for a column (a path, a hash) may break anywhere: only such cells get
@@ -83,7 +87,7 @@ def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
     elif any(len(w) > 24 for w in words):
         cls = f"{cls} brk".strip()
     c = f' class="{cls}"' if cls else ""
-    return f"<{tag}{attrs}{c}>{esc(s)}</{tag}>"
+    return f"<{tag}{attrs}{c}>{anchor_isolates(s, d)}</{tag}>"
 
 
 def finite(v: Any) -> bool:
