@@ -35,6 +35,7 @@ from iaa_desktop.gui.actions import WindowActions
 from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
+from iaa_desktop.gui.trust import StudyTrust
 from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
 from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
         )
         self.settings_panel = SettingsPanel()
         self.kind_memory = KindOptionMemory(self.settings)
+        self.trust = StudyTrust(self.settings)  # study files the user allowed beyond their folder
         self.settings_panel.option_changed.connect(self._on_option_set)
         self.settings_panel.kind_changed.connect(self._on_kind_chosen)
         self.settings_dock = self._dock(
