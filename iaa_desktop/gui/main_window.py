@@ -42,6 +42,10 @@ from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
 from iaa_desktop.gui.window_state import START, WindowState, data_folder
 
+SAVE_AND_CLOSE = "Save and close"
+CLOSE_ANYWAY = "Close without saving"
+KEEP_OPEN = "Keep open"
+
 
 @dataclass
 class ViewContext:
@@ -120,6 +124,7 @@ class MainWindow(QMainWindow):
         )
         self.settings_panel = SettingsPanel()
         self.kind_memory = KindOptionMemory(self.settings)
+        self._close_confirmed = False
         self.trust = StudyTrust(self.settings)  # study files the user allowed beyond their folder
         self.settings_panel.option_changed.connect(self._on_option_set)
         self.settings_panel.kind_changed.connect(self._on_kind_chosen)
@@ -474,9 +479,45 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ remembered state
 
     def closeEvent(self, event) -> None:
+        if not self._close_confirmed and self._unsaved_names():
+            event.ignore()  # asked on the message bar: nothing waits meanwhile
+            self.message_bar.ask(
+                "The annotator names you gave are not saved in a study file.",
+                "Save the study to keep them, or close without them.",
+                [
+                    (SAVE_AND_CLOSE, self._save_and_close),
+                    (CLOSE_ANYWAY, self._close_anyway),
+                    (KEEP_OPEN, lambda: None),
+                ],
+            )
+            return
         self.state.save()
         self.session.cancel()
         super().closeEvent(event)
+
+    def _unsaved_names(self) -> bool:
+        """Whether the annotator names the user gave are kept in no study file yet."""
+        from iaa_desktop.core.study_file import load_study
+
+        study = self.session.study
+        names = study.options.get("annotator_names") if study is not None else None
+        if not names:
+            return False
+        if self.study_path is None:
+            return True
+        try:
+            return load_study(self.study_path).options.get("annotator_names") != names
+        except Exception:  # noqa: BLE001 - a file gone or changed: the names are not in it
+            return True
+
+    def _close_anyway(self) -> None:
+        self._close_confirmed = True
+        QTimer.singleShot(0, self.close)  # after the button's own handler has returned
+
+    def _save_and_close(self) -> None:
+        self.save_study()
+        if not self._unsaved_names():  # else the save was cancelled: the window stays
+            self._close_anyway()
 
     def recent_files(self) -> list[str]:
         return self.state.recent_files()
