@@ -424,16 +424,23 @@ class AdjudicationPanel(QWidget):
         model = self.session.model
         if i is None or getattr(model, "units", None) is None or self.session.read_only:
             return False
-        from iaa_desktop.core.kinds.coref.adjudication import decode_class, encode_class
+        from iaa_desktop.core.kinds.coref.adjudication import DROP, KEEP, decode_class, encode_class
 
         current = self.session.gold[i]
-        base = set(decode_class(current)) if current else set()
         t, s, e = mention.rsplit(" ", 2)
         m = (t, int(s), int(e))
-        base ^= {m}
+        if model.units[i].kind != "group":  # a mention unit: a click keeps it, again drops it
+            value = DROP if current == KEEP else KEEP
+        else:
+            if current is None:  # undecided: the edit starts from the first version shown
+                shown = [model.versions[i, x] for x in self.session.annotator_order]
+                current = next((v for v in shown if v), None)
+            base = set(decode_class(current)) if current else set()
+            base ^= {m}
+            value = encode_class(base)
         try:
             change = self.session.choose(
-                i, "typed", note=self.note_edit.text().strip(), value=encode_class(base)
+                i, "typed", note=self.note_edit.text().strip(), value=value
             )
         except IaaError as err:
             QMessageBox.warning(self, "Adjudication", str(err))
