@@ -108,7 +108,7 @@ def main() -> None:
         by_ann = read_inputs([root], {}, errors)
         corpus = build_corpus(tuple(by_ann), pair_documents(by_ann, errors))
         print(f"{args.docs:,} documents × 3 annotators, {corpus.n_spans:,} spans in all")
-        opts = {"n_resamples": 1000, "seed": 0}
+        opts = {"n_resamples": 1000, "seed": 0, "gamma": False}  # γ: bench_gamma.py
         c_cmp, w_cmp, res = timed(lambda: run_to_end(compare_corpus(corpus, opts)), args.repeats)
         c_all, w_all, _ = timed(
             lambda: run_to_end(get_kind("spans").run([root], opts)), args.repeats

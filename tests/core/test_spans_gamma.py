@@ -1,37 +1,43 @@
-"""γ (Mathet, Widlöcher & Métivier 2015) of the spans kind equals pygamma-agreement's own
-computation on the same continuum with the same seed.
-
-pygamma-agreement is an optional extra (``pip install 'iaa-desktop[gamma]'``): it brings cvxpy,
-numba and pyannote, and a newer NumPy; without it these tests skip. The continuum is built here
-straight from the input files (every span fragment a unit, documents laid end to end in name
-order), not from the app's corpus, and γ computed by a direct call of the library.
+"""γ (Mathet, Widlöcher & Métivier 2015) of the spans kind: the continuum it builds and the γ it
+reports, against pygamma-agreement's recorded run on the bundled example and against the core's
+metric on a continuum built here straight from the input files (every span fragment a unit,
+documents laid end to end in name order), not from the app's corpus.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from iaa_desktop.core.kinds import get_kind
+from iaa_desktop.core.metrics.gamma import gamma, make_continuum
 from iaa_desktop.core.progress import run_to_end
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
 
-pa = pytest.importorskip("pygamma_agreement")
 SPANS = FIXTURES / "spans"
+EXAMPLE = REPO / "iaa_desktop" / "resources" / "examples" / "spans"
 
 
 def _direct_gamma(units: list[tuple[str, int, int, str]], seed: int) -> float:
-    from pyannote.core import Segment
+    return gamma(make_continuum(units), seed=seed, precision_level=0.02, processes=1).gamma
 
-    continuum = pa.Continuum()
-    for who, start, end, label in units:
-        continuum.add(who, Segment(start, end), label)
-    np.random.seed(seed)  # noqa: NPY002  (the library samples from NumPy's global generator)
-    gamma = continuum.compute_gamma(pa.CombinedCategoricalDissimilarity(), precision_level=0.02)
-    return float(gamma.gamma)
+
+def test_bundled_example_equals_pygamma_recorded_run():
+    """pygamma-agreement's γ of the example's continuum, same seed and settings (recorded by
+    tests/fixtures/gamma/make_reference.py): the same best alignment, the same γ."""
+    ref = json.loads((FIXTURES / "gamma" / "spans_example.json").read_text(encoding="utf-8"))
+    r = run_to_end(
+        get_kind("spans").run([EXAMPLE / a for a in ("Lena", "Noa", "Omar")], {"n_resamples": 50})
+    )
+    fig = r.overall["gamma"]
+    assert abs(fig["value"] - ref["gamma"]) < 1e-6
+    assert (fig["ci_low"], fig["ci_high"]) == pytest.approx(ref["gamma_range"], abs=1e-6)
+    assert r.overall["gamma_cat"]["value"] == pytest.approx(ref["gamma_cat"], abs=1e-6)
+    gk = dict(zip(r.frames["labels"]["label"], r.frames["labels"]["gamma_k"]))
+    assert gk == pytest.approx(ref["gamma_k"], abs=1e-6)
 
 
 def _brat_units(folders: list[Path]) -> list[tuple[str, int, int, str]]:
@@ -67,9 +73,9 @@ def _table_units(folder: Path) -> list[tuple[str, int, int, str]]:
 @pytest.mark.parametrize("seed", [0, 7])
 def test_gamma_equals_pygamma_on_a_brat_study(seed):
     folders = [SPANS / "brat" / "A", SPANS / "brat" / "B"]
-    r = run_to_end(get_kind("spans").run(folders, {"gamma": True, "seed": seed, "n_resamples": 50}))
-    assert r.overall["gamma"]["value"] == pytest.approx(_direct_gamma(_brat_units(folders), seed))
-    assert "pygamma-agreement" in r.gamma_note
+    r = run_to_end(get_kind("spans").run(folders, {"seed": seed, "n_resamples": 50}))
+    assert r.overall["gamma"]["value"] == _direct_gamma(_brat_units(folders), seed)
+    assert f"seed {seed}" in r.gamma_note
 
 
 def test_gamma_equals_pygamma_on_two_documents_laid_end_to_end():
@@ -83,13 +89,10 @@ def test_gamma_equals_pygamma_on_two_documents_laid_end_to_end():
 
 
 def test_report_json_on_standard_output_stays_valid_with_gamma():
-    """The solvers' chatter (GLPK prints from C, pygamma-agreement logs a warning per alignment)
-    never reaches standard output, where the JSON report goes."""
-    import json
+    """Nothing but the report reaches standard output, where the JSON report goes; γ is in it with
+    its interval."""
     import subprocess
     import sys
-
-    from tests.conftest import REPO
 
     folders = [str(SPANS / "brat" / "A"), str(SPANS / "brat" / "B")]
     cmd = [sys.executable, "-m", "iaa_desktop", "report", "--kind", "spans", *folders]
@@ -102,7 +105,6 @@ def test_report_json_on_standard_output_stays_valid_with_gamma():
     )
     assert out.returncode in (0, 1), out.stderr
     report = json.loads(out.stdout)
-    assert report["overall"]["gamma"]["value"] == pytest.approx(
-        _direct_gamma(_brat_units([Path(f) for f in folders]), 0)
-    )
-    assert "CBC solver" not in out.stderr
+    fig = report["overall"]["gamma"]
+    assert fig["value"] == pytest.approx(_direct_gamma(_brat_units([Path(f) for f in folders]), 0))
+    assert fig["ci_low"] < fig["value"] < fig["ci_high"]

@@ -139,7 +139,7 @@ def test_click_a_version_in_the_text_bulk_actions_and_the_queue_model(
     user.click_anchor(qtbot, panel.context_view, f"{CHOOSE}{n}")
     assert s.decision(i).value == choices[n].value
     # every annotator's version side by side in the queue, in its value's colour
-    assert panel.queue_model.columnCount() == 3 + len(s.model.annotators) + 1
+    assert panel.queue_model.columnCount() == 3 + len(s.model.annotators) + 2
     idx = panel.queue_model.index(0, 3)
     assert panel.queue_model.data(idx, Qt.ItemDataRole.BackgroundRole) is not None or (
         panel.queue_model.data(idx) == "—"

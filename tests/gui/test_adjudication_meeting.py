@@ -134,8 +134,11 @@ def test_spans_meeting_by_keys_quotes_each_unit_from_its_own_document(qtbot, tmp
     undecided = _read(gold_dir / "undecided.csv")
     _check_quotes(undecided, s.model, list(s.model.annotators))
     assert len(undecided) == sum(1 for g in s.gold if g is None)
-    # reopen: the decisions are still there
-    qtbot.keyClick(dlg, Qt.Key.Key_Escape)
+    # close (Ctrl+W) and reopen: the decisions are still there
+    user.activate(qtbot, dlg)  # back from the export's message boxes
+    qtbot.keyClick(
+        dlg.panel.queue_view, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier
+    )  # Esc never closes it
     qtbot.waitUntil(lambda: not dlg.isVisible())
     again = _open(qtbot, result, store)
     for i in kept:

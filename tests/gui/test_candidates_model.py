@@ -96,6 +96,9 @@ def test_finished_fit_shows_tables_and_figures_and_is_cached(qtbot, panel, cand_
     assert panel.elpd_model.rowCount() == 1 and panel.kappa_model.rowCount() >= 1
     assert panel.figures.widget() is not None
     assert "A_e" in panel.status.text() and "One chain only" in panel.status.text()
+    # the reason the model's κ is not the status bar's multi-κ, next to the number
+    assert "Not the headline multi-κ" in panel.kappa_reason.text()
+    assert panel.kappa_reason.isVisible()
     assert cand_result.model is panel.model_results  # the report will include the model
     # a new panel (the study reopened) shows the cached fit without fitting
     other = ModelPanel()
@@ -119,3 +122,23 @@ def test_large_studies_get_the_variational_preview_offered(qtbot, panel, cand_re
     panel._suggest_preview(cand_result)
     assert panel.method.currentText() == "variational"
     assert "pairwise outcomes" in panel.status.text() and "nuts" in panel.status.text()
+
+
+def test_the_full_model_alone_is_fitted_unless_asked(qtbot, panel) -> None:
+    assert panel.choice.currentText() == "m.klMB"
+
+
+def test_the_time_left_comes_from_the_pace_after_the_first_chunk() -> None:
+    from iaa_desktop.gui.kinds.candidates_model import FitClock
+
+    clock = FitClock(0.0)
+    assert clock.remaining() is None and "estimating" in clock.text()
+    clock.update(30.0, 0.05)  # the first chunk: compiling and tuning included
+    assert clock.remaining() is None
+    clock.update(30.01, 0.1)  # a phase of draws reported at once when it ends: no pace yet
+    assert clock.remaining() is None
+    clock.update(40.0, 0.15)  # then 10 % in 10 s: 85 s for the remaining 85 %
+    assert clock.remaining() == pytest.approx(85.0)
+    assert clock.text() == "about 85 s left"
+    clock.update(400.0, 0.5)
+    assert clock.text() == "about 7 min left"  # 0.45 in 370 s: 411 s for the last half

@@ -262,7 +262,7 @@ def test_cancel_stops_the_run(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.session.computation_cancelled, timeout=5000):
         user.press(qtbot, window.cancel_button)
     assert not window.session.running
-    assert window.status_label.text() == "Cancelled"
+    assert window.status_label.text() == "Cancelled — press F5 to compute again."
 
 
 def _big_study(tmp_path: Path, n_items: int, n_annotators: int = 5) -> Path:

@@ -182,3 +182,62 @@ def _formats(view):
             it += 1
         block = block.next()
     return out
+
+
+def test_the_wheel_scrolls_a_tall_chart_and_its_legend_is_on_top(qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication, QScrollArea
+
+    from iaa_desktop.core.kinds.durel.charts import targets_figure
+    from iaa_desktop.gui.kinds.pairs.agreement import TALL, canvas
+    from tests.core.test_chart_layout import _result
+
+    fig = targets_figure(_result(42), width=4.0)
+    assert fig.get_figheight() > TALL
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    c = canvas(fig)
+    area.setWidget(c)
+    qtbot.addWidget(area)
+    area.resize(500, 400)
+    area.show()
+    qtbot.waitExposed(area)
+    legend = fig.axes[0].get_legend()
+    assert legend.get_bbox_to_anchor().y0 >= fig.axes[0].bbox.y1 - 1  # above the plot
+    bar = area.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == 0
+    pos = QPointF(50, 50)
+    wheel = QWheelEvent(
+        pos,
+        QPointF(c.mapToGlobal(QPoint(50, 50))),
+        QPoint(0, 0),
+        QPoint(0, -120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(c, wheel)
+    assert bar.value() > 0
+
+
+def test_every_annotators_judgment_is_in_view(qtbot):
+    from iaa_desktop.core.progress import run_to_end as run
+
+    result = run(DUREL.run([shared_path("trotr")], {}))
+    _ctx, panels = _panels(qtbot, result)
+    p = panels["Pairs"]
+    p.resize(1000, 700)
+    qtbot.wait(50)
+    view, model = p.list_view, p.model
+    ch = view.fontMetrics().averageCharWidth()
+    right = max(
+        view.columnViewportPosition(model.column_of(str(a)))
+        + view.columnWidth(model.column_of(str(a)))
+        for a in result.annotators
+    )
+    assert len(result.annotators) == 4
+    assert right <= view.viewport().width()  # the fourth annotator without scrolling
+    for a in result.annotators:
+        assert view.columnWidth(model.column_of(str(a))) >= ch * 3

@@ -26,6 +26,7 @@ def test_a_second_study_replaces_the_first_ones_figures_at_once(qtbot, window, m
         lambda _g: seen_while_computing.append(
             (
                 [window.tabs.tabText(i) for i in range(window.tabs.count())],
+                window.stack.currentWidget() is window.computing_page,
                 list(window.headline_label.parts),
                 window.study_panel.annotators.count(),
             )
@@ -35,14 +36,17 @@ def test_a_second_study_replaces_the_first_ones_figures_at_once(qtbot, window, m
         qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)  # File ▸ Open
         # at once, before any figure of the new study exists
         assert window.session.result is None
-        assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Computing"]
+        assert window.tabs.count() == 0
+        assert window.stack.currentWidget() is window.computing_page
+        assert "Computing the figures of" in window.computing_page.title.text()
         assert window.headline_label.parts == []
         assert window.study_panel.annotators.count() == 0
         assert window.status_label.text() == "Computing…"
-    assert seen_while_computing and seen_while_computing[0] == (["Computing"], [], 0)
+    assert seen_while_computing and seen_while_computing[0] == ([], True, [], 0)
     assert blocker.args[0].kind == "durel"
     tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
-    assert "Computing" not in tabs and tabs != old_tabs
+    assert tabs and tabs != old_tabs
+    assert window.stack.currentWidget() is window.tabs
     assert [window.study_panel.annotators.item(i).text() for i in range(3)] == [
         "Lea",
         "Omar",

@@ -85,6 +85,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
     ],
     "durel": [
         ("level", "interval", "changes"),
+        ("spearman_weights", "valid", "changes"),  # can't-decide no longer weighs a pair
         ("cant_decide", "-", "changes"),  # the 0 judgment now counts as a judgment
         ("label_threshold", "1.2", "changes"),  # every filtered item is now labelled 1
         ("trac_min_spearman", "0.9", "changes"),  # both targets now fall below it

@@ -4,7 +4,7 @@ Modules: ``readers`` (brat standoff, span tables), ``tools`` (annotation tools' 
 ``loading`` (inputs, pairing of documents), ``corpus`` (flat arrays), ``measures`` (the figures),
 ``compare`` (the kind and its result), ``tables``, ``report`` (report section and methods
 paragraph), ``adjudication`` (units), ``writers`` and ``tool_writers`` (gold in the inputs'
-format), ``gamma`` (γ through pygamma-agreement, optional).
+format), ``gamma`` (Mathet et al.'s γ, γ-cat and γ-k; on by default).
 """
 
 from iaa_desktop.core.kinds.spec import KindSpec
