@@ -99,13 +99,14 @@ def main() -> None:
     from iaa_desktop.core.kinds.spans.compare import compare_corpus
     from iaa_desktop.core.kinds.spans.corpus import build_corpus
     from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+    from iaa_desktop.core.kinds.spans.options import SpansOptions
     from iaa_desktop.core.progress import run_to_end
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
         simulate(root, args.docs, args.spans)
         errors: list = []
-        by_ann = read_inputs([root], {}, errors)
+        by_ann = read_inputs([root], SpansOptions(), errors)
         corpus = build_corpus(tuple(by_ann), pair_documents(by_ann, errors))
         print(f"{args.docs:,} documents × 3 annotators, {corpus.n_spans:,} spans in all")
         opts = {"n_resamples": 1000, "seed": 0, "gamma": False}  # γ: bench_gamma.py

@@ -8,10 +8,17 @@ core only; the window commands (``open`` and the plain GUI) import :mod:`iaa_des
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-#: window sub-command name → "module:function"
-WINDOW_COMMANDS: dict[str, str] = {"open": "iaa_desktop.gui.app:cmd_open"}
+
+def _open(args: Sequence[str]) -> int:
+    from iaa_desktop.gui.app import cmd_open
+
+    return int(cmd_open(list(args)) or 0)
+
+
+#: window sub-command name → its entry point, ``(argv) -> exit status``
+WINDOW_COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"open": _open}
 
 
 def usage() -> str:
@@ -34,8 +41,6 @@ def _preflight(args: list[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import importlib
-
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in ("-h", "--help"):
         print(usage())
@@ -56,8 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(stop, file=sys.stderr)
             return 2
     if args and args[0] in WINDOW_COMMANDS:
-        module, func = WINDOW_COMMANDS[args[0]].split(":")
-        return int(getattr(importlib.import_module(module), func)(args[1:]) or 0)
+        return WINDOW_COMMANDS[args[0]](args[1:])
     from iaa_desktop.gui.app import cmd_gui
 
     return int(cmd_gui(args) or 0)

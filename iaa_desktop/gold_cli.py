@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.cli import (
+from iaa_desktop.core.kinds import get_kind
+from iaa_desktop.study_command import (
     EXIT_INPUT_ERRORS,
     EXIT_OK,
     check_inputs,
@@ -24,7 +25,6 @@ from iaa_desktop.cli import (
     parse_kind_args,
     run_guarded,
 )
-from iaa_desktop.core.kinds import get_kind
 
 
 def _parser(add_help: bool = True) -> argparse.ArgumentParser:
@@ -59,14 +59,13 @@ def build_model(
 ) -> tuple[Any, list[Any]]:
     """The adjudication units of the inputs, and the reader problems (list of ReaderError)."""
     from iaa_desktop.core.adjudication import units_for
-    from iaa_desktop.core.kinds.spec import resolve_ref
 
     spec = get_kind(kind_name)
     if spec.gold_units is not None:  # units that need no comparison (faster)
         from iaa_desktop.core.textio import encoding_scope
 
         with encoding_scope(options.get("encoding") or None):
-            return resolve_ref(spec.gold_units)([Path(p) for p in inputs], options)  # type: ignore[no-any-return]
+            return spec.gold_units([Path(p) for p in inputs], options)
     result = compute(kind_name, inputs, options, quiet=quiet)
     return units_for(result), list(result.errors)
 

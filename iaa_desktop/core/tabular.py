@@ -29,6 +29,7 @@ from iaa_desktop.core.textio import (
     decode_text,
     encoding_of,
     read_bytes,
+    read_head,
 )
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def expand_inputs(inputs: list[Path], suffixes: tuple[str, ...] = TABLE_SUFFIXES
     return out
 
 
-def _read_text(path: Path, encoding: str | None = None) -> str:
+def read_table_text(path: Path, encoding: str | None = None) -> str:
     """The decoded text of a table file; empty and binary files are refused."""
     raw = read_bytes(path)
     if b"\x00" in raw[:8192] and not encoding_of(raw, encoding).lower().startswith("utf-16"):
@@ -424,3 +425,9 @@ def _clip(s: str, n: int = 80) -> str:
 def _short(e: Exception) -> str:
     s = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     return s[:200]
+
+
+def header_line(path: Path) -> str:
+    """The first line of a text file, lower-cased ("" when unreadable); reads no more than 64 KiB
+    and nothing from a device or pipe."""
+    return read_head(path).split("\n", 1)[0].lower()

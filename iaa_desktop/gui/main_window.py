@@ -7,7 +7,6 @@ remembers in :mod:`iaa_desktop.gui.window_state`.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -410,13 +409,9 @@ class MainWindow(QMainWindow):
             self.computing_page.stopped(CANCELLED)
 
     def _show_panels(self, result) -> None:
-        from iaa_desktop.gui.kinds import VIEW_MODULES
+        from iaa_desktop.gui.kinds import create_panels
 
-        module_name = VIEW_MODULES.get(result.kind)
-        panels: list[tuple[str, QWidget]] = []
-        if module_name:
-            module = importlib.import_module(module_name)
-            panels = module.create_panels(result, self.context)
+        panels: list[tuple[str, QWidget]] = create_panels(result, self.context)
         current_title = self.tabs.tabText(self.tabs.currentIndex()) if self.tabs.count() else None
         existing = [(self.tabs.tabText(i), self.tabs.widget(i)) for i in range(self.tabs.count())]
         if [(t, id(w)) for t, w in existing] != [(t, id(w)) for t, w in panels]:

@@ -30,45 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-#: kind folder → (shown kind, what the example shows); also the order on the page
-KIND_BLURBS: dict[str, tuple[str, str]] = {
-    "coref": (
-        "Coreference",
-        "Two annotators' brat files of two short texts, one in Hebrew script: "
-        "matched classes side by side, MUC, B³, CEAF, BLANC, LEA.",
-    ),
-    "normalization": (
-        "Spelling normalization",
-        "Three annotators normalize a historical German "
-        "passage: word- and character-based π* and α.",
-    ),
-    "durel": (
-        "Graded pairs",
-        "Reused verses in social-media posts judged 1–4 for topic relatedness: "
-        "ordinal α, weighted Spearman, per target.",
-    ),
-    "candidates": (
-        "Candidate pairs",
-        "Latin passages and their possible biblical sources, accepted "
-        "or rejected: multi-κ with Bayesian intervals per factor.",
-    ),
-    "multilabel": (
-        "Multi-label",
-        "Sentences of a news story labelled complication / resolution / "
-        "success: per-label κ and the two-level decomposition.",
-    ),
-    "spans": (
-        "Labelled spans",
-        "Three annotators' named entities in English, Hebrew and Arabic news (brat): "
-        "span F1, κ/α per character, unitizing α, disagreements side by side.",
-    ),
-    "judgments": (
-        "Judgment table",
-        "Product review ratings in one table: every coefficient, "
-        "pairwise heatmap, per-topic agreement.",
-    ),
-}
-
 
 @dataclass(frozen=True)
 class Example:
@@ -87,14 +48,17 @@ def examples_dir() -> Path:
 
 
 def find_examples(root: Path | None = None) -> list[Example]:
-    """Every ``<kind>/*.iaa-study`` under ``root``, in the order of :data:`KIND_BLURBS`."""
+    """Every ``<folder>/*.iaa-study`` under ``root``, each shown with the example of the kind whose
+    ``example`` names its folder, in the kinds' order of places on the page."""
+    from iaa_desktop.core.kinds import KINDS
     from iaa_desktop.core.study_file import load_study
 
     root = examples_dir() if root is None else Path(root)
     found: list[Example] = []
     if not root.is_dir():
         return found
-    order = {k: i for i, k in enumerate(KIND_BLURBS)}
+    examples = {s.example.folder: s.example for s in KINDS.values() if s.example is not None}
+    order = {f: e.place for f, e in examples.items()}
     for folder in sorted(
         (p for p in root.iterdir() if p.is_dir()), key=lambda p: (order.get(p.name, 99), p.name)
     ):
@@ -103,7 +67,10 @@ def find_examples(root: Path | None = None) -> list[Example]:
                 study = load_study(study_path)
             except Exception:  # a broken example must not break the start page  # noqa: BLE001
                 continue
-            kind_title, blurb = KIND_BLURBS.get(folder.name, (study.kind or folder.name, ""))
+            shown = examples.get(folder.name)
+            kind_title, blurb = (
+                (shown.shown, shown.blurb) if shown else (study.kind or folder.name, "")
+            )
             found.append(Example(folder.name, study.title, study_path, kind_title, blurb))
     return found
 

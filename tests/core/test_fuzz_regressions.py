@@ -51,11 +51,11 @@ def test_span_table_in_utf16_is_recognised_by_its_byte_order_mark(tmp_path):
 
 
 def test_study_import_shows_the_columns_of_a_utf16_table(tmp_path):
-    from iaa_desktop.core.study_import import _header
+    from iaa_desktop.core.kinds.arrange import header
 
     f = tmp_path / "t.tsv"
     f.write_text("item\tcoder\tlabel\r\ni1\tA\tx\r\n", encoding="utf-16")
-    assert _header(f) == "item, coder, label"
+    assert header(f) == "item, coder, label"
 
 
 # ------------------------------------------------------------------------ numbers of many digits

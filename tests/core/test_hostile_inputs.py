@@ -349,9 +349,9 @@ def test_many_annotator_pairs_stay_within_the_joint_budget(tmp_path, monkeypatch
 
 
 def test_very_long_passage_is_not_aligned(tmp_path, monkeypatch):
-    from iaa_desktop.core.kinds.durel import compare as durel_compare
+    from iaa_desktop.core.kinds import use_pairs
 
-    monkeypatch.setattr(durel_compare, "MAX_ALIGNED_CELLS", 10_000)
+    monkeypatch.setattr(use_pairs, "MAX_ALIGNED_CELLS", 10_000)
     long = " ".join(["in principio"] * 5000)
     (tmp_path / "pairs.tsv").write_text(
         f"pair_id\ttarget_text\tsource_text\nP1\t{long}\tin principio erat\nP2\ta b\ta c\n",

@@ -21,7 +21,6 @@ def _steps(inputs, opts):
 
 KIND = StepsKind(
     "toy",
-    "Toy",
     [Setting("level", "Level", "a", str, ("a", "b"), "a level")],
     lambda paths: 0.5 if all(isinstance(p, Path) for p in paths) else 0.0,
     _steps,

@@ -1,7 +1,8 @@
 """One registry of kinds: every kind is complete, and a new kind is one package and one line.
 
-The test-only kind in ``tests/fixtures/toy_kind`` is registered here and run through every
-headless command: ``report --json``, ``--csv``, the HTML report and ``gold``.
+The test-only kind in ``tests/fixtures/toy_kind`` is registered here with one line and run through
+every headless command (``report --json``, ``--csv``, the HTML report and ``gold``) and the import
+plan; ``tests/gui/test_kind_views.py`` runs it through the window (example, view, adjudication).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import pytest
 
 from iaa_desktop.cli import main
 from iaa_desktop.core.kinds import KINDS, KindSpec
-from iaa_desktop.core.kinds.spec import resolve_ref
 
 TAGS = "item,annotator,tag\n" + "".join(
     f"i{i},{a},{t}\n"
@@ -26,7 +26,7 @@ TAGS = "item,annotator,tag\n" + "".join(
 def toy(monkeypatch, tmp_path: Path) -> Path:
     from tests.fixtures.toy_kind import SPEC
 
-    monkeypatch.setitem(KINDS, SPEC.name, SPEC)
+    monkeypatch.setitem(KINDS, SPEC.name, SPEC)  # the one line that registers a kind
     path = tmp_path / "tags.csv"
     path.write_text(TAGS.replace(",y\n", ",yes\n").replace(",n\n", ",no\n"), encoding="utf-8")
     return path
@@ -37,9 +37,11 @@ def test_every_registered_kind_is_complete(name: str) -> None:
     spec = KINDS[name]
     assert isinstance(spec, KindSpec) and spec.name == name and spec.title and spec.inputs
     assert spec.kind.settings is not None and callable(spec.kind.run)
-    for ref in (spec.compare, spec.report, spec.methods, spec.adjudication, spec.gold_units):
-        if ref is not None:
-            assert resolve_ref(ref) is not None, ref
+    assert spec.kind.name == name
+    for part in (spec.report, spec.methods, spec.adjudication, spec.survey):
+        assert callable(part), f"kind '{name}' lacks a part"
+    assert spec.example is not None and spec.example.shown and spec.example.blurb
+    assert spec.view and spec.placeholder
     titles = [s.title for s in KINDS.values()]
     assert len(set(titles)) == len(titles), "two kinds share a title"
 
@@ -68,3 +70,21 @@ def test_a_new_kind_runs_through_csv_report_and_gold(toy: Path, tmp_path: Path) 
     assert lines[0] == "item,annotator,tag" and "i1,gold,no" in lines and "i3,gold,yes" in lines
     summary = json.loads((gold / "gold_summary.json").read_text(encoding="utf-8"))
     assert summary["kind"] == "toy" and summary["n_units"] == 6 and summary["n_undecided"] == 0
+
+
+def test_a_new_kind_is_surveyed_in_the_import_plan(toy: Path) -> None:
+    from iaa_desktop.core.study_import import plan_import
+
+    plan = plan_import([toy], kind="toy")
+    assert [a.name for a in plan.annotators] == ["A", "B", "C"]
+    assert [a.detail for a in plan.annotators] == ["6 tags"] * 3
+    assert plan.preview is not None and plan.preview.rows[1] == ("i1", "yes", "no", "no")
+    assert plan.can_open and plan.inputs == (toy,)
+
+
+def test_a_result_reaches_its_kind_through_the_registry(toy: Path) -> None:
+    from iaa_desktop.core.progress import run_to_end
+    from tests.fixtures.toy_kind import SPEC
+
+    result = run_to_end(SPEC.kind.run([toy], {"yes": "yes"}))
+    assert result.spec is SPEC

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 
 import numpy as np
@@ -13,7 +14,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from iaa_desktop.core.kinds.multilabel.compare import KIND
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.gui.kinds import VIEW_MODULES
+from iaa_desktop.gui import kinds as views
 from iaa_desktop.gui.kinds.multilabel import create_panels
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from tests.conftest import FIXTURES, shared_path
@@ -33,7 +34,7 @@ def _panels(result, cache=None):
 
 
 def test_registered() -> None:
-    assert VIEW_MODULES["multilabel"] == "iaa_desktop.gui.kinds.multilabel"
+    assert views.view_module("multilabel") is sys.modules["iaa_desktop.gui.kinds.multilabel"]
 
 
 def test_models_pass_the_model_tester(qtbot, qtmodeltester, fixture_result) -> None:

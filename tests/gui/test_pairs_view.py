@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 
 import numpy as np
@@ -14,7 +15,7 @@ from PySide6.QtCore import Qt
 from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES
 from iaa_desktop.core.kinds.durel.compare import KIND as DUREL
 from iaa_desktop.core.progress import run_to_end
-from iaa_desktop.gui.kinds import VIEW_MODULES
+from iaa_desktop.gui import kinds as views
 from iaa_desktop.gui.kinds.pairs import create_panels
 from tests.conftest import FIXTURES, shared_path
 from tests.gui import user
@@ -46,7 +47,8 @@ def _panels(qtbot, result, cache=None):
 
 
 def test_registered():
-    assert VIEW_MODULES["durel"] == VIEW_MODULES["candidates"] == "iaa_desktop.gui.kinds.pairs"
+    pairs = sys.modules["iaa_desktop.gui.kinds.pairs"]
+    assert views.view_module("durel") is views.view_module("candidates") is pairs
 
 
 def test_models_pass_the_model_tester(qtbot, qtmodeltester, durel_result):

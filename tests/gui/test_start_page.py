@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from iaa_desktop.core.kinds import KINDS as REGISTRY
 from iaa_desktop.core.study_file import load_study
-from iaa_desktop.gui.start_page import KIND_BLURBS, StartPage, examples_dir, find_examples
+from iaa_desktop.gui.start_page import StartPage, examples_dir, find_examples
 from tests.gui import user
 
 KINDS = ["coref", "normalization", "durel", "candidates", "multilabel"]
@@ -17,7 +18,9 @@ KINDS = ["coref", "normalization", "durel", "candidates", "multilabel"]
 def test_examples_are_package_data_one_per_kind():
     found = find_examples()
     assert [e.kind_folder for e in found][:5] == KINDS
-    assert {e.kind_folder for e in found} <= set(KIND_BLURBS)
+    assert {e.kind_folder for e in found} <= {
+        s.example.folder for s in REGISTRY.values() if s.example
+    }
     for e in found:
         study = load_study(e.path)
         assert study.kind in (e.kind_folder, "table")

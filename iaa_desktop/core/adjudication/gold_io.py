@@ -12,7 +12,7 @@ from iaa_desktop.core.io import write_csv
 
 def delimiter_for(path: str | Path) -> str:
     """The delimiter of a table file as the readers sniff it (tab for .tsv/.tab)."""
-    from iaa_desktop.core.tabular import _read_text, sniff_delimiter
+    from iaa_desktop.core.tabular import read_table_text, sniff_delimiter
 
     p = Path(path)
     if p.suffix.lower() in (".tsv", ".tab"):
@@ -20,7 +20,7 @@ def delimiter_for(path: str | Path) -> str:
     if p.suffix.lower() in (".xlsx", ".xlsm", ".xls"):
         return "\t"
     try:
-        return sniff_delimiter(p, _read_text(p))
+        return sniff_delimiter(p, read_table_text(p))
     except IaaError:
         return ","
 

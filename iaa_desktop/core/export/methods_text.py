@@ -8,7 +8,7 @@ References are cited as (Author Year) and listed with :func:`references_html`.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from iaa_desktop.core.bidi import escape_bidi
@@ -135,19 +135,21 @@ def values_of(spec: Any) -> list[str]:
     return [s.strip() for s in str(spec or "").split(",") if s.strip()]
 
 
-def interval_sentence(options: Mapping[str, Any]) -> tuple[str, list[str]]:
-    method = options.get("interval", "bootstrap")
+def interval_sentence(provenance: Any) -> tuple[str, list[str]]:
+    """The methods sentence on a result's intervals, from their provenance (``method``,
+    ``resamples``, ``seed``)."""
+    method = provenance.method
     if method == "bootstrap":
         return (
-            f"Intervals are 95% percentile bootstrap intervals over {int(options.get('n_resamples', 1000)):,} "
-            f"resamples of the items (seed {options.get('seed', 0)}) (Efron &amp; Tibshirani 1993).",
+            f"Intervals are 95% percentile bootstrap intervals over {provenance.resamples:,} "
+            f"resamples of the items (seed {provenance.seed}) (Efron &amp; Tibshirani 1993).",
             ["efron1993"],
         )
     if method == "bayes":
         return (
             "Intervals of multi-κ are central 95% intervals of its conjugate posterior: per annotator pair a "
             "Dirichlet(1 + counts) over the pairwise outcomes, the expected agreement fixed from the data "
-            f"(seed {options.get('seed', 0)}).",
+            f"(seed {provenance.seed}).",
             ["seed_candidates"],
         )
     return "No intervals were computed.", []

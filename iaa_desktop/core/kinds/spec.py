@@ -13,13 +13,16 @@ import argparse
 from collections.abc import Callable, Container, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from iaa_desktop.core.errors import OptionError, ReaderError
 from iaa_desktop.core.progress import Progress
 
 if TYPE_CHECKING:  # pandas is imported by the kinds, not at start-up
     import pandas as pd
+
+    from iaa_desktop.core.kinds.arrange import Arrangement
+    from iaa_desktop.core.kinds.survey import Survey
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,16 +152,21 @@ class TaskResult:
     ``errors`` holds the problems found in the inputs that did not stop the computation.
     """
 
-    #: the :class:`KindSpec` of the result's kind (a class attribute of each kind's result); the
-    #: report, the methods paragraph and adjudication reach the kind through it
-    spec: ClassVar[KindSpec | None] = None
-
     kind: str
     inputs: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     errors: list[ReaderError] = field(default_factory=list)
     #: problems worth showing that do not make the input wrong (e.g. a span not matching its text)
     warnings: list[ReaderError] = field(default_factory=list)
+
+    @property
+    def spec(self) -> KindSpec | None:
+        """The :class:`KindSpec` of the result's kind; the report, the methods paragraph and
+        adjudication reach the kind through it."""
+        from iaa_desktop.core.kind_lookup import spec_of
+
+        found = spec_of(self.kind)
+        return found if isinstance(found, KindSpec) else None
 
     def to_json(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -181,9 +189,15 @@ class TaskResult:
 class TaskKind(Protocol):
     """A kind of study. See the module docstring."""
 
-    name: str
-    title: str
-    settings: Sequence[Setting]
+    @property
+    def name(self) -> str:
+        """The kind's name, as in :data:`~iaa_desktop.core.kinds.KINDS`."""
+        ...
+
+    @property
+    def settings(self) -> Sequence[Setting]:
+        """Its options: each becomes a command-line flag and a field of the settings panel."""
+        ...
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         """Confidence in 0..1 that these inputs are of this kind (for ``--kind`` left out)."""
@@ -203,7 +217,6 @@ class StepsKind:
     against ``settings``."""
 
     name: str
-    title: str
     settings: Sequence[Setting]
     recognise: Callable[[list[Path]], float]
     steps: Callable[[Sequence[Path], dict[str, Any]], Generator[Progress, None, Any]]
@@ -217,57 +230,69 @@ class StepsKind:
         return (yield from self.steps(inputs, resolve_options(self.settings, options)))
 
 
-def resolve_ref(ref: str) -> Any:
-    """The object named by ``"package.module:attribute"`` (imported on first use)."""
-    import importlib
+#: what a kind's ``report`` builds: ``(result, ReportContext) -> KindReport``
+ReportBuilder = Callable[[Any, Any], Any]
+#: a kind's ``methods``: ``result -> (paragraphs, reference keys)``
+MethodsWriter = Callable[[Any], tuple[list[str], list[str]]]
+#: a kind's ``summary``: ``result -> (summary rows, caption)`` for the window's summary table
+SummaryMaker = Callable[[Any], tuple[list[Any], str]]
+#: a kind's adjudication units: ``result -> AdjudicationModel``
+UnitsMaker = Callable[[Any], Any]
+#: units read straight from the inputs: ``(inputs, options) -> (AdjudicationModel, errors)``
+GoldUnitsReader = Callable[[list[Path], dict[str, Any]], tuple[Any, list[Any]]]
 
-    module, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(module), attr)
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A kind's example study on the start page: the folder of ``resources/examples`` holding it,
+    the kind as shown on its card, what the example shows and the card's place on the page
+    (smaller first)."""
+
+    folder: str
+    shown: str
+    blurb: str
+    place: int = 100
 
 
 @dataclass(frozen=True, slots=True)
 class KindSpec:
     """Everything the application knows about one kind of study, in one frozen value.
 
-    The heavy parts are named by ``"module:attribute"`` references and imported on first use, so
-    the registry (:data:`iaa_desktop.core.kinds.KINDS`) loads in milliseconds at start-up.
+    The heavy parts are small functions of the kind's package that import their module when
+    first called, so the registry (:data:`iaa_desktop.core.kinds.KINDS`) loads in milliseconds at
+    start-up:
 
-    ``compare`` names an object with ``settings``, ``sniff(inputs)`` and
+    ``comparison()`` gives the object with ``settings``, ``sniff(inputs)`` and
     ``run(inputs, options)`` (the comparison, a generator returning a :class:`TaskResult`);
-    ``report`` a ``build(result, ctx) -> KindReport`` for the report; ``methods`` a
-    ``methods(result) -> (paragraphs, reference keys)``; ``adjudication`` a
-    ``units_for(result) -> AdjudicationModel``; ``gold_units`` (optional) a faster
-    ``(inputs, options) -> (AdjudicationModel, errors)`` for the headless gold command when the
-    units need no comparison.
+    ``report(result, ctx)`` builds the kind's report section, ``methods(result)`` its methods
+    paragraphs and references, ``summary(result)`` the rows of the window's summary table;
+    ``adjudication(result)`` the adjudication units; ``gold_units(inputs, options)`` (optional)
+    reads the units straight from the inputs when they need no comparison (the headless gold
+    command). ``survey(inputs, options)`` and ``arrange(paths)`` are what the import dialog shows
+    (:mod:`iaa_desktop.core.kinds.survey`). ``example`` is its study on the start page,
+    ``placeholder`` the hint of the adjudication panel's typed value, and ``view`` the module of
+    its view in the window, relative to ``iaa_desktop.gui.kinds`` (``".pairs"``) or absolute
+    (the core never imports the window: the window resolves it).
     """
 
     name: str
     title: str
     inputs: str
-    compare: str
-    report: str | None = None
-    methods: str | None = None
-    adjudication: str | None = None
-    gold_units: str | None = None
-
-    @classmethod
-    def of_package(
-        cls, package: str, name: str, title: str, inputs: str, **refs: str | None
-    ) -> KindSpec:
-        """The spec of a kind package laid out by convention: ``compare:KIND``,
-        ``report:build``, ``report:methods`` and ``adjudication:units_for_<name>``; ``refs``
-        overrides any of them or adds ``gold_units``."""
-        conventional: dict[str, str | None] = {
-            "compare": f"{package}.compare:KIND",
-            "report": f"{package}.report:build",
-            "methods": f"{package}.report:methods",
-            "adjudication": f"{package}.adjudication:units_for_{name}",
-        }
-        return cls(name=name, title=title, inputs=inputs, **{**conventional, **refs})
+    comparison: Callable[[], TaskKind]
+    report: ReportBuilder | None = None
+    methods: MethodsWriter | None = None
+    summary: SummaryMaker | None = None
+    adjudication: UnitsMaker | None = None
+    gold_units: GoldUnitsReader | None = None
+    survey: Callable[[list[Path], dict[str, Any]], Survey] | None = None
+    arrange: Callable[[list[Path]], Arrangement] | None = None
+    example: Example | None = None
+    placeholder: str = "another value"
+    view: str = ""
 
     @property
     def kind(self) -> TaskKind:
-        return resolve_ref(self.compare)  # type: ignore[no-any-return]
+        return self.comparison()
 
     @property
     def settings(self) -> Sequence[Setting]:
@@ -281,24 +306,45 @@ class KindSpec:
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, TaskResult]:
         """The kind's run; every text input is read with the chosen ``encoding`` option."""
-        from iaa_desktop.core.textio import with_encoding
-
-        steps = self.kind.run(inputs, options)
-        encoding = (options or {}).get(ENCODING.name)
-        return with_encoding(steps, str(encoding)) if encoding else steps
+        return run_kind(self.kind, inputs, options)
 
     def build_report(self, result: TaskResult, ctx: Any) -> Any:
-        ref = self.report or "iaa_desktop.core.export.report_generic:build"
-        return resolve_ref(ref)(result, ctx)
+        if self.report is None:
+            from iaa_desktop.core.export.report_generic import build
+
+            return build(result, ctx)
+        return self.report(result, ctx)
 
     def methods_text(self, result: TaskResult) -> tuple[list[str], list[str]]:
-        ref = self.methods or "iaa_desktop.core.export.methods_text:methods_generic"
-        return resolve_ref(ref)(result)  # type: ignore[no-any-return]
+        if self.methods is None:
+            from iaa_desktop.core.export.methods_text import methods_generic
+
+            return methods_generic(result)
+        return self.methods(result)
 
     def units_for(self, result: TaskResult) -> Any:
         if self.adjudication is None:
             raise OptionError(f"Adjudication is not available for {self.title.lower()} studies.")
-        return resolve_ref(self.adjudication)(result)
+        return self.adjudication(result)
+
+    def arranged(self, paths: Sequence[Path]) -> Arrangement:
+        """The study's inputs among ``paths``, the files left out and notes (the import dialog)."""
+        if self.arrange is None:
+            from iaa_desktop.core.kinds.arrange import arrange_tables, table_files
+
+            return arrange_tables(list(paths), table_files)
+        return self.arrange(list(paths))
+
+
+def run_kind(
+    kind: TaskKind, inputs: Sequence[Path], options: Mapping[str, Any]
+) -> Generator[Progress, None, TaskResult]:
+    """``kind.run(inputs, options)`` with every text input read in the ``encoding`` option."""
+    from iaa_desktop.core.textio import with_encoding
+
+    steps = kind.run(inputs, options)
+    encoding = (options or {}).get(ENCODING.name)
+    return with_encoding(steps, str(encoding)) if encoding else steps
 
 
 def result_fields(

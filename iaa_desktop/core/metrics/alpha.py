@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,7 +31,9 @@ from iaa_desktop.core.metrics.coding import MISSING, n_categories_of
 from iaa_desktop.core.metrics.result import AgreementResult
 from iaa_desktop.core.metrics.tally import Tally, aggregate, tally
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
+#: Stevens' (1946) levels of measurement; each gives α its distance (Krippendorff 2011)
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+LEVELS: tuple[Level, ...] = get_args(Level)
 
 Distance = Callable[[NDArray[Any], NDArray[Any]], NDArray[Any]]
 

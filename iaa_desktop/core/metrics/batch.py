@@ -48,7 +48,7 @@ class Batch(NamedTuple):
     expected: FloatArray
 
 
-def _div(a: Any, b: Any) -> FloatArray:
+def divide(a: Any, b: Any) -> FloatArray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan)
 
@@ -94,7 +94,7 @@ def observed(t: Tally, ag: Aggregates) -> tuple[FloatArray, FloatArray]:
     r"""A_o = mean over pairable items of Σ_k n_ik(n_ik − 1)/(m_i(m_i − 1)); and their number."""
     f = _ms_basic(t)
     n_pair = ag.ms @ f["pairable"]
-    return _div(ag.ms @ f["agr"], n_pair), n_pair
+    return divide(ag.ms @ f["agr"], n_pair), n_pair
 
 
 def category_shares(t: Tally, ag: Aggregates) -> FloatArray:
@@ -102,7 +102,7 @@ def category_shares(t: Tally, ag: Aggregates) -> FloatArray:
     f = _ms_basic(t)
     n_rated = ag.ms @ f["rated"]
     shares = _weighted_counts(ag.ms, f["inv_m"], t.ms_counts)
-    return _div(shares, n_rated[:, None])
+    return divide(shares, n_rated[:, None])
 
 
 def fleiss(t: Tally, ag: Aggregates) -> Batch:
@@ -145,7 +145,7 @@ def gwet_ac2(t: Tally, ag: Aggregates, agreement_weights: FloatArray) -> Batch:
 
     agr_w = t.ms_feature(f"ac2:{wm.tobytes().hex()}", build)
     n_pair = ag.ms @ f["pairable"]
-    a_o = _div(ag.ms @ agr_w, n_pair)
+    a_o = divide(ag.ms @ agr_w, n_pair)
     if q < 2:
         nan = np.full(ag.n_resamples, np.nan)
         return Batch(nan, a_o, nan)
@@ -173,7 +173,7 @@ def multi_kappa(t: Tally, ag: Aggregates) -> Batch:
     """
     a_o, _ = observed(t, ag)
     tot = ag.ann.sum(axis=2, keepdims=True)
-    p = _div(ag.ann, tot)
+    p = divide(ag.ann, tot)
     if not t.pairs:
         nan = np.full(ag.n_resamples, np.nan)
         return Batch(nan, a_o, nan)
@@ -182,7 +182,7 @@ def multi_kappa(t: Tally, ag: Aggregates) -> Batch:
     prod = np.einsum("bpk,bpk->bp", p[:, xs, :], p[:, ys, :])
     share = _pair_shares_item(ag)
     n_pairs = share.sum(axis=1)
-    a_e = _div(np.where(share, prod, 0.0).sum(axis=1), n_pairs)
+    a_e = divide(np.where(share, prod, 0.0).sum(axis=1), n_pairs)
     return Batch(chance_corrected(a_o, a_e), a_o, a_e)
 
 
@@ -192,16 +192,16 @@ def multi_kappa(t: Tally, ag: Aggregates) -> Batch:
 def cohen_pairs(ag: Aggregates) -> Batch:
     """Cohen's κ of every annotator pair (B, P) over the items both labelled."""
     n = ag.pair_both
-    a_o = _div(ag.pair_agree, n)
-    a_e = _div(np.einsum("bpk,bpk->bp", ag.pair_x, ag.pair_y), n * n)
+    a_o = divide(ag.pair_agree, n)
+    a_e = divide(np.einsum("bpk,bpk->bp", ag.pair_x, ag.pair_y), n * n)
     return Batch(chance_corrected(a_o, a_e), a_o, a_e)
 
 
 def scott_pairs(ag: Aggregates) -> Batch:
     """Scott's π of every annotator pair (B, P): chance from the pair's pooled distribution."""
     n = ag.pair_both
-    a_o = _div(ag.pair_agree, n)
-    pooled = _div(ag.pair_x + ag.pair_y, 2.0 * n[:, :, None])
+    a_o = divide(ag.pair_agree, n)
+    pooled = divide(ag.pair_x + ag.pair_y, 2.0 * n[:, :, None])
     a_e = (pooled**2).sum(axis=2)
     return Batch(chance_corrected(a_o, a_e), a_o, a_e)
 
@@ -225,8 +225,8 @@ def weighted_kappa_pairs(t: Tally, ag: Aggregates, disagreement: FloatArray) -> 
     cells = _inner_cells(t, ag)
     n = ag.pair_both
     d = np.asarray(disagreement, dtype=np.float64)
-    d_o = _div(np.einsum("bpjk,jk->bp", cells, d), n)
-    d_e = _div(np.einsum("bpj,jk,bpk->bp", ag.pair_x, d, ag.pair_y), n * n)
+    d_o = divide(np.einsum("bpjk,jk->bp", cells, d), n)
+    d_e = divide(np.einsum("bpj,jk,bpk->bp", ag.pair_x, d, ag.pair_y), n * n)
     with np.errstate(divide="ignore", invalid="ignore"):
         value = np.where(d_e > 0, 1.0 - d_o / np.where(d_e > 0, d_e, 1.0), np.nan)
     return Batch(value, 1.0 - d_o, 1.0 - d_e)
@@ -235,7 +235,7 @@ def weighted_kappa_pairs(t: Tally, ag: Aggregates, disagreement: FloatArray) -> 
 def pair_mean(values: FloatArray, ag: Aggregates) -> FloatArray:
     """Mean over the pairs that share an item and whose value is defined (B,)."""
     ok = np.isfinite(values) & _pair_shares_item(ag)
-    return _div(np.where(ok, values, 0.0).sum(axis=1), ok.sum(axis=1))
+    return divide(np.where(ok, values, 0.0).sum(axis=1), ok.sum(axis=1))
 
 
 def spearman_pairs(t: Tally, ag: Aggregates) -> FloatArray:
@@ -258,7 +258,7 @@ def spearman_pairs(t: Tally, ag: Aggregates) -> FloatArray:
     vx = np.einsum("bpj,bpj->bp", x, dx * dx)
     vy = np.einsum("bpk,bpk->bp", y, dy * dy)
     den = np.sqrt(vx * vy)
-    rho = _div(cov, den)
+    rho = divide(cov, den)
     return np.where(n >= 2, np.clip(rho, -1.0, 1.0), np.nan)
 
 
@@ -267,7 +267,7 @@ def spearman_weighted(t: Tally, ag: Aggregates) -> FloatArray:
     rho = spearman_pairs(t, ag)
     w = ag.pair_judged
     ok = np.isfinite(rho) & (w > 0)
-    return _div(np.where(ok, rho * w, 0.0).sum(axis=1), np.where(ok, w, 0.0).sum(axis=1))
+    return divide(np.where(ok, rho * w, 0.0).sum(axis=1), np.where(ok, w, 0.0).sum(axis=1))
 
 
 # ------------------------------------------------------------------ Krippendorff's α
@@ -356,8 +356,8 @@ def midranks(n_c: FloatArray, values: FloatArray) -> FloatArray:
 
 
 def _alpha_from(d_o_sum: FloatArray, e_sum: FloatArray, n: FloatArray) -> Batch:
-    d_o = _div(d_o_sum, n)
-    d_e = _div(e_sum, n * (n - 1.0))
+    d_o = divide(d_o_sum, n)
+    d_e = divide(e_sum, n * (n - 1.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         value = np.where((d_e > 0) & (n > 1), 1.0 - d_o / np.where(d_e > 0, d_e, 1.0), np.nan)
     return Batch(value, d_o, d_e)

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from iaa_desktop.core.metrics import batch
+from iaa_desktop.core.metrics.alpha import LEVELS
 from iaa_desktop.core.metrics.coefficients import agreement_weights
 from iaa_desktop.core.metrics.tally import Aggregates, Tally
 
@@ -128,14 +129,12 @@ def pair_table(t: Tally, ag: Aggregates, opts: CodedOptions) -> dict[str, FloatA
     both = ag.pair_both[0]
     out: dict[str, FloatArray] = {
         "n_items": both,
-        "percent_agreement": batch._div(ag.pair_agree[0], both),
+        "percent_agreement": batch.divide(ag.pair_agree[0], both),
         "cohen_kappa": batch.cohen_pairs(ag).value[0],
         "scott_pi": batch.scott_pairs(ag).value[0],
     }
     if opts.delta is None:
-        level = (
-            opts.level if opts.level in ("nominal", "ordinal", "interval", "ratio") else "nominal"
-        )
+        level = opts.level if opts.level in LEVELS else "nominal"
         out["krippendorff_alpha"] = batch.pair_alpha(t, ag, level, opts.category_values(q))[0]
     if opts.ordered and q >= 2:
         for kind in ("linear", "quadratic"):

@@ -52,13 +52,14 @@ from iaa_desktop.gui.widgets.zoom import TextZoom
 
 HEARTBEAT_MS = 15_000
 BUTTON_CHARS = 60
-PLACEHOLDERS = {
-    "normalization": "norm   or   norm | modernized | INFL/SEM/EXT",
-    "multilabel": "labels separated by ; (empty = no label)",
-    "durel": "a judgment, e.g. 3",
-    "coref": "keep / drop, or click mentions in the text to edit a chain",
-    "spans": "LABEL START END, several joined by ;  (empty = no span)",
-}
+
+
+def _placeholder(kind: str) -> str:
+    """The hint of the typed value: how the kind's gold values are written."""
+    from iaa_desktop.core.kinds import KINDS
+
+    spec = KINDS.get(kind)
+    return spec.placeholder if spec is not None else "another value"
 
 
 class AdjudicationPanel(QWidget):
@@ -205,9 +206,7 @@ class AdjudicationPanel(QWidget):
         cl.addWidget(self.choices_box)
         row = QHBoxLayout()
         self.value_edit = QLineEdit()
-        self.value_edit.setPlaceholderText(
-            PLACEHOLDERS.get(self.session.model.kind, "another value")
-        )
+        self.value_edit.setPlaceholderText(_placeholder(self.session.model.kind))
         self.value_edit.returnPressed.connect(self.decide_typed)
         self.typed_button = QPushButton("Use typed value")
         self.typed_button.clicked.connect(self.decide_typed)

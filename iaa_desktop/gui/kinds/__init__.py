@@ -1,6 +1,7 @@
-"""Registry of the views of each kind of study. Adding a view is one module and one line here.
+"""The views of each kind of study in the window.
 
-Each module named here defines::
+A kind's spec names its view module (:attr:`~iaa_desktop.core.kinds.spec.KindSpec.view`),
+relative to this package (``".pairs"``) or absolute; the module defines::
 
     def create_panels(result: TaskResult, context: ViewContext) -> list[tuple[str, QWidget]]
 
@@ -11,13 +12,28 @@ result each time the study recomputes; a module may keep state across results by
 
 from __future__ import annotations
 
-#: kind name → module with ``create_panels``
-VIEW_MODULES: dict[str, str] = {
-    "table": "iaa_desktop.gui.kinds.table",
-    "coref": "iaa_desktop.gui.kinds.coref",
-    "durel": "iaa_desktop.gui.kinds.pairs",
-    "candidates": "iaa_desktop.gui.kinds.pairs",
-    "multilabel": "iaa_desktop.gui.kinds.multilabel",
-    "normalization": "iaa_desktop.gui.kinds.normalization",
-    "spans": "iaa_desktop.gui.kinds.spans",
-}
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+__all__ = ["create_panels", "view_module"]
+
+
+def view_module(kind: str) -> ModuleType | None:
+    """The view module of ``kind`` (imported on first use), or None when the kind has none."""
+    from iaa_desktop.core.kinds import KINDS
+
+    spec = KINDS.get(kind)
+    if spec is None or not spec.view:
+        return None
+    return importlib.import_module(spec.view, __name__)
+
+
+def create_panels(result: Any, context: Any) -> list[tuple[str, Any]]:
+    """The tabs of ``result``'s kind (none when the kind has no view)."""
+    module = view_module(result.kind)
+    if module is None:
+        return []
+    make: Callable[[Any, Any], list[tuple[str, Any]]] = module.create_panels
+    return make(result, context)

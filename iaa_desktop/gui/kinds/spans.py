@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from iaa_desktop.core.kinds.spans.measures import KINDS
-from iaa_desktop.gui.kinds.coref.render import PALETTE
+from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
@@ -91,7 +91,7 @@ def render_document(result: Any, d: int, selected: int = -1) -> str:
     """The document as a table: per row of text, one line per annotator (code-point offsets)."""
     corpus, groups = result.corpus, result.groups
     text = corpus.texts[d] or ""
-    colour = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(corpus.labels)}
+    colour = {lab: MARKABLE[k % len(MARKABLE)] for k, lab in enumerate(corpus.labels)}
     per_ann: list[list[tuple[int, int, str, str, int]]] = [[] for _ in corpus.annotators]
     for i in np.flatnonzero(corpus.doc == d).tolist():
         g = int(groups.of_span[i])
@@ -350,19 +350,19 @@ EXPLAIN = {
 
 def interval_note(result: Any, key: str) -> str:
     """How the interval of a figure was computed (the second half of its tooltip)."""
-    o = getattr(result, "options", {}) or {}
+    iv = result.interval
     if key == "gamma":
         return (
             "Interval: γ for a 2% relative error of its sampled expected disorder (the precision "
-            f"level; seed {int(o.get('seed', 0))}), not the variation between documents."
+            f"level; seed {iv.seed}), not the variation between documents."
         )
     if key == "gamma_cat":
         return "No interval: γ-cat would have to be aligned again for every resample."
     if key in ("token_f1", "lenient_f1"):
         return "No interval: as bratiaa reports it, the mean and SD over the annotator pairs."
     note = (
-        f"Interval: 95% percentile bootstrap over documents ({int(o.get('n_resamples', 1000)):,} "
-        f"resamples, seed {int(o.get('seed', 0))}): the documents are drawn with replacement and "
+        f"Interval: 95% percentile bootstrap over documents ({iv.resamples:,} "
+        f"resamples, seed {iv.seed}): the documents are drawn with replacement and "
         "the figure computed again from each resample's counts"
     )
     if key == "unitizing_alpha":

@@ -34,6 +34,26 @@ QUALITATIVE = (
     "#fddaec",
     "#f2f2f2",
 )
+#: light backgrounds of labelled text (coreference classes, span labels): marks drawn on them (text
+#: colour, underline) stay readable on every one
+MARKABLE = (
+    "#8dd3c7",
+    "#ffffb3",
+    "#bebada",
+    "#fbb4ae",
+    "#b3cde3",
+    "#fed9a6",
+    "#b3de69",
+    "#fccde5",
+    "#decbe4",
+    "#ccebc5",
+    "#ffed6f",
+    "#a6cee3",
+    "#b2df8a",
+    "#fdbf6f",
+    "#cab2d6",
+    "#e5c494",
+)
 #: light end of ColorBrewer YlGnBu: the values of an ordered scale, lowest first
 ORDERED_STOPS = ((0.0, 255, 255, 217), (0.5, 161, 218, 180), (1.0, 65, 182, 196))
 #: severity 0 → 1: pale yellow, orange, red (ColorBrewer YlOrRd)

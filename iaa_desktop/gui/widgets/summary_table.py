@@ -44,17 +44,11 @@ LEGEND = (
 def summary_rows(result: Any) -> tuple[list[Any], str]:
     """``(rows, caption)`` of the kind's ``summary(result)`` (empty when it has none)."""
     from iaa_desktop.core.kinds import get_kind
-    from iaa_desktop.core.kinds.spec import resolve_ref
 
     spec = get_kind(result.kind)
-    ref = getattr(spec, "report", None)
-    if not ref:
+    if spec.summary is None:
         return [], ""
-    try:
-        fn = resolve_ref(ref.split(":")[0] + ":summary")
-    except AttributeError:
-        return [], ""
-    return fn(result)  # type: ignore[no-any-return]
+    return spec.summary(result)
 
 
 def summary_frame(rows: list[Any]) -> pd.DataFrame:

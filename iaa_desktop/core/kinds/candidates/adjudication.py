@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import (
     delimiter_for,
@@ -60,10 +61,10 @@ class CandidatesModel(AdjudicationModel):
             out += f"<p dir='auto'><i>{side}{ref}</i><br>{html.escape(str(r[side + '_text']))}</p>"
         return out
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.candidates.reader import (
             CandidateColumns,
-            _pick,
+            pick_column,
             read_candidates,
         )
         from iaa_desktop.core.tabular import LINE, read_table
@@ -81,7 +82,9 @@ class CandidatesModel(AdjudicationModel):
         name = free_name(GOLD, self.annotators)
         labels = ["" if v is None else str(v) for v in gold]
         wide = all(a in cols for a in data.annotators)
-        c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",)) or cols[0]
+        c_id = (
+            pick_column(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",)) or cols[0]
+        )
         if wide:
             g = pd.Series(labels, index=list(self.keys))
             out = raw.copy()
@@ -94,9 +97,12 @@ class CandidatesModel(AdjudicationModel):
                 out = pd.concat([out, extra], ignore_index=True)
         else:
             c_ann = (
-                _pick(cols, spec.annotator, ("annotator", "coder", "rater", "user")) or "annotator"
+                pick_column(cols, spec.annotator, ("annotator", "coder", "rater", "user"))
+                or "annotator"
             )
-            c_lab = _pick(cols, spec.label, ("label", "judgment", "decision", "value")) or "label"
+            c_lab = (
+                pick_column(cols, spec.label, ("label", "judgment", "decision", "value")) or "label"
+            )
             add = pd.DataFrame({c: "" for c in cols}, index=range(len(self.keys)))
             add[c_id] = list(self.keys)
             add[c_ann] = name

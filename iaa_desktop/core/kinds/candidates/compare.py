@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.candidates import SPEC
 from iaa_desktop.core.kinds.candidates.model.settings import (
     MODEL_SETTINGS,
     run_model,
@@ -36,7 +36,7 @@ from iaa_desktop.core.kinds.candidates.reader import (
     looks_like_candidates,
     read_candidates,
 )
-from iaa_desktop.core.kinds.durel.compare import PairDetail, _clean, make_detail
+from iaa_desktop.core.kinds.options import SEED
 from iaa_desktop.core.kinds.spec import (
     Setting,
     StepsKind,
@@ -44,6 +44,7 @@ from iaa_desktop.core.kinds.spec import (
     rename_annotators,
     result_fields,
 )
+from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
 from iaa_desktop.core.progress import Progress
 
@@ -72,7 +73,7 @@ SETTINGS = [
     _column("label", "Label column", "label column of long labels"),
     Setting("bins", "Overlap bins", 5, int, (), "number of quantile bins of overlap"),
     Setting("bayes_draws", "Posterior draws", 4000, int, (), "draws from the Dirichlet posterior"),
-    Setting("seed", "Random seed", 0, int, (), "seed of the posterior draws"),
+    Setting("seed", "Random seed", SEED, int, (), "seed of the posterior draws"),
     *MODEL_SETTINGS,
     Setting(
         "max_aligned",
@@ -85,7 +86,7 @@ SETTINGS = [
 ]
 
 
-def kappa_summary(codes: np.ndarray, q: int, draws: int, seed: int) -> dict[str, Any]:
+def kappa_summary(codes: NDArray[Any], q: int, draws: int, seed: int) -> dict[str, Any]:
     """multi-κ with its Bayesian median and 89% / 95% intervals (JSON-ready)."""
     r = multi_kappa(codes, q)
     out: dict[str, Any] = {
@@ -111,7 +112,7 @@ def kappa_summary(codes: np.ndarray, q: int, draws: int, seed: int) -> dict[str,
     return out
 
 
-def overlap_bins(overlap: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
+def overlap_bins(overlap: NDArray[Any], n_bins: int) -> tuple[NDArray[Any], NDArray[Any]]:
     """Quantile bin (0-based) of each value and the inner edges; a value on an edge goes up.
 
     >>> b, e = overlap_bins(np.array([0.0, 0.1, 0.2, 0.3, 0.4]), 5)
@@ -128,7 +129,6 @@ def overlap_bins(overlap: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarr
 
 @dataclass
 class CandidatesResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     categories: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)
@@ -192,7 +192,7 @@ class CandidatesResult(TaskResult):
     def to_json(self) -> dict[str, Any]:
         keep = ["pair_id", *self.factors, "overlap", "overlap_bin", "disagreement"]
         extra = {"model": self.model.to_json()} if self.model is not None else {}
-        return _clean(
+        out: dict[str, Any] = json_safe(
             extra
             | {
                 "kind": self.kind,
@@ -207,6 +207,7 @@ class CandidatesResult(TaskResult):
                 "pairs": self.pairs[keep].to_dict("records"),
             }
         )
+        return out
 
     @staticmethod
     def _flat(k: dict[str, Any]) -> dict[str, Any]:
@@ -353,7 +354,7 @@ def run(
     by_factor = yield from kappa.per_factor_level(pairs, factors)
     yield Progress(88, 100, "multi-κ per overlap bin")
     result = CandidatesResult(
-        **result_fields(SPEC.name, inputs, opts, errors, warnings),
+        **result_fields("candidates", inputs, opts, errors, warnings),
         annotators=data.annotators,
         categories=list(cats),
         overall=overall,
@@ -418,7 +419,7 @@ def _factors(
     return factors
 
 
-def _lexical_overlap(pairs: pd.DataFrame) -> np.ndarray:
+def _lexical_overlap(pairs: pd.DataFrame) -> NDArray[Any]:
     """Weighted Jaccard overlap of each pair's passages (lemmas where given); the table keeps a
     given ``overlap`` column as ``overlap_given`` and gets the computed one as ``overlap``."""
     has_tl, has_sl = "target_lemma" in pairs.columns, "source_lemma" in pairs.columns
@@ -439,7 +440,7 @@ def _lexical_overlap(pairs: pd.DataFrame) -> np.ndarray:
     return overlap
 
 
-def _bin_names(overlap: np.ndarray, edges: np.ndarray) -> list[str]:
+def _bin_names(overlap: NDArray[Any], edges: NDArray[Any]) -> list[str]:
     """``Q1 [low, high)`` … of the quantile bins (the last one closed)."""
     bounds = (
         np.concatenate([[np.nanmin(overlap)], edges, [np.nanmax(overlap)]])
@@ -456,12 +457,12 @@ def _bin_names(overlap: np.ndarray, edges: np.ndarray) -> list[str]:
 class _KappaOf:
     """multi-κ summaries (:func:`kappa_summary`) of subsets of one study's label codes."""
 
-    codes: np.ndarray
+    codes: NDArray[Any]
     q: int
     draws: int
     seed: int
 
-    def of(self, codes: np.ndarray) -> dict[str, Any]:
+    def of(self, codes: NDArray[Any]) -> dict[str, Any]:
         return kappa_summary(codes, self.q, self.draws, self.seed)
 
     def per_annotator_pair(self, annotators: Sequence[str]) -> list[dict[str, Any]]:
@@ -499,7 +500,7 @@ class _KappaOf:
         return by_factor
 
     def per_overlap_bin(
-        self, bins: np.ndarray, bin_names: Sequence[str], overlap: np.ndarray, agr: np.ndarray
+        self, bins: NDArray[Any], bin_names: Sequence[str], overlap: NDArray[Any], agr: NDArray[Any]
     ) -> list[dict[str, Any]]:
         """κ, median overlap and mean percent agreement of the pairs of each overlap bin."""
         by_bin = []
@@ -537,4 +538,4 @@ def _num(s: str) -> float:
         return math.inf
 
 
-KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_candidates, run)
+KIND = StepsKind("candidates", SETTINGS, looks_like_candidates, run)

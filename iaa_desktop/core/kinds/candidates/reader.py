@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import ReaderError
-from iaa_desktop.core.kinds.durel.reader import header_line
-from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, read_table
+from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, header_line, read_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ class CandidateData:
     warnings: list[ReaderError] = field(default_factory=list)
 
 
-def _pick(
+def pick_column(
     cols: Sequence[str], given: str, names: Sequence[str], contains: Sequence[str] = ()
 ) -> str | None:
     if given:
@@ -75,10 +75,10 @@ def _pick(
 
 
 def _text_columns(cols: Sequence[str], spec: CandidateColumns) -> tuple[str | None, str | None]:
-    t = _pick(
+    t = pick_column(
         cols, spec.target_text, ("target_text", "target", "text_a", "text1"), ("target", "text")
     )
-    s = _pick(
+    s = pick_column(
         cols, spec.source_text, ("source_text", "source", "text_b", "text2"), ("source", "text")
     )
     return t, s
@@ -195,12 +195,16 @@ def _pairs_table(
     """The pairs with their columns under the standard names (``pair_id``, ``target_text``,
     ``source_text``, ``target_lemma``, ``source_lemma``), a repeated id's later rows left out."""
     cols = [c for c in df.columns if c != LINE]
-    c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
+    c_id = pick_column(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
     c_t, c_s = _text_columns(cols, spec)
     if c_id is None:
         raise ReaderError(path, 1, "the pairs table has no pair id column (e.g. 'pair_id').")
-    c_tl = _pick(cols, spec.target_lemma, ("target_lemma", "target_lemmas"), ("target", "lemma"))
-    c_sl = _pick(cols, spec.source_lemma, ("source_lemma", "source_lemmas"), ("source", "lemma"))
+    c_tl = pick_column(
+        cols, spec.target_lemma, ("target_lemma", "target_lemmas"), ("target", "lemma")
+    )
+    c_sl = pick_column(
+        cols, spec.source_lemma, ("source_lemma", "source_lemmas"), ("source", "lemma")
+    )
     df = _first_rows_only(
         df,
         c_id,
@@ -250,13 +254,13 @@ def _labels_of_pairs(
     known = labels.index.isin(pairs["pair_id"])
     if not known.all():
         missing = list(labels.index[~known])
-        c_lab_id = _pick(
+        c_lab_id = pick_column(
             [c for c in labels_df.columns if c != LINE],
             spec.pair_id,
             ("pair_id", "pair", "id", "item"),
             ("id",),
         )
-        first = (
+        first: Any = (
             labels_df[LINE][labels_df[c_lab_id].astype(str).str.strip() == str(missing[0])]
             if c_lab_id
             else []
@@ -294,11 +298,11 @@ def _labels_table(
 ) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Pair id × annotator labels (text, "" = none) from a long or a wide labels table."""
     cols = [c for c in df.columns if c != LINE]
-    c_id = _pick(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
+    c_id = pick_column(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
     if c_id is None:
         raise ReaderError(path, 1, "the labels table has no pair id column (e.g. 'pair_id').")
-    c_ann = _pick(cols, spec.annotator, ("annotator", "coder", "rater", "user"))
-    c_lab = _pick(cols, spec.label, ("label", "judgment", "decision", "value"))
+    c_ann = pick_column(cols, spec.annotator, ("annotator", "coder", "rater", "user"))
+    c_lab = pick_column(cols, spec.label, ("label", "judgment", "decision", "value"))
     if c_ann and c_lab:
         wide, annotators = _long_labels(df, path, (c_id, c_ann, c_lab), errors, warnings)
     else:
@@ -386,14 +390,18 @@ def _long_labels(
     return wide[list(annotators)], annotators
 
 
-def encode_labels(labels: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+def encode_labels(labels: pd.DataFrame) -> tuple[NDArray[Any], list[str]]:
     """``(codes, categories)``: integer codes (-1 = no label) of an items × annotators label table."""
-    arr = labels.to_numpy(dtype=object).astype(str)
-    valid = arr != ""
-    cats = sorted(set(arr[valid].tolist()), key=lambda s: (_num(s), s))
+    # Python strings (an object array), never a fixed-width string array: that one would take
+    # the longest label's width for every cell (one label of 60,000 characters among 10,000
+    # pairs: gigabytes)
+    flat = pd.Series(labels.to_numpy(dtype=object).ravel()).fillna("").astype(str)
+    raw_codes, uniques = pd.factorize(flat, sort=False)
+    raw = [str(u) for u in uniques]
+    cats = sorted((u for u in raw if u != ""), key=lambda s: (_num(s), s))
     index = {c: k for k, c in enumerate(cats)}
-    codes = np.full(arr.shape, -1, dtype=np.int32)
-    codes[valid] = [index[v] for v in arr[valid]]
+    lookup = np.array([index.get(u, -1) for u in raw] + [-1], dtype=np.int32)
+    codes = lookup[raw_codes].reshape(labels.shape)  # factorize's -1 picks the final -1
     return codes, cats
 
 

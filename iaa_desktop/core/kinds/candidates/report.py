@@ -16,7 +16,7 @@ from iaa_desktop.core.export.html_blocks import (
 )
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
-from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_section
+from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 
 K_HEADERS = {
     "factor": "Factor",
@@ -140,7 +140,7 @@ def _factor_charts(result: Any) -> list[str]:
     """Factors with few levels share one forest plot (as in the GUI), then the overlap curve; a
     factor with many levels (e.g. the source book) gets its own, sorted, in chunks that fit on a
     page."""
-    from iaa_desktop.core.kinds.durel.charts import forest_figure, overlap_curve_figure
+    from iaa_desktop.core.kinds.candidates.charts import forest_figure, overlap_curve_figure
 
     small = [
         f for f, lv in result.by_factor.items() if f != "overlap" and len(lv) <= FOREST_ROWS_SHARED
@@ -257,7 +257,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "
         "not a verdict."
     )
-    paragraphs, refs = [p1, p2], []
+    paragraphs, refs = [p1, p2], list[str]()
     if getattr(result, "model", None) is None:
         paragraphs[1] += (
             " These intervals treat each subset on its own; the hierarchical agreement model "

@@ -29,37 +29,27 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
 from iaa_desktop.core.errors import IaaError, OptionError, ReaderError
+from iaa_desktop.core.kinds.coref.gold_values import (
+    DROP,
+    KEEP,
+    Mention,
+    decode_class,
+    encode_class,
+    mention_text,
+)
 from iaa_desktop.core.kinds.coref.marks import line_of
 from iaa_desktop.core.kinds.coref.source_text import token_layout
 
-Mention = tuple[str, int, int]  # (type, start, end): characters (brat) or tokens (CoNLL)
-KEEP, DROP = "keep", "drop"
 NAME = "\x00"  # where a title names annotators (replaced by the shown names)
 
 
 def _iso(text: str) -> str:
     """Unicode first-strong isolate: a right-to-left surface does not reorder the text around it."""
     return f"\u2068{text}\u2069"
-
-
-def mention_text(m: Mention) -> str:
-    return f"{m[0]} {m[1]} {m[2]}"
-
-
-def encode_class(c: frozenset[Mention] | set[Mention]) -> str:
-    return ";".join(mention_text(m) for m in sorted(c, key=lambda m: (m[1], m[2], m[0])))
-
-
-def decode_class(v: str) -> frozenset[Mention]:
-    out = set()
-    for part in v.split(";"):
-        if part.strip():
-            t, s, e = part.rsplit(" ", 2)
-            out.add((t, int(s), int(e)))
-    return frozenset(out)
 
 
 @dataclass
@@ -186,10 +176,11 @@ def load_documents(
 
 
 def _run_coref(inputs: Sequence[Path], options: dict[str, Any] | None = None) -> Any:
-    from iaa_desktop.core.kinds import get_kind
+    from iaa_desktop.core.kinds.coref.compare import KIND
+    from iaa_desktop.core.kinds.spec import run_kind
     from iaa_desktop.core.progress import run_to_end
 
-    return run_to_end(get_kind("coref").run([Path(p) for p in inputs], dict(options or {})))
+    return run_to_end(run_kind(KIND, [Path(p) for p in inputs], dict(options or {})))
 
 
 def match_classes(a: Sequence[frozenset], b: Sequence[frozenset]) -> list[tuple[int, int]]:
@@ -367,7 +358,7 @@ class CorefModel(AdjudicationModel):
     # -- gold ------------------------------------------------------------------------------------
 
     def gold_chains(
-        self, gold: np.ndarray
+        self, gold: NDArray[Any]
     ) -> list[tuple[frozenset[Mention], list[frozenset[Mention]]]]:
         """Per document: (gold mentions, gold chains), consistent (see the module docstring)."""
         out = []
@@ -408,7 +399,7 @@ class CorefModel(AdjudicationModel):
             out.append((mentions, chains))
         return out
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.coref import gold as writers
 
         chains = self.gold_chains(gold)

@@ -16,7 +16,6 @@ import pandas as pd
 
 from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.coref import SPEC
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
     MentionKey,
@@ -125,7 +124,6 @@ class DocumentComparison:
 
 @dataclass
 class CorefResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     documents: list[DocumentComparison] = field(default_factory=list)
     corpus_scores: dict[tuple[str, str], DocumentScores] = field(default_factory=dict)
@@ -405,7 +403,7 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
         by_annotator, annotators, names, opts["cost"], len(inputs), errors
     )
     result = CorefResult(
-        **result_fields(SPEC.name, original_inputs, opts, errors),
+        **result_fields("coref", original_inputs, opts, errors),
         annotators=annotators,
         documents=documents,
         corpus_scores=corpus,
@@ -483,4 +481,4 @@ def _compare_documents(
     return documents, {pair: s for pair, s in corpus.items() if s.counts}
 
 
-KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_coref, run)
+KIND = StepsKind("coref", SETTINGS, looks_like_coref, run)

@@ -72,7 +72,9 @@ def write_brat(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path]
     return written
 
 
-def _conll_marks(mentions: frozenset[Mention], doc_chains: list[frozenset[Mention]]):
+def _conll_marks(
+    mentions: frozenset[Mention], doc_chains: list[frozenset[Mention]]
+) -> dict[int, list[str]]:
     marks: dict[int, list[str]] = {}
     cluster_of = {m: cid for cid, c in enumerate(doc_chains) for m in c}
     next_id = len(doc_chains)
@@ -107,9 +109,11 @@ def write_conll(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path
             marks = _conll_marks(mentions, doc_chains)
             for k, ln in enumerate(rows):
                 col = "|".join(marks.get(k, [])) or "-"
-                lines[ln] = re.sub(
-                    r"\S+(\s*)$", lambda mm, col=col: col + mm.group(1), lines[ln], count=1
-                )
+
+                def put(mm: re.Match[str], col: str = col) -> str:
+                    return col + mm.group(1)
+
+                lines[ln] = re.sub(r"\S+(\s*)$", put, lines[ln], count=1)
         if single:
             suffix = src.suffix if re.fullmatch(r"\.\w{1,20}", src.suffix) else ".conll"
             path = path_inside(out_dir, "gold" + suffix)

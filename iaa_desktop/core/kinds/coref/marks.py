@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def context_lines(
     for s, _e in focus:
         ln = bisect.bisect_right(starts, s) - 1
         wanted.update(range(ln - around, ln + around + 1))
-    out = []
+    out: list[Any] = []
     last = -2
     for ln in sorted(x for x in wanted if 0 <= x < len(starts)):
         lo = starts[ln]

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.formats.brat import text_bound
 from iaa_desktop.core.textio import read_head, read_text, text_lines
 
 #: the largest offset, token position or entity number read (Python's int of a 4,000-digit
@@ -52,8 +54,6 @@ class CorefDocument:
 
 
 # ----------------------------------------------------------------------------------------- brat
-
-_T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
 
 
 def read_brat(ann_path: Path, relation_types: tuple[str, ...] = ("Coreference",)) -> CorefDocument:
@@ -206,11 +206,11 @@ def _t_line(
     def bad(message: str) -> None:
         errors.append(ReaderError(path, lineno, message))
 
-    m = _T_LINE.match(line)
-    if not m:
+    found = text_bound(line)
+    if found is None:
         bad("a T line must read 'T<n><TAB><type> <start> <end><TAB><text>'; line left out.")
         return None
-    tid, mtype, spans, covered = m.groups()
+    tid, mtype, spans, covered = found
     if _duplicate_id(path, lineno, tid, id_lines, errors):
         return None
     if any(len(n) > _MAX_DIGITS for n in spans.replace(";", " ").split()):
@@ -230,7 +230,9 @@ def _t_line(
     return tid, (mtype, start, end), covered
 
 
-def _closure(relations, ids, seen, path, errors) -> list[list[MentionKey]]:
+def _closure(
+    relations: Any, ids: Any, seen: Any, path: Path, errors: list[ReaderError]
+) -> list[list[MentionKey]]:
     parent: dict[MentionKey, MentionKey] = {}
 
     def find(x: MentionKey) -> MentionKey:

@@ -89,7 +89,7 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
                 rows.append(SummaryRow(f"{title} F1, {row['a']} – {row['b']}", row[title]))
     threshold = (getattr(result, "options", {}) or {}).get("study_threshold")
     caption = "δ: lower is better (0 = identical classes); F1 in 0–1" + (
-        f"; documents with δ ≥ {float(threshold):.3g} are flagged for study"
+        f"; documents with δ ≥ {float(threshold or 0):.3g} are flagged for study"
         if finite(threshold)
         else ""
     )

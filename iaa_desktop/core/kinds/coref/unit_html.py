@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from iaa_desktop.core.kinds.coref.gold_values import KEEP, decode_class
 from iaa_desktop.core.kinds.coref.marks import Mark, context_lines
 
 ALL = "#b7e4b7"  # in every version
@@ -23,8 +24,6 @@ def _mention_key(m: Any) -> str:
 
 def unit_html(model: Any, i: int, names: list[str], current: str | None = None) -> str:
     """See the module docstring; ``names`` are the shown names per annotator column."""
-    from iaa_desktop.core.kinds.coref.adjudication import KEEP, decode_class
-
     u = model.units[i]
     doc = model.docs[u.doc]
     present = [x for x, a in enumerate(doc.annotations) if a is not None]
@@ -36,7 +35,7 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
         holders = {
             m: [x for x, c in enumerate(u.classes) if c is not None and m in c] for m in focus
         }
-    chosen: frozenset = frozenset()
+    chosen: frozenset[Any] = frozenset()
     decided = current is not None
     if current and u.kind == "group":
         chosen = decode_class(current)
@@ -99,7 +98,7 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
     return legend + body + _membership(model, u, doc, names)
 
 
-def _no_text(doc: Any, focus: set) -> str:
+def _no_text(doc: Any, focus: set[Any]) -> str:
     items = ", ".join(html.escape(doc.label(m)) for m in sorted(focus, key=lambda m: m[1]))
     return f"<p>{items}</p>"
 

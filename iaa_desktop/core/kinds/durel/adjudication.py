@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import free_name
 from iaa_desktop.core.adjudication.model import AdjudicationModel, format_number
@@ -42,7 +43,7 @@ class DurelModel(AdjudicationModel):
         super().__init__(*args, **kw)
         self._result = result
 
-    def _use(self, i: int, which: str):
+    def _use(self, i: int, which: str) -> Any:
         r = self._result
         if r is None:
             return None
@@ -78,7 +79,7 @@ class DurelModel(AdjudicationModel):
             out.append(f"<p dir='auto'><i>{html.escape(u.identifier)}</i><br>{body}</p>")
         return "".join(out)
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.durel.reader import target_sets
 
         name = free_name(GOLD, self.annotators)

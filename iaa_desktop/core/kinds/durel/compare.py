@@ -29,16 +29,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
-from iaa_desktop.core.align.tokens import (
-    Alignment,
-    Tokens,
-    smith_waterman,
-    tokenize,
-    weighted_jaccard,
-)
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.durel import SPEC
 from iaa_desktop.core.kinds.durel.figures import Matrix, build_matrix, compute
 from iaa_desktop.core.kinds.durel.measures import row_sd
 from iaa_desktop.core.kinds.durel.reader import (
@@ -59,6 +52,7 @@ from iaa_desktop.core.kinds.spec import (
     rename_annotators,
     result_fields,
 )
+from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
 from iaa_desktop.core.progress import Progress
 
 #: how the weighted mean Spearman ρ weights an annotator pair (see :data:`SETTINGS`)
@@ -141,71 +135,6 @@ SETTINGS = [
 
 
 # ---------------------------------------------------------------------------------------------
-# what the pair view shows (shared with the candidates kind)
-
-
-@dataclass(frozen=True)
-class PairDetail:
-    """Everything the pair view needs for one pair of passages."""
-
-    title: str
-    text_a: str
-    text_b: str
-    tokens_a: Tokens
-    tokens_b: Tokens
-    shared: frozenset[str]
-    alignment: Alignment
-    overlap: float
-    span_a: tuple[int, int] | None = None
-    span_b: tuple[int, int] | None = None
-    span_warnings: tuple[str, ...] = ()
-    #: (annotator, value as text, comment)
-    judgments: tuple[tuple[str, str, str], ...] = ()
-    summary: tuple[tuple[str, str], ...] = ()
-    label_a: str = "A"
-    label_b: str = "B"
-
-
-#: token pairs (passage A length × passage B length) aligned at most: 32 MB per matrix
-MAX_ALIGNED_CELLS = 4_000_000
-
-
-def make_detail(
-    title: str,
-    text_a: str,
-    text_b: str,
-    lemmas_a: str | None = None,
-    lemmas_b: str | None = None,
-    **kw: Any,
-) -> PairDetail:
-    """Tokenise, overlap and align two passages (the alignment only up to
-    :data:`MAX_ALIGNED_CELLS` token pairs: its matrices grow with the product of the lengths)."""
-    ta, tb = tokenize(text_a, lemmas_a), tokenize(text_b, lemmas_b)
-    n_cells = len(ta.keys) * len(tb.keys)
-    if n_cells <= MAX_ALIGNED_CELLS:
-        al = smith_waterman(ta.keys, tb.keys)
-    else:
-        al = Alignment((), 0.0)
-        note = (
-            "alignment",
-            f"not computed: {len(ta.keys):,} × {len(tb.keys):,} tokens, more than "
-            f"{MAX_ALIGNED_CELLS:,} token pairs",
-        )
-        kw["summary"] = (*kw.get("summary", ()), note)
-    return PairDetail(
-        title,
-        text_a,
-        text_b,
-        ta,
-        tb,
-        frozenset(ta.keys) & frozenset(tb.keys),
-        al,
-        weighted_jaccard(ta.keys, tb.keys),
-        **kw,
-    )
-
-
-# ---------------------------------------------------------------------------------------------
 # judgments as text
 
 
@@ -217,7 +146,6 @@ def _fmt(v: float) -> str:
 
 @dataclass
 class DurelResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     level: str = "ordinal"
     overall: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -307,10 +235,10 @@ class DurelResult(TaskResult):
             "kind": self.kind,
             "level": self.level,
             "annotators": list(self.annotators),
-            "overall": _clean(self.overall),
-            "targets": _clean(self.targets),
-            "annotator_spearman": _clean(self.annotator_table.to_dict("records")),
-            "topic_ranking": _clean(self.topic_ranking.to_dict("records")),
+            "overall": json_safe(self.overall),
+            "targets": json_safe(self.targets),
+            "annotator_spearman": json_safe(self.annotator_table.to_dict("records")),
+            "topic_ranking": json_safe(self.topic_ranking.to_dict("records")),
         }
 
     def targets_table(self) -> pd.DataFrame:
@@ -351,19 +279,6 @@ class DurelResult(TaskResult):
         ]
 
 
-def _clean(obj: Any) -> Any:
-    """JSON-safe copy: NaN → None, numpy scalars → Python."""
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_clean(v) for v in obj]
-    if isinstance(obj, np.generic):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
 # ---------------------------------------------------------------------------------------------
 
 
@@ -397,7 +312,7 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
     long = data.judgments[["target", "id1", "id2", "annotator", "value", "comment"]].copy()
     long["item"] = matrix.item_of_row
     result = DurelResult(
-        **result_fields(SPEC.name, inputs, opts, errors, warnings),
+        **result_fields("durel", inputs, opts, errors, warnings),
         annotators=matrix.annotators,
         level=opts["level"],
         overall=figures["overall"],
@@ -429,7 +344,7 @@ def _read(inputs: Sequence[Path], opts: Mapping[str, Any]) -> DurelData:
     return data
 
 
-def _items_table(matrix: Matrix, stats: Mapping[str, np.ndarray]) -> pd.DataFrame:
+def _items_table(matrix: Matrix, stats: Mapping[str, NDArray[Any]]) -> pd.DataFrame:
     """One row per item: target, ids, the judgment of each annotator, the item statistics and a
     disagreement key (range, ties broken by the standard deviation; -1 without judgments)."""
     items = matrix.items.copy()
@@ -461,4 +376,4 @@ def _align_texts(result: DurelResult) -> Generator[Progress, None, None]:
     items["overlap"] = overlap
 
 
-KIND = StepsKind(SPEC.name, SPEC.title, SETTINGS, looks_like_durel, run)
+KIND = StepsKind("durel", SETTINGS, looks_like_durel, run)

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.durel.measures import (
     grouped_figures,
@@ -26,9 +27,9 @@ class Matrix:
 
     items: pd.DataFrame  # target, id1, id2
     annotators: tuple[str, ...]
-    values: np.ndarray
-    judged: np.ndarray
-    item_of_row: np.ndarray  # item index of each row of the long judgments
+    values: NDArray[Any]
+    judged: NDArray[Any]
+    item_of_row: NDArray[Any]  # item index of each row of the long judgments
 
 
 def item_key(frame: pd.DataFrame, sep: str) -> pd.Series:
@@ -74,7 +75,7 @@ def compute(
     return out
 
 
-def spearman_weight_mask(matrix: Matrix, options: Mapping[str, Any]) -> np.ndarray:
+def spearman_weight_mask(matrix: Matrix, options: Mapping[str, Any]) -> NDArray[Any]:
     """Who counts in the weight of an annotator pair's ρ: every judgment (can't-decide
     included; TRoTR, Periti et al. 2024) or, with ``spearman_weights = "valid"``, the valid
     values only (the WUGs pipeline's ``data2agr.py``: a can't-decide is a missing value there,
@@ -85,7 +86,7 @@ def spearman_weight_mask(matrix: Matrix, options: Mapping[str, Any]) -> np.ndarr
 
 
 def overall_figures(
-    matrix: Matrix, stats: Mapping[str, np.ndarray], options: Mapping[str, Any]
+    matrix: Matrix, stats: Mapping[str, NDArray[Any]], options: Mapping[str, Any]
 ) -> dict[str, dict[str, Any]]:
     """α and weighted ρ of all items pooled, and of the items the filter keeps (with the counts
     of their binary labels)."""
@@ -101,7 +102,7 @@ def overall_figures(
 
 def target_figures(
     matrix: Matrix,
-    stats: Mapping[str, np.ndarray],
+    stats: Mapping[str, NDArray[Any]],
     target_order: Sequence[str],
     options: Mapping[str, Any],
 ) -> Generator[Progress, None, tuple[list[dict[str, Any]], list[float]]]:
@@ -159,7 +160,7 @@ def topic_ranking(
     return rank
 
 
-def annotator_figures(matrix: Matrix, kept: np.ndarray) -> pd.DataFrame:
+def annotator_figures(matrix: Matrix, kept: NDArray[Any]) -> pd.DataFrame:
     """Per annotator: ρ against the mean of the others, all items and filtered items."""
     values, judged = matrix.values, matrix.judged
     vs_all = spearman_vs_others(values)
@@ -175,7 +176,7 @@ def annotator_figures(matrix: Matrix, kept: np.ndarray) -> pd.DataFrame:
     )
 
 
-def pairwise_figures(matrix: Matrix, kept: np.ndarray) -> pd.DataFrame:
+def pairwise_figures(matrix: Matrix, kept: NDArray[Any]) -> pd.DataFrame:
     """Spearman ρ per annotator pair, all items and filtered items, with the numbers of items
     both judged."""
     values, judged = matrix.values, matrix.judged

@@ -15,12 +15,13 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
 
 
 def subset_figures(
-    values: np.ndarray, judged: np.ndarray, level: str, weights: np.ndarray | None = None
+    values: NDArray[Any], judged: NDArray[Any], level: str, weights: NDArray[Any] | None = None
 ) -> dict[str, Any]:
     """α and weighted Spearman of the given items (rows) of the reliability matrix; a pair's ρ
     is weighted by the items both have in ``weights`` (default ``judged``)."""
@@ -46,7 +47,7 @@ def subset_figures(
 # per-subset functions costs more than the whole pooled computation)
 
 
-def _grouped_ranks(groups: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _grouped_ranks(groups: NDArray[Any], x: NDArray[Any]) -> NDArray[Any]:
     """Average 1-based ranks of ``x`` within each group (ties share the mean rank)."""
     n = len(x)
     if n == 0:
@@ -65,8 +66,8 @@ def _grouped_ranks(groups: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def grouped_spearman_weighted(
-    values: np.ndarray, judged: np.ndarray, groups: np.ndarray, n_groups: int
-) -> np.ndarray:
+    values: NDArray[Any], judged: NDArray[Any], groups: NDArray[Any], n_groups: int
+) -> NDArray[Any]:
     r"""Weighted mean pairwise Spearman ρ of each group of items (TRoTR).
 
     Per group and annotator pair (x, y), ρ_xy is the Pearson correlation of the average ranks of
@@ -101,7 +102,9 @@ def grouped_spearman_weighted(
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
-def grouped_alpha(values: np.ndarray, groups: np.ndarray, n_groups: int, level: str) -> np.ndarray:
+def grouped_alpha(
+    values: NDArray[Any], groups: NDArray[Any], n_groups: int, level: str
+) -> NDArray[Any]:
     r"""Krippendorff's α of each group of items (Krippendorff 2011), NaN for missing values.
 
     Coincidences per group :math:`o_{ck} = \sum_i (n_{ic} n_{ik} - [c=k] n_{ic})/(m_i - 1)` over
@@ -153,12 +156,12 @@ def grouped_alpha(values: np.ndarray, groups: np.ndarray, n_groups: int, level: 
 
 
 def grouped_figures(
-    values: np.ndarray,
-    judged: np.ndarray,
-    groups: np.ndarray,
+    values: NDArray[Any],
+    judged: NDArray[Any],
+    groups: NDArray[Any],
     n_groups: int,
     level: str,
-    weights: np.ndarray | None = None,
+    weights: NDArray[Any] | None = None,
 ) -> list[dict[str, Any]]:
     """:func:`subset_figures` for every group at once."""
     cant = judged & np.isnan(values)
@@ -184,7 +187,7 @@ def grouped_figures(
     ]
 
 
-def item_statistics(values: np.ndarray, options: Mapping[str, Any]) -> dict[str, np.ndarray]:
+def item_statistics(values: NDArray[Any], options: Mapping[str, Any]) -> dict[str, NDArray[Any]]:
     """Per item: number of valid judgments, mean, range, whether the filter keeps it, label."""
     valid = ~np.isnan(values)
     n_valid = valid.sum(axis=1)
@@ -200,7 +203,7 @@ def item_statistics(values: np.ndarray, options: Mapping[str, Any]) -> dict[str,
     return {"n_valid": n_valid, "mean": mean, "range": rng, "kept": keep, "label": label}
 
 
-def row_sd(values: np.ndarray) -> np.ndarray:
+def row_sd(values: NDArray[Any]) -> NDArray[Any]:
     """Population standard deviation of each row over its non-NaN values (NaN for none).
 
     Written out rather than ``np.nanstd``, which warns on stderr for a row without values.

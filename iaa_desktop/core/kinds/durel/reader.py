@@ -25,16 +25,16 @@ Schlechtweg et al. 2021); each combination is a warning that names the lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import ReaderError
-from iaa_desktop.core.tabular import LINE, read_table
-from iaa_desktop.core.textio import read_head
+from iaa_desktop.core.tabular import LINE, header_line, read_table
 
 #: columns of the long judgments frame returned by :func:`read_durel`
 JUDGMENT_COLUMNS = ("target", "id1", "id2", "annotator", "raw", "value", "comment", "file", "line")
@@ -180,12 +180,6 @@ def target_sets(inputs: Sequence[Path]) -> list[tuple[str, Path, Path | None, Pa
                 )
             )
     return out
-
-
-def header_line(path: Path) -> str:
-    """The first line of a text file, lower-cased ("" when unreadable); reads no more than 64 KiB
-    and nothing from a device or pipe."""
-    return read_head(path).split("\n", 1)[0].lower()
 
 
 def looks_like_durel(inputs: Sequence[Path]) -> float:
@@ -363,7 +357,9 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
     )
 
 
-def _add_limited(out: list[ReaderError], bad: pd.DataFrame, make, summary: str) -> None:
+def _add_limited(
+    out: list[ReaderError], bad: pd.DataFrame, make: Callable[[Any], ReaderError], summary: str
+) -> None:
     for row in bad.head(_MAX_MESSAGES).itertuples(index=False):
         out.append(make(row))
     if len(bad) > _MAX_MESSAGES:
@@ -381,7 +377,7 @@ def validate_judgments(
     out_of_scale = ~cant & (num.isna() | (num < scale.low) | (num > scale.high))
     if out_of_scale.any():
 
-        def msg(r):
+        def msg(r: Any) -> ReaderError:
             return ReaderError(
                 r.file,
                 int(r.line),
@@ -527,7 +523,7 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
                 missing = ~frame["id1"].isin(list(t_uses)) | ~frame["id2"].isin(list(t_uses))
                 if missing.any():
 
-                    def msg(r, _u=u_path, _t=t_uses):
+                    def msg(r: Any, _u: Path = u_path, _t: Any = t_uses) -> ReaderError:
                         which = r.id1 if r.id1 not in _t else r.id2
                         return ReaderError(
                             r.file,

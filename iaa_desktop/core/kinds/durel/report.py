@@ -15,7 +15,7 @@ from iaa_desktop.core.export.methods_text import (
     values_of,
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
-from iaa_desktop.core.kinds.durel.worst_pairs import worst_pairs_section
+from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 
 TARGET_HEADERS = {
     "target": "Target",

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import (
     delimiter_for,
@@ -82,7 +83,7 @@ class MultiLabelModel(AdjudicationModel):
         t = self.texts[i] if i < len(self.texts) else ""
         return f"<p><b>{html.escape(self.titles[i])}</b></p><p dir='auto'>{html.escape(t)}</p>"
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.multilabel.reader import classify_columns
         from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
 
@@ -114,7 +115,7 @@ class MultiLabelModel(AdjudicationModel):
         return [write_table(out, out_dir / f"gold{suffix}", sep)]
 
 
-def set_distance(codes: np.ndarray) -> np.ndarray:
+def set_distance(codes: NDArray[Any]) -> NDArray[Any]:
     """Per item, the mean Jaccard distance 1 − |a ∩ b| / |a ∪ b| between the label sets of its
     pairs of annotators (two empty sets: 0); 0 when fewer than two annotators labelled it."""
     codes = np.asarray(codes, dtype=np.int64)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -38,8 +39,8 @@ def new_figure(width: float = 6.0, height: float = 4.5, dpi: int = 100) -> Figur
 
 
 def scatter_points(
-    result: MultiLabelResult, rows: Sequence[int] | np.ndarray | None = None
-) -> dict[str, np.ndarray]:
+    result: MultiLabelResult, rows: Sequence[int] | NDArray[Any] | None = None
+) -> dict[str, NDArray[Any]]:
     """Coordinates of the explored partitions: first level (x) and second-level average (y).
 
     Partitions with an undefined value are left out (they cannot be placed); ``index`` holds the
@@ -59,10 +60,10 @@ def scatter_points(
 def draw_decomposition_scatter(
     ax: Axes,
     result: MultiLabelResult,
-    rows: Sequence[int] | np.ndarray | None = None,
+    rows: Sequence[int] | NDArray[Any] | None = None,
     selected: int | None = None,
     picker: float | None = None,
-) -> tuple[PathCollection | None, np.ndarray]:
+) -> tuple[PathCollection | None, NDArray[Any]]:
     """First level vs second level, one point per partition, coloured by |S1|.
 
     The theory-driven S1 (the chosen one) is ringed; ``selected`` (a partition row) is marked.
@@ -124,7 +125,9 @@ def _reset_axes(ax: Axes, n_total: int, n_shown: int) -> None:
     ax.set_title(title, fontsize=10)
 
 
-def _scatter_by_size(ax: Axes, pts: dict[str, np.ndarray], picker: float | None) -> PathCollection:
+def _scatter_by_size(
+    ax: Axes, pts: dict[str, NDArray[Any]], picker: float | None
+) -> PathCollection:
     """The points coloured by |S1|: a legend of sizes, or a colour scale when there are many."""
     small = len(pts["index"]) > 2000
     sizes = sorted(set(pts["size"].tolist()))
@@ -151,7 +154,7 @@ def _scatter_by_size(ax: Axes, pts: dict[str, np.ndarray], picker: float | None)
     return coll
 
 
-def _mark(ax: Axes, pts: dict[str, np.ndarray], row: int | None, **style: Any) -> None:
+def _mark(ax: Axes, pts: dict[str, NDArray[Any]], row: int | None, **style: Any) -> None:
     """Draw partition ``row`` again in ``style`` (ringed, starred), when it is among the points."""
     if row is None or row not in set(pts["index"].tolist()):
         return
@@ -159,7 +162,7 @@ def _mark(ax: Axes, pts: dict[str, np.ndarray], row: int | None, **style: Any) -
     ax.scatter([pts["x"][j]], [pts["y"][j]], **style)
 
 
-def _row_of(result: MultiLabelResult, s1: np.ndarray) -> int | None:
+def _row_of(result: MultiLabelResult, s1: NDArray[Any]) -> int | None:
     """Row of a partition (either side given) among the explored ones."""
     if len(result.partitions) == 0 or len(s1) != result.partitions.shape[1]:
         return None

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
 
@@ -20,7 +21,7 @@ def code_name(code: int, labels: Sequence[str]) -> str:
     return " + ".join(names) if names else "(none)"
 
 
-def parse_s1(spec: str | Sequence[str] | None, labels: Sequence[str]) -> np.ndarray:
+def parse_s1(spec: str | Sequence[str] | None, labels: Sequence[str]) -> NDArray[Any]:
     """Codes of S1 from ``"000"``, ``"101,010"`` or label names joined by ``+``.
 
     Empty → ``{000…0}`` ("any label at all?"). Raises :class:`OptionError` for bad codes.
@@ -53,7 +54,7 @@ def parse_s1(spec: str | Sequence[str] | None, labels: Sequence[str]) -> np.ndar
     return s1
 
 
-def codes_of(mask: np.ndarray) -> list[int]:
+def codes_of(mask: NDArray[Any]) -> list[int]:
     return [int(c) for c in np.flatnonzero(mask)]
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.multilabel import SPEC, explore
+from iaa_desktop.core.kinds.multilabel import explore
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, parse_s1
 from iaa_desktop.core.kinds.multilabel.reader import (
     MultiLabelData,
@@ -46,7 +47,6 @@ class MultiLabelKind:
     """Multi-label annotations (a set of labels per item and annotator)."""
 
     name = "multilabel"
-    title = SPEC.title
     settings = (
         Setting(
             "labels",
@@ -141,7 +141,8 @@ class MultiLabelKind:
             from iaa_desktop.core.kinds.multilabel.texts import with_texts_beside
 
             data, found = with_texts_beside(data, list(inputs))
-        top = int(opts.get("top") if opts.get("top") is not None else explore.DEFAULT_TOP)
+        given_top = opts.get("top")
+        top = int(given_top) if given_top is not None else explore.DEFAULT_TOP
         result = MultiLabelResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
@@ -198,7 +199,7 @@ class MultiLabelKind:
 
 def _per_label(
     result: MultiLabelResult, data: MultiLabelData
-) -> Generator[Progress, None, np.ndarray | None]:
+) -> Generator[Progress, None, NDArray[Any] | None]:
     """Per-label agreement of every pair sharing items; the pairs' joint count matrices when
     they fit (:data:`explore.JOINT_CELLS_MAX`), else None."""
     k = data.k

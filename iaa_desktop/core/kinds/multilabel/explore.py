@@ -23,6 +23,7 @@ from collections.abc import Generator, Mapping
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.metrics import decomposition as dec
@@ -52,7 +53,7 @@ def work(n_partitions: int, n_pairs: int, k: int) -> float:
     return float(n_partitions) * 4.0**k * (k + 1) * max(1, n_pairs)
 
 
-def per_label_from_codes(ca: np.ndarray, cb: np.ndarray, k: int) -> dict[str, Any]:
+def per_label_from_codes(ca: NDArray[Any], cb: NDArray[Any], k: int) -> dict[str, Any]:
     """:func:`~iaa_desktop.core.metrics.decomposition.per_label_agreement` of one pair, from the
     two annotators' codes on their shared items (no 2^k × 2^k matrix)."""
     both = (ca >= 0) & (cb >= 0)
@@ -69,8 +70,8 @@ def per_label_from_codes(ca: np.ndarray, cb: np.ndarray, k: int) -> dict[str, An
 
 
 def choose_partitions(
-    joints: np.ndarray, k: int, opts: Mapping[str, Any]
-) -> Generator[Progress, None, tuple[np.ndarray, np.ndarray, dict[str, Any]]]:
+    joints: NDArray[Any], k: int, opts: Mapping[str, Any]
+) -> Generator[Progress, None, tuple[NDArray[Any], NDArray[Any], dict[str, Any]]]:
     """The partitions to explore, where each comes from, and what was explored (and why not
     more). ``opts``: ``exploration`` (auto/exhaustive/bounded), ``max_s1_size``, ``search``."""
     m = joints.shape[0]
@@ -128,7 +129,7 @@ def choose_partitions(
 
 
 def decompose_in_blocks(
-    joints: np.ndarray, parts: np.ndarray, start: float = 60, stop: float = 90
+    joints: NDArray[Any], parts: NDArray[Any], start: float = 60, stop: float = 90
 ) -> Generator[Progress, None, dec.DecompositionArrays]:
     """:func:`~iaa_desktop.core.metrics.decomposition.decompose` block by block, yielding
     progress (from ``start`` to ``stop`` percent) between blocks."""
@@ -151,7 +152,7 @@ def decompose_in_blocks(
     )
 
 
-def ranks(arr: dec.DecompositionArrays) -> tuple[np.ndarray, np.ndarray]:
+def ranks(arr: dec.DecompositionArrays) -> tuple[NDArray[Any], NDArray[Any]]:
     """Rank (1 = best) of each partition by mean first level ↑ and mean second level ↓."""
     first = dec.mean_strict(arr.first, axis=0)
     second = dec.mean_strict(arr.second, axis=(0, 2))
@@ -162,7 +163,7 @@ def ranks(arr: dec.DecompositionArrays) -> tuple[np.ndarray, np.ndarray]:
     return r1, r2
 
 
-def listed(r1: np.ndarray, r2: np.ndarray, top: int) -> np.ndarray:
+def listed(r1: NDArray[Any], r2: NDArray[Any], top: int) -> NDArray[Any]:
     """Rows listed: the best ``top`` under either criterion (all when ``top`` is 0, or when at
     most ``2 · top`` partitions were explored)."""
     if top <= 0 or len(r1) <= 2 * top:
@@ -170,7 +171,7 @@ def listed(r1: np.ndarray, r2: np.ndarray, top: int) -> np.ndarray:
     return np.flatnonzero((r1 <= top) | (r2 <= top))
 
 
-def slice_arrays(arr: dec.DecompositionArrays, rows: np.ndarray) -> dec.DecompositionArrays:
+def slice_arrays(arr: dec.DecompositionArrays, rows: NDArray[Any]) -> dec.DecompositionArrays:
     return dec.DecompositionArrays(
         first=arr.first[:, rows],
         second=arr.second[:, rows],

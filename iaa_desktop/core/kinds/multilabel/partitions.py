@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of
 from iaa_desktop.core.metrics import decomposition as dec
@@ -19,7 +20,7 @@ def partition_json(
     result: MultiLabelResult,
     arr: dec.DecompositionArrays,
     i: int,
-    s1: np.ndarray,
+    s1: NDArray[Any],
     means: tuple[Any, Any] | None = None,
 ) -> dict[str, Any]:
     """Partition ``i`` of ``arr`` (S1 = ``s1``): S1, S2, first level and second level means over
@@ -120,7 +121,7 @@ def exploration_table(result: MultiLabelResult) -> pd.DataFrame:
 
 
 def partition_items(
-    result: MultiLabelResult, pair: int, s1: np.ndarray
+    result: MultiLabelResult, pair: int, s1: NDArray[Any]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Items where the pair disagrees at the first level, and items where it agrees at the
     first level but not on the label set (second level), with text and both label sets."""
@@ -142,7 +143,7 @@ def partition_items(
     )
     an, bn = d.annotators[a], d.annotators[b]
 
-    def frame(mask: np.ndarray) -> pd.DataFrame:
+    def frame(mask: NDArray[Any]) -> pd.DataFrame:
         idx = np.flatnonzero(mask)
         return pd.DataFrame(
             {

@@ -22,9 +22,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.multilabel.label_order import infer_label_order, natural_key
@@ -68,7 +70,7 @@ class MultiLabelData:
     items: tuple[str, ...]
     annotators: tuple[str, ...]
     labels: tuple[str, ...]
-    codes: np.ndarray
+    codes: NDArray[Any]
     texts: tuple[str, ...]
     layout: str
     errors: tuple[ReaderError, ...] = field(default=())
@@ -393,7 +395,7 @@ def _long_codes(
     weight: dict[str, int],
     order: list[str],
     errors: list[ReaderError],
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """Codes of a long table's label sets, and which rows hold only known labels."""
     ok = np.ones(len(out), dtype=bool)
     code = np.zeros(len(out), dtype=np.int64)
@@ -425,7 +427,7 @@ def _wide_codes(
     order: list[str],
     errors: list[ReaderError],
     warnings: list[ReaderError],
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """Codes of a wide table's 0/1 columns, and which rows hold only 0 and 1."""
     ok = np.ones(len(out), dtype=bool)
     code = np.zeros(len(out), dtype=np.int64)
@@ -454,7 +456,7 @@ def _wide_codes(
 
 
 def _valid_records(
-    path: Path, out: pd.DataFrame, code: np.ndarray, ok: np.ndarray, errors: list[ReaderError]
+    path: Path, out: pd.DataFrame, code: NDArray[Any], ok: NDArray[Any], errors: list[ReaderError]
 ) -> pd.DataFrame:
     """The annotations read well and naming both item and annotator."""
     lines = out[LINE].to_numpy()

@@ -8,19 +8,12 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.html_blocks import figure_html, legend_outside, table_html
 from iaa_desktop.core.export.methods_text import (
     annotators_of,
     esc,
 )
-from iaa_desktop.core.export.report import (
-    KindReport,
-    ReportContext,
-    Section,
-    SummaryRow,
-    figure_html,
-    legend_outside,
-    table_html,
-)
+from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 
 
 def _float(v: Any) -> float:

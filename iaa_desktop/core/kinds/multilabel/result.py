@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
-from iaa_desktop.core.kinds.multilabel import SPEC, explore, partitions
+from iaa_desktop.core.kinds.multilabel import explore, partitions
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, fmt, null_nan
 from iaa_desktop.core.kinds.multilabel.reader import MultiLabelData
 from iaa_desktop.core.kinds.spec import TaskResult
@@ -20,24 +21,22 @@ from iaa_desktop.core.metrics import decomposition as dec
 class MultiLabelResult(TaskResult):
     """Everything computed for a multi-label study; arrays are read-only snapshots."""
 
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
-
     data: MultiLabelData | None = None
     #: annotator index pairs (a, b) that share items
     pair_index: list[tuple[int, int]] = field(default_factory=list)
-    joints: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), dtype=np.int64))
+    joints: NDArray[Any] = field(default_factory=lambda: np.zeros((0, 1, 1), dtype=np.int64))
     per_label: list[dict[str, Any]] = field(default_factory=list)
-    s1: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    s1: NDArray[Any] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     chosen: dec.DecompositionArrays | None = None
-    partitions: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
+    partitions: NDArray[Any] = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
     exploration: dec.DecompositionArrays | None = None
     #: where each explored partition comes from: "exhaustive", "bounded" or "search"
-    sources: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
+    sources: NDArray[Any] = field(default_factory=lambda: np.zeros(0, dtype=object))
     exploration_info: dict[str, Any] = field(default_factory=dict)
     top: int | None = None
     #: ranks of the listed partitions among every partition explored (first ↑, second ↓)
-    rank_first: np.ndarray | None = None
-    rank_second: np.ndarray | None = None
+    rank_first: NDArray[Any] | None = None
+    rank_second: NDArray[Any] | None = None
     #: the exploration table, built once (in the worker) and shared by the view and exports
     _exploration_frame: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
@@ -65,14 +64,14 @@ class MultiLabelResult(TaskResult):
         ann = self.data.annotators if self.data else ()
         return [(ann[a], ann[b]) for a, b in self.pair_index]
 
-    def set_codes(self, mask: np.ndarray) -> list[str]:
+    def set_codes(self, mask: NDArray[Any]) -> list[str]:
         return [self.code(c) for c in codes_of(mask)]
 
     # ------------------------------------------------------------- summaries
-    def first_level_mean(self, arr: dec.DecompositionArrays) -> tuple[np.ndarray, np.ndarray]:
+    def first_level_mean(self, arr: dec.DecompositionArrays) -> tuple[NDArray[Any], NDArray[Any]]:
         return dec.mean_strict(arr.first, axis=0), dec.mean_defined(arr.first, axis=0)
 
-    def second_level_means(self, arr: dec.DecompositionArrays) -> dict[str, np.ndarray]:
+    def second_level_means(self, arr: dec.DecompositionArrays) -> dict[str, NDArray[Any]]:
         """Per label (mean over pairs) and the average (mean over labels, then pairs)."""
         return {
             "per_label": dec.mean_strict(arr.second, axis=0),  # (P, k)
@@ -80,7 +79,7 @@ class MultiLabelResult(TaskResult):
             "average_defined": dec.mean_defined(arr.second, axis=(0, 2)),
         }
 
-    def ranks(self) -> tuple[np.ndarray, np.ndarray]:
+    def ranks(self) -> tuple[NDArray[Any], NDArray[Any]]:
         """Rank (1 = best) of each listed partition, among every partition explored, by first
         level ↑ and second level ↓."""
         assert self.exploration is not None
@@ -210,7 +209,7 @@ class MultiLabelResult(TaskResult):
             )
         return pd.DataFrame(rows)
 
-    def _shown_codes(self) -> np.ndarray:
+    def _shown_codes(self) -> NDArray[Any]:
         """Every code for up to 6 labels (64 codes); beyond, the codes somebody gave."""
         d = self.data
         assert d is not None
@@ -434,7 +433,7 @@ class MultiLabelResult(TaskResult):
         return out
 
     # --------------------------------------------------------------- items
-    def partition_items(self, pair: int, s1: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    def partition_items(self, pair: int, s1: NDArray[Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Items where the pair disagrees at the first level, and items where it agrees at the
         first level but not on the label set (second level), with text and both label sets."""
         return partitions.partition_items(self, pair, s1)

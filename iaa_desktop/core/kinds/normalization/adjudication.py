@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import write_table
 from iaa_desktop.core.adjudication.model import AdjudicationModel
@@ -113,7 +114,7 @@ class NormalizationModel(AdjudicationModel):
             f"<p dir='auto'>{' '.join(words)}</p>"
         )
 
-    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> np.ndarray:
+    def majority(self, min_share: float = 0.5, rows: slice | None = None) -> NDArray[Any]:
         """The majority taken on the normalization; the modernization and its type separately.
 
         A token is decided when more than half (and at least ``min_share``) of its annotators
@@ -136,7 +137,7 @@ class NormalizationModel(AdjudicationModel):
             out[r] = encode(norm, mod, typ)
         return out
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         norm, mod, typ = [], [], []
         for v in gold:
             n, m, t = decode(v) if v is not None else ("", "", "")
@@ -167,12 +168,12 @@ def _majority(values: list[str], min_share: float) -> str | None:
 
 def _roles(header: list[str]) -> list[tuple[str, str]]:
     """(column name, role) in the inputs' column order."""
-    from iaa_desktop.core.kinds.normalization.reader import _ALIASES
+    from iaa_desktop.core.kinds.normalization.reader import ALIASES
 
     out = []
     lower = [h.strip().lower() for h in header]
     for h, lo in zip(header, lower):
-        role = next((k for k, names in _ALIASES.items() if lo in names), "")
+        role = next((k for k, names in ALIASES.items() if lo in names), "")
         out.append((h, role))
     return out
 
@@ -180,9 +181,9 @@ def _roles(header: list[str]) -> list[tuple[str, str]]:
 def _input_header(inputs: tuple[str, ...]) -> list[str] | None:
     """The header of the first per-annotator token file of the inputs (None for a wide table)."""
     from iaa_desktop.core.kinds.normalization.reader import (
-        _header_kind,
-        _sniff_delimiter,
         expand_inputs,
+        header_kind,
+        line_delimiter,
     )
     from iaa_desktop.core.textio import read_head
 
@@ -190,8 +191,8 @@ def _input_header(inputs: tuple[str, ...]) -> list[str] | None:
         first = read_head(f).split("\n", 1)[0].rstrip("\r")
         if not first:
             continue
-        header = first.split(_sniff_delimiter(first))
-        if _header_kind([h.strip().lower() for h in header]) == "token":
+        header = first.split(line_delimiter(first))
+        if header_kind([h.strip().lower() for h in header]) == "token":
             return header
         return None
     return None

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.align.characters import CharacterAligner
 from iaa_desktop.core.kinds.normalization.reader import NormalizationData
@@ -76,20 +77,20 @@ def _is_punctuation(s: str) -> bool:
 class CharacterData:
     """Character units of all tokens: ``codes`` (U × c) index ``labels`` (Diff labels)."""
 
-    codes: np.ndarray
+    codes: NDArray[Any]
     labels: list[str]
-    token_of_unit: np.ndarray  # (U,) token index of each unit
-    n_units: np.ndarray  # (N,) units per token
-    unit_start: np.ndarray  # (N,) first unit of each token
+    token_of_unit: NDArray[Any]  # (U,) token index of each unit
+    n_units: NDArray[Any]  # (N,) units per token
+    unit_start: NDArray[Any]  # (N,) first unit of each token
 
 
-def _factorize_2d(values: np.ndarray) -> tuple[np.ndarray, list[str]]:
+def _factorize_2d(values: NDArray[Any]) -> tuple[NDArray[Any], list[str]]:
     codes, uniq = pd.factorize(values.ravel())
     return codes.reshape(values.shape).astype(np.int64), [str(u) for u in uniq]
 
 
 def build_character_data(
-    orig: Sequence[str], forms: np.ndarray, aligner: CharacterAligner
+    orig: Sequence[str], forms: NDArray[Any], aligner: CharacterAligner
 ) -> CharacterData:
     """Diff-label codes of every unit for every annotator (aligning each distinct pair once)."""
     n, c = forms.shape
@@ -124,7 +125,7 @@ def build_character_data(
     return CharacterData(remap[codes], labels, token_of_unit, n_units, unit_start)
 
 
-def _map_unique(values: np.ndarray, fn) -> np.ndarray:
+def _map_unique(values: NDArray[Any], fn: Callable[[Any], Any]) -> NDArray[Any]:
     """Apply ``fn`` once per distinct value of an object array."""
     codes, uniq = pd.factorize(values.ravel())
     mapped = np.array([fn(u) for u in uniq], dtype=object)
@@ -132,8 +133,8 @@ def _map_unique(values: np.ndarray, fn) -> np.ndarray:
 
 
 def _compute_types(
-    orig: np.ndarray, norm: np.ndarray, mod_type: np.ndarray, raw: bool
-) -> tuple[np.ndarray, np.ndarray]:
+    orig: NDArray[Any], norm: NDArray[Any], mod_type: NDArray[Any], raw: bool
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """(changed, types): whether each annotator changed each token, and the annotation type."""
     n, c = norm.shape
     # distinct (orig, norm) pairs as integer keys (one hash pass, no string concatenation)
@@ -218,10 +219,10 @@ def _disagreement_table(
 class _Tokens:
     """The tokens compared (lower-cased and without punctuation as the options say)."""
 
-    orig: np.ndarray  # (N,) historical forms
-    norm: np.ndarray  # (N, c) normalizations
-    mod: np.ndarray  # (N, c) modernizations ("" when none)
-    mod_type: np.ndarray  # (N, c) modernization types given ("" when none)
+    orig: NDArray[Any]  # (N,) historical forms
+    norm: NDArray[Any]  # (N, c) normalizations
+    mod: NDArray[Any]  # (N, c) modernizations ("" when none)
+    mod_type: NDArray[Any]  # (N, c) modernization types given ("" when none)
     text_ids: tuple[str, ...]
     token_ids: tuple[str, ...]
     n_punct: int  # punctuation tokens left out
@@ -332,7 +333,7 @@ def _subset_agreements(
     char: SubsetReliability,
     chars: CharacterData,
     text_ids: tuple[str, ...],
-    masks: dict[str, np.ndarray],
+    masks: dict[str, NDArray[Any]],
 ) -> tuple[Any, list[Agreement], list[Agreement]]:
     """The texts, and word and character agreement of every (overall, then each text) × subset
     mask, so D_e of all of them comes from one matrix product."""
@@ -364,7 +365,7 @@ def _pairwise(
 
 
 def _modernization(
-    tok: _Tokens, types: np.ndarray, aligner: CharacterAligner
+    tok: _Tokens, types: NDArray[Any], aligner: CharacterAligner
 ) -> tuple[dict[str, Agreement], pd.DataFrame, dict[str, Agreement]]:
     """Agreement on the modernization type per subset, the type confusion matrix, and the
     character-based agreement of the modernized forms per type."""

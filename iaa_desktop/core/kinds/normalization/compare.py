@@ -25,7 +25,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.kinds.normalization import SPEC
 from iaa_desktop.core.kinds.normalization.analysis import (
     CharacterData,
     analyse,
@@ -104,7 +103,6 @@ class NormalizationKind:
     """Kind ``normalization``: see the module docstring."""
 
     name = "normalization"
-    title = SPEC.title
     settings = SETTINGS
 
     def sniff(self, inputs: Sequence[Path]) -> float:

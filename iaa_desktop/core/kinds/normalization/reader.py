@@ -22,9 +22,11 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, ReaderError
 
@@ -33,7 +35,7 @@ _MAX_EMPTY_NOTES = 20
 
 __all__ = ["NormalizationData", "read_normalization", "looks_like_normalization", "expand_inputs"]
 
-_ALIASES = {
+ALIASES = {
     "text_id": ("text_id", "text", "textid", "doc", "document", "doc_id"),
     "token_id": ("token_id", "token", "tokenid", "tok_id", "position", "pos", "id"),
     "orig": ("orig", "historical", "hist", "original", "form", "historical_form", "word"),
@@ -64,9 +66,9 @@ class NormalizationData:
     text_ids: tuple[str, ...]
     token_ids: tuple[str, ...]
     orig: tuple[str, ...]
-    norm: np.ndarray
-    mod: np.ndarray
-    mod_type: np.ndarray
+    norm: NDArray[Any]
+    mod: NDArray[Any]
+    mod_type: NDArray[Any]
     sources: tuple[str, ...] = ()
     errors: list[ReaderError] = field(default_factory=list)
     warnings: list[ReaderError] = field(default_factory=list)
@@ -94,14 +96,14 @@ def expand_inputs(inputs: Sequence[Path]) -> list[Path]:
     return out
 
 
-def _sniff_delimiter(first_line: str) -> str:
+def line_delimiter(first_line: str) -> str:
     for d in ("\t", ",", ";"):
         if d in first_line:
             return d
     return "\t"
 
 
-def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[ReaderError]]:
+def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, NDArray[Any], list[ReaderError]]:
     """Header (lower-cased), the rows as strings (stripped, NFC), their 1-based line numbers.
 
     The fast path is pandas' C parser; a file with ragged rows is re-read with the ``csv``
@@ -124,7 +126,7 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
         raise ReaderError(
             path, 1, "the first line must be a header (e.g. text_id, token_id, orig, norm)."
         )
-    delim = _sniff_delimiter(first_line)
+    delim = line_delimiter(first_line)
     quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
     first = first_records(path, text, delim, quoting)
     header = check_header(path, [h.strip().lower() for h in first[0]])
@@ -153,7 +155,7 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, np.ndarray, list[R
 
 def _read_rows(
     path: Path, text: str, delim: str, quoting: int, header: list[str], errors: list[ReaderError]
-) -> tuple[pd.DataFrame, np.ndarray]:
+) -> tuple[pd.DataFrame, NDArray[Any]]:
     """Row by row with the ``csv`` module: a row with the wrong number of fields is reported and
     left out, the others are kept."""
     import pandas as pd
@@ -183,13 +185,13 @@ def _read_rows(
 
 
 def _find(header: list[str], key: str) -> int | None:
-    for alias in _ALIASES[key]:
+    for alias in ALIASES[key]:
         if alias in header:
             return header.index(alias)
     return None
 
 
-def _header_kind(header: list[str]) -> str | None:
+def header_kind(header: list[str]) -> str | None:
     """'token' for a per-annotator file, 'wide' for a wide table, None when neither."""
     ids = [_find(header, k) for k in ("text_id", "token_id", "orig")]
     if any(i is None for i in ids):
@@ -209,9 +211,9 @@ def looks_like_normalization(path: Path) -> float:
     from iaa_desktop.core.textio import read_head
 
     first = read_head(path).split("\n", 1)[0]
-    delim = _sniff_delimiter(first)
+    delim = line_delimiter(first)
     header = [h.strip().lower() for h in first.rstrip("\r\n").split(delim)]
-    kind = _header_kind(header)
+    kind = header_kind(header)
     if kind == "token":
         return 0.9
     if kind == "wide":
@@ -225,20 +227,20 @@ class _Annot:
 
     name: str
     path: Path
-    keys: np.ndarray  # "text\x1ftoken" per row
-    text: np.ndarray
-    token: np.ndarray
-    orig: np.ndarray
-    norm: np.ndarray
-    mod: np.ndarray
-    mod_type: np.ndarray
-    lines: np.ndarray
+    keys: NDArray[Any]  # "text\x1ftoken" per row
+    text: NDArray[Any]
+    token: NDArray[Any]
+    orig: NDArray[Any]
+    norm: NDArray[Any]
+    mod: NDArray[Any]
+    mod_type: NDArray[Any]
+    lines: NDArray[Any]
 
 
 _SEP = "\x1f"
 
 
-def _col(df, i: int | None) -> np.ndarray:
+def _col(df, i: int | None) -> NDArray[Any]:
     if i is None:
         return np.full(len(df), "", dtype=object)
     return df.iloc[:, i].to_numpy(dtype=object)
@@ -299,15 +301,15 @@ def _make(name, path, df, lines, ix_text, ix_tok, ix_orig, ix_norm, ix_mod, ix_t
     )
 
 
-def pd_str(a: np.ndarray):
+def pd_str(a: NDArray[Any]):
     import pandas as pd
 
     return pd.Series(a, dtype=object)
 
 
 def _drop_long_cells(
-    path: Path, df: pd.DataFrame, lines: np.ndarray, errors: list[ReaderError]
-) -> tuple[pd.DataFrame, np.ndarray]:
+    path: Path, df: pd.DataFrame, lines: NDArray[Any], errors: list[ReaderError]
+) -> tuple[pd.DataFrame, NDArray[Any]]:
     """Rows with a cell longer than :data:`MAX_FORM_CHARS` are reported and left out: no word
     form is that long, and aligning two forms costs the product of their lengths."""
     if not len(df):
@@ -335,7 +337,7 @@ def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
     header, df, lines, errs = _read_table(path)
     errors.extend(errs)
     df, lines = _drop_long_cells(path, df, lines, errors)
-    kind = _header_kind(header)
+    kind = header_kind(header)
     if kind is None:
         raise ReaderError(
             path,
@@ -343,7 +345,7 @@ def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
             "the header needs text id, token id, historical form and a normalization column "
             "(e.g. text_id, token_id, orig, norm).",
         )
-    ix = {k: _find(header, k) for k in _ALIASES}
+    ix = {k: _find(header, k) for k in ALIASES}
     if kind == "token":
         return [
             _make(
@@ -395,7 +397,7 @@ def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
     ]
 
 
-def _missing_normalizations(norm: np.ndarray, orig: np.ndarray, names: list[str]):
+def _missing_normalizations(norm: NDArray[Any], orig: NDArray[Any], names: list[str]):
     """``(row, message)`` for tokens without a normalization (row ``-1``: the count of the rest).
 
     An empty normalization is a missing value (an undecided token of a gold file, a token the
@@ -472,14 +474,14 @@ def _read_annotators(inputs: Sequence[Path], errors: list[ReaderError]) -> list[
     return annots
 
 
-def _where(all_keys: np.ndarray, k: int) -> str:
+def _where(all_keys: NDArray[Any], k: int) -> str:
     t, tok = all_keys[k].split(_SEP, 1)
     return f"token {t}/{tok}"
 
 
 def _missing_tokens(
-    annots: list[_Annot], all_keys: np.ndarray, pos: np.ndarray, errors: list[ReaderError]
-) -> np.ndarray:
+    annots: list[_Annot], all_keys: NDArray[Any], pos: NDArray[Any], errors: list[ReaderError]
+) -> NDArray[Any]:
     """Tokens some annotator lacks (each reported once, at its first annotator's line)."""
     missing = (pos < 0).any(axis=1)
     for k in np.flatnonzero(missing):
@@ -501,12 +503,12 @@ def _missing_tokens(
 
 def _unmatched_tokens(
     annots: list[_Annot],
-    all_keys: np.ndarray,
-    pos: np.ndarray,
-    full: np.ndarray,
+    all_keys: NDArray[Any],
+    pos: NDArray[Any],
+    full: NDArray[Any],
     errors: list[ReaderError],
     warnings: list[ReaderError],
-) -> np.ndarray:
+) -> NDArray[Any]:
     """Among the tokens everybody has (``full``), those left out: historical forms that differ
     or are empty, normalizations missing."""
     c = len(annots)
@@ -556,9 +558,9 @@ def _unmatched_tokens(
 
 def _matched_data(
     annots: list[_Annot],
-    all_keys: np.ndarray,
-    pos: np.ndarray,
-    good: np.ndarray,
+    all_keys: NDArray[Any],
+    pos: NDArray[Any],
+    good: NDArray[Any],
     errors: list[ReaderError],
     warnings: list[ReaderError],
 ) -> NormalizationData:

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.html_blocks import figure_html, table_html, text_dir
 from iaa_desktop.core.export.methods_text import (
     esc,
 )
@@ -17,9 +18,6 @@ from iaa_desktop.core.export.report import (
     ReportContext,
     Section,
     SummaryRow,
-    figure_html,
-    table_html,
-    text_dir,
 )
 
 #: the headline prints four decimals and percentages with two; the report does the same

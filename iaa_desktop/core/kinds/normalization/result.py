@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.align.characters import EMPTY_LABEL, CharacterAligner
-from iaa_desktop.core.kinds.normalization import SPEC
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics.subsets import SubsetAgreement
 
@@ -38,7 +38,9 @@ class Agreement:
     expected_pi: float = math.nan
 
     @classmethod
-    def of(cls, a: SubsetAgreement, n_tokens: int | None = None, n_units: int | None = None):
+    def of(
+        cls, a: SubsetAgreement, n_tokens: int | None = None, n_units: int | None = None
+    ) -> Agreement:
         """The kind's record of a subset's coefficients (tokens, and units at character level)."""
         return cls(
             a.n_items if n_tokens is None else n_tokens,
@@ -67,16 +69,14 @@ class Agreement:
 class NormalizationResult(TaskResult):
     """Everything the ``normalization`` kind computes (see the module docstring)."""
 
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
-
     annotators: tuple[str, ...] = ()
     text_ids: tuple[str, ...] = ()
     token_ids: tuple[str, ...] = ()
     orig: tuple[str, ...] = ()
-    norm: np.ndarray = field(default_factory=lambda: np.empty((0, 0), object))
-    mod: np.ndarray = field(default_factory=lambda: np.empty((0, 0), object))
-    types: np.ndarray = field(default_factory=lambda: np.empty((0, 0), object))
-    changed: np.ndarray = field(default_factory=lambda: np.empty((0, 0), bool))
+    norm: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), object))
+    mod: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), object))
+    types: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), object))
+    changed: NDArray[Any] = field(default_factory=lambda: np.empty((0, 0), bool))
     texts: tuple[str, ...] = ()
     word: dict[str, Agreement] = field(default_factory=dict)
     character: dict[str, Agreement] = field(default_factory=dict)
@@ -86,7 +86,7 @@ class NormalizationResult(TaskResult):
     confusion: pd.DataFrame = field(default_factory=pd.DataFrame)
     by_type: dict[str, Agreement] = field(default_factory=dict)
     disagreements: pd.DataFrame = field(default_factory=pd.DataFrame)
-    token_agreement: np.ndarray = field(default_factory=lambda: np.empty(0))
+    token_agreement: NDArray[Any] = field(default_factory=lambda: np.empty(0))
     n_dropped_punctuation: int = 0
     aligner: CharacterAligner | None = None
 

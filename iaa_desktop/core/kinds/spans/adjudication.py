@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
 from iaa_desktop.core.errors import IaaError, OptionError
@@ -180,7 +181,7 @@ class SpansModel(AdjudicationModel):
 
     # -- gold ------------------------------------------------------------------------------------
 
-    def gold_spans(self, gold: np.ndarray) -> dict[int, list[Span]]:
+    def gold_spans(self, gold: NDArray[Any]) -> dict[int, list[Span]]:
         """Document index → gold spans (decided units only), in text order."""
         out: dict[int, list[Span]] = {d: [] for d in range(len(self.corpus.names))}
         for i, v in enumerate(gold):
@@ -188,7 +189,7 @@ class SpansModel(AdjudicationModel):
                 out[self.group_doc[i]].extend(decode(v))
         return {d: sorted(set(s), key=lambda s: (s.start, s.end, s.label)) for d, s in out.items()}
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.spans import tool_writers as T
         from iaa_desktop.core.kinds.spans import writers
 
@@ -219,7 +220,7 @@ class SpansModel(AdjudicationModel):
         return None
 
     def _layer_feature(self) -> tuple[str, str]:
-        from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
+        from iaa_desktop.core.kinds.spans.options import DEFAULT_FEATURE, DEFAULT_LAYER
 
         meta = self._meta("layer") or {}
         return meta.get("layer", DEFAULT_LAYER), meta.get("feature", DEFAULT_FEATURE)

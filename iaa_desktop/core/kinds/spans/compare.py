@@ -10,145 +10,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, ReaderError
-from iaa_desktop.core.kinds.spans import SPEC
+from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
-from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
-from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
+from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
 from iaa_desktop.core.metrics import spans as S
 from iaa_desktop.core.progress import Progress
 
-SETTINGS = [
-    Setting("n_resamples", "Bootstrap resamples", 1000, int, (), "resamples of the documents"),
-    Setting("seed", "Random seed", 0, int, (), "seed of the bootstrap and of γ"),
-    Setting(
-        "gamma",
-        "γ (Mathet et al.)",
-        True,
-        bool,
-        (),
-        "compute Mathet et al.'s γ, γ-cat and γ-k (exact alignment, sampled expected disorder)",
-    ),
-    Setting(
-        "layer",
-        "Span layer (WebAnno TSV, INCEpTION)",
-        DEFAULT_LAYER,
-        str,
-        (),
-        "the span layer compared in TSV 3.x files and INCEpTION exports (full or short type name)",
-    ),
-    Setting(
-        "feature",
-        "Label feature (WebAnno TSV, INCEpTION)",
-        DEFAULT_FEATURE,
-        str,
-        (),
-        "the feature of that layer whose value is the span's label",
-    ),
-    Setting(
-        "curation",
-        "INCEpTION export: compare the curated version too",
-        False,
-        bool,
-        (),
-        "add the curated documents of an INCEpTION project export as the annotator 'curation'",
-    ),
-    Setting("document_column", "Span table: document column", "", str),
-    Setting("start_column", "Span table: start column", "", str),
-    Setting("end_column", "Span table: end column", "", str),
-    Setting("label_column", "Span table: label column", "", str),
-    Setting("annotator_column", "Span table: annotator column", "", str),
-    Setting("encoding", "Text encoding", "", str, (), "encoding of the files (empty: UTF-8)"),
-]
+SETTINGS = SpansOptions.settings()
 
 FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_fleiss_kappa")
 
 
-@dataclass
-class SpansResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
-
-    annotators: tuple[str, ...] = ()
-    labels: tuple[str, ...] = ()
-    corpus: SpanCorpus | None = None
-    groups: M.Groups | None = None
-    #: summary figure → {value, ci_low, ci_high}; a pairwise figure also {mean, sd} over pairs
-    overall: dict[str, dict[str, float | None]] = field(default_factory=dict)
-    frames: dict[str, pd.DataFrame] = field(default_factory=dict)
-    confusion: np.ndarray | None = None
-    gamma_note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        def records(name: str) -> list[dict[str, Any]]:
-            df = self.frames.get(name)
-            if df is None:
-                return []
-            return [
-                {
-                    k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                    for k, v in r.items()
-                }
-                for r in df.to_dict("records")
-            ]
-
-        return {
-            "kind": self.kind,
-            "annotators": list(self.annotators),
-            "labels": list(self.labels),
-            "n_documents": len(self.corpus.names) if self.corpus else 0,
-            "overall": self.overall,
-            "pairs": records("pairs"),
-            "per_label": records("labels"),
-            "per_pair_label": records("per_pair_label"),
-            "documents": records("documents"),
-            "pair_disagreements": records("pair_disagreements"),
-            "confusion": records("confusion"),
-            "disagreements": records("disagreements")[:200],
-            "gamma_note": self.gamma_note,
-        }
-
-    def tables(self) -> dict[str, pd.DataFrame]:
-        overall = pd.DataFrame(
-            [
-                {
-                    "measure": k,
-                    **{q: v.get(q) for q in ("value", "ci_low", "ci_high", "mean", "sd")},
-                }
-                for k, v in self.overall.items()
-            ]
-        )
-        return {"overall": overall, **self.frames}
-
-    def headline(self) -> list[tuple[str, str]]:
-        out = [
-            ("documents", str(len(self.corpus.names) if self.corpus else 0)),
-            ("annotators", str(len(self.annotators))),
-        ]
-        for key, title in (("exact_f1", "span F1"), ("unitizing_alpha", "αU")):
-            v = self.overall.get(key, {}).get("value")
-            if v is not None and math.isfinite(v):
-                out.append((title, f"{v:.3f}"))
-        return out
-
-
-def _fig(value: float, ci: tuple[float, float] = (math.nan, math.nan)) -> dict[str, float | None]:
-    def f(x: float) -> float | None:
-        return float(x) if x is not None and math.isfinite(x) else None
-
-    return {"value": f(value), "ci_low": f(ci[0]), "ci_high": f(ci[1])}
-
-
-def _mean_pairs(values: np.ndarray) -> np.ndarray:
+def _mean_pairs(values: NDArray[Any]) -> NDArray[Any]:
     """Mean over annotator pairs (axis 0), NaN-aware (a pair without spans has no F1)."""
     with np.errstate(invalid="ignore"), _quiet():
         return np.nanmean(values, axis=0)
@@ -166,7 +51,7 @@ class _quiet:
         self._w.__exit__(*exc)
 
 
-def _pair_f1(tp: np.ndarray, tot: np.ndarray, draws: np.ndarray) -> dict[str, Any]:
+def _pair_f1(tp: NDArray[Any], tot: NDArray[Any], draws: NDArray[Any]) -> dict[str, Any]:
     """One pair, one kind of match: F1 micro, per label, macro and per document from the counts
     (documents × labels), and their resamples (``draws`` @ the counts summed again)."""
     lab = S.f1_from_counts(tp.sum(axis=0), 0, tot.sum(axis=0))
@@ -182,7 +67,7 @@ def _pair_f1(tp: np.ndarray, tot: np.ndarray, draws: np.ndarray) -> dict[str, An
     }
 
 
-def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict[str, Any]:
+def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: NDArray[Any]) -> dict[str, Any]:
     """Span F1 (micro and macro) per pair, per label, per document and overall (mean over
     pairs), with intervals: every resample of the documents gives every figure again."""
     pairs = M.pairs_of(corpus)
@@ -210,7 +95,7 @@ def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict
             mean = float(_mean_pairs(np.array([r[key] for r in rs]))) if rs else math.nan
             boot = _mean_pairs(np.array([r[f"boot_{key}"] for r in rs])) if rs else None
             ci = S.percentile_interval(boot) if boot is not None else nan2
-            out["overall"][f"{kind}_f1{fig}"] = _fig(mean, ci)
+            out["overall"][f"{kind}_f1{fig}"] = figure_value(mean, ci)
         out[f"label_{kind}"] = _mean_pairs(np.array([r["label"] for r in rs])) if rs else None
         out[f"doc_{kind}"] = _mean_pairs(np.array([r["doc"] for r in rs])) if rs else None
         # per label: F1 per pair and label in each resample, mean over the pairs
@@ -221,7 +106,7 @@ def f1_tables(corpus: SpanCorpus, counts: M.F1Counts, draws: np.ndarray) -> dict
     return out
 
 
-def unit_figures(corpus: SpanCorpus, level: str, draws: np.ndarray) -> dict[str, Any]:
+def unit_figures(corpus: SpanCorpus, level: str, draws: NDArray[Any]) -> dict[str, Any]:
     ut = M.unit_table(corpus, level)
     if not len(ut.rows):
         return {"left_out": ut.left_out, "overall": {}, "pairs": {}, "per_doc": {}}
@@ -229,7 +114,9 @@ def unit_figures(corpus: SpanCorpus, level: str, draws: np.ndarray) -> dict[str,
     per_doc = M.unit_coefficients(ut, None)
     boot = M.unit_coefficients(ut, draws @ ut.per_doc) if len(draws) else {}
     figures = {
-        k: _fig(float(v[0]), S.percentile_interval(boot[k]) if boot else (math.nan, math.nan))
+        k: figure_value(
+            float(v[0]), S.percentile_interval(boot[k]) if boot else (math.nan, math.nan)
+        )
         for k, v in total.items()
     }
     return {
@@ -242,7 +129,6 @@ def unit_figures(corpus: SpanCorpus, level: str, draws: np.ndarray) -> dict[str,
 
 class SpansKind:
     name = "spans"
-    title = SPEC.title
     settings = SETTINGS
 
     def sniff(self, inputs: Sequence[Path]) -> float:
@@ -253,11 +139,12 @@ class SpansKind:
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, SpansResult]:
-        opts = resolve_options(self.settings, options)
+        opts = SpansOptions.resolve(options)
         errors: list[ReaderError] = []
         yield Progress(0, 6, "Reading the annotations")
         by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
-        by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
+        names = rename_annotators(list(by_annotator), opts.as_dict())
+        by_annotator = dict(zip(names, by_annotator.values()))
         docs = pair_documents(by_annotator, errors)
         annotators = tuple(by_annotator)
         corpus = build_corpus(annotators, docs)
@@ -267,21 +154,23 @@ class SpansKind:
                 + "\n".join(str(e) for e in errors[:10])
             )
         result = yield from compare_corpus(corpus, opts, errors)
+        result.options = resolve_options(SETTINGS, options)  # as given, for the study's record
         result.inputs = tuple(str(p) for p in inputs)
         return result
 
 
 def compare_corpus(
-    corpus: SpanCorpus, opts: Mapping[str, Any], errors: list[ReaderError] | None = None
+    corpus: SpanCorpus,
+    given: SpansOptions | Mapping[str, Any],
+    errors: list[ReaderError] | None = None,
 ) -> Generator[Progress, None, SpansResult]:
     """Every figure of an already read corpus (the benchmark times this)."""
     from iaa_desktop.core.kinds.spans.tables import add_pairwise_figures, assemble
 
+    opts = given if isinstance(given, SpansOptions) else SpansOptions.resolve(given)
     errors = errors if errors is not None else []
     warnings: list[ReaderError] = []
-    draws = M.doc_draws(
-        len(corpus.names), int(opts.get("n_resamples", 1000)), int(opts.get("seed", 0))
-    )
+    draws = M.doc_draws(len(corpus.names), opts.n_resamples, opts.seed)
     # the resamples are drawn over the documents in name order, so that every interval but the
     # pooled αU's (whose continuum follows the input order) is the same for any input order
     draws = draws[:, np.argsort(np.argsort(np.array(corpus.names, dtype=object), kind="stable"))]
@@ -299,10 +188,10 @@ def compare_corpus(
     ua = M.unitizing_figures(corpus, draws=draws, units=every)
     ua_pairs = {p: M.unitizing_figures(corpus, p, draws, every) for p in M.pairs_of(corpus)}
     gamma, note = None, ""
-    if opts.get("gamma", True):
+    if opts.gamma:
         from iaa_desktop.core.kinds.spans.gamma import corpus_gamma
 
-        gamma, note = corpus_gamma(corpus, int(opts.get("seed", 0)))
+        gamma, note = corpus_gamma(corpus, opts.seed)
     else:
         note = "γ not computed: turned off in the settings."
     yield Progress(5, 6, "Tables")
@@ -327,7 +216,9 @@ def compare_corpus(
     by_pair_label = pair_label_counts(corpus, counts, edges)
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
     add_pairwise_figures(result, by_pair_label)
-    result.options, result.errors, result.warnings = dict(opts), errors, warnings
+    result.options, result.errors, result.warnings = opts.as_dict(), errors, warnings
+    result.chosen = opts
+    result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
     result.gamma_note = note
     yield Progress(6, 6, "Done")
     return result

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.spans.readers import Span, SpanDocument
 
@@ -25,37 +27,38 @@ class SpanCorpus:
     annotators: tuple[str, ...]
     labels: tuple[str, ...]
     names: tuple[str, ...]
-    lengths: np.ndarray  # characters per document
+    lengths: NDArray[Any]  # characters per document
     texts: list[str | None]
-    has: np.ndarray  # (annotators × documents) bool: the annotator has the document
+    has: NDArray[Any]  # (annotators × documents) bool: the annotator has the document
     # one row per span
-    ann: np.ndarray
-    doc: np.ndarray
-    label: np.ndarray
-    key: np.ndarray  # same id ⇔ same document, label and fragments
-    where: np.ndarray  # same id ⇔ same document and fragments (any label)
+    ann: NDArray[Any]
+    doc: NDArray[Any]
+    label: NDArray[Any]
+    key: NDArray[Any]  # same id ⇔ same document, label and fragments
+    where: NDArray[Any]  # same id ⇔ same document and fragments (any label)
     spans: list[Span]
     # one row per fragment
-    frag_span: np.ndarray
-    frag_start: np.ndarray  # relative to the document
-    frag_end: np.ndarray
+    frag_span: NDArray[Any]
+    frag_start: NDArray[Any]  # relative to the document
+    frag_end: NDArray[Any]
     duplicates: int = 0
     docs: dict[str, dict[str, SpanDocument]] = field(default_factory=dict)
 
     @property
-    def offsets(self) -> np.ndarray:
-        return np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.int64)
+    def offsets(self) -> NDArray[Any]:
+        out: NDArray[Any] = np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.int64)
+        return out
 
     @property
     def n_spans(self) -> int:
         return len(self.ann)
 
-    def frag_global(self) -> tuple[np.ndarray, np.ndarray]:
+    def frag_global(self) -> tuple[NDArray[Any], NDArray[Any]]:
         """Fragment bounds on the corpus axis (documents end to end)."""
         off = self.offsets[self.doc[self.frag_span]]
         return self.frag_start + off, self.frag_end + off
 
-    def tokens(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def tokens(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
         """Token bounds on the corpus axis and the document of each token."""
         starts, ends, docs = [], [], []
         for d, (text, off) in enumerate(zip(self.texts, self.offsets)):
@@ -86,8 +89,8 @@ def build_corpus(
     has = np.zeros((len(annotators), len(names)), dtype=bool)
     rows: list[tuple[int, int, int]] = []
     spans: list[Span] = []
-    keys: dict[tuple, int] = {}
-    wheres: dict[tuple, int] = {}
+    keys: dict[tuple[Any, ...], int] = {}
+    wheres: dict[tuple[Any, ...], int] = {}
     key_ids, where_ids = [], []
     duplicates = 0
     for d, name in enumerate(names):

@@ -12,11 +12,11 @@ under one name are an error naming the document, which is then left out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.readers import SpanDocument, read_brat, read_span_table
 from iaa_desktop.core.kinds.spans.tools import (
     PER_DOCUMENT,
@@ -30,11 +30,8 @@ from iaa_desktop.core.kinds.spec import unique_name
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
 
 
-def _columns(opts: Mapping[str, Any]) -> dict[str, str]:
-    return {
-        role: str(opts.get(f"{role}_column") or "")
-        for role in ("document", "start", "end", "label", "annotator")
-    }
+def _columns(opts: SpansOptions) -> dict[str, str]:
+    return {role: opts.column(role) for role in ("document", "start", "end", "label", "annotator")}
 
 
 def _texts_beside(folder: Path, encoding: str | None) -> dict[str, str]:
@@ -56,10 +53,10 @@ def _annotator_folder(folder: Path) -> bool:
 
 
 def read_input(
-    path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
+    path: Path, opts: SpansOptions, errors: list[ReaderError]
 ) -> dict[str, dict[str, SpanDocument]]:
     """Annotator → document name → document, from one input (see the module docstring)."""
-    enc = opts.get("encoding") or None
+    enc = opts.encoding or None
     path = Path(path)
     if path.is_dir():
         subdirs = [p for p in sorted(path.iterdir()) if p.is_dir() and not p.name.startswith(".")]
@@ -106,7 +103,7 @@ def read_input(
 
 
 def _read_export(
-    path: Path, fmt: str, opts: Mapping[str, Any], errors: list[ReaderError]
+    path: Path, fmt: str, opts: SpansOptions, errors: list[ReaderError]
 ) -> dict[str, dict[str, SpanDocument]]:
     try:
         return read_export(path, fmt, opts, errors)
@@ -121,10 +118,10 @@ def _checked(doc: SpanDocument, errors: list[ReaderError]) -> SpanDocument:
 
 
 def _read_folder(
-    folder: Path, who: str, opts: Mapping[str, Any], errors: list[ReaderError]
+    folder: Path, who: str, opts: SpansOptions, errors: list[ReaderError]
 ) -> dict[str, SpanDocument]:
     """One annotator's documents: brat ``.ann`` files (subfolders too), TSV 3.x and XMI files."""
-    enc = opts.get("encoding") or None
+    enc = opts.encoding or None
     out: dict[str, SpanDocument] = {}
     found = [(f, "brat") for f in sorted(folder.rglob("*.ann"))]
     if not found:
@@ -155,7 +152,7 @@ def _read_folder(
 
 
 def _read_table(
-    path: Path, opts: Mapping[str, Any], texts: dict[str, str], errors: list[ReaderError]
+    path: Path, opts: SpansOptions, texts: dict[str, str], errors: list[ReaderError]
 ) -> dict[str, dict[str, SpanDocument]]:
     try:
         found = read_span_table(path, _columns(opts), texts)
@@ -190,7 +187,7 @@ def _merge(
 
 
 def read_inputs(
-    inputs: Sequence[Path], opts: Mapping[str, Any], errors: list[ReaderError]
+    inputs: Sequence[Path], opts: SpansOptions, errors: list[ReaderError]
 ) -> dict[str, dict[str, SpanDocument]]:
     """Annotator → documents over all inputs; annotator names made unique."""
     out: dict[str, dict[str, SpanDocument]] = {}

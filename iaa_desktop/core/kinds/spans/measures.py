@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.metrics import spans as S
@@ -35,7 +37,7 @@ def pairs_of(corpus: SpanCorpus) -> list[tuple[int, int]]:
     return list(combinations(range(len(corpus.annotators)), 2))
 
 
-def span_edges(corpus: SpanCorpus) -> tuple[np.ndarray, np.ndarray]:
+def span_edges(corpus: SpanCorpus) -> tuple[NDArray[Any], NDArray[Any]]:
     """Every pair (i, j), i ≠ j, of spans of one document that share a character (any label)."""
     gs, ge = corpus.frag_global()
     i, j = S.overlap_edges(gs, ge, gs, ge)
@@ -49,17 +51,17 @@ def span_edges(corpus: SpanCorpus) -> tuple[np.ndarray, np.ndarray]:
 class F1Counts:
     """tp_exact / tp_overlap (pairs × documents × labels); n (annotators × documents × labels)."""
 
-    tp_exact: np.ndarray
-    tp_overlap: np.ndarray
-    n: np.ndarray
+    tp_exact: NDArray[Any]
+    tp_overlap: NDArray[Any]
+    n: NDArray[Any]
 
-    def totals(self, pair: tuple[int, int], p: int, has: np.ndarray) -> tuple[np.ndarray, ...]:
+    def totals(self, pair: tuple[int, int], p: int, has: NDArray[Any]) -> tuple[NDArray[Any], ...]:
         x, y = pair
         both = (has[x] & has[y])[:, None]
         return self.tp_exact[p] * both, self.tp_overlap[p] * both, (self.n[x] + self.n[y]) * both
 
 
-def f1_counts(corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]) -> F1Counts:
+def f1_counts(corpus: SpanCorpus, edges: tuple[NDArray[Any], NDArray[Any]]) -> F1Counts:
     A, D, Q = len(corpus.annotators), len(corpus.names), len(corpus.labels)
     pairs = pairs_of(corpus)
     n = np.zeros((A, D, Q))
@@ -85,7 +87,7 @@ def f1_counts(corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]) -> F1Cou
     return F1Counts(tp_e, tp_o, n)
 
 
-def doc_draws(n_docs: int, n_resamples: int, seed: int) -> np.ndarray:
+def doc_draws(n_docs: int, n_resamples: int, seed: int) -> NDArray[Any]:
     """Bootstrap weights (resamples × documents): how often each document is drawn."""
     if n_resamples <= 0 or n_docs < 2:
         return np.zeros((0, n_docs))
@@ -100,17 +102,17 @@ def doc_draws(n_docs: int, n_resamples: int, seed: int) -> np.ndarray:
 class Groups:
     """Groups of overlapping spans: per span its group; per group document, kind and score."""
 
-    of_span: np.ndarray
-    doc: np.ndarray
-    kind: np.ndarray  # index into KINDS
-    score: np.ndarray  # 1 − share of the annotators who agree with the most common version
-    start: np.ndarray
-    end: np.ndarray
-    labels: np.ndarray  # bit set of the labels in the group (labels < 63) for filtering
-    annotators: np.ndarray  # bit set of the annotators with a span in the group
+    of_span: NDArray[Any]
+    doc: NDArray[Any]
+    kind: NDArray[Any]  # index into KINDS
+    score: NDArray[Any]  # 1 − share of the annotators who agree with the most common version
+    start: NDArray[Any]
+    end: NDArray[Any]
+    labels: NDArray[Any]  # bit set of the labels in the group (labels < 63) for filtering
+    annotators: NDArray[Any]  # bit set of the annotators with a span in the group
 
 
-def _row_keys(cols: list[np.ndarray]) -> np.ndarray | None:
+def _row_keys(cols: list[NDArray[Any]]) -> NDArray[Any] | None:
     """One int64 per row of non-negative-offset columns (mixed radix), or None when the radix
     product would not fit: sorting one key is many times faster than ``np.unique(axis=0)``."""
     key = np.zeros(len(cols[0]), dtype=np.int64)
@@ -125,7 +127,7 @@ def _row_keys(cols: list[np.ndarray]) -> np.ndarray | None:
     return key
 
 
-def unique_rows(cols: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def unique_rows(cols: list[NDArray[Any]]) -> tuple[NDArray[Any], NDArray[Any]]:
     """The distinct rows of the columns (stacked) and each row's index among them, as
     ``np.unique(axis=0, return_inverse=True)`` gives them (rows in lexicographic order)."""
     stacked = np.stack(cols, axis=1)
@@ -139,13 +141,13 @@ def unique_rows(cols: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return stacked[first], inverse.ravel()
 
 
-def _distinct(group: np.ndarray, *cols: np.ndarray, n: int) -> np.ndarray:
+def _distinct(group: NDArray[Any], *cols: NDArray[Any], n: int) -> NDArray[Any]:
     """Per group, the number of distinct tuples (cols) among its rows."""
     uniq, _ = unique_rows([group, *cols])
     return np.bincount(uniq[:, 0], minlength=n) if len(uniq) else np.zeros(n, dtype=np.int64)
 
 
-def span_groups(corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]) -> Groups:
+def span_groups(corpus: SpanCorpus, edges: tuple[NDArray[Any], NDArray[Any]]) -> Groups:
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
@@ -200,8 +202,8 @@ def span_groups(corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]) -> Gro
 
 
 def pair_disagreements(
-    corpus: SpanCorpus, edges: tuple[np.ndarray, np.ndarray]
-) -> tuple[np.ndarray, list[dict[str, int]]]:
+    corpus: SpanCorpus, edges: tuple[NDArray[Any], NDArray[Any]]
+) -> tuple[NDArray[Any], list[dict[str, int]]]:
     """Label confusion (labels × labels, first annotator of each pair in rows) and, per pair,
     the spans of the first annotator by kind of match with the second's: exact, boundary only
     (same label, other fragments), label only (same fragments), boundary and label, alone."""
@@ -244,8 +246,8 @@ def pair_disagreements(
 class UnitTable:
     """Distinct rows of unit values (U × annotators), and their weight per document (D × U)."""
 
-    rows: np.ndarray
-    per_doc: np.ndarray
+    rows: NDArray[Any]
+    per_doc: NDArray[Any]
     n_categories: int
     left_out: int  # units covered by two labels of one annotator
 
@@ -279,7 +281,7 @@ def unit_table(corpus: SpanCorpus, level: str) -> UnitTable:
     return UnitTable(rows, per_doc, Q + 1, int(conflict.sum()))
 
 
-def unit_coefficients(ut: UnitTable, weights: np.ndarray | None) -> dict[str, np.ndarray]:
+def unit_coefficients(ut: UnitTable, weights: NDArray[Any] | None) -> dict[str, NDArray[Any]]:
     """Fleiss' κ, Krippendorff's α and every pair's Cohen's κ for each weighting of the distinct rows (rows of ``weights``; None: each document)."""
     w = ut.per_doc if weights is None else weights
     out = {
@@ -294,7 +296,7 @@ def unit_coefficients(ut: UnitTable, weights: np.ndarray | None) -> dict[str, np
 # --------------------------------------------------------------------------------- unitizing α
 
 
-def unitizing_units(corpus: SpanCorpus, docs: np.ndarray) -> tuple[np.ndarray, ...]:
+def unitizing_units(corpus: SpanCorpus, docs: NDArray[Any]) -> tuple[NDArray[Any], ...]:
     """Fragments of the given documents as units: begin, end (document-relative), annotator,
     document, label; one annotator's overlapping units of one label merged (DKPro's precondition)."""
     keep = np.isin(corpus.doc[corpus.frag_span], docs)
@@ -317,8 +319,8 @@ def unitizing_units(corpus: SpanCorpus, docs: np.ndarray) -> tuple[np.ndarray, .
 def unitizing_figures(
     corpus: SpanCorpus,
     raters: tuple[int, ...] | None = None,
-    draws: np.ndarray | None = None,
-    units: tuple[np.ndarray, ...] | None = None,
+    draws: NDArray[Any] | None = None,
+    units: tuple[NDArray[Any], ...] | None = None,
 ) -> dict:
     """αU per document (over its labels), per label and overall for the corpus (the documents
     every annotator has, concatenated in input order into one continuum, as DKPro Statistics
@@ -359,7 +361,9 @@ def unitizing_figures(
     alpha, label_alpha = _concatenated_alpha(corpus, full, (b, e, rix, d, lab), Q, R)
     boot = len(weights) > 1
 
-    def interval(resampled: np.ndarray, pooled: float, concatenated: float) -> tuple[float, float]:
+    def interval(
+        resampled: NDArray[Any], pooled: float, concatenated: float
+    ) -> tuple[float, float]:
         if not boot or not np.isfinite(concatenated):
             return (np.nan, np.nan)
         lo, hi = S.percentile_interval(resampled)
@@ -381,8 +385,8 @@ def unitizing_figures(
 
 
 def _concatenated_alpha(
-    corpus: SpanCorpus, full: np.ndarray, units: tuple[np.ndarray, ...], Q: int, R: int
-) -> tuple[float, np.ndarray]:
+    corpus: SpanCorpus, full: NDArray[Any], units: tuple[NDArray[Any], ...], Q: int, R: int
+) -> tuple[float, NDArray[Any]]:
     """αU overall and per label of the documents ``full`` laid end to end in input order (files, or records of an export)."""
     b, e, rix, d, lab = units
     pos = np.zeros(len(corpus.names), dtype=np.int64)

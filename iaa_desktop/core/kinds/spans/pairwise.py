@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
@@ -43,20 +44,20 @@ FIGURES = ("exact_f1", "overlap_f1", "token_f1", "lenient_f1")
 class PairLabelCounts:
     """Per pair × label: the numerators and denominators of the four F1 figures."""
 
-    n_a: np.ndarray  # spans of the pair's first annotator (documents both have)
-    n_b: np.ndarray
-    exact_tp: np.ndarray
-    overlap_tp: np.ndarray
-    token_tp: np.ndarray
-    token_a: np.ndarray  # (label, token) pieces of the first annotator
-    token_b: np.ndarray
-    lenient_a: np.ndarray  # first annotator's spans that overlap one of the second's
-    lenient_b: np.ndarray
+    n_a: NDArray[Any]  # spans of the pair's first annotator (documents both have)
+    n_b: NDArray[Any]
+    exact_tp: NDArray[Any]
+    overlap_tp: NDArray[Any]
+    token_tp: NDArray[Any]
+    token_a: NDArray[Any]  # (label, token) pieces of the first annotator
+    token_b: NDArray[Any]
+    lenient_a: NDArray[Any]  # first annotator's spans that overlap one of the second's
+    lenient_b: NDArray[Any]
 
-    def f1(self, figure: str, axis: Any = None) -> np.ndarray:
+    def f1(self, figure: str, axis: Any = None) -> NDArray[Any]:
         """The figure per pair × label (``axis=None``) or per pair (``axis=1``: labels summed)."""
 
-        def s(x: np.ndarray) -> np.ndarray:
+        def s(x: NDArray[Any]) -> NDArray[Any]:
             return x if axis is None else x.sum(axis=axis)
 
         if figure == "exact_f1":
@@ -69,8 +70,8 @@ class PairLabelCounts:
 
 
 def lenient_f1(
-    hit_a: np.ndarray, hit_b: np.ndarray, n_a: np.ndarray, n_b: np.ndarray
-) -> np.ndarray:
+    hit_a: NDArray[Any], hit_b: NDArray[Any], n_a: NDArray[Any], n_b: NDArray[Any]
+) -> NDArray[Any]:
     r"""Lenient overlap F1, elementwise: :math:`R = h_a / n_a`, :math:`P = h_b / n_b`,
     :math:`2PR / (P + R)`; 0 when one side has spans and the other none, NaN when neither has.
 
@@ -86,7 +87,7 @@ def lenient_f1(
     return np.where((n_a + n_b) > 0, f, np.nan)
 
 
-def _token_pieces(corpus: SpanCorpus) -> tuple[np.ndarray, np.ndarray]:
+def _token_pieces(corpus: SpanCorpus) -> tuple[NDArray[Any], NDArray[Any]]:
     """Per (label, token) piece: its span and its token id (bratiaa's overlapping tokens of
     every fragment: a token counts when it shares a character with the fragment)."""
     starts, ends = [], []
@@ -111,7 +112,7 @@ def _token_pieces(corpus: SpanCorpus) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pair_label_counts(
-    corpus: SpanCorpus, counts: M.F1Counts, edges: tuple[np.ndarray, np.ndarray]
+    corpus: SpanCorpus, counts: M.F1Counts, edges: tuple[NDArray[Any], NDArray[Any]]
 ) -> PairLabelCounts:
     """The counts of every figure per annotator pair and label (module docstring)."""
     pairs = M.pairs_of(corpus)
@@ -144,7 +145,7 @@ def pair_label_counts(
     return PairLabelCounts(**out)
 
 
-def mean_sd(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def mean_sd(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Mean and population standard deviation over pairs (axis 0), pairs without a figure
     (NaN: neither annotator has a span) left out, as bratiaa's ``_mean_sd`` over its pairs."""
     values = np.asarray(values, dtype=float)
@@ -175,12 +176,12 @@ def per_pair_label_frame(corpus: SpanCorpus, c: PairLabelCounts) -> pd.DataFrame
     return pd.DataFrame(rows, columns=cols)
 
 
-def label_mean_sd(c: PairLabelCounts) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def label_mean_sd(c: PairLabelCounts) -> dict[str, tuple[NDArray[Any], NDArray[Any]]]:
     """Figure → (mean, SD) over pairs, per label."""
     return {f: mean_sd(c.f1(f)) for f in FIGURES}
 
 
-def pair_totals(c: PairLabelCounts) -> dict[str, np.ndarray]:
+def pair_totals(c: PairLabelCounts) -> dict[str, NDArray[Any]]:
     """Figure → each pair's figure from its counts summed over labels."""
     return {f: c.f1(f, axis=1) for f in FIGURES}
 

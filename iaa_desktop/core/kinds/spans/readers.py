@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
-from iaa_desktop.core.kinds.coref.readers import _T_LINE
+from iaa_desktop.core.formats.brat import text_bound
 from iaa_desktop.core.textio import read_text
 
 Fragment = tuple[int, int]
@@ -109,8 +109,8 @@ def read_brat(ann_path: Path, encoding: str | None = None) -> SpanDocument:
                 ReaderError(ann_path, lineno, "not a line of brat standoff; line left out.")
             )
             continue
-        m = _T_LINE.match(line)
-        if not m:
+        found = text_bound(line)
+        if found is None:
             errors.append(
                 ReaderError(
                     ann_path,
@@ -120,7 +120,7 @@ def read_brat(ann_path: Path, encoding: str | None = None) -> SpanDocument:
                 )
             )
             continue
-        tid, label, offsets, _covered = m.groups()
+        tid, label, offsets, _covered = found
         if any(len(x) > 18 for x in offsets.replace(";", " ").split()):  # fits no text
             errors.append(ReaderError(ann_path, lineno, f"span {tid} has an offset far too long."))
             continue

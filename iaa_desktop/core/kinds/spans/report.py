@@ -10,15 +10,19 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import fmt, interval_text, shown_note
+from iaa_desktop.core.export.html_blocks import (
+    figure_html,
+    fmt,
+    interval_text,
+    shown_note,
+    table_html,
+)
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import (
     KindReport,
     ReportContext,
     Section,
     SummaryRow,
-    figure_html,
-    table_html,
 )
 
 #: documents whose disagreements are printed in context
@@ -116,8 +120,8 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
     dis = result.frames.get("disagreements")
     corpus = result.corpus
     for name in dt["document"].head(N_WORST_DOCUMENTS):
-        every = dis[dis["document"] == name] if dis is not None else []
-        rows = every.head(N_CONTEXT) if len(every) else []
+        every: Any = dis[dis["document"] == name] if dis is not None else []
+        rows: Any = every.head(N_CONTEXT) if len(every) else []
         if not len(rows):
             continue
         text = corpus.texts[corpus.names.index(name)] or ""
@@ -356,8 +360,7 @@ def _confusion_section(result: Any, kr: KindReport, ctx: ReportContext) -> None:
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = getattr(result, "options", {}) or {}
-    n = int(o.get("n_resamples", 1000) or 0)
+    n = result.interval.resamples
     p1 = (
         "Labelled spans were compared for every pair of annotators. Exact-match span F1 counts a "
         "span of one annotator as matched when the other has a span with the same start, end "
@@ -405,7 +408,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
             "continua, with the combined positional and categorical dissimilarity (α = β = Δ∅ = "
             "1); the best alignment is the exact solution of the paper's integer programme, the "
             "continua are sampled as pygamma-agreement samples them (seed "
-            f"{int(o.get('seed', 0))}), as many as a 2% precision level asks for (30 at least). "
+            f"{result.interval.seed}), as many as a 2% precision level asks for (30 at least). "
             "Its interval bounds γ for a 2% relative error of the sampled expected disorder, not "
             "the variation between documents. γ-cat and γ-k (Mathet 2017) weigh the categorical "
             "dissimilarity of the units aligned together by how well they are positioned."

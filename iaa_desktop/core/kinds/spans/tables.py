@@ -11,6 +11,7 @@ import pandas as pd
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans import pairwise as P
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
+from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
 
 
 def _nan(v: Any) -> float:
@@ -124,18 +125,16 @@ def _with_gamma_k(df: pd.DataFrame, gamma: Any) -> pd.DataFrame:
 
 
 def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma) -> Any:
-    from iaa_desktop.core.kinds.spans.compare import SpansResult, _fig
-
     overall = dict(f1["overall"])
     for level in ("char", "token"):
         figs = units[level].get("figures", {})
         for k in ("fleiss_kappa", "krippendorff_alpha"):
             if k in figs:
                 overall[f"{level}_{k}"] = figs[k]
-    overall["unitizing_alpha"] = _fig(float(ua["alpha"]), ua["alpha_ci"])
+    overall["unitizing_alpha"] = figure_value(float(ua["alpha"]), ua["alpha_ci"])
     if gamma is not None:
-        overall["gamma"] = _fig(gamma.gamma, gamma.interval)
-        overall["gamma_cat"] = _fig(gamma.gamma_cat)
+        overall["gamma"] = figure_value(gamma.gamma, gamma.interval)
+        overall["gamma_cat"] = figure_value(gamma.gamma_cat)
     conf_rows = [
         {"label_a": corpus.labels[i], "label_b": corpus.labels[j], "count": int(confusion[i, j])}
         for i, j in zip(*np.nonzero(confusion))
@@ -166,8 +165,6 @@ def add_pairwise_figures(result: Any, c: P.PairLabelCounts) -> None:
     """bratiaa's figures (:mod:`~iaa_desktop.core.kinds.spans.pairwise`) into a result: token
     and lenient F1 per pair and overall, the mean and SD over pairs beside every overall pairwise
     F1 and per label, and the rows per pair and label."""
-    from iaa_desktop.core.kinds.spans.compare import _fig
-
     totals = P.pair_totals(c)
     pairs = result.frames["pairs"]
     for fig in ("token_f1", "lenient_f1"):
@@ -175,8 +172,11 @@ def add_pairwise_figures(result: Any, c: P.PairLabelCounts) -> None:
             pairs[fig] = totals[fig]
     for fig in P.FIGURES:
         mean, sd = P.mean_sd(totals[fig][:, None])
-        entry = result.overall.setdefault(fig, _fig(float(mean[0])))
-        entry["mean"], entry["sd"] = _fig(float(mean[0]))["value"], _fig(float(sd[0]))["value"]
+        entry = result.overall.setdefault(fig, figure_value(float(mean[0])))
+        entry["mean"], entry["sd"] = (
+            figure_value(float(mean[0]))["value"],
+            figure_value(float(sd[0]))["value"],
+        )
     # the new pairwise figures beside the other F1 figures, before the coefficients
     keys = [k for k in result.overall if k not in ("token_f1", "lenient_f1")]
     at = keys.index("overlap_f1_macro") + 1 if "overlap_f1_macro" in keys else len(keys)
@@ -185,8 +185,8 @@ def add_pairwise_figures(result: Any, c: P.PairLabelCounts) -> None:
     for fig in ("exact_f1_macro", "overlap_f1_macro"):
         if fig in result.overall and len(pairs):
             mean, sd = P.mean_sd(pairs[fig].to_numpy(dtype=float)[:, None])
-            result.overall[fig]["mean"] = _fig(float(mean[0]))["value"]
-            result.overall[fig]["sd"] = _fig(float(sd[0]))["value"]
+            result.overall[fig]["mean"] = figure_value(float(mean[0]))["value"]
+            result.overall[fig]["sd"] = figure_value(float(sd[0]))["value"]
     labels = result.frames["labels"]
     if len(labels):
         order = [result.labels.index(lab) for lab in labels["label"]]

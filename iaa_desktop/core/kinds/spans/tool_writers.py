@@ -32,10 +32,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from iaa_desktop.core.io import safe_filename, write_bytes_atomic, write_text_atomic
+from iaa_desktop.core.kinds.spans.options import DEFAULT_FEATURE, DEFAULT_LAYER
 from iaa_desktop.core.kinds.spans.readers import Span
 from iaa_desktop.core.kinds.spans.tools import (
-    DEFAULT_FEATURE,
-    DEFAULT_LAYER,
     GOLD,
     NO_VALUE,
     layer_matches,
@@ -169,7 +168,9 @@ def _typesystem_near(zf: zipfile.ZipFile | None, member: str, outer: str) -> byt
 # -- UIMA CAS XMI -------------------------------------------------------------------------------------
 
 
-def _gold_cas(source: tuple[str, tuple[str, ...]] | None, text: str, layer: str, feature: str):
+def _gold_cas(
+    source: tuple[str, tuple[str, ...]] | None, text: str, layer: str, feature: str
+) -> tuple[Any, Any]:
     """(CAS, type system) to hold the gold: the source CAS, or a new one with only the layer."""
     if source is not None:
         raw, zf = read_source(source)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -34,13 +33,12 @@ from iaa_desktop.core.formats import read_head
 from iaa_desktop.core.formats.inception import ZIP_ERRORS, read_member
 from iaa_desktop.core.formats.jsonio import loads, scalar_text
 from iaa_desktop.core.formats.model import Document
+from iaa_desktop.core.kinds.spans.options import DEFAULT_FEATURE, DEFAULT_LAYER, SpansOptions
 from iaa_desktop.core.kinds.spans.readers import Span, SpanDocument, check_fragments
 from iaa_desktop.core.textio import read_bytes, read_head_bytes
 
 NO_VALUE = "*"
 GOLD = "gold"
-DEFAULT_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
-DEFAULT_FEATURE = "value"
 #: formats whose file is one document of one annotator (named after its folder or the file)
 PER_DOCUMENT = ("webanno-tsv3", "xmi")
 #: formats whose file names its annotators and documents
@@ -224,10 +222,10 @@ def _put(out: ByAnnotator, who: str, doc: SpanDocument, errors: list[ReaderError
     docs[doc.name] = doc
 
 
-def _opts(opts: Mapping[str, Any]) -> tuple[str, str, str | None]:
-    layer = str(opts.get("layer") or DEFAULT_LAYER).strip()
-    feature = str(opts.get("feature") or DEFAULT_FEATURE).strip()
-    return layer, feature, opts.get("encoding") or None
+def _opts(opts: SpansOptions) -> tuple[str, str, str | None]:
+    layer = str(opts.layer or DEFAULT_LAYER).strip()
+    feature = str(opts.feature or DEFAULT_FEATURE).strip()
+    return layer, feature, opts.encoding or None
 
 
 def _missing_layer(path: Path | str, layer: str, docs: list[Document]) -> ReaderError:
@@ -255,7 +253,7 @@ def tsv_span_layers(head: str) -> dict[str, list[str]]:
     return out
 
 
-def read_tsv3(path: Path, opts: Mapping[str, Any], errors: list[ReaderError]) -> SpanDocument:
+def read_tsv3(path: Path, opts: SpansOptions, errors: list[ReaderError]) -> SpanDocument:
     """One TSV 3.x file: the spans of the chosen layer, labelled by the chosen feature."""
     from iaa_desktop.core.formats import webanno_tsv
 
@@ -297,14 +295,12 @@ def _source_chain(path: Path, source: str) -> tuple[str, tuple[str, ...]]:
     return str(path), tuple(p for p in rest.split("!") if p)
 
 
-def read_inception_zip(
-    path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
-) -> ByAnnotator:
+def read_inception_zip(path: Path, opts: SpansOptions, errors: list[ReaderError]) -> ByAnnotator:
     """Every user's spans of the chosen layer in an INCEpTION project export."""
     from iaa_desktop.core.formats import inception
 
     layer, feature, _enc = _opts(opts)
-    parsed = inception.parse(path, include_curation=bool(opts.get("curation")))
+    parsed = inception.parse(path, include_curation=opts.curation)
     errors.extend(parsed.errors)
     errors.extend(parsed.warnings)
     out: ByAnnotator = {}
@@ -377,7 +373,7 @@ def xmi_name(path: Path) -> str:
     return Path(path).stem
 
 
-def read_xmi(path: Path, opts: Mapping[str, Any], errors: list[ReaderError]) -> SpanDocument:
+def read_xmi(path: Path, opts: SpansOptions, errors: list[ReaderError]) -> SpanDocument:
     """The spans of the chosen layer in one document's UIMA CAS XMI."""
     from iaa_desktop.core.formats.inception import cas_to_document
 
@@ -433,15 +429,13 @@ def _ls_prepare(data: Any) -> tuple[list[tuple[str, Any, dict[str, Any]]], dict[
     return empties, info
 
 
-def read_label_studio(
-    path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
-) -> ByAnnotator:
+def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError]) -> ByAnnotator:
     from iaa_desktop.core.formats import label_studio
     from iaa_desktop.core.formats.jsonio import load_json
     from iaa_desktop.core.textio import read_text
 
     path = Path(path)
-    data = load_json(read_text(path, opts.get("encoding") or None), path)
+    data = load_json(read_text(path, opts.encoding or None), path)
     empties, info = _ls_prepare(data)
     parsed = label_studio.parse_value(data, path)
     errors.extend(parsed.errors)
@@ -461,13 +455,13 @@ def read_label_studio(
 
 
 def read_jsonl_export(
-    path: Path, fmt: str, opts: Mapping[str, Any], errors: list[ReaderError]
+    path: Path, fmt: str, opts: SpansOptions, errors: list[ReaderError]
 ) -> ByAnnotator:
     """A doccano file (one annotator, the file name) or a Prodigy file (every annotator)."""
     from iaa_desktop.core.formats import doccano, prodigy
 
     module = doccano if fmt == "doccano" else prodigy
-    parsed = module.parse(path, encoding=opts.get("encoding") or None)
+    parsed = module.parse(path, encoding=opts.encoding or None)
     errors.extend(parsed.errors)
     out: ByAnnotator = {}
     for d in parsed.documents:
@@ -475,9 +469,7 @@ def read_jsonl_export(
     return out
 
 
-def read_export(
-    path: Path, fmt: str, opts: Mapping[str, Any], errors: list[ReaderError]
-) -> ByAnnotator:
+def read_export(path: Path, fmt: str, opts: SpansOptions, errors: list[ReaderError]) -> ByAnnotator:
     """Annotator → document name → spans of a file that names its annotators."""
     if fmt == "inception-zip":
         out = read_inception_zip(path, opts, errors)
@@ -497,6 +489,8 @@ def read_export(
     return out
 
 
-def read_document(path: Path, fmt: str, opts: Mapping[str, Any], errors: list[ReaderError]):
+def read_document(
+    path: Path, fmt: str, opts: SpansOptions, errors: list[ReaderError]
+) -> SpanDocument:
     """One document of one annotator (TSV 3.x, XMI)."""
     return (read_tsv3 if fmt == "webanno-tsv3" else read_xmi)(path, opts, errors)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import (
     delimiter_for,
@@ -69,13 +70,13 @@ class TableModel(AdjudicationModel):
         notes = [(by_name.get(a, a), c, v) for a, c, v in self.notes_of(i)]
         return context_block(head, self.context(i), notes)
 
-    def write_gold(self, gold: np.ndarray, out_dir: Path, notes: Any = None) -> list[Path]:
+    def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
         from iaa_desktop.core.kinds.table.reader import (
             ANNOTATOR_NAMES,
             FILE,
             LABEL_NAMES,
             ColumnRoles,
-            _find,
+            find_column,
             read_judgments,
         )
         from iaa_desktop.core.tabular import LINE, read_table
@@ -111,10 +112,10 @@ class TableModel(AdjudicationModel):
         if layout == "long":
             ann_col = (
                 roles.annotator
-                or _find([c for c in header if c not in item_cols], ANNOTATOR_NAMES)
+                or find_column([c for c in header if c not in item_cols], ANNOTATOR_NAMES)
                 or "annotator"
             )
-            lab_col = roles.label or _find(
+            lab_col = roles.label or find_column(
                 [c for c in header if c not in item_cols and c != ann_col], LABEL_NAMES
             )
             if lab_col is None:

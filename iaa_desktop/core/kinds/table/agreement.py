@@ -10,14 +10,16 @@ is tallied on its own. The GUI and the command line run this same code.
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, OptionError
+from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.metrics import (
     AgreementResult,
     Tally,
@@ -54,7 +56,7 @@ class StudyStats:
     nld: bool
 
 
-def _nld_matrix(labels: list[str]) -> np.ndarray:
+def _nld_matrix(labels: list[str]) -> NDArray[Any]:
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist
 
@@ -65,13 +67,13 @@ def _nld_matrix(labels: list[str]) -> np.ndarray:
     return np.asarray(ld / den, dtype=np.float64)
 
 
-def declared_order(data: ReliabilityData, options: Mapping[str, Any]) -> ReliabilityData:
+def declared_order(data: ReliabilityData, options: TableOptions) -> ReliabilityData:
     """The categories as the ``categories`` option declares them (order, and unused ones).
 
     Numbers are ordered by value; other labels take the declared order, whose ranks ordinal α
     and the weighted coefficients use. A label used but not declared is an error.
     """
-    names = [s.strip() for s in str(options.get("categories") or "").split(",") if s.strip()]
+    names = [s.strip() for s in str(options.categories or "").split(",") if s.strip()]
     return with_categories(data, names)
 
 
@@ -123,20 +125,20 @@ def parse_scale(spec: Any) -> tuple[float, float] | None:
     return lo, hi
 
 
-def coded_options(data: ReliabilityData, options: Mapping[str, Any]) -> CodedOptions:
+def coded_options(data: ReliabilityData, options: TableOptions) -> CodedOptions:
     """Level, category values, declared scale, α distance and Spearman for this study."""
-    level = options.get("level", "nominal")
+    level = options.level
     q = len(data.categories)
     if level in ("interval", "ratio") and not data.numeric:
         raise OptionError(f"The {level} level needs numeric labels.")
     values = data.categories.astype(float) if data.numeric else np.arange(q, dtype=float)
-    scale = parse_scale(options.get("scale")) if data.numeric else None
+    scale = parse_scale(options.scale) if data.numeric else None
     if scale is not None and q and (values.min() < scale[0] or values.max() > scale[1]):
         raise OptionError(
             f"Scale: the labels run from {values.min():g} to {values.max():g}, outside the "
             f"declared scale {scale[0]:g}–{scale[1]:g}."
         )
-    nld = options.get("distance") == "nld"
+    nld = options.distance == "nld"
     delta = None
     if nld and q <= MAX_NLD_BOOTSTRAP_LABELS:
         delta = _nld_matrix([str(c) for c in data.categories])
@@ -149,12 +151,12 @@ def coded_options(data: ReliabilityData, options: Mapping[str, Any]) -> CodedOpt
     )
 
 
-def study_stats(data: ReliabilityData, options: Mapping[str, Any]) -> StudyStats:
+def study_stats(data: ReliabilityData, options: TableOptions) -> StudyStats:
     """Tally the study once; every figure below is computed from it."""
     opts = coded_options(data, options)
     judged = data.judged if opts.spearman and bool((data.judged & (data.codes < 0)).any()) else None
     t = tally(data.codes, len(data.categories), judged=judged)
-    return StudyStats(t, aggregate(t), opts, options.get("distance") == "nld")
+    return StudyStats(t, aggregate(t), opts, options.distance == "nld")
 
 
 def _nld_alpha(data: ReliabilityData) -> AgreementResult:
@@ -163,7 +165,7 @@ def _nld_alpha(data: ReliabilityData) -> AgreementResult:
 
 def compute_overall(
     data: ReliabilityData,
-    options: Mapping[str, Any],
+    options: TableOptions,
     with_intervals: bool = True,
     stats: StudyStats | None = None,
 ) -> dict[str, AgreementResult]:
@@ -174,7 +176,7 @@ def compute_overall(
         )
     st = stats or study_stats(data, options)
     t, ag, opts = st.tally, st.aggregates, st.options
-    method = options.get("interval") if with_intervals else "none"
+    method = options.interval if with_intervals else "none"
     points = evaluate(t, ag, opts)
     n_pair = float(batch.observed(t, ag)[1][0])
     valid = (t.sym > 0) & (t.sym <= t.n_categories)
@@ -184,9 +186,7 @@ def compute_overall(
         ev = evaluator(t, opts)
         if st.nld and opts.delta is None:  # α needs all label pairs: no interval
             ev = _without(ev, "krippendorff_alpha")
-        intervals = bootstrap_batch(
-            t, ev, int(options.get("n_resamples", 1000)), int(options.get("seed", 0))
-        )
+        intervals = bootstrap_batch(t, ev, options.n_resamples, options.seed)
     out: dict[str, AgreementResult] = {}
     for name, b in points.items():
         value = float(b.value[0])
@@ -226,18 +226,16 @@ def compute_overall(
 
 
 def _without(ev: Any, name: str) -> Any:
-    def run(ag: Aggregates) -> dict[str, np.ndarray]:
+    def run(ag: Aggregates) -> dict[str, NDArray[Any]]:
         return {k: v for k, v in ev(ag).items() if k != name}
 
     return run
 
 
 def _with_bayes(
-    r: AgreementResult, data: ReliabilityData, options: Mapping[str, Any]
+    r: AgreementResult, data: ReliabilityData, options: TableOptions
 ) -> AgreementResult:
-    b = bayes_multi_kappa(
-        data.codes, n_categories=len(data.categories), seed=int(options.get("seed", 0))
-    )
+    b = bayes_multi_kappa(data.codes, n_categories=len(data.categories), seed=options.seed)
     return AgreementResult(
         r.name,
         r.value,
@@ -256,7 +254,7 @@ def _with_bayes(
 
 
 def compute_pairwise(
-    data: ReliabilityData, options: Mapping[str, Any], stats: StudyStats | None = None
+    data: ReliabilityData, options: TableOptions, stats: StudyStats | None = None
 ) -> pd.DataFrame:
     """One row per annotator pair: percent agreement, κ, π, α, weighted κ, ρ where they apply."""
     st = stats or study_stats(data, options)
@@ -278,7 +276,7 @@ def compute_pairwise(
     return pd.DataFrame(rows)
 
 
-def _label_text(data: ReliabilityData) -> np.ndarray:
+def _label_text(data: ReliabilityData) -> NDArray[Any]:
     cats = data.categories
     if data.numeric:
         txt = np.array(
@@ -292,9 +290,9 @@ def _label_text(data: ReliabilityData) -> np.ndarray:
     return out
 
 
-def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFrame:
+def items_table(data: ReliabilityData, options: TableOptions) -> pd.DataFrame:
     """One row per item: key, group, every annotator's label, the number of labels, disagreement."""
-    gb = options.get("group_by") or None
+    gb = options.group_by or None
     key_cols = [c for c in data.items.columns if c != gb]
     keys = data.items[key_cols].astype(str)
     items = pd.DataFrame(
@@ -312,7 +310,7 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
 
     # the share of disagreeing pairs ignores the scale; severity weighs each pair by the
     # distance of the level of measurement (a 4-vs-5 item is not a 1-vs-5 item)
-    level = str(options.get("level", "nominal"))
+    level = str(options.level)
     items["severity"] = item_severity(data.codes, level, data.categories if data.numeric else None)
     if data.numeric and data.values is not None:
         with np.errstate(all="ignore"):
@@ -328,12 +326,12 @@ def items_table(data: ReliabilityData, options: Mapping[str, Any]) -> pd.DataFra
 
 
 def group_results(
-    data: ReliabilityData, opts: Mapping[str, Any]
+    data: ReliabilityData, opts: TableOptions
 ) -> Generator[Progress, None, list[tuple[str, int, dict[str, AgreementResult]]]]:
     """(level, pairable items, overall figures) of each level of the ``group_by`` column; each
     group is tallied on its own."""
     groups: list[tuple[str, int, dict[str, AgreementResult]]] = []
-    gb = opts.get("group_by")
+    gb = opts.group_by
     if not gb:
         return groups
     levels = pd.unique(data.items[gb])
@@ -372,7 +370,7 @@ def per_category_table(data: ReliabilityData, stats: StudyStats | None = None) -
     )
 
 
-def coincidences(stats: StudyStats) -> np.ndarray:
+def coincidences(stats: StudyStats) -> NDArray[Any]:
     """Krippendorff's coincidence matrix of the study (empty beyond the table size)."""
     if stats.tally.n_categories > MAX_TABLE_CATEGORIES:
         return np.zeros((0, 0))

@@ -5,13 +5,18 @@ The GUI embeds these figures in a canvas; the report renders the same figures as
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 import math
 from typing import Any
 
 
 def pairwise_heatmap_figure(
     matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, figure: Any = None
-):
+) -> Figure:
     """Annotators × annotators heatmap with the value in each cell (NaN cells left blank)."""
     import numpy as np
     from matplotlib.figure import Figure
@@ -43,7 +48,7 @@ def pairwise_heatmap_figure(
     return fig
 
 
-def coincidence_figure(matrix: Any, categories: list[str], figure: Any = None):
+def coincidence_figure(matrix: Any, categories: list[str], figure: Any = None) -> Figure:
     """Krippendorff's coincidence matrix as a heatmap of counts."""
     import numpy as np
     from matplotlib.figure import Figure

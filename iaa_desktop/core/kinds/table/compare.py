@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import (
     IaaError,
@@ -22,8 +23,8 @@ from iaa_desktop.core.errors import (
     ReaderError,
     with_earlier_problems,
 )
-from iaa_desktop.core.kinds.spec import Setting, TaskResult
-from iaa_desktop.core.kinds.table import SPEC
+from iaa_desktop.core.kinds.options import IntervalProvenance
+from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.kinds.table.agreement import (
     MAX_TABLE_CATEGORIES,
     coincidences,
@@ -36,7 +37,8 @@ from iaa_desktop.core.kinds.table.agreement import (
     study_stats,
     with_categories,
 )
-from iaa_desktop.core.kinds.table.layouts import LAYOUTS, sniff_export
+from iaa_desktop.core.kinds.table.layouts import sniff_export
+from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, Judgments, read_judgments
 from iaa_desktop.core.kinds.table.reliability import (
     ReliabilityData,
@@ -87,106 +89,7 @@ OVERALL_METRICS = (
 #: display titles, from the metrics registry (the one place where titles are written)
 METRIC_TITLES = {k: metric_title(k) for k in OVERALL_METRICS}
 
-SETTINGS = [
-    Setting(
-        "level",
-        "Level of measurement",
-        "nominal",
-        str,
-        ("nominal", "ordinal", "interval", "ratio"),
-        "nominal, ordinal, interval or ratio: decides α's distance and which coefficients apply",
-    ),
-    Setting(
-        "distance",
-        "Distance for α",
-        "level",
-        str,
-        ("level", "nld"),
-        "'level' = the distance of the level of measurement; 'nld' = normalized Levenshtein between text labels",
-    ),
-    Setting(
-        "scale",
-        "Scale bounds",
-        "",
-        str,
-        (),
-        "lowest and highest point of a numeric scale, e.g. 1,5 (default: the lowest and highest "
-        "label used); the weights of AC2 are fractions of this width",
-    ),
-    Setting(
-        "categories",
-        "Category order",
-        "",
-        str,
-        (),
-        "the labels in their order, comma-separated (ordered labels that are not numbers: "
-        "ordinal α and the weighted coefficients use these ranks)",
-    ),
-    Setting(
-        "missing",
-        "Values meaning missing",
-        "",
-        str,
-        (),
-        "comma-separated values that mean 'no judgment' (e.g. 0,-); compared as numbers in a numeric column",
-    ),
-    Setting(
-        "interval",
-        "Interval method",
-        "bootstrap",
-        str,
-        ("bootstrap", "bayes", "none"),
-        "bootstrap: 95% percentile interval over resampled items; bayes: conjugate posterior of multi-κ",
-    ),
-    Setting("n_resamples", "Bootstrap resamples", 1000, int, (), "number of bootstrap resamples"),
-    Setting("seed", "Random seed", 0, int, (), "seed of the bootstrap and the posterior draws"),
-    Setting(
-        "group_by",
-        "Group by column",
-        "",
-        str,
-        (),
-        "a column whose values each get their own result",
-    ),
-    Setting(
-        "item",
-        "Item column(s)",
-        "",
-        str,
-        (),
-        "item key column(s), comma-separated (recognised from the header when empty)",
-    ),
-    Setting("annotator", "Annotator column", "", str, (), "annotator column of a long table"),
-    Setting("label", "Label column", "", str, (), "label column of a long table"),
-    Setting(
-        "layout",
-        "Table layout",
-        "auto",
-        str,
-        LAYOUTS,
-        "auto: from the content; long (item, annotator, label); wide (one column per "
-        "annotator); wide-no-item (row number = item); contingency (two annotators' "
-        "categories × categories counts); counts (subjects × categories counts, Fleiss 1971); "
-        "triples (coder item label, no header)",
-    ),
-    Setting(
-        "question",
-        "Question",
-        "",
-        str,
-        (),
-        "the question compared when a tool's export asks several (Label Studio from_name, "
-        "Prodigy label)",
-    ),
-    Setting(
-        "metadata",
-        "Metadata columns",
-        "",
-        str,
-        (),
-        "columns of a wide table that are not annotators",
-    ),
-]
+SETTINGS = TableOptions.settings()
 
 
 def _json_value(v: Any) -> Any:
@@ -212,7 +115,6 @@ class GroupResult:
 
 @dataclass
 class TableResult(TaskResult):
-    spec = SPEC  # the kind's spec: report section, methods, adjudication
     annotators: tuple[str, ...] = ()
     n_items: int = 0
     level: str = "nominal"
@@ -221,12 +123,15 @@ class TableResult(TaskResult):
     pairwise: pd.DataFrame = field(default_factory=pd.DataFrame)
     items: pd.DataFrame = field(default_factory=pd.DataFrame)
     groups: list[GroupResult] = field(default_factory=list)
-    coincidence: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    coincidence: NDArray[Any] = field(default_factory=lambda: np.zeros((0, 0)))
     per_category: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: per item its text and metadata (``item`` + columns); per judgment the annotators' notes
     #: (``item, annotator, column, value``) — see :mod:`iaa_desktop.core.kinds.table.context`
     item_context: pd.DataFrame = field(default_factory=pd.DataFrame)
     notes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: the options it was computed with, and how its intervals were made
+    chosen: TableOptions = field(default_factory=TableOptions)
+    interval: IntervalProvenance = field(default_factory=IntervalProvenance)
 
     def pair_matrix(self, metric: str) -> pd.DataFrame:
         """Annotators × annotators matrix of a pair metric (diagonal 1, or n for ``n_items``)."""
@@ -342,7 +247,6 @@ def below_minus_one(overall: Mapping[str, AgreementResult]) -> list[ReaderError]
 
 class TableKind:
     name = "table"
-    title = SPEC.title
     settings = SETTINGS
 
     def sniff(self, inputs: Sequence[Path]) -> float:
@@ -361,18 +265,16 @@ class TableKind:
     ) -> Generator[Progress, None, TableResult]:
         from iaa_desktop.core.kinds.spec import resolve_options
 
-        opts = resolve_options(self.settings, options)
+        opts = TableOptions.resolve(options)
         yield Progress(0, 100, "Reading the tables")
         roles = ColumnRoles(
-            item=tuple(c.strip() for c in str(opts.get("item") or "").split(",") if c.strip()),
-            annotator=opts.get("annotator") or None,
-            label=opts.get("label") or None,
-            group_by=opts.get("group_by") or None,
-            metadata=tuple(
-                c.strip() for c in str(opts.get("metadata") or "").split(",") if c.strip()
-            ),
-            layout=str(opts.get("layout") or "auto"),
-            question=opts.get("question") or None,
+            item=opts.item_columns,
+            annotator=opts.annotator or None,
+            label=opts.label or None,
+            group_by=opts.group_by or None,
+            metadata=opts.metadata_columns,
+            layout=opts.layout,
+            question=opts.question or None,
         )
         judgments = read_judgments(list(inputs), roles)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
@@ -382,7 +284,7 @@ class TableKind:
                 judgments.frame, judgments.item_columns, opts, errors, warnings
             )
             data = declared_order(data, opts)
-            if judgments.categories and not str(opts.get("categories") or "").strip():
+            if judgments.categories and not opts.categories.strip():
                 data = _count_table_categories(data, judgments, warnings)
             _check_annotator_count(len(data.annotators))
         except IaaError as e:  # the files left out are named too: they may be the cause
@@ -413,19 +315,21 @@ class TableKind:
         context, notes = build_context(
             judgments.frame,
             judgments.item_columns,
-            [c for c in judgments.metadata_columns if c != opts.get("group_by")],
+            [c for c in judgments.metadata_columns if c != opts.group_by],
             "annotator",
         )
         yield Progress(100, 100, "Done")
         return TableResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
-            options=dict(opts),
+            options=resolve_options(self.settings, options),  # as given, for the study's record
             errors=errors,
             warnings=warnings,
             annotators=data.annotators,
             n_items=int(data.codes.shape[0]),
-            level=opts["level"],
+            level=opts.level,
+            chosen=opts,
+            interval=opts.provenance,
             categories=list(data.categories),
             overall=overall,
             pairwise=pairwise,

@@ -31,7 +31,6 @@ from iaa_desktop.core.formats.model import Judgment, Parsed
 from iaa_desktop.core.tabular import LINE, sniff_delimiter
 from iaa_desktop.core.textio import read_text
 
-LAYOUTS = ("auto", "long", "wide", "wide-no-item", "contingency", "counts", "triples")
 JSON_FORMATS = ("label-studio", "prodigy", "doccano")
 _INT = re.compile(r"^\s*\d{1,18}\s*$")  # a count: 19 digits and more do not fit an int64
 #: most judgments a contingency or count table may expand to (each count becomes that many rows)

@@ -92,7 +92,7 @@ class ColumnRoles:
     label: str | None = None
     group_by: str | None = None
     metadata: tuple[str, ...] = ()
-    #: one of :data:`~iaa_desktop.core.kinds.table.layouts.LAYOUTS` ("auto": from the content)
+    #: one of :data:`~iaa_desktop.core.kinds.table.options.LAYOUTS` ("auto": from the content)
     layout: str = "auto"
     #: the question compared in a tool's export that asks several (Label Studio ``from_name``)
     question: str | None = None
@@ -112,7 +112,7 @@ class Judgments:
     categories: tuple[str, ...] = ()
 
 
-def _find(columns: list[str], names: tuple[str, ...]) -> str | None:
+def find_column(columns: list[str], names: tuple[str, ...]) -> str | None:
     lower = {c.lower().strip(): c for c in columns}
     for n in names:
         if n in lower:
@@ -153,7 +153,7 @@ def _with_item_columns(
     if roles.layout == "wide-no-item":
         item_cols = ()
     elif not item_cols:
-        found = _find(cols, ITEM_NAMES)
+        found = find_column(cols, ITEM_NAMES)
         item_cols = (found,) if found else _first_item_column(df, cols, meta_given, roles)
     _check_columns(path, df, item_cols, "item")
     if not item_cols:
@@ -170,8 +170,10 @@ def _long_from_frame(
     meta_given = set(roles.metadata) | ({roles.group_by} if roles.group_by else set())
     df, item_cols = _with_item_columns(path, df, roles, meta_given)
     cols = [c for c in df.columns if c != LINE]
-    annotator = roles.annotator or _find([c for c in cols if c not in item_cols], ANNOTATOR_NAMES)
-    label = roles.label or _find(
+    annotator = roles.annotator or find_column(
+        [c for c in cols if c not in item_cols], ANNOTATOR_NAMES
+    )
+    label = roles.label or find_column(
         [c for c in cols if c not in item_cols and c != annotator], LABEL_NAMES
     )
     if roles.annotator:
@@ -267,7 +269,7 @@ def _first_item_column(
     if not candidates:
         return ()
     first = candidates[0]
-    if _find(cols, ANNOTATOR_NAMES) is None and df[first].duplicated().any():
+    if find_column(cols, ANNOTATOR_NAMES) is None and df[first].duplicated().any():
         return ()
     return (first,)
 
@@ -278,8 +280,8 @@ def _file_frame(
     """One input file as long judgments, whatever its layout or format."""
     head = read_head(path)
     if path.suffix.lower() in (".json", ".jsonl") or looks_like_json(head):
-        frame, warnings = read_tool_export(path, head, roles.question)
-        return frame, tuple(c for c in frame.columns if c not in _LONG_COLS), "export", warnings
+        frame, found = read_tool_export(path, head, roles.question)
+        return frame, tuple(c for c in frame.columns if c not in _LONG_COLS), "export", found
     layout = roles.layout
     warnings: list[ReaderError] = []
     if layout in ("auto", "triples", "contingency") and path.suffix.lower() not in (
@@ -470,9 +472,12 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     frame[list(metas)] = frame[list(metas)].fillna("")
     assert item_cols is not None
     for c in list(item_cols) + ["annotator", "label"]:
-        frame[c], merged = nfc_column(_strip(frame[c]), _WHAT.get(c, f"values of '{c}'"))
-        if merged:
-            warnings.append(ReaderError(None, None, merged))
+        frame[c], merged, at = nfc_column(_strip(frame[c]), _WHAT.get(c, f"values of '{c}'"))
+        if merged:  # named at the first cell merged into another form
+            line = frame[LINE].iat[at] if LINE in frame.columns else None
+            warnings.append(
+                ReaderError(frame[FILE].iat[at], None if line is None else int(line), merged)
+            )
     _refuse_reserved_annotators(frame)
     frame = _without_empty_annotators(frame, errors)
     layout = "+".join(sorted(layouts))

@@ -7,15 +7,17 @@ left out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.spec import rename_annotators
+from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reader import FILE
 from iaa_desktop.core.tabular import LINE
 
@@ -24,11 +26,11 @@ from iaa_desktop.core.tabular import LINE
 class ReliabilityData:
     """Items × annotators codes with the category values (read-only arrays)."""
 
-    codes: np.ndarray
-    categories: np.ndarray
+    codes: NDArray[Any]
+    categories: NDArray[Any]
     numeric: bool
-    values: np.ndarray | None  # float values per item × annotator (NaN missing) when numeric
-    judged: np.ndarray  # bool: annotator gave any judgment (incl. a 'missing' value such as 0)
+    values: NDArray[Any] | None  # float values per item × annotator (NaN missing) when numeric
+    judged: NDArray[Any]  # bool: annotator gave any judgment (incl. a 'missing' value such as 0)
     items: pd.DataFrame  # item key columns (+ group / metadata) per row of codes
     annotators: tuple[str, ...]
 
@@ -43,7 +45,7 @@ def _parse_missing(spec: str) -> list[str]:
     return [s.strip() for s in str(spec or "").split(",") if s.strip() != ""]
 
 
-def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, list[Any]]:
+def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[NDArray[Any], list[Any]]:
     """``pandas.factorize`` in chunks: codes in order of first appearance and the distinct values.
 
     Hashing a million strings in one call holds the GIL for a few hundred milliseconds, which
@@ -70,18 +72,18 @@ def factorize_chunked(values: Any, chunk: int = 100_000) -> tuple[np.ndarray, li
 class _Labels:
     """The distinct labels of a judgment table (``_u`` arrays: one entry per distinct label)."""
 
-    codes: np.ndarray  # distinct-label index of every row
+    codes: NDArray[Any]  # distinct-label index of every row
     text_u: pd.Series  # each label as text
-    num_u: np.ndarray  # its number (NaN when not one)
-    nonempty_u: np.ndarray  # not empty
-    missing_u: np.ndarray  # a missing value (empty, a 'missing' marker, left out for the level)
+    num_u: NDArray[Any]  # its number (NaN when not one)
+    nonempty_u: NDArray[Any]  # not empty
+    missing_u: NDArray[Any]  # a missing value (empty, a 'missing' marker, left out for the level)
     numeric: bool  # every label used is a number
 
 
 def build_reliability(
     frame: pd.DataFrame,
     item_cols: Sequence[str],
-    options: Mapping[str, Any],
+    options: TableOptions,
     errors: list[ReaderError],
     warnings: list[ReaderError],
 ) -> ReliabilityData:
@@ -97,7 +99,7 @@ def build_reliability(
     c = len(annotators_list)
     keep = _keep_once(frame, item_cols, item_codes, ann_codes, labels.codes, c, errors, warnings)
     _require_two_annotators(frame, ann_codes[keep], annotators_list)
-    annotators = rename_annotators([str(a) for a in annotators_list], options)
+    annotators = rename_annotators([str(a) for a in annotators_list], options.as_dict())
 
     # the first row of each item, in order of first appearance (= the order of the item codes)
     first_pos = np.flatnonzero(~pd.Series(item_codes).duplicated().to_numpy())
@@ -116,7 +118,7 @@ def build_reliability(
         values[item_codes[valid], ann_codes[valid]] = num_u[lab_codes[valid]]
 
     items = frame[list(item_cols)].iloc[first_pos].reset_index(drop=True)
-    group_by = options.get("group_by") or ""
+    group_by = options.group_by or ""
     if group_by:
         # an item belongs to the group its first judgment names
         items[group_by] = frame[group_by].iloc[first_pos].to_numpy()
@@ -126,11 +128,11 @@ def build_reliability(
 
 
 def _classify_labels(
-    frame: pd.DataFrame, options: Mapping[str, Any], errors: list[ReaderError]
+    frame: pd.DataFrame, options: TableOptions, errors: list[ReaderError]
 ) -> _Labels:
     """Which distinct labels are numbers and which are missing values (for the level)."""
-    level = options.get("level", "nominal")
-    missing = _parse_missing(options.get("missing", ""))
+    level = options.level
+    missing = _parse_missing(options.missing)
     lab_codes, lab_uniques = factorize_chunked(frame["label"].to_numpy())
     labs_u = pd.Series([str(v) for v in lab_uniques], dtype=object)
     num_u = pd.to_numeric(labs_u, errors="coerce").to_numpy(dtype=float)
@@ -152,15 +154,15 @@ def _classify_labels(
 def _not_for_level(
     frame: pd.DataFrame,
     level: str,
-    lab_codes: np.ndarray,
-    num_u: np.ndarray,
-    missing_u: np.ndarray,
+    lab_codes: NDArray[Any],
+    num_u: NDArray[Any],
+    missing_u: NDArray[Any],
     errors: list[ReaderError],
-) -> np.ndarray:
+) -> NDArray[Any]:
     """Distinct labels left out at the interval or ratio level: non-numbers, negative ratios
     (each problem reported once, at its first row)."""
 
-    def first_row_with(mask_u: np.ndarray) -> int:
+    def first_row_with(mask_u: NDArray[Any]) -> int:
         return int(np.flatnonzero(mask_u[lab_codes])[0])
 
     out = np.zeros(len(num_u), dtype=bool)
@@ -195,7 +197,7 @@ def _not_for_level(
     return out
 
 
-def _item_codes(frame: pd.DataFrame, item_cols: Sequence[str]) -> np.ndarray:
+def _item_codes(frame: pd.DataFrame, item_cols: Sequence[str]) -> NDArray[Any]:
     """Item index of every row (several key columns make one key), in order of appearance."""
     if len(item_cols) == 1:
         item_codes, _ = factorize_chunked(frame[item_cols[0]].to_numpy())
@@ -211,13 +213,13 @@ def _item_codes(frame: pd.DataFrame, item_cols: Sequence[str]) -> np.ndarray:
 def _keep_once(
     frame: pd.DataFrame,
     item_cols: Sequence[str],
-    item_codes: np.ndarray,
-    ann_codes: np.ndarray,
-    lab_codes: np.ndarray,
+    item_codes: NDArray[Any],
+    ann_codes: NDArray[Any],
+    lab_codes: NDArray[Any],
     c: int,
     errors: list[ReaderError],
     warnings: list[ReaderError],
-) -> np.ndarray:
+) -> NDArray[Any]:
     """Rows kept: an exact repeat of a judgment counts once; an annotator judging an item
     twice with different labels is reported and both judgments are left out."""
     keep = np.ones(len(frame), dtype=bool)
@@ -256,7 +258,7 @@ def _keep_once(
 
 
 def _require_two_annotators(
-    frame: pd.DataFrame, kept_ann_codes: np.ndarray, annotators_list: list[Any]
+    frame: pd.DataFrame, kept_ann_codes: NDArray[Any], annotators_list: list[Any]
 ) -> None:
     present = np.zeros(len(annotators_list), dtype=bool)
     present[kept_ann_codes] = True
@@ -269,7 +271,7 @@ def _require_two_annotators(
         )
 
 
-def _categories(labels: _Labels) -> tuple[np.ndarray, np.ndarray]:
+def _categories(labels: _Labels) -> tuple[NDArray[Any], NDArray[Any]]:
     """The categories in order (numbers by value, else texts), and the category index of each
     distinct label (-1 for missing ones)."""
     missing_u, num_u, labs_u = labels.missing_u, labels.num_u, labels.text_u
@@ -278,8 +280,11 @@ def _categories(labels: _Labels) -> tuple[np.ndarray, np.ndarray]:
         cats = num_u[~missing_u][order]
     else:
         cats_idx = np.flatnonzero(~missing_u)
-        order = np.argsort(labs_u.to_numpy()[cats_idx].astype(str))
-        cats = labs_u.to_numpy()[cats_idx][order].astype(str)
+        # Python strings, never a fixed-width string array sized by the longest label
+        texts = np.empty(len(cats_idx), dtype=object)
+        texts[:] = [str(v) for v in labs_u.to_numpy()[cats_idx]]
+        order = np.argsort(texts, kind="stable")
+        cats = texts[order]
     cat_of_u = np.full(len(labs_u), -1, dtype=np.int64)
     cat_of_u[np.flatnonzero(~missing_u)[order]] = np.arange(len(order))
     if labels.numeric:  # different spellings of one number (2, 2.0) are one category

@@ -8,19 +8,13 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
+from iaa_desktop.core.export.html_blocks import figure_html, table_html
 from iaa_desktop.core.export.methods_text import (
     esc,
     interval_sentence,
     values_of,
 )
-from iaa_desktop.core.export.report import (
-    KindReport,
-    ReportContext,
-    Section,
-    SummaryRow,
-    figure_html,
-    table_html,
-)
+from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 
 _SCALES = {
     "percent_agreement": None,
@@ -127,7 +121,7 @@ def _pairs_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
 def _groups_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
     """Per document / per value of a column, worst first, with intervals."""
     # the coefficient whose intervals were computed: α with the bootstrap, multi-κ with bayes
-    key = "multi_kappa" if result.options.get("interval") == "bayes" else "krippendorff_alpha"
+    key = "multi_kappa" if result.interval.method == "bayes" else "krippendorff_alpha"
     name = "multi-κ" if key == "multi_kappa" else "α"
     long_name = "multi-κ" if key == "multi_kappa" else "Krippendorff's α"
     rows = []
@@ -153,7 +147,7 @@ def _groups_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
     cols = ["group", "n_items", "value", "low", "high", "fleiss_kappa", "percent_agreement"]
     if key != "krippendorff_alpha":
         cols.insert(5, "krippendorff_alpha")
-    by = esc(result.options.get("group_by"))
+    by = esc(result.chosen.group_by)
     body = [
         table_html(
             gdf,
@@ -278,21 +272,21 @@ def _coefficient_phrases(names: list[str]) -> tuple[list[str], list[str]]:
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    level = getattr(result, "level", o.get("level", "nominal"))
+    o = result.chosen
+    level = result.level
     n_ann = len(getattr(result, "annotators", ()))
     names = [m for m in getattr(result, "overall", {})]
     refs = ["artstein2008", "krippendorff2011", "landis1977", "krippendorff2004"]
     coeffs, more = _coefficient_phrases(names)
     refs += more
-    distance = o.get("distance", "level")
+    distance = o.distance
     dist_text = (
         "the normalized Levenshtein distance between the labels as text"
         if distance == "nld"
         else f"the {esc(level)} distance metric"
     )
     coeffs.append(f"Krippendorff's α (Krippendorff 2011) with {dist_text}")
-    missing = values_of(o.get("missing"))
+    missing = values_of(o.missing)
     miss = (
         "Empty cells, and the values "
         + ", ".join(f"‘{esc(m)}’" for m in missing)
@@ -309,9 +303,9 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         + "were treated as missing values, not as a category: items judged by fewer than two annotators do not "
         "count, and every coefficient uses the pairable items only."
     )
-    interval, r = interval_sentence(o)
+    interval, r = interval_sentence(result.interval)
     refs += r
-    group = o.get("group_by") or ""
+    group = o.group_by
     p2 = interval + (
         f" Results are also given separately for each value of the column ‘{esc(group)}’."
         if group

@@ -22,11 +22,11 @@ from PySide6.QtWidgets import (
 from iaa_desktop.gui.kinds.coref.render import (
     ONLY_ONE,
     OTHER_CLASS,
-    PALETTE,
     SINGLETON,
     UNMATCHED,
     render_document,
 )
+from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import ListBar, fit_columns, make_table, select_row
 from iaa_desktop.gui.widgets.zoom import TextZoom
@@ -203,7 +203,7 @@ class CorefPanel(QWidget):
         for r in pair.rows:
             has_a, has_b = r.class_a not in ("-", "S"), r.class_b not in ("-", "S")
             if has_a and has_b and r.M > 0:
-                colour = PALETTE[k % len(PALETTE)]
+                colour = MARKABLE[k % len(MARKABLE)]
                 k += 1
                 colour_a[r.class_a] = colour
                 colour_b[r.class_b] = colour

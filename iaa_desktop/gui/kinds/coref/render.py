@@ -8,25 +8,6 @@ from typing import Any
 from iaa_desktop.core.kinds.coref.marks import Mark, nesting, render
 from iaa_desktop.gui.widgets.text import direction
 
-# light backgrounds only, so the marks (text colour, underline) stay readable on every class colour
-PALETTE = (
-    "#8dd3c7",
-    "#ffffb3",
-    "#bebada",
-    "#fbb4ae",
-    "#b3cde3",
-    "#fed9a6",
-    "#b3de69",
-    "#fccde5",
-    "#decbe4",
-    "#ccebc5",
-    "#ffed6f",
-    "#a6cee3",
-    "#b2df8a",
-    "#fdbf6f",
-    "#cab2d6",
-    "#e5c494",
-)
 ONLY_ONE = "#c00000"  # a mention only this annotator has: red, italic, underlined
 OTHER_CLASS = "#1f3fbf"  # in a class matched to a different one: blue, underlined
 SINGLETON = "#e6e6e6"

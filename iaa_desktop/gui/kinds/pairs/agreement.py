@@ -171,7 +171,7 @@ class CandidatesAgreementPanel(QWidget):
         self.factor_model.set_frame(tables["by_factor"])
         fit_columns(self.pairwise_view, 160)
         fit_columns(self.factor_view, 200)
-        from iaa_desktop.core.kinds.durel.charts import forest_figure, overlap_curve_figure
+        from iaa_desktop.core.kinds.candidates.charts import forest_figure, overlap_curve_figure
 
         self.forest.setWidget(canvas(forest_figure(result, width=4.2)))
         self.curve.setWidget(canvas(overlap_curve_figure(result, width=4.2, height=2.6)))

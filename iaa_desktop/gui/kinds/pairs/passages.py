@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from iaa_desktop.core.kinds.durel.compare import PairDetail
+from iaa_desktop.core.kinds.use_pairs import PairDetail
 
 MATCH_BOX = QColor("#1f5fa8")
 SHARED_BOX = QColor("#7a7a7a")

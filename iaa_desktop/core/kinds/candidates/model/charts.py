@@ -10,11 +10,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 import math
 from typing import Any
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
@@ -35,7 +40,7 @@ def forest_rows(fit: Any) -> list[tuple[str, dict[str, Any]]]:
     return rows
 
 
-def kappa_forest_figure(fit: Any, width: float = 7.0):
+def kappa_forest_figure(fit: Any, width: float = 7.0) -> Figure:
     """Posterior medians with 89% (thick) and 95% (thin) intervals, two panels."""
     rows = forest_rows(fit)
     fig = _figure(width, max(2.2, 0.26 * len(rows) + 1.1))
@@ -59,7 +64,7 @@ def kappa_forest_figure(fit: Any, width: float = 7.0):
     return fig
 
 
-def kappa_curves_figure(fit: Any, width: float = 7.0, row_height: float = 1.7):
+def kappa_curves_figure(fit: Any, width: float = 7.0, row_height: float = 1.7) -> Figure:
     """κ over overlap (z-score) per combination of the few-level factors, bands 50% and 89%."""
     c = fit.curves
     curves = c.get("curves", [])
@@ -89,7 +94,7 @@ def kappa_curves_figure(fit: Any, width: float = 7.0, row_height: float = 1.7):
     return fig
 
 
-def elpd_figure(rows: list[dict[str, Any]], width: float = 6.0):
+def elpd_figure(rows: list[dict[str, Any]], width: float = 6.0) -> Figure:
     """ELPD difference to the best model, ±2 SE of the difference (best model at 0)."""
     fig = _figure(width, max(1.6, 0.32 * len(rows) + 0.9))
     ax = fig.add_subplot(111)

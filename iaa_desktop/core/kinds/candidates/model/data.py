@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, OptionError
 
@@ -144,7 +145,7 @@ class FixedTerm:
             return [self.name]
         return [f"{self.name}[{lv}]" for lv in self.levels[1:]]
 
-    def encode(self, value: Any) -> np.ndarray:
+    def encode(self, value: Any) -> NDArray[Any]:
         """The design columns of one value (a level, or a z-score for a continuous term)."""
         if not self.levels:
             return np.array([float(value)])
@@ -172,19 +173,19 @@ class OutcomeData:
     """The pairwise outcomes of a study and the design of one model (read-only arrays)."""
 
     spec: ModelSpec
-    y: np.ndarray  # (n,) outcome code k_x·q + k_y
-    item: np.ndarray  # (n,) row of the item in the study's pairs table
-    pair: np.ndarray  # (n,) annotator pair index
+    y: NDArray[Any]  # (n,) outcome code k_x·q + k_y
+    item: NDArray[Any]  # (n,) row of the item in the study's pairs table
+    pair: NDArray[Any]  # (n,) annotator pair index
     pair_names: tuple[str, ...]
-    X: np.ndarray  # (n, p) fixed-effect design (no intercept)
+    X: NDArray[Any]  # (n, p) fixed-effect design (no intercept)
     terms: tuple[FixedTerm, ...]
     groups: tuple[str, ...]
-    group_idx: tuple[np.ndarray, ...]
+    group_idx: tuple[NDArray[Any], ...]
     group_levels: tuple[tuple[str, ...], ...]
     categories: tuple[str, ...]
     annotators: tuple[str, ...]
     #: P(k | x): share of annotator x's labels that are category k, over the whole data set
-    label_share: np.ndarray
+    label_share: NDArray[Any]
     #: chance agreement of the paper's Eq. 8 from ``label_share``
     chance_eq8: float
     #: share of items at each level of each categorical factor of the model
@@ -192,7 +193,7 @@ class OutcomeData:
     z_range: tuple[float, float] = (math.nan, math.nan)
     n_items: int = 0
     #: per item of the model, the level of each categorical fixed effect (to average over)
-    item_values: dict[str, np.ndarray] = field(default_factory=dict)
+    item_values: dict[str, NDArray[Any]] = field(default_factory=dict)
 
     @property
     def q(self) -> int:
@@ -212,7 +213,7 @@ class OutcomeData:
             return [f"{self.categories[a]}{self.categories[b]}" for a in range(q) for b in range(q)]
         return [f"{self.categories[a]}|{self.categories[b]}" for a in range(q) for b in range(q)]
 
-    def design(self, values: dict[str, Any]) -> np.ndarray:
+    def design(self, values: dict[str, Any]) -> NDArray[Any]:
         """The fixed-effect row of one condition (``values``: term name → level or z-score)."""
         parts = [t.encode(values[t.name]) for t in self.terms]
         return np.concatenate(parts) if parts else np.zeros(0)
@@ -245,7 +246,7 @@ def label_codes(pairs: pd.DataFrame, annotators: Sequence[str], categories: Sequ
     return codes
 
 
-def chance_agreement_eq8(codes: np.ndarray, q: int) -> tuple[float, np.ndarray]:
+def chance_agreement_eq8(codes: NDArray[Any], q: int) -> tuple[float, NDArray[Any]]:
     """Eq. 8 of the paper: A_e = mean over annotator pairs of Σ_k P(k|x)·P(k|y).
 
     P(k|x) is the share of annotator x's labels that are k, over every item x labelled.
@@ -260,7 +261,7 @@ def chance_agreement_eq8(codes: np.ndarray, q: int) -> tuple[float, np.ndarray]:
     return (float(np.mean(terms)) if terms else math.nan), share
 
 
-def _fixed_term(name: str, column: pd.Series) -> tuple[FixedTerm, np.ndarray]:
+def _fixed_term(name: str, column: pd.Series) -> tuple[FixedTerm, NDArray[Any]]:
     if name == OVERLAP:
         v = column.to_numpy(dtype=float)
         mu, sd = float(np.mean(v)), float(np.std(v))
@@ -353,7 +354,7 @@ def build_outcomes(
     return data
 
 
-def _ro(a: np.ndarray) -> np.ndarray:
+def _ro(a: NDArray[Any]) -> NDArray[Any]:
     a = np.ascontiguousarray(a)
     a.setflags(write=False)
     return a

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.candidates.model.data import OutcomeData
 from iaa_desktop.core.progress import Progress
@@ -70,8 +71,8 @@ class SamplerSettings:
 class Posterior:
     """Draws of the constrained parameters, shaped (chains, draws, ...), and sampler statistics."""
 
-    params: dict[str, np.ndarray]
-    stats: dict[str, np.ndarray] = field(default_factory=dict)
+    params: dict[str, NDArray[Any]]
+    stats: dict[str, NDArray[Any]] = field(default_factory=dict)
     settings: SamplerSettings = field(default_factory=SamplerSettings)
     cpu_seconds: float = math.nan
     wall_seconds: float = math.nan
@@ -84,7 +85,7 @@ class Posterior:
     def n_draws(self) -> int:
         return int(self.params["alpha"].shape[1])
 
-    def flat(self, name: str) -> np.ndarray:
+    def flat(self, name: str) -> NDArray[Any]:
         """A parameter with chains and draws merged into the first axis."""
         a = self.params[name]
         return a.reshape((-1, *a.shape[2:]))
@@ -152,7 +153,7 @@ def _model_and_kwargs(data: OutcomeData):
     return model, kwargs
 
 
-def _constrained(draws: dict[str, np.ndarray], data: OutcomeData) -> dict[str, np.ndarray]:
+def _constrained(draws: dict[str, NDArray[Any]], data: OutcomeData) -> dict[str, NDArray[Any]]:
     """Named parameters from NumPyro's sites: α, β, and per factor σ, Ω (correlations), ν."""
     out = {"alpha": np.asarray(draws["alpha"], dtype=np.float64)}
     if data.X.shape[1]:
@@ -303,7 +304,7 @@ def sample_variational(
     )
 
 
-def linear_predictor(params: dict[str, np.ndarray], data: OutcomeData, sl: slice) -> np.ndarray:
+def linear_predictor(params: dict[str, NDArray[Any]], data: OutcomeData, sl: slice) -> NDArray[Any]:
     """η (draws in ``sl``, outcomes, logits) from flat draws (chains × draws merged)."""
     eta = params["alpha"][sl][:, data.pair, :]
     if "beta" in params:
@@ -313,14 +314,14 @@ def linear_predictor(params: dict[str, np.ndarray], data: OutcomeData, sl: slice
     return eta
 
 
-def log_softmax0(eta: np.ndarray) -> np.ndarray:
+def log_softmax0(eta: NDArray[Any]) -> NDArray[Any]:
     """log θ over all q² outcomes from the q²−1 logits against the pivot (last axis)."""
     full = np.concatenate([np.zeros((*eta.shape[:-1], 1)), eta], axis=-1)
     m = full.max(axis=-1, keepdims=True)
     return full - (m + np.log(np.exp(full - m).sum(axis=-1, keepdims=True)))
 
 
-def pointwise_loglik(post: Posterior, data: OutcomeData, block: int = 200) -> np.ndarray:
+def pointwise_loglik(post: Posterior, data: OutcomeData, block: int = 200) -> NDArray[Any]:
     """log p(y_n | θ^(s)) for every draw and outcome, shaped (chains, draws, outcomes)."""
     flat = {k: post.flat(k) for k in post.params}
     s_total = flat["alpha"].shape[0]

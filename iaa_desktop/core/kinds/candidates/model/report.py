@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from iaa_desktop.core.export.html_blocks import figure_html, table_html
 from iaa_desktop.core.export.methods_text import esc
-from iaa_desktop.core.export.report import Section, figure_html, table_html
+from iaa_desktop.core.export.report import Section
 from iaa_desktop.core.kinds.candidates.model.fit import priors_text
 from iaa_desktop.core.kinds.candidates.model.results import CAVEAT_WITH_VARYING
 

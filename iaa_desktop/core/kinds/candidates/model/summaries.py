@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.candidates.model.data import OVERLAP, OutcomeData
 from iaa_desktop.core.kinds.candidates.model.fit import Posterior, log_softmax0
@@ -35,7 +36,7 @@ CROSS_MAX_LEVELS = 12
 CURVE_POINTS = 41
 
 
-def _quantiles(v: np.ndarray) -> dict[str, Any]:
+def _quantiles(v: NDArray[Any]) -> dict[str, Any]:
     v = v[np.isfinite(v)]
     if not len(v):
         return {"median": math.nan, "mean": math.nan, "q89": [math.nan] * 2, "q95": [math.nan] * 2}
@@ -48,7 +49,7 @@ def _quantiles(v: np.ndarray) -> dict[str, Any]:
     }
 
 
-def _mvn_draw(post: Posterior, g: int, rng: np.random.Generator) -> np.ndarray:
+def _mvn_draw(post: Posterior, g: int, rng: np.random.Generator) -> NDArray[Any]:
     """One new level per draw from the fitted MVN(0, diag σ · Ω · diag σ) of factor g."""
     sigma = post.flat(f"sigma_{g}")
     corr = post.flat(f"corr_{g}")
@@ -57,7 +58,7 @@ def _mvn_draw(post: Posterior, g: int, rng: np.random.Generator) -> np.ndarray:
     return np.einsum("sij,sj->si", chol, z) * sigma
 
 
-def _fixed_combos(data: OutcomeData, values: dict[str, Any]) -> list[tuple[float, np.ndarray]]:
+def _fixed_combos(data: OutcomeData, values: dict[str, Any]) -> list[tuple[float, NDArray[Any]]]:
     """(weight, design row) pairs: given values fixed, open categorical effects averaged."""
     open_terms = [t for t in data.terms if t.levels and t.name not in values]
     if not open_terms:
@@ -78,8 +79,8 @@ def condition_draws(
     condition: dict[str, Any],
     with_varying: bool,
     rng: np.random.Generator,
-    new_levels: dict[int, np.ndarray] | None = None,
-) -> dict[str, np.ndarray]:
+    new_levels: dict[int, NDArray[Any]] | None = None,
+) -> dict[str, NDArray[Any]]:
     """Per-draw A_o, κ (Eq. 8 chance) and κ (per-condition chance) of one condition.
 
     ``condition`` maps factor names to levels (and ``overlap`` to a z-score; default 0).
@@ -128,7 +129,7 @@ def _crossed(data: OutcomeData) -> list[tuple[str, tuple[str, ...]]]:
     return [(t.name, t.levels) for t in data.terms if 0 < len(t.levels) <= CROSS_MAX_LEVELS]
 
 
-def _new_levels(post: Posterior, data: OutcomeData, seed: int) -> dict[int, np.ndarray]:
+def _new_levels(post: Posterior, data: OutcomeData, seed: int) -> dict[int, NDArray[Any]]:
     rng = np.random.default_rng(seed)
     return {g: _mvn_draw(post, g, rng) for g in range(len(data.groups))}
 
@@ -265,7 +266,7 @@ def diagnostics(post: Posterior) -> dict[str, Any]:
     return out
 
 
-def _loo_of(az: Any, ll: np.ndarray, posterior: dict[str, np.ndarray]) -> dict[str, Any]:
+def _loo_of(az: Any, ll: NDArray[Any], posterior: dict[str, NDArray[Any]]) -> dict[str, Any]:
     # the posterior group gives the relative efficiency of the draws (ArviZ's ``reff``)
     idata = az.from_dict(posterior=posterior, log_likelihood={"y": ll})
     with warnings.catch_warnings():
@@ -282,7 +283,7 @@ def _loo_of(az: Any, ll: np.ndarray, posterior: dict[str, np.ndarray]) -> dict[s
     }
 
 
-def loo(ll: np.ndarray, item: np.ndarray, post: Posterior) -> dict[str, Any]:
+def loo(ll: NDArray[Any], item: NDArray[Any], post: Posterior) -> dict[str, Any]:
     """PSIS-LOO (Vehtari, Gelman & Gabry 2017) by outcome and by whole item.
 
     The outcomes of one item share its labels; leaving out a whole item (the sum of its
@@ -375,7 +376,7 @@ def coefficients(post: Posterior, data: OutcomeData) -> list[dict[str, Any]]:
     outcomes = data.outcome_names()[1:]
     rows = []
 
-    def add(kind: str, name: str, draws: np.ndarray) -> None:
+    def add(kind: str, name: str, draws: NDArray[Any]) -> None:
         for o, logit in enumerate(outcomes):
             rows.append({"kind": kind, "term": name, "logit": logit, **_quantiles(draws[:, o])})
 

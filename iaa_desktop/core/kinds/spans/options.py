@@ -1,0 +1,47 @@
+"""The options of a spans study (one frozen value; the flags and the settings panel come from it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED, Options, option
+
+#: the span layer and label feature of WebAnno TSV 3.x files and INCEpTION exports: named entities
+DEFAULT_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
+DEFAULT_FEATURE = "value"
+
+
+@dataclass(frozen=True)
+class SpansOptions(Options):
+    n_resamples: int = option(N_RESAMPLES, "Bootstrap resamples", "resamples of the documents")
+    seed: int = option(SEED, "Random seed", "seed of the bootstrap and of γ")
+    gamma: bool = option(
+        True,
+        "γ (Mathet et al.)",
+        "compute Mathet et al.'s γ, γ-cat and γ-k (exact alignment, sampled expected disorder)",
+    )
+    layer: str = option(
+        DEFAULT_LAYER,
+        "Span layer (WebAnno TSV, INCEpTION)",
+        "the span layer compared in TSV 3.x files and INCEpTION exports (full or short type name)",
+    )
+    feature: str = option(
+        DEFAULT_FEATURE,
+        "Label feature (WebAnno TSV, INCEpTION)",
+        "the feature of that layer whose value is the span's label",
+    )
+    curation: bool = option(
+        False,
+        "INCEpTION export: compare the curated version too",
+        "add the curated documents of an INCEpTION project export as the annotator 'curation'",
+    )
+    document_column: str = option("", "Span table: document column")
+    start_column: str = option("", "Span table: start column")
+    end_column: str = option("", "Span table: end column")
+    label_column: str = option("", "Span table: label column")
+    annotator_column: str = option("", "Span table: annotator column")
+    encoding: str = option("", "Text encoding", "encoding of the files (empty: UTF-8)")
+
+    def column(self, role: str) -> str:
+        """The column given for ``role`` (document, start, end, label, annotator) of span tables."""
+        return str(getattr(self, f"{role}_column") or "")

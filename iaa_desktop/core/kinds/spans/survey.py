@@ -1,0 +1,59 @@
+"""What the import dialog shows of a spans study: annotators' documents and their spans."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from iaa_desktop.core.kinds.arrange import Arrangement, arrange_annotator_folders, is_mention_table
+from iaa_desktop.core.kinds.spec import unique_name
+from iaa_desktop.core.kinds.survey import Survey, documents_survey, plural, source
+
+TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
+
+
+def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
+    """Each annotator's documents and their spans, read as the comparison will."""
+    from iaa_desktop.core.kinds.spans.loading import read_input
+    from iaa_desktop.core.kinds.spans.options import SpansOptions
+
+    chosen = SpansOptions.resolve(opts)
+    errors: list[Any] = []
+    by_annotator: dict[str, dict[str, Any]] = {}
+    sources: dict[str, str] = {}
+    for p in inputs:
+        for who, docs in read_input(Path(p), chosen, errors).items():
+            name = unique_name(who, by_annotator)  # the kind's own rule
+            by_annotator[name] = docs
+            sources[name] = source(Path(p))
+    out = documents_survey(
+        by_annotator,
+        sources,
+        lambda d: plural(len(d.spans), "span"),
+        "labelled spans per document",
+        errors,
+    )
+    return replace(out, annotators=tuple(a for a in out.annotators if by_annotator[a.name]))
+
+
+def _is_span_input(f: Path) -> bool:
+    """brat, a span table or a tool's export the spans kind reads."""
+    if f.suffix == ".ann" or f.suffix.lower() in TABLE_SUFFIXES or is_mention_table(f):
+        return True
+    from iaa_desktop.core.kinds.spans.tools import file_format
+
+    try:
+        return file_format(f) is not None
+    except (OSError, ValueError):
+        return False
+
+
+def arrange(paths: list[Path]) -> Arrangement:
+    """brat: one folder per annotator; anything else as picked (a folder of annotators' folders,
+    tables and tool exports name their annotators themselves)."""
+    if any(p.suffix in (".ann", ".txt") for p in paths):
+        return arrange_annotator_folders(
+            paths, _is_span_input, "span", ".ann, a span table or a tool's export"
+        )
+    return list(paths), [], []

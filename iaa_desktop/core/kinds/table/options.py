@@ -1,0 +1,105 @@
+"""The options of a judgment-table study (one frozen value; the flags and the panel come from it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from iaa_desktop.core.kinds.options import (
+    N_RESAMPLES,
+    SEED,
+    IntervalMethod,
+    IntervalProvenance,
+    Level,
+    Options,
+    option,
+)
+
+#: how the table is laid out (see :mod:`iaa_desktop.core.kinds.table.layouts`)
+Layout = Literal["auto", "long", "wide", "wide-no-item", "contingency", "counts", "triples"]
+LAYOUTS: tuple[Layout, ...] = get_args(Layout)
+#: α's distance: the level of measurement's, or normalized Levenshtein between text labels
+Distance = Literal["level", "nld"]
+
+
+def _columns(text: str) -> tuple[str, ...]:
+    return tuple(c.strip() for c in str(text or "").split(",") if c.strip())
+
+
+@dataclass(frozen=True)
+class TableOptions(Options):
+    level: Level = option(
+        "nominal",
+        "Level of measurement",
+        "nominal, ordinal, interval or ratio: decides α's distance and which coefficients apply",
+    )
+    distance: Distance = option(
+        "level",
+        "Distance for α",
+        "'level' = the distance of the level of measurement; 'nld' = normalized Levenshtein "
+        "between text labels",
+    )
+    scale: str = option(
+        "",
+        "Scale bounds",
+        "lowest and highest point of a numeric scale, e.g. 1,5 (default: the lowest and highest "
+        "label used); the weights of AC2 are fractions of this width",
+    )
+    categories: str = option(
+        "",
+        "Category order",
+        "the labels in their order, comma-separated (ordered labels that are not numbers: "
+        "ordinal α and the weighted coefficients use these ranks)",
+    )
+    missing: str = option(
+        "",
+        "Values meaning missing",
+        "comma-separated values that mean 'no judgment' (e.g. 0,-); compared as numbers in a "
+        "numeric column",
+    )
+    interval: IntervalMethod = option(
+        "bootstrap",
+        "Interval method",
+        "bootstrap: 95% percentile interval over resampled items; bayes: conjugate posterior of "
+        "multi-κ",
+    )
+    n_resamples: int = option(N_RESAMPLES, "Bootstrap resamples", "number of bootstrap resamples")
+    seed: int = option(SEED, "Random seed", "seed of the bootstrap and the posterior draws")
+    group_by: str = option("", "Group by column", "a column whose values each get their own result")
+    item: str = option(
+        "",
+        "Item column(s)",
+        "item key column(s), comma-separated (recognised from the header when empty)",
+    )
+    annotator: str = option("", "Annotator column", "annotator column of a long table")
+    label: str = option("", "Label column", "label column of a long table")
+    layout: Layout = option(
+        "auto",
+        "Table layout",
+        "auto: from the content; long (item, annotator, label); wide (one column per "
+        "annotator); wide-no-item (row number = item); contingency (two annotators' "
+        "categories × categories counts); counts (subjects × categories counts, Fleiss 1971); "
+        "triples (coder item label, no header)",
+    )
+    question: str = option(
+        "",
+        "Question",
+        "the question compared when a tool's export asks several (Label Studio from_name, "
+        "Prodigy label)",
+    )
+    metadata: str = option(
+        "", "Metadata columns", "columns of a wide table that are not annotators"
+    )
+
+    @property
+    def item_columns(self) -> tuple[str, ...]:
+        return _columns(self.item)
+
+    @property
+    def metadata_columns(self) -> tuple[str, ...]:
+        return _columns(self.metadata)
+
+    @property
+    def provenance(self) -> IntervalProvenance:
+        """How the intervals computed with these options are made."""
+        return IntervalProvenance(self.interval, self.n_resamples, self.seed)
