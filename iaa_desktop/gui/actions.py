@@ -157,6 +157,7 @@ class WindowActions:
             QMessageBox.warning(w, "Cannot save the study", f"{path}: {e.strerror or e}")
             return
         w.study_path = path
+        w.trust.allow(path, outputs=True)  # the user's own study: never asked about again
         w.add_recent(str(path))
         w.status_label.setText(f"Saved {path.name}")
         w.update_title()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.core.study_file import Study, StudyPaths, check_study_paths, confine_study
+from iaa_desktop.gui.trust import StudyTrust
 from iaa_desktop.gui.widgets.message_bar import MessageBar
 
 OPEN = "Open anyway"
@@ -32,8 +33,17 @@ class Outcome(Enum):
     REFUSED = "refused"
 
 
-def confirm_study(bar: MessageBar, path: str | Path, study: Study, open_study: Opener) -> Outcome:
+def confirm_study(
+    bar: MessageBar,
+    path: str | Path,
+    study: Study,
+    open_study: Opener,
+    trust: StudyTrust | None = None,
+) -> Outcome:
     """Open ``study`` (read from ``path``) through ``open_study`` as the user allows.
+
+    ``trust`` remembers the answer for this file (by path and content): a file the user already
+    allowed, unchanged since, opens as allowed then without asking again.
 
     Returns at once: :attr:`Outcome.OPENED` when nothing needed asking (``open_study`` has run),
     :attr:`Outcome.ASKED` when the question is on ``bar`` (``open_study`` runs if the user says
@@ -50,9 +60,17 @@ def confirm_study(bar: MessageBar, path: str | Path, study: Study, open_study: O
         return Outcome.REFUSED
     if not paths.needs_confirmation:
         return _open(bar, path, study, paths, open_study, allow_outside=False, allow_outputs=False)
+    given = trust.allowed(path) if trust is not None else None
+    if given is not None:
+        return _open(bar, path, study, paths, open_study, True, given)
 
     def allow(outputs: bool) -> Callable[[], None]:
-        return lambda: _open(bar, path, study, paths, open_study, True, outputs) and None
+        def opened() -> None:
+            if _open(bar, path, study, paths, open_study, True, outputs) is Outcome.OPENED:
+                if trust is not None:
+                    trust.allow(path, outputs)
+
+        return opened
 
     choices = [(OPEN, allow(True))]
     if paths.outputs:

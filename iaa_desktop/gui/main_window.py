@@ -37,6 +37,7 @@ from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.meeting import MeetingLayout, restore_zoom
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
+from iaa_desktop.gui.trust import StudyTrust
 from iaa_desktop.gui.widgets.computing_page import CANCELLED, ComputingPage
 from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
 from iaa_desktop.gui.widgets.message_bar import MessageBar
@@ -46,6 +47,10 @@ from iaa_desktop.gui.window_state import START, WindowState, data_folder
 
 if TYPE_CHECKING:
     from iaa_desktop.gui.start_page import StartPage
+
+SAVE_AND_CLOSE = "Save and close"
+CLOSE_ANYWAY = "Close without saving"
+KEEP_OPEN = "Keep open"
 
 
 @dataclass
@@ -142,6 +147,8 @@ class MainWindow(QMainWindow):
         )
         self.settings_panel = SettingsPanel()
         self.kind_memory = KindOptionMemory(self.settings)
+        self._close_confirmed = False
+        self.trust = StudyTrust(self.settings)  # study files the user allowed beyond their folder
         self.settings_panel.option_changed.connect(self._on_option_set)
         self.settings_panel.kind_changed.connect(self._on_kind_chosen)
         self.settings_dock = self._dock(
@@ -512,10 +519,46 @@ class MainWindow(QMainWindow):
         clamp_soon(self)  # the frame and the status bar stay on the screen
 
     def closeEvent(self, event) -> None:
+        if not self._close_confirmed and self._unsaved_names():
+            event.ignore()  # asked on the message bar: nothing waits meanwhile
+            self.message_bar.ask(
+                "The annotator names you gave are not saved in a study file.",
+                "Save the study to keep them, or close without them.",
+                [
+                    (SAVE_AND_CLOSE, self._save_and_close),
+                    (CLOSE_ANYWAY, self._close_anyway),
+                    (KEEP_OPEN, lambda: None),
+                ],
+            )
+            return
         self.meeting.set_active(False)  # the docks come back before the layout is remembered
         self.state.save()
         self.session.cancel()
         super().closeEvent(event)
+
+    def _unsaved_names(self) -> bool:
+        """Whether the annotator names the user gave are kept in no study file yet."""
+        from iaa_desktop.core.study_file import load_study
+
+        study = self.session.study
+        names = study.options.get("annotator_names") if study is not None else None
+        if not names:
+            return False
+        if self.study_path is None:
+            return True
+        try:
+            return load_study(self.study_path).options.get("annotator_names") != names
+        except Exception:  # noqa: BLE001 - a file gone or changed: the names are not in it
+            return True
+
+    def _close_anyway(self) -> None:
+        self._close_confirmed = True
+        QTimer.singleShot(0, self.close)  # after the button's own handler has returned
+
+    def _save_and_close(self) -> None:
+        self.save_study()
+        if not self._unsaved_names():  # else the save was cancelled: the window stays
+            self._close_anyway()
 
     def recent_files(self) -> list[str]:
         return self.state.recent_files()

@@ -138,7 +138,7 @@ class OpenFlow(QObject):
             if notes:
                 self.window.status_label.setText("Not done: " + " ".join(notes))
 
-        return confirm_study(bar, path, study, opened)
+        return confirm_study(bar, path, study, opened, self.window.trust)
 
 
 __all__ = ["OpenFlow", "examples_dir", "package_dir"]

@@ -180,15 +180,64 @@ def test_coref_chain_edited_mention_by_mention(qtbot, tmp_path) -> None:
     while panel.current != i:  # N walks the list to the first chain
         qtbot.keyClick(panel.queue_view, Qt.Key.Key_N)
     u = s.model.units[i]
+    first = decode_class(s.model.versions[i, s.annotator_order[0]])
     m = sorted(u.union, key=lambda m: m[1])[0]
     href = f"mention:{m[0]} {m[1]} {m[2]}"
     assert href in panel.context_view.toHtml()  # the chain's mentions are clickable
+    # an undecided chain: the edit starts from the first version shown, not from nothing
     user.click_anchor(qtbot, panel.context_view, href)
-    assert s.decision(i).choice == "typed" and decode_class(s.gold[i]) == {m}
-    user.click_anchor(qtbot, panel.context_view, href)  # again: taken out
-    assert decode_class(s.gold[i]) == set()
+    assert s.decision(i).choice == "typed" and decode_class(s.gold[i]) == first ^ {m}
+    assert len(decode_class(s.gold[i])) > 1
+    user.click_anchor(qtbot, panel.context_view, href)  # again: back as that version has it
+    assert decode_class(s.gold[i]) == first
     qtbot.keyClick(panel.queue_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert decode_class(s.gold[i]) == {m}
+    assert decode_class(s.gold[i]) == first ^ {m}
+    dlg.close()
+
+
+def test_coref_decision_shows_what_it_leaves_out(qtbot, tmp_path) -> None:
+    """A decided chain draws the mentions it drops apart ("left out", struck through), and a
+    mention unit takes clicks (keep, then drop)."""
+    from iaa_desktop.core.kinds.coref.adjudication import DROP, KEEP, decode_class
+    from iaa_desktop.core.kinds.coref.unit_html import ALL, LEFT_OUT
+
+    dlg = open_adjudication(None, _coref(), None, store_path=tmp_path / "s.sqlite", show=True)
+    qtbot.addWidget(dlg)
+    qtbot.waitExposed(dlg)
+    panel = dlg.panel
+    s = panel.session
+    user.activate(qtbot, panel.queue_view)
+    i = next(int(k) for k in s.queue() if s.model.units[int(k)].kind == "group")
+    while panel.current != i:
+        qtbot.keyClick(panel.queue_view, Qt.Key.Key_N)
+    u = s.model.units[i]
+    # keep only the mentions every version has but one: type the chain by clicking it out
+    common = sorted(frozenset.intersection(*[c for c in u.classes if c]), key=lambda m: m[1])
+    dropped = common[0]
+    user.click_anchor(qtbot, panel.context_view, f"mention:{dropped[0]} {dropped[1]} {dropped[2]}")
+    gold = decode_class(s.gold[i])
+    if dropped in gold:  # the first version lacked it: the click added it; click again
+        user.click_anchor(
+            qtbot, panel.context_view, f"mention:{dropped[0]} {dropped[1]} {dropped[2]}"
+        )
+    assert dropped not in decode_class(s.gold[i])
+    html_text = panel.context_view.toHtml()
+    assert "left out of the decision" in html_text
+    assert LEFT_OUT in html_text and "line-through" in html_text
+    doc = s.model.docs[u.doc]
+    a, b = doc.char_span(dropped)
+    assert ALL != LEFT_OUT and doc.text[a:b] in panel.context_view.toPlainText()
+    # a mention unit: a click keeps it, a second click drops it
+    j = next((int(k) for k in s.queue() if s.model.units[int(k)].kind == "mention"), None)
+    if j is not None:
+        while panel.current != j:
+            qtbot.keyClick(panel.queue_view, Qt.Key.Key_N)
+        mm = s.model.units[j].mention
+        href = f"mention:{mm[0]} {mm[1]} {mm[2]}"
+        user.click_anchor(qtbot, panel.context_view, href)
+        assert s.gold[j] == KEEP
+        user.click_anchor(qtbot, panel.context_view, href)
+        assert s.gold[j] == DROP
     dlg.close()
 
 

@@ -13,6 +13,7 @@ import csv
 import re
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -143,4 +144,89 @@ def test_spans_meeting_by_keys_quotes_each_unit_from_its_own_document(qtbot, tmp
     for i in kept:
         assert again.panel.session.is_decided(i)
     assert not again.panel.session.is_decided(decided[-1]) or s.model.keys[decided[-1]] in logged
+    again.close()
+
+
+def _ratings():
+    return compute(
+        "table", [EXAMPLES / "judgments" / "ratings.csv"], {"level": "ordinal", "group_by": "topic"}
+    )
+
+
+def _example(kind: str, folder: str, *names: str):
+    def make():
+        root = EXAMPLES / folder
+        paths = [root / n for n in names] if names else sorted(root.glob("*.tsv"))
+        return compute(kind, paths, {})
+
+    make.__name__ = kind
+    return make
+
+
+MAKERS = [
+    _ratings,
+    _example("durel", "durel/targets", "(Matthew 7 7)", "(Proverbs 16 18)"),
+    _example("candidates", "candidates", "pairs.tsv", "labels.tsv"),
+    _example("multilabel", "multilabel", "annotations.tsv", "sentences.tsv"),
+    _example("normalization", "normalization"),
+    _example("coref", "coref", "A", "B"),
+    _example("spans", "spans", "Noa", "Omar", "Lena"),
+]
+
+
+@pytest.mark.parametrize("make", MAKERS, ids=lambda m: m.__name__)
+def test_a_meeting_by_keys_keeps_its_decisions(qtbot, tmp_path, monkeypatch, make):
+    """Decide three units, undo one, filter, accept the agreed ones in bulk, export, reopen."""
+    result = make()
+    store = tmp_path / "meeting.sqlite"
+    dlg = _open(qtbot, result, store)
+    panel, s = dlg.panel, dlg.panel.session
+    decided = []
+    for _ in range(3):
+        i = panel.current
+        if i is None:
+            break
+        x = s.annotator_order[0]
+        _key(qtbot, Qt.Key.Key_1 if s.model.versions[i, x] is not None else Qt.Key.Key_2)
+        assert s.is_decided(i)
+        decided.append(i)
+    assert len(decided) >= 2
+    _key(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert not s.is_decided(decided[-1])
+    kept = decided[:-1]
+    group = next((g for g in s.model.groups if g), "")
+    if group:  # the search field narrows the list to one group
+        user.type_filter(qtbot, panel.toolbar.search_edit, group)
+        qtbot.waitUntil(
+            lambda: all(group in s.model.groups[int(i)] for i in panel.queue_model.indices()),
+            timeout=5000,
+        )
+        user.type_filter(qtbot, panel.toolbar.search_edit, "")
+    answers = user.answer_dialogs(qtbot, QMessageBox.StandardButton.Yes)
+    _press(qtbot, panel.toolbar.bulk_button)
+    user.menu_item(qtbot, panel.bulk_menu, "Accept every unit the annotators agree on")
+    qtbot.waitUntil(lambda: len(answers) > 0, timeout=5000)
+    answers.timer.stop()
+    gold_dir, log = tmp_path / "gold", tmp_path / "decision_log.csv"
+    gold_dir.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(gold_dir))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(log), ""))
+    answers = user.answer_dialogs(qtbot)
+    _press(qtbot, panel.side.export_gold_button)
+    _press(qtbot, panel.side.export_log_button)
+    qtbot.waitUntil(log.exists, timeout=5000)
+    answers.timer.stop()
+    rows = {r["unit"]: r for r in _read(log)}
+    for i in kept:  # each decision is in the log with the value the gold holds
+        row = rows[s.model.keys[i]]
+        assert row["decision"] and row["choice"] != ""
+    assert any(gold_dir.iterdir())
+    assert len(_read(gold_dir / "undecided.csv")) == sum(1 for g in s.gold if g is None)
+    user.activate(qtbot, dlg)  # back from the export's message boxes
+    qtbot.keyClick(dlg.panel.queue_view, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not dlg.isVisible())
+    again = _open(qtbot, result, store)
+    for i in kept:
+        assert again.panel.session.is_decided(i)
+        assert again.panel.session.gold[i] == s.gold[i]
     again.close()

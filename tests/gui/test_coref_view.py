@@ -55,3 +55,43 @@ def test_right_to_left_document(qtbot):
     assert shown.strip() == text.strip()  # combining marks and offsets intact
     block = panel.text_a.document().firstBlock()
     assert block.blockFormat().layoutDirection() == Qt.LayoutDirection.RightToLeft
+
+
+def _background(view, words: str) -> str:
+    """The background colour the text view paints behind ``words`` (its first occurrence)."""
+    from PySide6.QtGui import QTextCursor
+
+    cursor = view.document().find(words)
+    assert not cursor.isNull(), words
+    probe = QTextCursor(view.document())
+    probe.setPosition(cursor.selectionStart() + 1)
+    return probe.charFormat().background().color().name()
+
+
+def test_classes_matched_without_a_shared_mention_are_shown_as_unmatched(qtbot, tmp_path):
+    """A's "the dog" chain and B's "the cat" chain share no mention: the matching pairs the
+    leftovers, but painting them alike would say both annotators marked one entity."""
+    text = (
+        "Ann met Bob. She smiled. He left. The dog barked. It ran. A cat slept. The cat purred.\n"
+    )
+    spans = {"Ann": (0, 3), "She": (13, 16), "The dog": (34, 41), "It": (50, 52)}
+    spans |= {"A cat": (58, 63), "The cat": (71, 78)}
+    chains = {"A": [("Ann", "She"), ("The dog", "It")], "B": [("Ann", "She"), ("A cat", "The cat")]}
+    for who, pairs in chains.items():
+        folder = tmp_path / who
+        folder.mkdir()
+        (folder / "d.txt").write_text(text, encoding="utf-8")
+        lines, k = [], 0
+        for r, (first, second) in enumerate(pairs, start=1):
+            for word in (first, second):
+                k += 1
+                a, b = spans[word]
+                lines.append(f"T{k}\tMention {a} {b}\t{word}")
+            lines.append(f"R{r}\tCoreference Arg1:T{k - 1} Arg2:T{k}")
+        (folder / "d.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _result, panel, _ctx = _panel(qtbot, [tmp_path / "A", tmp_path / "B"])
+    shared_a, shared_b = _background(panel.text_a, "Ann"), _background(panel.text_b, "Ann")
+    assert shared_a == shared_b  # the matched chain: one colour on both sides
+    dog, cat = _background(panel.text_a, "The dog"), _background(panel.text_b, "A cat")
+    assert dog != shared_a and cat != shared_b
+    assert dog == cat == "#d9d9d9"  # both unmatched (grey), not one "matched" colour

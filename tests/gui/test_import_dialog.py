@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtWidgets import QAbstractItemView, QDialogButtonBox, QFileDialog
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog
 
 from iaa_desktop.core.io import to_json_text
 from iaa_desktop.core.kinds.spec import result_json
@@ -235,3 +236,25 @@ def test_the_example_study_gives_the_cli_figures_intervals_included(qtbot, windo
     data = gui_json(blocker.args[0])
     assert data["overall"]["krippendorff_alpha"]["ci_low"] is not None
     assert data == cli_json(str(study))
+
+
+def test_names_given_in_the_dialog_are_not_lost_at_quit(qtbot, window, tmp_path, monkeypatch):
+    files = [FIXTURES / "table" / "per_annotator" / f for f in ("alice.csv", "bruno.csv")]
+    dialog = planned(qtbot, window, files)
+    user.edit_cell(qtbot, dialog.annotators, 0, 0, "Alice Martin")
+    compare(qtbot, window, dialog)
+
+    def close_button() -> None:  # what the window manager sends when its close button is hit
+        QApplication.sendEvent(window, QCloseEvent())
+
+    close_button()
+    assert window.isVisible() and window.message_bar.asking  # asked, not closed
+    user.press(qtbot, window.message_bar.buttons["Keep open"])
+    assert window.isVisible()
+    saved = tmp_path / "named.iaa-study"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(saved), ""))
+    close_button()
+    user.press(qtbot, window.message_bar.buttons["Save and close"])
+    qtbot.waitUntil(lambda: not window.isVisible())
+    study = json.loads(saved.read_text(encoding="utf-8"))
+    assert study["options"]["annotator_names"] == {"alice": "Alice Martin"}

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from iaa_desktop.core.study_file import Study, load_study
 from iaa_desktop.gui.app import create_main_window
@@ -136,12 +136,40 @@ def test_study_saves_and_reopens(qtbot, window, tmp_path, settings):
     qtbot.addWidget(other)
     assert other.recent_files()[0] == str(path)  # persisted in the settings
     with qtbot.waitSignal(other.session.results_ready, timeout=30000) as blocker:
-        # its input lies outside the study's folder: the window asks before reading it
-        assert other.open_path(path) is Outcome.ASKED
-        other.show()
-        user.press(qtbot, other.message_bar.buttons[OPEN])
+        # its input lies outside the study's folder, but the user saved it: no question
+        assert other.open_path(path) is Outcome.OPENED
     assert blocker.args[0].level == "ordinal"
     other.session.cancel()
+
+
+def test_trust_given_to_a_study_file_is_remembered_until_it_changes(
+    qtbot, window, tmp_path, monkeypatch
+):
+    """A study from elsewhere reaching outside its folder is asked about once; reopened
+    unchanged (Ctrl+O) it opens at once; changed, it is asked about again."""
+    folder = tmp_path / "received"
+    folder.mkdir()
+    path = folder / "theirs.iaa-study"
+    study = {"format": "iaa-study", "version": 1, "kind": "table", "inputs": [str(K2011)]}
+    path.write_text(json.dumps({**study, "options": {"interval": "none"}}), encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    user.activate(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    assert window.message_bar.isVisible() and window.session.study is None  # asked
+    with qtbot.waitSignal(window.session.results_ready, timeout=30000):
+        user.press(qtbot, window.message_bar.buttons[OPEN])
+    assert not window.message_bar.isVisible()
+    user.activate(qtbot, window)
+    opened = []
+    window.session.study_changed.connect(opened.append)
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    assert opened and not window.message_bar.isVisible()  # remembered: opened without the question
+    options = {"interval": "none", "level": "ordinal"}
+    path.write_text(json.dumps({**study, "options": options}), encoding="utf-8")
+    qtbot.waitUntil(lambda: not window.session.running, timeout=30000)
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    assert window.message_bar.isVisible()  # the file changed: asked again
+    assert window.session.study.options.get("level") != "ordinal"
 
 
 def test_geometry_persists(qtbot, settings):

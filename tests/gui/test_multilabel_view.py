@@ -130,12 +130,13 @@ def test_detail_is_right_to_left_for_hebrew(qtbot, fixture_result) -> None:
     a, _ = r.pair_index[pairs[0]]
     s1 = np.zeros(8, dtype=bool)
     s1[r.data.codes[i, a]] = True
-    ip.pair_box.setCurrentIndex(pairs[0])
-    ip.s1 = s1
-    ip._refresh()
+    ip.show()
+    qtbot.waitExposed(ip)
+    ip.s1 = s1  # the partition {that code} vs the rest, as picking it in the scatter gives
+    user.choose_index(qtbot, ip.pair_box, pairs[0])  # the pair chosen by hand shows it
     rows = ip.first_model.frame
     j = int(np.flatnonzero(rows["item"].to_numpy() == "T04")[0])
-    ip.first_view.selectRow(j)
+    user.click_row(qtbot, ip.first_view, j)
     html = ip.detail.toHtml()
     assert "הממשלה" in ip.detail.toPlainText()
     assert 'dir="rtl"' in html or "dir='rtl'" in html or "right" in html

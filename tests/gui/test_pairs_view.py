@@ -90,8 +90,7 @@ def test_durel_pair_is_shown_with_span_shared_words_and_alignment(qtbot, durel_r
 def test_next_previous_disagreement_by_keyboard(qtbot, durel_result):
     _ctx, panels = _panels(qtbot, durel_result)
     p = panels["Pairs"]
-    user.click_row(qtbot, p.list_view, 0)
-    p.list_view.setFocus()
+    user.click_row(qtbot, p.list_view, 0)  # the click gives the list the focus
     first = p.current_item()
     qtbot.keyClick(p.list_view, Qt.Key.Key_N)
     second = p.current_item()

@@ -450,12 +450,15 @@ class AdjudicationPanel(QWidget):
         toggled = getattr(model, "with_mention_toggled", None)  # a kind whose units are chains
         if i is None or toggled is None or self.session.read_only:
             return False
+        current = self.session.gold[i]
+        shown = (model.versions[i, x] for x in self.session.annotator_order)
+        start = next((v for v in shown if v), None)  # an undecided chain: the first version shown
         try:
             change = self.session.choose(
                 i,
                 "typed",
                 note=self.note_edit.text().strip(),
-                value=toggled(self.session.gold[i], mention),
+                value=toggled(i, current, mention, start),
             )
         except IaaError as err:
             QMessageBox.warning(self, "Adjudication", str(err))

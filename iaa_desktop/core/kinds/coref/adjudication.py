@@ -265,10 +265,17 @@ class CorefModel(AdjudicationModel):
             diff.append("without " + ", ".join(doc.label(m) for m in missing[:3]))
         return f"{len(mine)}: {head}{more}" + (f" — {'; '.join(diff)}" if diff else "")
 
-    def with_mention_toggled(self, value: str | None, mention: str) -> str:
-        """A chain's decision with ``mention`` (``"T start end"``, as the text's links name it)
-        added, or taken out if it was in."""
-        chain = set(decode_class(value)) if value else set()
+    def with_mention_toggled(
+        self, i: int, value: str | None, mention: str, start: str | None = None
+    ) -> str:
+        """Unit ``i``'s decision after a click on ``mention`` (``"T start end"``, as the text's
+        links name it): a chain gains the mention, or loses it if it was in; an undecided chain
+        is edited from ``start`` (the first version shown). A mention unit is kept by a click
+        and dropped by the next."""
+        if self.units[i].kind != "group":
+            return DROP if value == KEEP else KEEP
+        current = start if value is None else value
+        chain = set(decode_class(current)) if current else set()
         t, s, e = mention.rsplit(" ", 2)
         chain ^= {(t, int(s), int(e))}
         return encode_class(chain)

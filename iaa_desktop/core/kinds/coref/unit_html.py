@@ -14,6 +14,7 @@ from iaa_desktop.core.kinds.coref.marks import Mark, context_lines
 ALL = "#b7e4b7"  # in every version
 SOME = "#ffd3a6"  # in some versions
 CHOSEN = "#7fc8f8"  # in the decided chain
+LEFT_OUT = "#f4c2c2"  # a mention of the versions the decided chain leaves out (struck through)
 OTHER = "#eeeeee"  # another mention on the line
 
 
@@ -35,6 +36,7 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
             m: [x for x, c in enumerate(u.classes) if c is not None and m in c] for m in focus
         }
     chosen: frozenset[Any] = frozenset()
+    decided = current is not None
     if current and u.kind == "group":
         chosen = decode_class(current)
     elif current == KEEP and u.kind != "group":
@@ -45,11 +47,22 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
         s, e = doc.char_span(m)
         if m in focus:
             who = holders.get(m, [])
-            colour = CHOSEN if m in chosen else (ALL if len(who) == len(present) else SOME)
+            left_out = decided and m not in chosen
+            colour = (
+                CHOSEN
+                if m in chosen
+                else LEFT_OUT
+                if left_out
+                else (ALL if len(who) == len(present) else SOME)
+            )
             label = "" if len(who) == len(present) else ",".join(names[x] for x in who)
             tip = "in the versions of: " + (", ".join(names[x] for x in who) or "none")
+            if left_out:
+                tip += " — left out of the decided chain"
             if u.kind == "group":
                 tip += " — click to add it to the chain or take it out"
+            else:
+                tip += " — click to keep it or drop it"
             marks.append(
                 Mark(
                     s,
@@ -57,8 +70,8 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
                     colour,
                     label,
                     tip,
-                    _mention_key(m) if u.kind == "group" else "",
-                    "font-weight:bold;",
+                    _mention_key(m),
+                    "font-weight:bold;" + ("text-decoration:line-through;" if left_out else ""),
                     anchor=f"m{s}_{e}",
                 )
             )
@@ -75,6 +88,8 @@ def unit_html(model: Any, i: int, names: list[str], current: str | None = None) 
         f"<span style='background:{ALL}'>&nbsp;in every version&nbsp;</span> "
         f"<span style='background:{SOME}'>&nbsp;in some (names after ])&nbsp;</span> "
         f"<span style='background:{CHOSEN}'>&nbsp;in the decision&nbsp;</span> "
+        f"<span style='background:{LEFT_OUT};text-decoration:line-through'>&nbsp;left out of "
+        "the decision&nbsp;</span> "
         f"<span style='background:{OTHER}'>&nbsp;other mention&nbsp;</span><br/>[ ] bound a "
         "mention, a nested mention inside its outer one; the number before a line is its line in "
         "the file</p>"

@@ -23,6 +23,7 @@ from iaa_desktop.gui.kinds.coref.render import (
     ONLY_ONE,
     OTHER_CLASS,
     SINGLETON,
+    UNMATCHED,
     render_document,
 )
 from iaa_desktop.gui.widgets.colours import MARKABLE
@@ -200,15 +201,19 @@ class CorefPanel(QWidget):
         colour_a, colour_b = {"S": SINGLETON}, {"S": SINGLETON}
         k = 0
         for r in pair.rows:
-            if r.class_a not in ("-", "S") and r.class_b not in ("-", "S"):
+            has_a, has_b = r.class_a not in ("-", "S"), r.class_b not in ("-", "S")
+            if has_a and has_b and r.M > 0:
                 colour = MARKABLE[k % len(MARKABLE)]
                 k += 1
                 colour_a[r.class_a] = colour
                 colour_b[r.class_b] = colour
-            elif r.class_a not in ("-", "S"):
-                colour_a[r.class_a] = "#d9d9d9"
-            elif r.class_b not in ("-", "S"):
-                colour_b[r.class_b] = "#d9d9d9"
+                continue
+            # a class left over (or paired by the matching with one sharing no mention): the
+            # same colour would say both annotators marked one entity, so it shows as unmatched
+            if has_a:
+                colour_a[r.class_a] = UNMATCHED
+            if has_b:
+                colour_b[r.class_b] = UNMATCHED
         partner = {r.class_a: r.class_b for r in pair.rows if r.class_a != "-"}
         return colour_a, colour_b, partner
 

@@ -11,6 +11,7 @@ from iaa_desktop.gui.widgets.text import direction
 ONLY_ONE = "#c00000"  # a mention only this annotator has: red, italic, underlined
 OTHER_CLASS = "#1f3fbf"  # in a class matched to a different one: blue, underlined
 SINGLETON = "#e6e6e6"
+UNMATCHED = "#d9d9d9"  # a class with no partner sharing a mention: grey on either side
 
 
 def render_document(

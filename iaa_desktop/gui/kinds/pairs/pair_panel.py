@@ -63,6 +63,33 @@ FILTER_LEGEND = (
 )
 
 
+#: a judgment cell whose annotator could not decide (DURel's 0); a pair the annotator did not
+#: judge is left empty
+CANT_DECIDE = "?"
+JUDGMENT_LEGEND = "? = can't decide · empty = not judged"
+
+
+def mark_judgments(table: pd.DataFrame, names: list[str], judgments: Any) -> None:
+    """Put :data:`CANT_DECIDE` in the cells of ``table`` (one row per item, in item order) where
+    the annotator judged "can't decide", and ``None`` where they did not judge the pair: both
+    are missing values of the figures, told apart on screen."""
+    for a in names:
+        col = table[a].astype(object).where(table[a].notna(), None)
+        if judgments is not None and len(judgments):
+            mine = judgments[(judgments["annotator"].astype(str) == a) & judgments["value"].isna()]
+            rows = mine["item"].to_numpy(dtype=int)
+            col.iloc[rows[rows < len(col)]] = CANT_DECIDE
+        table[a] = col
+
+
+def hint_text(graded: bool) -> str:
+    """The legend under the pair list."""
+    cells = f"one colour per value ({JUDGMENT_LEGEND})" if graded else "one colour per value"
+    return (
+        f"N / P: next / previous disagreement · judgment cells: {cells} · rows: tinted by severity"
+    )
+
+
 def short_pair(pair: str) -> str:
     """``562_(Philippians 4:13)-c2 × 563_(Philippians 4:13)-c1`` → ``562-c2 × 563-c1``."""
     return re.sub(r"_\([^)]*\)", "", pair)
@@ -117,10 +144,7 @@ class PairPanel(QWidget):
         lv.addWidget(self.filters_box)
         lv.addWidget(self.bar)
         lv.addWidget(self.list_view, 1)
-        hint = QLabel(
-            "N / P: next / previous disagreement · judgment cells: one colour per value · rows: "
-            "tinted by severity"
-        )
+        hint = self.hint = QLabel(hint_text(graded=False))
         hint.setWordWrap(True)
         hint.setStyleSheet("color: gray")
         lv.addWidget(hint)
@@ -204,9 +228,14 @@ class PairPanel(QWidget):
         table.insert(0, "#", np.arange(len(table)))
         names = [str(a) for a in result.annotators]
         graded = result.kind == "durel"
+        scale = None
+        self.hint.setText(hint_text(graded))
         if graded:
             level = str(result.options.get("level") or getattr(result, "level", "ordinal"))
-            table["severity"] = value_severity(table[names].to_numpy(dtype=float), level)
+            values = table[names].to_numpy(dtype=float)
+            table["severity"] = value_severity(values, level)
+            scale = sorted(set(values[np.isfinite(values)].tolist()))
+            mark_judgments(table, names, getattr(result, "judgments", None))
         else:
             table["severity"] = label_severity(table[names].to_numpy(dtype=object))
         table["full_pair"] = table["pair"].astype(str)
@@ -219,7 +248,7 @@ class PairPanel(QWidget):
         ).reset_index(drop=True)
         self._all = table
         self._build_filters(result.filter_columns())
-        self.model.set_frame(table, label_columns=names, ordered_labels=graded)
+        self.model.set_frame(table, label_columns=names, ordered_labels=graded, label_values=scale)
         self.apply_filters(keep)
 
     def _build_filters(self, columns: list[str]) -> None:
