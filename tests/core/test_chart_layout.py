@@ -9,7 +9,8 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from iaa_desktop.core.kinds.durel.charts import AXIS_TOP_ROWS, targets_figure
+from iaa_desktop.core.kinds.durel.charts import targets_figure
+from iaa_desktop.core.kinds.use_pairs import AXIS_TOP_ROWS
 
 
 def _result(n: int, value: float = 1.0):
