@@ -294,6 +294,7 @@ def compare_corpus(
     if opts.get("gamma", True):
         from iaa_desktop.core.kinds.spans.gamma import corpus_gamma
 
+        yield Progress(4, 6, "γ: best alignments of the units and of sampled continua")
         gamma, note = corpus_gamma(corpus, int(opts.get("seed", 0)))
     else:
         note = "γ not computed: turned off in the settings."
