@@ -215,3 +215,34 @@ def test_unknown_sampler_and_precision_are_refused():
         gamma(c, sampler="nope")
     with pytest.raises(ValueError, match="precision"):
         gamma(c, precision_level=1.5)
+
+
+def test_published_values_alex_paul_suzan():
+    """pygamma-agreement's published expectations for its AlexPaulSuzan continuum (α = 3,
+    shuffled continua, precision 5%, seed 4772), checked there against the Gamma software."""
+    c = make_continuum(units_of(GAMMA / "AlexPaulSuzan.csv"))
+    r = gamma(
+        c, Dissimilarity(alpha=3), seed=4772, precision_level=0.05, sampler="shuffle", processes=1
+    )
+    # Alex's [44, 60] and Suzan's [40, 44] aligned together cost exactly what they cost apart
+    # (2 = 1 + 1): of the two equally good alignments the one aligning them is kept, as there
+    assert len(r.alignment.tuples) == 6
+    assert r.observed_disorder == pytest.approx(0.96, rel=0.01)
+    assert 0.44 <= r.gamma <= 0.47
+    assert 0.38 <= r.gamma_cat <= 0.42
+    for k, v in {"1": 1, "5": 1, "6": 0.37}.items():
+        assert v - 0.01 <= r.gamma_k[k] <= v + 0.01
+    assert all(r.gamma_k[k] <= 0 for k in ("2", "3", "4", "7"))
+
+
+def test_published_values_3by100():
+    """pygamma-agreement's published expectations for 3by100 (α = 3, seed 4772)."""
+    c = make_continuum(units_of(GAMMA / "3by100.csv"))
+    r = gamma(c, Dissimilarity(alpha=3), seed=4772, processes=1)
+    assert len(r.alignment.tuples) == 127
+    assert 0.79 <= r.gamma <= 0.81
+    assert 0.89 <= r.gamma_cat <= 0.91
+    assert 0.81 <= r.gamma_k["Adj"] <= 0.83
+    assert 0.88 <= r.gamma_k["Noun"] <= 0.90
+    assert 0.69 <= r.gamma_k["Verb"] <= 0.71
+    assert 0.96 <= r.gamma_k["Prep"]
