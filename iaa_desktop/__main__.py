@@ -1,7 +1,8 @@
 """``python -m iaa_desktop`` and the ``iaa-desktop`` entry point: the command dispatcher.
 
 The headless commands (``report``, ``gold``) run from :mod:`iaa_desktop.cli`, which imports the
-core only; the window commands (``open`` and the plain GUI) import :mod:`iaa_desktop.gui`.
+core only; the window commands (``open`` and the plain GUI) import :mod:`iaa_desktop.gui`, once
+:mod:`iaa_desktop.preflight` has found Qt's libraries and a display (else one message, exit 2).
 """
 
 from __future__ import annotations
@@ -23,6 +24,15 @@ def usage() -> str:
     )
 
 
+def _preflight(args: list[str]) -> str | None:
+    """Before Qt is imported: what keeps the window from opening (every problem, with the one
+    command that installs what is missing), or ``None``. ``open --screenshot`` needs no display."""
+    from iaa_desktop.preflight import check_window
+
+    screenshot = args[:1] == ["open"] and any(a.startswith("--screenshot") for a in args)
+    return check_window(display=not screenshot)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import importlib
 
@@ -40,6 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args and args[0] in COMMANDS:
         return cli_main(args)
+    if not {"-h", "--help"} & set(args):
+        stop = _preflight(args)
+        if stop:
+            print(stop, file=sys.stderr)
+            return 2
     if args and args[0] in WINDOW_COMMANDS:
         module, func = WINDOW_COMMANDS[args[0]].split(":")
         return int(getattr(importlib.import_module(module), func)(args[1:]) or 0)

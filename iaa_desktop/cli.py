@@ -229,10 +229,12 @@ def compute(
 
 def cmd_report(argv: Sequence[str]) -> int:
     from iaa_desktop.core.io import (
+        protecting_inputs,
         refuse_replacing_inputs,
         to_json_text,
         write_csv_tables,
         write_json,
+        writing_into,
     )
 
     state: dict[str, Any] = {}
@@ -257,14 +259,16 @@ def cmd_report(argv: Sequence[str]) -> int:
         print(f"iaa-desktop: warning: {w}", file=sys.stderr)
 
     def write_step() -> None:
-        if ns.json_out == "-":
-            sys.stdout.write(to_json_text(result_json(result)))
-        elif ns.json_out:
-            write_json(result_json(result), ns.json_out)
-        if ns.csv_dir:
-            write_csv_tables(result.tables(), ns.csv_dir)
-        for writer in OUTPUT_WRITERS:
-            writer(ns, result)
+        with protecting_inputs(ns.inputs):  # no table of --csv may replace an input
+            if ns.json_out == "-":
+                sys.stdout.write(to_json_text(result_json(result)))
+            elif ns.json_out:
+                write_json(result_json(result), ns.json_out)
+            if ns.csv_dir:
+                with writing_into(ns.csv_dir):
+                    write_csv_tables(result.tables(), ns.csv_dir)
+            for writer in OUTPUT_WRITERS:
+                writer(ns, result)
 
     failed = run_guarded(write_step)
     if failed is not None:

@@ -9,6 +9,7 @@ than half of the annotators of the unit (``--min-share`` raises the bar).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -77,49 +78,59 @@ def cmd_gold(argv: Sequence[str]) -> int:
     import numpy as np
 
     from iaa_desktop.core.adjudication.model import Strategy, auto_merge
-    from iaa_desktop.core.io import write_csv, write_text_atomic
+    from iaa_desktop.core.io import (
+        protecting_inputs,
+        write_csv,
+        write_text_atomic,
+        writing_into,
+    )
 
     state: dict[str, Any] = {}
 
     def body() -> None:
-        ns, kind_name, options = parse_gold_args(argv)
-        check_inputs(ns.inputs)
-        strategy = Strategy.parse(ns.strategy, ns.min_share)
-        model, errors = build_model(
-            kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty()
-        )
-        gold = auto_merge(model, strategy)
-        out: Path = ns.out
-        out.mkdir(parents=True, exist_ok=True)
-        files = model.write_gold(gold, out)
-        undecided = np.flatnonzero(np.array([v is None for v in gold], dtype=bool))
-        rows: dict[str, Any] = {
-            "unit": [model.keys[i] for i in undecided],
-            "title": [model.titles[i] for i in undecided],
-            "group": [model.groups[i] for i in undecided],
-        }
-        for x, a in enumerate(model.annotators):
-            rows[a] = [
-                model.format_value(model.versions[i, x]) if model.versions[i, x] is not None else ""
-                for i in undecided
-            ]
-        import pandas as pd
+        with contextlib.ExitStack() as guard:
+            ns, kind_name, options = parse_gold_args(argv)
+            check_inputs(ns.inputs)
+            guard.enter_context(protecting_inputs(ns.inputs))  # --out never replaces an input
+            guard.enter_context(writing_into(ns.out))  # nor writes into a pipe found there
+            strategy = Strategy.parse(ns.strategy, ns.min_share)
+            model, errors = build_model(
+                kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty()
+            )
+            gold = auto_merge(model, strategy)
+            out: Path = ns.out
+            out.mkdir(parents=True, exist_ok=True)
+            files = model.write_gold(gold, out)
+            undecided = np.flatnonzero(np.array([v is None for v in gold], dtype=bool))
+            rows: dict[str, Any] = {
+                "unit": [model.keys[i] for i in undecided],
+                "title": [model.titles[i] for i in undecided],
+                "group": [model.groups[i] for i in undecided],
+            }
+            for x, a in enumerate(model.annotators):
+                rows[a] = [
+                    model.value_text(i, model.versions[i, x])
+                    if model.versions[i, x] is not None
+                    else ""
+                    for i in undecided
+                ]
+            import pandas as pd
 
-        write_csv(pd.DataFrame(rows), out / "undecided.csv")
-        summary = {
-            "kind": kind_name,
-            "strategy": str(strategy),
-            "min_share": strategy.min_share,
-            "n_units": model.n_units,
-            "n_decided": int(model.n_units - len(undecided)),
-            "n_undecided": int(len(undecided)),
-            "annotators": list(model.annotators),
-            "files": [str(f) for f in files] + [str(out / "undecided.csv")],
-        }
-        write_text_atomic(
-            out / "gold_summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n"
-        )
-        state.update(ns=ns, errors=errors, summary=summary, strategy=strategy, out=out)
+            write_csv(pd.DataFrame(rows), out / "undecided.csv")
+            summary = {
+                "kind": kind_name,
+                "strategy": str(strategy),
+                "min_share": strategy.min_share,
+                "n_units": model.n_units,
+                "n_decided": int(model.n_units - len(undecided)),
+                "n_undecided": int(len(undecided)),
+                "annotators": list(model.annotators),
+                "files": [str(f) for f in files] + [str(out / "undecided.csv")],
+            }
+            write_text_atomic(
+                out / "gold_summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n"
+            )
+            state.update(ns=ns, errors=errors, summary=summary, strategy=strategy, out=out)
 
     failed = run_guarded(body, what="gold")
     if failed is not None:

@@ -193,8 +193,8 @@ def smoke_test(app_dir: Path) -> None:
 
 
 def no_display_check(program: Path, env: dict[str, str], app_dir: Path) -> None:
-    """Without a display the bundled window command says so in one sentence and exits 2 (no
-    offscreen window left running, no Qt abort)."""
+    """Without a display the bundled window command says so in one sentence (and, where Xvfb is
+    not installed, one line installing it) and exits 2 (no offscreen window, no Qt abort)."""
     bare = {
         k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
     }
@@ -202,7 +202,8 @@ def no_display_check(program: Path, env: dict[str, str], app_dir: Path) -> None:
         [str(program)], env=bare, capture_output=True, text=True, timeout=120, cwd=app_dir.parent
     )
     lines = out.stderr.strip().splitlines()
-    if out.returncode != 2 or len(lines) != 1 or "no display" not in lines[0]:
+    extra = lines[1:] and not (len(lines) == 2 and "apt-get install xvfb" in lines[1])
+    if out.returncode != 2 or not lines or "no display" not in lines[0] or extra:
         raise SystemExit(
             f"without a display the bundled program should exit 2 with one sentence; it exited "
             f"{out.returncode} with:\n{out.stderr}"
@@ -234,8 +235,16 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("PyInstaller is missing: pip install -e '.[packaging]'", file=sys.stderr)
         return 2
+    if sys.platform.startswith("linux") and shutil.which("objdump") is None:
+        # PyInstaller reads the libraries' dependencies with objdump
+        print("objdump is missing (Debian/Ubuntu: apt-get install binutils)", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
-    run_pyinstaller(ns.dist.resolve(), ns.work.resolve(), ns.clean)
+    try:
+        run_pyinstaller(ns.dist.resolve(), ns.work.resolve(), ns.clean)
+    except subprocess.CalledProcessError as e:
+        print(f"PyInstaller failed (exit status {e.returncode}); see above", file=sys.stderr)
+        return 1
     app_dir = ns.dist.resolve() / NAME
     if sys.platform.startswith("linux"):
         add_linux_desktop_files(app_dir)

@@ -70,3 +70,19 @@ class InsufficientDataError(IaaError):
 
 class OptionError(IaaError):
     """An option or setting that does not fit the data or the kind of study."""
+
+
+def with_earlier_problems(error: IaaError, problems: list[ReaderError]) -> IaaError:
+    """``error`` (which stops the study) with the problems found before it, so a file left out
+    for a decoding error is still named, with its line, when what remains is not enough."""
+    if not problems:
+        return error
+    shown = "\n".join(f"  {p}" for p in problems[:20])
+    more = f"\n  … and {len(problems) - 20} more" if len(problems) > 20 else ""
+    extra = f"\nProblems found before:\n{shown}{more}"
+    if isinstance(error, ReaderError):
+        return ReaderError(error.path, error.line, error.message + extra)
+    try:
+        return type(error)(f"{error}{extra}")
+    except TypeError:  # an error class with more arguments
+        return IaaError(f"{error}{extra}")

@@ -44,12 +44,15 @@ import math
 import numbers
 import os
 import re
+import stat
 import tempfile
 import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+
+from iaa_desktop.core.bidi import isolate_bidi, unisolate_bidi
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,6 +75,7 @@ def neutralise_cell(value: Any) -> Any:
     """
     if not isinstance(value, str) or not value:
         return value
+    value = isolate_bidi(value)  # an override in a name ends with its cell
     rest = value.lstrip("'")
     if rest.startswith(_FORMULA_PREFIXES) and not _is_number_text(rest):
         return "'" + value
@@ -80,7 +84,10 @@ def neutralise_cell(value: Any) -> Any:
 
 def unneutralise_cell(value: Any) -> Any:
     """The inverse of :func:`neutralise_cell` on the cells it changed (for reading files back)."""
-    if not isinstance(value, str) or not value.startswith("'"):
+    if not isinstance(value, str):
+        return value
+    value = unisolate_bidi(value)
+    if not value.startswith("'"):
         return value
     rest = value.lstrip("'")
     if rest.startswith(_FORMULA_PREFIXES) and not _is_number_text(rest):
@@ -195,6 +202,81 @@ def csv_text(df: pd.DataFrame, sep: str = ",", index: bool = False) -> str:
     return "\n".join([header, *rows]) + "\n"
 
 
+#: the inputs of the studies being written about, as (device, inode): no output may replace one
+_PROTECTED: list[frozenset[tuple[int, int]]] = []
+#: files of input folders looked at for :func:`protecting_inputs` (a folder of a study holds far fewer)
+MAX_PROTECTED_FILES = 100_000
+
+
+def input_identities(inputs: Iterable[str | Path]) -> frozenset[tuple[int, int]]:
+    """(device, inode) of every input file and of every file in an input folder (links
+    followed, as the readers follow them)."""
+    ids: set[tuple[int, int]] = set()
+    seen = 0
+    for p in inputs:
+        roots = [str(p)]
+        if os.path.isdir(p):
+            roots = []
+            for folder, _dirs, names in os.walk(p):
+                roots.extend(os.path.join(folder, n) for n in names)
+                seen += len(names)
+                if seen > MAX_PROTECTED_FILES:
+                    break
+        for f in roots:
+            with contextlib.suppress(OSError):
+                st = os.stat(f)
+                if stat.S_ISREG(st.st_mode):
+                    ids.add((st.st_dev, st.st_ino))
+    return frozenset(ids)
+
+
+@contextlib.contextmanager
+def protecting_inputs(inputs: Iterable[str | Path]) -> Iterator[None]:
+    """While inside, :func:`atomic_open` refuses to write over any of ``inputs`` (a file, or a
+    file in an input folder, by any path or link)."""
+    ids = input_identities(inputs)
+    _PROTECTED.append(ids)
+    try:
+        yield
+    finally:
+        _PROTECTED.remove(ids)
+
+
+def _refuse_replacing_an_input(path: Path) -> None:
+    from iaa_desktop.core.errors import IaaError, shown_path
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    key = (st.st_dev, st.st_ino)
+    if any(key in ids for ids in _PROTECTED):
+        raise IaaError(
+            f"{shown_path(path)}: this is one of the study's inputs, and writing there would "
+            "replace it; nothing was written there. Choose another file or folder."
+        )
+
+
+_OUTPUT_FOLDERS: list[Path] = []
+
+
+@contextlib.contextmanager
+def writing_into(folder: str | Path) -> Iterator[None]:
+    """While inside, :func:`atomic_open` writes only regular files in ``folder`` (a pipe or a
+    device found there under an output's name is refused, never opened)."""
+    resolved = Path(folder).resolve()
+    _OUTPUT_FOLDERS.append(resolved)
+    try:
+        yield
+    finally:
+        _OUTPUT_FOLDERS.remove(resolved)
+
+
+def _in_output_folder(path: Path) -> bool:
+    parent = path.parent.resolve()
+    return any(parent == f or f in parent.parents for f in _OUTPUT_FOLDERS)
+
+
 @contextlib.contextmanager
 def atomic_open(
     path: str | Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None
@@ -204,10 +286,24 @@ def atomic_open(
     A crash or an exception leaves the old file untouched and no partial file behind. The file
     gets the permissions a plain ``open`` would give it (the user's umask, ``0644`` by default), or
     keeps those of the file it replaces, so colleagues on a shared drive can read an export.
+    Never one of the inputs being protected (:func:`protecting_inputs`); in an output folder
+    (:func:`writing_into`) only regular files, never a pipe or a device found there.
     """
     path = Path(path)
-    if path.exists() and not path.is_file():
-        # a device or a pipe (/dev/null, /dev/stdout, a FIFO): renaming over it would replace it
+    _refuse_replacing_an_input(path)
+    if os.path.exists(path) and not path.is_file():
+        if _in_output_folder(path):
+            # a pipe planted in an output folder would hang the writer until someone reads
+            # it, a device would swallow the table: files written into a folder are only
+            # ever regular files
+            from iaa_desktop.core.errors import IaaError
+
+            raise IaaError(
+                f"{path}: is not a regular file (a pipe, a device or a folder); nothing was "
+                "written there."
+            )
+        # a device or a pipe named as the output itself (/dev/stdout, a shell's process
+        # substitution): renaming over it would replace it
         with (
             open(path, mode, encoding=encoding, newline=newline)
             if "b" not in mode
@@ -338,6 +434,12 @@ def path_inside(directory: str | Path, name: str) -> Path:
     base = directory.resolve()
     if Path(name).is_absolute() or target.resolve().parent != base:
         raise IaaError(f"refusing to write '{name}' outside the folder {directory}.")
+    if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        # a pipe planted in an output folder would hang the writer; a device would swallow it
+        raise IaaError(
+            f"{target}: is not a regular file (a pipe, a device, a link or a folder); "
+            "nothing was written there."
+        )
     return target
 
 

@@ -30,8 +30,11 @@ VERSION = 1
 SUFFIX = ".iaa-study"
 #: a study file is a few kilobytes; anything far larger is not one
 MAX_STUDY_BYTES = 16 * 1024 * 1024
-#: options that name files: ``"in"`` = read as an input, ``"out"`` = a folder written into
-PATH_OPTIONS: dict[str, str] = {"texts": "in", "iaa_dir": "out"}
+#: every option that names a file or folder: ``"in"`` = read as an input, ``"out"`` = a folder
+#: written into (the model cache is read and written)
+PATH_OPTIONS: dict[str, str] = {"texts": "in", "iaa_dir": "out", "model_cache": "out"}
+#: entries of input folders looked at for links leading out of the study's folder
+MAX_WALKED = 100_000
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,10 @@ MAX_PATH_CHARS, MAX_NAME_CHARS = 4096, 255
 
 def _check_path_length(path: Path, text: str, value: str) -> None:
     """A ReaderError at the line of an input path no file system can hold."""
+    if "\x00" in value:
+        at = text.find("\\u0000")
+        line = text[:at].count("\n") + 1 if at >= 0 else None
+        raise ReaderError(path, line, "an input path holds a NUL character; no file has one.")
     longest = max((len(part) for part in Path(value).parts), default=0)
     if len(value) <= MAX_PATH_CHARS and longest <= MAX_NAME_CHARS:
         return
@@ -185,7 +192,7 @@ class StudyPaths:
 def _below(p: Path, folder: Path) -> bool:
     try:
         p.resolve().relative_to(folder)
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return False
     return True
 
@@ -198,8 +205,27 @@ def _is_special(p: Path) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
+def _links_in(folder: Path) -> list[Path]:
+    """The symbolic links inside an input folder (each is read where it points)."""
+    links: list[Path] = []
+    walked = 0
+    for root, dirs, names in os.walk(folder):
+        for name in (*dirs, *names):
+            p = Path(root) / name
+            if p.is_symlink():
+                try:
+                    links.append(p.resolve())  # shown and judged where it points
+                except (OSError, RuntimeError):  # a loop of links: reads nothing, still refused
+                    links.append(p)
+        walked += len(dirs) + len(names)
+        if walked > MAX_WALKED:
+            break
+    return links
+
+
 def check_study_paths(study: Study, study_path: str | Path) -> StudyPaths:
-    """The inputs outside the study's folder, the special files and the output options."""
+    """The inputs outside the study's folder (links, also inside input folders, judged by
+    where they point), the special files and the output options."""
     folder = Path(study_path).resolve().parent
     paths = list(study.inputs)
     outputs: dict[str, str] = {}
@@ -212,6 +238,9 @@ def check_study_paths(study: Study, study_path: str | Path) -> StudyPaths:
         else:
             v = Path(str(value))
             paths.append(v if v.is_absolute() else folder / v)
+    for p in list(paths):
+        if Path(p).is_dir() and _below(Path(p), folder):
+            paths.extend(_links_in(Path(p)))
     outside = tuple(Path(p) for p in paths if not _below(Path(p), folder))
     special = tuple(Path(p) for p in paths if _is_special(Path(p)))
     return StudyPaths(folder, outside, special, outputs)

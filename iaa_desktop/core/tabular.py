@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.refusals import what_it_is
 from iaa_desktop.core.textio import (
     MAX_TEXT_BYTES,
     check_input_file,
@@ -187,6 +188,9 @@ def read_table(
     """
     path = Path(path)
     check_input_file(path)
+    refusal = what_it_is(path)  # ELAN, Praat, an INCEpTION export: say so, not "one column"
+    if refusal:
+        raise ReaderError(path, None, refusal)
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm") or _is_zip(path):
         return _read_excel(path, sheet)
@@ -298,7 +302,7 @@ def restore_neutralised(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
     for c in columns:
         col = df[c]
-        marked = col.str.startswith("'", na=False)
+        marked = col.str.startswith(("'", "\u2068"), na=False)  # and isolated bidi controls
         if marked.any():
             df.loc[marked, c] = col[marked].map(unneutralise_cell)
     return df

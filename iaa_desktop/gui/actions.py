@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from iaa_desktop.core.study_file import SUFFIX, save_study
 from iaa_desktop.core.user_files import unsaved_store_path
+from iaa_desktop.gui.meeting import add_zoom_menu
 from iaa_desktop.gui.open_flow import examples_dir, package_dir
 
 if TYPE_CHECKING:
@@ -89,6 +90,12 @@ class WindowActions:
         view = w.menuBar().addMenu("&View")
         view.addAction(w.study_dock.toggleViewAction())
         view.addAction(w.settings_dock.toggleViewAction())
+        # both panels folded away (or back) for room beside four or five annotators; the dock
+        # layout is remembered per kind of view
+        self._action(view, "Fold the side &panels", self.toggle_side_panels, "F9")
+        view.addSeparator()
+        add_zoom_menu(view, w, w.settings)
+        view.addAction(w.meeting.action)
         view.addSeparator()
         self._action(view, "&Recompute", lambda: w.session.recompute(immediately=True), "F5")
         self._action(view, "&Cancel computation", w.session.cancel, "Esc")
@@ -162,6 +169,15 @@ class WindowActions:
             store.parent.mkdir(parents=True, exist_ok=True)
         w.adjudication_window = open_adjudication(w, w.session, w.study_path, store_path=store)
 
+    def toggle_side_panels(self) -> None:
+        w = self.window
+        docks = (w.study_dock, w.settings_dock)
+        show = not any(d.isVisible() for d in docks)
+        for d in docks:
+            d.setVisible(show)
+        if show:
+            w.study_dock.raise_()
+
     def export_tables(self) -> None:
         w = self.window
         if w.session.result is None:
@@ -175,18 +191,33 @@ class WindowActions:
             self.export_tables_to(Path(directory))
 
     def export_tables_to(self, directory: Path) -> list[Path]:
-        from iaa_desktop.core.io import write_csv_tables, write_json
+        from iaa_desktop.core.errors import IaaError
+        from iaa_desktop.core.io import (
+            protecting_inputs,
+            write_csv_tables,
+            write_json,
+            writing_into,
+        )
         from iaa_desktop.core.kinds.spec import result_json
 
         w = self.window
         result = w.session.result
         try:
-            written = write_csv_tables(result.tables(), directory)
-            write_json(result_json(result), directory / "results.json")
+            with protecting_inputs(result.inputs), writing_into(directory):
+                written = write_csv_tables(result.tables(), directory)
+                write_json(result_json(result), directory / "results.json")
         except OSError as e:
             QMessageBox.warning(w, "Export failed", f"{directory}: {e.strerror or e}")
             return []
+        except IaaError as e:
+            QMessageBox.warning(w, "Export failed", str(e))
+            return []
         w.status_label.setText(f"Exported {len(written)} tables and results.json to {directory}")
+        w.message_bar.notify(
+            f"Exported {len(written)} tables and results.json",
+            str(directory),
+            [("Show in folder", lambda: _open_local(directory))],
+        )
         return written
 
     def export_report(self) -> None:
@@ -228,13 +259,55 @@ class WindowActions:
         if w.session.study is not None:
             kwargs["title"] = w.session.study.title
         worker = create_worker(
-            report.write_report, result, _start_thread=False, _ignore_errors=True, **kwargs
+            _write_protecting_inputs,
+            report.write_report,
+            result,
+            _start_thread=False,
+            _ignore_errors=True,
+            **kwargs,
         )
-        worker.returned.connect(lambda _r: w.status_label.setText(f"Report written: {path}"))
+        worker.returned.connect(lambda _r: self._report_written(Path(path)))
         worker.errored.connect(lambda e: QMessageBox.warning(w, "Report failed", str(e)))
-        w.status_label.setText("Writing the report…")
+        worker.finished.connect(self._export_finished)
+        w.status_label.setText(f"Writing the report {Path(path).name}…")
+        w.progress.setRange(0, 0)  # busy: the report is written in one step
+        w.progress.show()
         self.report_worker = worker
         worker.start()
+
+    def _export_finished(self) -> None:
+        w = self.window
+        w.progress.setRange(0, 1000)
+        if not w.session.running:
+            w.progress.hide()
+
+    def _report_written(self, path: Path) -> None:
+        w = self.window
+        w.status_label.setText(f"Report written: {path}")
+        w.message_bar.notify(
+            f"Report written: {path.name}",
+            str(path),
+            [
+                ("Open", lambda: _open_local(path)),
+                ("Show in folder", lambda: _open_local(path.parent)),
+            ],
+        )
+
+
+def _open_local(path: Path) -> None:
+    """Open a file or folder with the desktop's application for it."""
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
+def _write_protecting_inputs(write: Any, result: Any, **kwargs: Any) -> Any:
+    """``write(result, **kwargs)`` refusing to replace any input of the result."""
+    from iaa_desktop.core.io import protecting_inputs
+
+    with protecting_inputs(result.inputs):
+        return write(result, **kwargs)
 
 
 __all__ = ["WindowActions"]

@@ -19,10 +19,11 @@ _T0 = time.perf_counter()  # when this module was imported: the start of the GUI
 
 
 def window_problem() -> str | None:
-    """Why no window can be opened (one sentence), or ``None``; see :mod:`iaa_desktop.gui.display`."""
-    from iaa_desktop.gui.display import display_problem
+    """Why no window can be opened (the whole message), or ``None``; see
+    :mod:`iaa_desktop.preflight` (the command dispatcher asks it before Qt is imported)."""
+    from iaa_desktop.preflight import check_window
 
-    return display_problem()
+    return check_window()
 
 
 def make_app(argv: Sequence[str] | None = None):
@@ -38,6 +39,9 @@ def make_app(argv: Sequence[str] | None = None):
             "iaa-desktop"
         )  # Wayland: window ↔ resources/iaa-desktop.desktop (its icon)
         _set_icon(app)
+    from iaa_desktop.preflight import release_display
+
+    release_display()  # Qt has its own connection now: the check's may go
     return app
 
 
@@ -85,11 +89,20 @@ def open_inputs(window, inputs: list[Path], kind: str | None, options: dict | No
         window.open_inputs(inputs, kind, options)
 
 
+def example_names() -> list[str]:
+    """The names of the bundled example studies (their kind folders), found without Qt."""
+    from importlib.resources import files
+
+    root = Path(str(files("iaa_desktop") / "resources" / "examples"))
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.iaa-study")))
+
+
 def example_study(name: str) -> Path | None:
     """The bundled example study of kind folder ``name`` (``judgments``, ``coref``, ...)."""
-    from iaa_desktop.gui.start_page import examples_dir
+    from importlib.resources import files
 
-    found = sorted((examples_dir() / name).glob("*.iaa-study"))
+    root = Path(str(files("iaa_desktop") / "resources" / "examples"))
+    found = sorted((root / name).glob("*.iaa-study")) if name in example_names() else []
     return found[0] if found else None
 
 
@@ -111,8 +124,8 @@ def _parse_gui_args(argv: Sequence[str]) -> argparse.Namespace:
         "--example",
         metavar="NAME",
         default=None,
-        help="open a bundled example study (judgments, coref, durel, candidates, multilabel, "
-        "normalization) as your own copy in the user's data folder",
+        help=f"open a bundled example study ({', '.join(example_names())}) as your own copy "
+        "in the user's data folder",
     )
     return p.parse_args(list(argv))
 
@@ -133,18 +146,18 @@ def cmd_gui(argv: Sequence[str]) -> int:
     if ns.example:
         study = example_study(ns.example)
         if study is None:
-            print(f"iaa-desktop: error: no example study named {ns.example!r}.", file=sys.stderr)
+            print(
+                f"iaa-desktop: error: no example study named {ns.example!r} (the examples: "
+                f"{', '.join(example_names())}).",
+                file=sys.stderr,
+            )
             return 2
         ns.inputs = [study]
     missing = [p for p in ns.inputs if not p.exists()]
     if missing:
         print(f"iaa-desktop: error: {missing[0]}: no such file or folder.", file=sys.stderr)
         return 2
-    problem = window_problem()
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
-    app = make_app()
+    app = make_app()  # the dispatcher has checked the libraries and the display
     from PySide6.QtCore import QTimer
 
     from iaa_desktop.gui.main_window import MainWindow
@@ -237,9 +250,10 @@ def cmd_open(argv: Sequence[str]) -> int:
         print("iaa-desktop: error: --size must look like 1280x720", file=sys.stderr)
         return 2
 
-    if window_problem():
+    problem = window_problem()
+    if problem:
         if not ns.screenshot:
-            print(window_problem(), file=sys.stderr)
+            print(problem, file=sys.stderr)
             return 2
         # a screenshot needs no screen: draw offscreen, as asked for by --screenshot
         os.environ["QT_QPA_PLATFORM"] = "offscreen"

@@ -11,7 +11,7 @@ import platform
 import sys
 from importlib import metadata
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop import __version__
 from iaa_desktop.core.measures import MEASURES, find, measures_html
+from iaa_desktop.gui.geometry import fit_window
 
 #: (distribution name, shown name, licence) of the libraries the application bundles
 BUNDLED_LIBRARIES: tuple[tuple[str, str, str], ...] = (
@@ -118,7 +119,7 @@ class MeasuresDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, measure: str | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Measures — what each coefficient means")
-        self.resize(980, 720)
+        fit_window(self, QSize(980, 720))  # its Close button on a 1,280 × 720 screen
         lay = QVBoxLayout(self)
         split = QSplitter(Qt.Orientation.Horizontal)
         left = QWidget()
@@ -195,7 +196,7 @@ class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("About iaa_desktop")
-        self.resize(720, 640)
+        fit_window(self, QSize(720, 640))
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.browser = QTextBrowser()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from iaa_desktop.core.kinds import KINDS
 from iaa_desktop.core.study_file import Study
 from iaa_desktop.core.study_import import ImportPlan, plan_import, why
+from iaa_desktop.gui.geometry import fit_window
 
 ANNOTATION_FILTER = (
     "Annotation files (*.csv *.tsv *.tab *.txt *.xlsx *.ann *_conll *.conll *.key *.response)"
@@ -126,7 +127,7 @@ class ImportDialog(QDialog):
         self._generation = 0
         self._worker = None
         self._build()
-        self.resize(1100, 640)
+        fit_window(self, QSize(1100, 640))
         self.refresh()
 
     # ------------------------------------------------------------------ layout

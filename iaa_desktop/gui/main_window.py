@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -30,10 +30,14 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop import __version__
 from iaa_desktop.core.study_file import Study
+from iaa_desktop.gui import presentation
 from iaa_desktop.gui.actions import WindowActions
+from iaa_desktop.gui.geometry import clamp_soon
 from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
+from iaa_desktop.gui.meeting import MeetingLayout, restore_zoom
 from iaa_desktop.gui.open_flow import OpenFlow
 from iaa_desktop.gui.session import StudySession
+from iaa_desktop.gui.widgets.computing_page import CANCELLED, ComputingPage
 from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
 from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
@@ -53,7 +57,7 @@ class ViewContext:
 class MainWindow(QMainWindow):
     """Menus, docks, the results tabs and the status bar around one :class:`StudySession`.
 
-    ``first_painted`` is emitted once, right after the start page has first been painted; the
+    ``first_painted`` is emitted once, right after the window has first been painted; the
     warm-up imports (pandas, matplotlib, the kinds) begin then, not before, so that they do not
     compete with the first paint (``warm_up=False`` leaves them out, e.g. to time the start).
     """
@@ -78,12 +82,14 @@ class MainWindow(QMainWindow):
         self.state = WindowState(self, self.settings)
         self.open_flow = OpenFlow(self, self.data_dir)
         self.commands = WindowActions(self)
+        restore_zoom(self.settings)
         self.adjudication_window = None
         self.setWindowTitle("iaa_desktop")
         self.setAcceptDrops(True)
         self._build_pages()
         self._build_docks()
         self._build_status_bar()
+        self.meeting = MeetingLayout(self, lambda: [self.study_dock, self.settings_dock])
         self.commands.build_menus()
         self._connect_session()
         self.state.restore_position()
@@ -96,10 +102,14 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.setObjectName("results")
+        self.tabs.currentChanged.connect(self._focus_page)
         self.start_page = self._make_start_page()
         self.stack = QStackedWidget()
         self.stack.addWidget(self.start_page)
         self.stack.addWidget(self.tabs)
+        self.computing_page = ComputingPage()  # the first results of a study, on their way
+        self.computing_page.cancel_requested.connect(self.session.cancel)
+        self.stack.addWidget(self.computing_page)
         self.message_bar = MessageBar()
         central = QWidget()
         lay = QVBoxLayout(central)
@@ -159,29 +169,18 @@ class MainWindow(QMainWindow):
         self.session.study_changed.connect(self._on_study_changed)
 
     def _watch_first_paint(self, warm_up: bool) -> None:
-        """The first paint of the start page or any widget on it (a page covered by its children
-        gets none itself) is watched at the application until it happens."""
+        """``first_painted`` follows the window's own first paint, whichever page it shows (the
+        start page, or the results of a study opened at start)."""
         self._painted = False
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
         if warm_up:
             self.first_painted.connect(self.session.start_warm_up)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            not self._painted
-            and event.type() == QEvent.Type.Paint
-            and isinstance(watched, QWidget)
-            and (watched is self.start_page or self.start_page.isAncestorOf(watched))
-        ):
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
             self._painted = True
-            app = QApplication.instance()
-            if app is not None:
-                app.removeEventFilter(self)
             # after this paint has reached the screen: the next turn of the event loop
             QTimer.singleShot(0, self.first_painted.emit)
-        return super().eventFilter(watched, event)
 
     # ------------------------------------------------------------------ construction
 
@@ -198,7 +197,7 @@ class MainWindow(QMainWindow):
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{title.lower()}")
         dock.setWidget(widget)
-        dock.setMinimumWidth(260)
+        dock.setMinimumWidth(200)
         self.addDockWidget(area, dock)
         return dock
 
@@ -282,9 +281,26 @@ class MainWindow(QMainWindow):
 
     def _on_study_changed(self, study: Study) -> None:
         self.study_panel.set_study(study)
-        self.stack.setCurrentWidget(self.tabs)
+        if self.session.result is None:  # another study, or other inputs: no figure is its own
+            self._clear_results(study)
+        self.stack.setCurrentWidget(self.tabs if self.tabs.count() else self.computing_page)
         self.update_title()
         self._refresh_settings()
+
+    def _clear_results(self, study: Study) -> None:
+        """Take the previous figures off the screen at once (tabs, annotators, headline); the
+        computing page, with its progress and Cancel, stands in their place until the new study's
+        own results arrive. The old views are deleted by the event loop."""
+        old = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        self.tabs.clear()
+        for w in old:
+            if not self._cached(w):
+                w.deleteLater()
+        name = study.name or ", ".join(p.name for p in study.inputs[:3])
+        self.computing_page.started(f"Computing the figures of {name}…")
+        self.study_panel.set_annotators(())
+        self.headline_label.clear()
+        self.status_label.setText("Computing…")
 
     def _refresh_settings(self) -> None:
         from iaa_desktop.core.kinds import get_kind, kind_names
@@ -335,9 +351,13 @@ class MainWindow(QMainWindow):
         self.progress.show()
         self.cancel_button.show()
         self.status_label.setText("Computing…")
+        if not self.tabs.count():
+            self.computing_page.started()
+            self.stack.setCurrentWidget(self.computing_page)
 
     def _on_progress_changed(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(fraction * 1000))
+        self.computing_page.progress(fraction, message)
         if message:
             self.status_label.setText(message)
 
@@ -365,6 +385,10 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         kept = " (the last results stay on screen)" if self.session.result is not None else ""
         self.status_label.setText(f"Error: {message.splitlines()[0]}{kept}")
+        if self.stack.currentWidget() is self.computing_page:
+            self.computing_page.stopped(
+                "No results", f"{message.splitlines()[0]}\nCorrect the inputs and press F5."
+            )
         self.study_dock.raise_()
         if details:  # a bug, not bad input: offer the details without a raw traceback in the face
             box = QMessageBox(QMessageBox.Icon.Warning, "Internal error", message, parent=self)
@@ -374,7 +398,9 @@ class MainWindow(QMainWindow):
     def _on_computation_cancelled(self) -> None:
         self.progress.hide()
         self.cancel_button.hide()
-        self.status_label.setText("Cancelled")
+        self.status_label.setText(CANCELLED)
+        if self.stack.currentWidget() is self.computing_page:
+            self.computing_page.stopped(CANCELLED)
 
     def _show_panels(self, result) -> None:
         from iaa_desktop.gui.kinds import VIEW_MODULES
@@ -399,6 +425,8 @@ class MainWindow(QMainWindow):
                     self.tabs.setCurrentIndex(i)
                     break
         self.stack.setCurrentWidget(self.tabs)
+        if presentation.factor() != 1.0:
+            presentation.rescale(self.tabs)  # charts made for these results, at the zoom
 
     def _cached(self, widget: QWidget) -> bool:
         def walk(v: Any) -> bool:
@@ -418,6 +446,24 @@ class MainWindow(QMainWindow):
                 self.tabs.setCurrentIndex(i)
                 return True
         return False
+
+    def _focus_page(self, index: int) -> None:
+        """A tab shown: its first list takes the keys (N / P), unless the focus is in it or on
+        the tab bar (someone walking the tabs with the arrow keys)."""
+        from PySide6.QtWidgets import QAbstractItemView
+
+        page = self.tabs.widget(index)
+        focus = QApplication.focusWidget()
+        if page is None or (focus is not None and page.isAncestorOf(focus)):
+            return
+        if focus is self.tabs.tabBar():
+            return
+        view = getattr(page, "list_view", None)
+        if not isinstance(view, QAbstractItemView):
+            views = [v for v in page.findChildren(QAbstractItemView) if v.isVisibleTo(page)]
+            view = views[0] if views else None
+        if view is not None:
+            view.setFocus(Qt.FocusReason.TabFocusReason)
 
     def step_tab(self, step: int) -> None:
         if self.tabs.count():
@@ -450,7 +496,12 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ remembered state
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        clamp_soon(self)  # the frame and the status bar stay on the screen
+
     def closeEvent(self, event) -> None:
+        self.meeting.set_active(False)  # the docks come back before the layout is remembered
         self.state.save()
         self.session.cancel()
         super().closeEvent(event)

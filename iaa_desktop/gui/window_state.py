@@ -3,7 +3,9 @@ place on the screen, the recent studies and the folders last used.
 
 Each kind of view (the start page, the table overview, the coreference view, ...) keeps its own
 size and dock layout under ``view/<kind>/...`` in the settings, so a wide view chosen for one study
-is not carried over to a study of another kind. Sizes are clamped to the screen.
+is not carried over to a study of another kind. Sizes are clamped to the screen with the window
+manager's frame (:mod:`iaa_desktop.gui.geometry`); the place on the screen is remembered per
+screen (its name and size), and a maximized or full-screen window comes back so.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, QStandardPaths
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from iaa_desktop.core.user_files import start_folder
+from iaa_desktop.gui.geometry import client_size
 
 MAX_RECENT = 10
 DEFAULT_SIZE = QSize(1400, 900)
@@ -41,6 +44,33 @@ def fit_size(size: QSize, available: QSize) -> QSize:
     return QSize(min(size.width(), available.width()), min(size.height(), available.height()))
 
 
+def screen_key(window: QWidget) -> str:
+    """The settings key part naming ``window``'s screen: its name and size (a laptop alone and
+    the same laptop on a projector are two screens with two remembered places)."""
+    screen = window.screen()
+    if screen is None:
+        return "default"
+    size = screen.size()
+    name = "".join(c if c.isalnum() else "_" for c in screen.name()) or "screen"
+    return f"{name}_{size.width()}x{size.height()}"
+
+
+def save_geometry(window: QWidget, settings: QSettings, prefix: str) -> None:
+    """Remember ``window``'s place and state (maximized, full screen) for its screen."""
+    settings.setValue(f"{prefix}/geometry/{screen_key(window)}", window.saveGeometry())
+    settings.setValue(f"{prefix}/geometry", window.saveGeometry())  # any other screen
+
+
+def restore_geometry(window: QWidget, settings: QSettings, prefix: str) -> bool:
+    """Bring back the place and state remembered for ``window``'s screen (else for any screen);
+    whether there was one."""
+    for key in (f"{prefix}/geometry/{screen_key(window)}", f"{prefix}/geometry"):
+        geo = _bytes(settings.value(key))
+        if geo is not None:
+            return bool(window.restoreGeometry(geo))
+    return False
+
+
 class WindowState:
     """Reads and writes the window's remembered state in ``settings``."""
 
@@ -52,23 +82,19 @@ class WindowState:
     # ------------------------------------------------------------------ geometry
 
     def _fit(self, size: QSize) -> QSize:
-        from PySide6.QtGui import QGuiApplication
-
-        screen = self.window.screen()
-        if screen is None or QGuiApplication.platformName() == "offscreen":
-            return size  # an offscreen "screen" (tests, screenshots) has no real size
-        return fit_size(size, screen.availableGeometry().size())
+        return client_size(self.window, size)
 
     def restore_position(self) -> None:
-        geo = _bytes(self.settings.value("window/geometry"))
-        if geo is not None:
-            self.window.restoreGeometry(geo)
+        """The place (and maximized / full-screen state) remembered for this screen."""
+        restore_geometry(self.window, self.settings, "window")
 
     def restore(self, view: str) -> None:
-        """Size and dock layout remembered for ``view`` (the default size when there are none)."""
+        """Size and dock layout remembered for ``view`` (the default size when there are none);
+        a maximized or full-screen window keeps its state."""
         self.view = view
         size = self.settings.value(f"view/{view}/size")
-        self.window.resize(self._fit(size if isinstance(size, QSize) else DEFAULT_SIZE))
+        if not self.window.isMaximized() and not self.window.isFullScreen():
+            self.window.resize(self._fit(size if isinstance(size, QSize) else DEFAULT_SIZE))
         state = _bytes(self.settings.value(f"view/{view}/state"))
         if state is not None:
             self.window.restoreState(state)
@@ -78,7 +104,7 @@ class WindowState:
         if not self.window.isMaximized() and not self.window.isFullScreen():
             self.settings.setValue(f"view/{self.view}/size", self.window.size())
         self.settings.setValue(f"view/{self.view}/state", self.window.saveState())
-        self.settings.setValue("window/geometry", self.window.saveGeometry())
+        save_geometry(self.window, self.settings, "window")
         self.settings.sync()
 
     def switch(self, view: str) -> None:
@@ -124,4 +150,14 @@ class WindowState:
         self.settings.setValue("paths/last_save_dir", str(p if p.is_dir() else p.parent))
 
 
-__all__ = ["DEFAULT_SIZE", "START", "WindowState", "data_folder", "documents_folder", "fit_size"]
+__all__ = [
+    "DEFAULT_SIZE",
+    "START",
+    "WindowState",
+    "data_folder",
+    "documents_folder",
+    "fit_size",
+    "restore_geometry",
+    "save_geometry",
+    "screen_key",
+]

@@ -3,8 +3,8 @@ krippendorff, the same figures from brat and from a table, adjudication and gold
 
 from __future__ import annotations
 
+import random
 import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +17,6 @@ from iaa_desktop.core.progress import run_to_end
 from tests.conftest import FIXTURES
 
 SPANS = FIXTURES / "spans"
-MIRROR = Path("/work/.mirror/kldtz+bratiaa/repo")
 
 
 def run(inputs, **opts):
@@ -124,18 +123,52 @@ def test_span_f1_equals_bratiaa_on_a_small_project(tmp_path):
     assert our_total == pytest.approx(total)
 
 
-def test_span_f1_equals_bratiaa_on_its_public_example_project(tmp_path):
-    """bratiaa's example project (four annotators, seven CoNLL-2002 Spanish documents)."""
-    if not MIRROR.exists():
-        pytest.skip("bratiaa's repository is not on this machine")
-    subprocess.run(
-        f"git --git-dir={MIRROR} archive HEAD example-files | tar -x -C {tmp_path}",
-        shell=True,
-        check=True,
-    )
-    root = tmp_path / "example-files" / "example-project"
+def _four_annotator_project(root: Path, seed: int = 2002) -> None:
+    """A brat project of four annotators and seven documents, built here: the same candidate
+    spans (one to three words) for everyone, each kept, dropped, relabelled or shortened by
+    chance per annotator, so that every label has agreements and disagreements of each sort."""
+    rng = random.Random(seed)
+    words = "la casa de Juan Pérez en Madrid dijo que Telefónica y la ONU el año Europa".split()
+    labels = ["PER", "LOC", "ORG", "MISC"]
+    for d in range(7):
+        tokens = [rng.choice(words) for _ in range(80)]
+        starts = np.cumsum([0] + [len(t) + 1 for t in tokens[:-1]]).tolist()
+        text = " ".join(tokens)
+        candidates, i = [], 0
+        while i < len(tokens):
+            if rng.random() < 0.25:
+                n = min(rng.randint(1, 3), len(tokens) - i)
+                candidates.append((i, n, rng.choice(labels), rng.random() < 0.4))
+                i += n + 1
+            else:
+                i += 1
+        for who in ("Lisa", "Mark", "Nora", "Omar"):
+            lines = []
+            for first, n, label, optional in candidates:
+                r = rng.random()
+                if (optional and rng.random() < 0.5) or r < 0.1:
+                    continue  # not annotated
+                if r < 0.25:
+                    label = rng.choice(labels)  # another label
+                elif r < 0.35 and n > 1:
+                    n -= 1  # a shorter span
+                s, e = starts[first], starts[first + n - 1] + len(tokens[first + n - 1])
+                lines.append(f"T{len(lines) + 1}\t{label} {s} {e}\t{text[s:e]}")
+            folder = root / who
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"doc-{d}.txt").write_text(text, encoding="utf-8")
+            (folder / f"doc-{d}.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _write_conf(root, labels)
+
+
+def test_span_f1_equals_bratiaa_on_a_four_annotator_project(tmp_path):
+    """Four annotators, seven documents (the shape of bratiaa's own example project)."""
+    root = tmp_path / "project"
+    _four_annotator_project(root)
     theirs, total = _bratiaa_per_label(root)
     ours, our_total = _ours_per_label(root)
+    assert set(theirs) == {"PER", "LOC", "ORG", "MISC"}
+    assert 0.3 < total < 0.95  # neither trivial agreement nor none
     assert ours == pytest.approx(theirs)
     assert our_total == pytest.approx(total)
 

@@ -11,11 +11,12 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from iaa_desktop.cli import compute
 from iaa_desktop.gui.adjudication import open_adjudication
 from tests.conftest import shared_path
+from tests.gui import user
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "iaa_desktop" / "resources" / "examples"
 
@@ -121,12 +122,11 @@ def test_one_key_decides_the_first_unit_and_n_p_follow_the_list(qtbot, tmp_path,
 def test_click_a_version_in_the_text_bulk_actions_and_the_queue_model(
     qtbot, qtmodeltester, tmp_path
 ) -> None:
-    from PySide6.QtCore import QUrl
-
     from iaa_desktop.gui.adjudication.context import CHOOSE
 
-    dlg = open_adjudication(None, _ratings(), None, store_path=tmp_path / "s.sqlite", show=False)
+    dlg = open_adjudication(None, _ratings(), None, store_path=tmp_path / "s.sqlite", show=True)
     qtbot.addWidget(dlg)
+    qtbot.waitExposed(dlg)
     panel = dlg.panel
     s = panel.session
     qtmodeltester.check(panel.queue_model)
@@ -136,29 +136,31 @@ def test_click_a_version_in_the_text_bulk_actions_and_the_queue_model(
     n = next(k for k, c in enumerate(choices) if c.value is not None and c.key == "2")
     html = panel.context_view.toHtml()
     assert f"{CHOOSE}{n}" in html  # every version is a link in the unit's page
-    panel.context_view.anchorClicked.emit(QUrl(f"{CHOOSE}{n}"))
+    user.click_anchor(qtbot, panel.context_view, f"{CHOOSE}{n}")
     assert s.decision(i).value == choices[n].value
     # every annotator's version side by side in the queue, in its value's colour
-    assert panel.queue_model.columnCount() == 3 + len(s.model.annotators) + 1
+    assert panel.queue_model.columnCount() == 3 + len(s.model.annotators) + 2
     idx = panel.queue_model.index(0, 3)
     assert panel.queue_model.data(idx, Qt.ItemDataRole.BackgroundRole) is not None or (
         panel.queue_model.data(idx) == "—"
     )
     # bulk: one step decides many, one undo takes them all back
-    panel.bulk_menu.confirm = False
     done = s.progress()[0]
-    assert panel.bulk_menu.take(s.model.annotators[0], "group")
-    after = s.progress()[0]
-    assert after > done
-    panel.undo_stack.undo()
+    first = s.display_names()[0]
+    answers = user.answer_dialogs(qtbot, QMessageBox.StandardButton.Yes)
+    user.press(qtbot, panel.toolbar.bulk_button)
+    user.menu_item(qtbot, panel.bulk_menu, f"Take {first}'s version for every open unit of ")
+    qtbot.waitUntil(lambda: s.progress()[0] > done)
+    answers.timer.stop()
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert s.progress()[0] == done
     # the filter by annotator pair and by value
-    panel.toolbar.pair_combo.setCurrentIndex(1)
+    user.choose_index(qtbot, panel.toolbar.pair_combo, 1)
     a, b = panel.toolbar.pair_combo.currentData()
     codes = s.model.codes
     for k in panel.queue_model.indices():
         assert codes[k, a] >= 0 and codes[k, b] >= 0 and codes[k, a] != codes[k, b]
-    panel.toolbar.label_combo.setCurrentIndex(1)
+    user.choose_index(qtbot, panel.toolbar.label_combo, 1)
     value = panel.toolbar.label_combo.currentData()
     for k in panel.queue_model.indices():
         assert value in [v for v in s.model.versions[k] if v is not None]
@@ -166,25 +168,26 @@ def test_click_a_version_in_the_text_bulk_actions_and_the_queue_model(
 
 
 def test_coref_chain_edited_mention_by_mention(qtbot, tmp_path) -> None:
-    from PySide6.QtCore import QUrl
-
     from iaa_desktop.core.kinds.coref.adjudication import decode_class
 
-    dlg = open_adjudication(None, _coref(), None, store_path=tmp_path / "s.sqlite", show=False)
+    dlg = open_adjudication(None, _coref(), None, store_path=tmp_path / "s.sqlite", show=True)
     qtbot.addWidget(dlg)
+    qtbot.waitExposed(dlg)
     panel = dlg.panel
     s = panel.session
     i = next(int(k) for k in s.queue() if s.model.units[int(k)].kind == "group")
-    panel.show_unit(i)
+    user.activate(qtbot, panel.queue_view)
+    while panel.current != i:  # N walks the list to the first chain
+        qtbot.keyClick(panel.queue_view, Qt.Key.Key_N)
     u = s.model.units[i]
     m = sorted(u.union, key=lambda m: m[1])[0]
     href = f"mention:{m[0]} {m[1]} {m[2]}"
     assert href in panel.context_view.toHtml()  # the chain's mentions are clickable
-    panel.context_view.anchorClicked.emit(QUrl(href))
+    user.click_anchor(qtbot, panel.context_view, href)
     assert s.decision(i).choice == "typed" and decode_class(s.gold[i]) == {m}
-    panel.context_view.anchorClicked.emit(QUrl(href))  # again: taken out
+    user.click_anchor(qtbot, panel.context_view, href)  # again: taken out
     assert decode_class(s.gold[i]) == set()
-    panel.undo_stack.undo()
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert decode_class(s.gold[i]) == {m}
     dlg.close()
 
@@ -193,8 +196,9 @@ def test_live_agreement_in_a_worker(qtbot, tmp_path, monkeypatch) -> None:
     from iaa_desktop.gui.adjudication import live_agreement
 
     monkeypatch.setattr(live_agreement, "SYNC_AGREEMENT_CELLS", 0)
-    dlg = open_adjudication(None, _ratings(), None, store_path=tmp_path / "s.sqlite", show=False)
+    dlg = open_adjudication(None, _ratings(), None, store_path=tmp_path / "s.sqlite", show=True)
     qtbot.addWidget(dlg)
+    qtbot.waitExposed(dlg)
     panel = dlg.panel
     qtbot.waitUntil(lambda: len(panel.last_agreement) > 0, timeout=10000)
     with qtbot.waitSignal(panel.live.ready, timeout=10000):

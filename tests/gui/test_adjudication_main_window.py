@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+
 from tests.conftest import shared_path
+from tests.gui import user
 
 
 def test_adjudicate_action_opens_the_store_beside_the_study(qtbot, window, tmp_path: Path) -> None:
@@ -13,7 +16,8 @@ def test_adjudicate_action_opens_the_store_beside_the_study(qtbot, window, tmp_p
         window.open_inputs([d / "pairs.tsv", d / "labels.tsv"], "candidates", {})
     window.study_path = tmp_path / "study.iaa.json"
     assert window.adjudicate_action.shortcut().toString() == "Ctrl+J"
-    window.adjudicate_action.trigger()
+    user.activate(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
     dlg = window.adjudication_window
     assert dlg is not None
     qtbot.addWidget(dlg)

@@ -16,6 +16,7 @@ from iaa_desktop.cli import compute
 from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore, units_for
 from iaa_desktop.gui.adjudication import AdjudicationPanel, open_adjudication
 from tests.conftest import shared_path
+from tests.gui import user
 
 
 def _panel(qtbot, result, tmp_path: Path, **kw) -> AdjudicationPanel:
@@ -104,7 +105,7 @@ def test_durel_by_keyboard(qtbot, tmp_path: Path) -> None:
     r = compute("durel", [t / "(Genesis 1 1)", t / "(John 15 13)"], {})
     panel = _panel(qtbot, r, tmp_path)
     _adjudicate_by_keyboard(qtbot, panel)
-    panel.note_edit.setText("discussed")
+    user.type_filter(qtbot, panel.note_edit, "discussed")
     i = panel.current
     _press(qtbot, panel, Qt.Key.Key_D)  # median
     assert (
@@ -180,12 +181,12 @@ def test_next_previous_filter_and_clear(qtbot, tmp_path: Path) -> None:
     assert panel.current == q[1]
     _press(qtbot, panel, Qt.Key.Key_P)
     assert panel.current == q[0]
-    panel.toolbar.filter_combo.setCurrentIndex(panel.toolbar.filter_combo.findData("all"))
+    user.choose(qtbot, panel.toolbar.filter_combo, "all")
     assert panel.queue_model.rowCount() == s.model.n_units
-    panel.toolbar.search_edit.setText("Psalms")
+    user.type_filter(qtbot, panel.toolbar.search_edit, "Psalms")
     qtbot.waitUntil(lambda: 0 < panel.queue_model.rowCount() < s.model.n_units, timeout=3000)
-    panel.toolbar.search_edit.clear()
-    panel.toolbar.filter_combo.setCurrentIndex(panel.toolbar.filter_combo.findData("unresolved"))
+    user.type_filter(qtbot, panel.toolbar.search_edit, "")
+    user.choose(qtbot, panel.toolbar.filter_combo, "unresolved")
     i = panel.current
     _press(qtbot, panel, Qt.Key.Key_1)
     panel.show_unit(i)

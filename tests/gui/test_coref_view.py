@@ -7,6 +7,7 @@ from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds.coref import create_panels
 from iaa_desktop.gui.main_window import ViewContext
 from tests.conftest import FIXTURES, shared_path
+from tests.gui import user
 
 
 def _panel(qtbot, inputs):
@@ -24,7 +25,7 @@ def test_psalm_67_side_by_side_and_class_selection(qtbot, tmp_path):
     root = shared_path("psalms-coref")
     result, panel, ctx = _panel(qtbot, [root / "A", root / "B"])
     names = list(panel.doc_model.frame["document"])
-    panel.doc_view.setCurrentIndex(panel.doc_model.index(names.index("Psalms_067"), 0))
+    user.click_row(qtbot, panel.doc_view, names.index("Psalms_067"))
     assert "Psalms_067" in panel.label_a.text()
     # the class table is sorted worst first
     d = list(panel.class_model.frame["d"])
@@ -36,7 +37,7 @@ def test_psalm_67_side_by_side_and_class_selection(qtbot, tmp_path):
         for i, r in enumerate(frame.itertuples())
         if r.class_a not in ("-", "S") and r.class_b not in ("-", "S")
     )
-    panel.class_view.setCurrentIndex(panel.class_model.index(row, 0))
+    user.click_row(qtbot, panel.class_view, row)
     assert "font-weight:600" in panel.text_a.toHtml() or "font-weight:700" in panel.text_a.toHtml()
     panel.grab().save(str(tmp_path / "psalm67.png"))
     # a recompute keeps the same widget

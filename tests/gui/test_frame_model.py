@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel, Role
 from iaa_desktop.gui.widgets.table_view import ListBar, make_table
+from tests.gui import user
 
 
 def _frame() -> pd.DataFrame:
@@ -80,13 +81,14 @@ def test_filters_combine(qtbot, qtmodeltester) -> None:
     m = DataFrameModel(_frame(), severity_column="severity")
     bar = ListBar(m, noun="items")
     qtbot.addWidget(bar)
-    bar.only.setChecked(True)
+    bar.show()
+    user.check(qtbot, bar.only, True)
     assert set(m.frame["item"]) == {"b", "שלום, עולם."}
     m.set_row_mask(np.array([True, True, False, True]))
     assert list(m.frame["item"]) == ["b"]
     m.set_row_mask(None)
-    bar.filter.setText("עולם")
-    bar._apply_text()
+    user.type_filter(qtbot, bar.filter, "עולם")
+    qtbot.waitUntil(lambda: list(m.frame["item"]) == ["שלום, עולם."])
     assert list(m.frame["item"]) == ["שלום, עולם."]
     assert "1 of 4" in bar.count.text()
     qtmodeltester.check(m)
@@ -99,7 +101,10 @@ def test_copy_and_export(qtbot, tmp_path) -> None:
     m = DataFrameModel(df)
     view = make_table(m, name="t")
     qtbot.addWidget(view)
-    view.selectRow(1)
+    view.show()
+    qtbot.waitExposed(view)
+    user.click_row(qtbot, view, 1)
+    qtbot.keyClick(view, Qt.Key.Key_End, Qt.KeyboardModifier.ShiftModifier)  # the whole row
     assert view.copy_selection() == "x\t0.250"
     assert QApplication.clipboard().text() == "x\t0.250"
     assert view.copy_table().splitlines()[0] == "Item\tCohen's κ"

@@ -7,14 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QSize, QTimer
-from PySide6.QtWidgets import QAbstractItemView, QFileDialog
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtWidgets import QAbstractItemView, QDialogButtonBox, QFileDialog
 
 from iaa_desktop.core.io import to_json_text
 from iaa_desktop.core.kinds.spec import result_json
 from iaa_desktop.gui.import_dialog import ImportDialog, enable_multi_selection
 from iaa_desktop.gui.start_page import examples_dir
 from tests.conftest import FIXTURES, shared_path
+from tests.gui import user
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +30,7 @@ def planned(qtbot, window, paths) -> ImportDialog:
 def compare(qtbot, window, dialog):
     assert dialog.open_button.isEnabled(), dialog.status.text()
     with qtbot.waitSignal(window.session.results_ready, timeout=180000) as blocker:
-        dialog.open_button.click()
+        user.press(qtbot, dialog.open_button)
     return blocker.args[0]
 
 
@@ -97,9 +98,9 @@ def test_names_can_be_changed_and_the_kind_chosen(qtbot, window):
     files = [FIXTURES / "table" / "per_annotator" / f for f in ("alice.csv", "bruno.csv")]
     dialog = planned(qtbot, window, files)
     assert dialog.plan.kind == "table"
-    dialog.annotators.item(0, 0).setText("bruno")
+    user.edit_cell(qtbot, dialog.annotators, 0, 0, "bruno")
     assert not dialog.open_button.isEnabled()  # two annotators with one name
-    dialog.annotators.item(0, 0).setText("Alice Martin")
+    user.edit_cell(qtbot, dialog.annotators, 0, 0, "Alice Martin")
     assert dialog.open_button.isEnabled()
     result = compare(qtbot, window, dialog)
     assert result.annotators == ("Alice Martin", "bruno")
@@ -110,8 +111,7 @@ def test_names_can_be_changed_and_the_kind_chosen(qtbot, window):
     ]
     # the kind can be changed in the dialog: the plan is made again for that kind
     other = planned(qtbot, window, files)
-    other.kind_combo.setCurrentIndex(other.kind_combo.findData("multilabel"))
-    other.kind_combo.activated.emit(other.kind_combo.currentIndex())
+    user.choose(qtbot, other.kind_combo, "multilabel")
     qtbot.waitUntil(
         lambda: other.plan is not None and other.plan.kind == "multilabel", timeout=60000
     )
@@ -135,10 +135,17 @@ def test_folder_dialog_selects_several_folders(qtbot):
         model.index(r, 0, view.rootIndex()).data(): model.index(r, 0, view.rootIndex())
         for r in range(model.rowCount(view.rootIndex()))
     }
-    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-    for name in ("A", "B"):
-        view.selectionModel().select(rows[name], flags)
-    dialog.accept()
+    user.activate(qtbot, dialog)
+    for name, mods in (
+        ("A", Qt.KeyboardModifier.NoModifier),
+        ("B", Qt.KeyboardModifier.ControlModifier),
+    ):
+        view.scrollTo(rows[name])
+        qtbot.mouseClick(
+            view.viewport(), Qt.MouseButton.LeftButton, mods, view.visualRect(rows[name]).center()
+        )
+    buttons = dialog.findChild(QDialogButtonBox)
+    user.press(qtbot, buttons.button(QDialogButtonBox.StandardButton.Open))
     assert [Path(p) for p in dialog.selectedFiles()] == [root / "A", root / "B"]
 
 
@@ -146,13 +153,14 @@ def test_an_example_opens_as_a_copy_in_the_users_data_folder(qtbot, window, tmp_
     before = sorted(p.relative_to(examples_dir()) for p in examples_dir().rglob("*"))
     card = next(c for c in window.start_page.cards if c.example.kind_folder == "judgments")
     with qtbot.waitSignal(window.session.results_ready, timeout=120000):
-        card.button.click()
+        user.press(qtbot, card.button)
     copy = tmp_path / "user-data" / "examples" / "judgments"
     assert window.study_path == copy / "ratings.iaa-study"
     assert all(Path(p).is_relative_to(copy) for p in window.session.study.inputs)
     assert window.recent_files()[0] == str(copy / "ratings.iaa-study")
     # adjudicating the example keeps its store beside the copy, not inside the package
-    window.adjudicate_action.trigger()
+    user.activate(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
     dlg = window.adjudication_window
     qtbot.addWidget(dlg)
     assert dlg.panel.session.store.path.parent == copy
@@ -166,7 +174,8 @@ def test_an_unsaved_studys_store_goes_to_the_users_data_folder(qtbot, window, tm
     with qtbot.waitSignal(window.session.results_ready, timeout=60000):
         window.open_inputs([d / "pairs.tsv", d / "labels.tsv"], "candidates", {})
     assert window.study_path is None
-    window.adjudicate_action.trigger()
+    user.activate(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
     dlg = window.adjudication_window
     qtbot.addWidget(dlg)
     store = dlg.panel.session.store.path

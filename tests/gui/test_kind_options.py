@@ -12,6 +12,7 @@ from iaa_desktop.core.kinds import get_kind
 from iaa_desktop.core.kinds.spec import Setting
 from iaa_desktop.gui.app import create_main_window
 from iaa_desktop.gui.kind_options import MISSING, carried_options, coerce
+from tests.gui import user
 
 RATINGS = "item,coder,label\n1,a,1\n1,b,1\n2,a,2\n2,b,3\n3,a,3\n3,b,3\n4,a,4\n4,b,2\n"
 
@@ -56,11 +57,9 @@ def test_remembered_values_are_read_back_as_their_setting_takes_them(setting, ra
     assert got is value if value is MISSING else (got == value and type(got) is type(value))
 
 
-def _choose_kind(window, kind: str | None) -> None:
-    combo = window.settings_panel.kind_combo
-    index = combo.findData(kind)
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)  # what picking it with the mouse does
+def _choose_kind(qtbot, window, kind: str | None) -> None:
+    with qtbot.waitSignal(window.session.study_changed, timeout=10000):
+        user.choose(qtbot, window.settings_panel.kind_combo, kind)
 
 
 def test_changing_the_kind_keeps_shared_settings_and_recalls_the_rest(qtbot, tmp_path, settings):
@@ -72,17 +71,20 @@ def test_changing_the_kind_keeps_shared_settings_and_recalls_the_rest(qtbot, tmp
     with qtbot.waitSignal(w.session.results_ready, timeout=60000):
         w.open_inputs([data], "table", {"interval": "none"})
     panel = w.settings_panel
+    user.click_tab(qtbot, w, "Settings")
     # the user sets three table settings; two of them (level, encoding) the graded-pairs kind has
-    for name, value in (("level", "interval"), ("encoding", "utf-8"), ("seed", 11)):
-        panel.option_changed.emit(name, value)
-    _choose_kind(w, "durel")
+    user.choose(qtbot, panel.editor("level"), "interval")
+    user.type_text(qtbot, panel.editor("encoding"), "utf-8")
+    user.type_number(qtbot, panel.editor("seed"), "11")
+    qtbot.waitUntil(lambda: w.session.study.options.get("seed") == 11)
+    _choose_kind(qtbot, w, "durel")
     options = w.session.study.options
     assert w.session.study.kind == "durel"
     assert options["level"] == "interval" and options["encoding"] == "utf-8"
     assert "seed" not in options and "interval" not in options
     assert panel.editor("level").currentText() == "interval"  # the form shows them
     # back to the table: level and encoding carried, seed as the user set it for the table
-    _choose_kind(w, "table")
+    _choose_kind(qtbot, w, "table")
     options = w.session.study.options
     assert options["level"] == "interval" and options["seed"] == 11
     assert "interval" not in options  # given when opening, never set in the panel: its default
@@ -101,8 +103,10 @@ def test_detect_from_the_inputs_starts_from_the_defaults(qtbot, tmp_path, settin
     data.write_text(RATINGS, encoding="utf-8")
     w = create_main_window(settings=settings, data_dir=Path(tmp_path / "user-data"))
     qtbot.addWidget(w)
+    w.show()
     with qtbot.waitSignal(w.session.results_ready, timeout=60000):
         w.open_inputs([data], "table", {"interval": "none", "level": "ordinal"})
-    _choose_kind(w, None)
+    user.click_tab(qtbot, w, "Settings")
+    _choose_kind(qtbot, w, None)
     assert w.session.study.kind is None and w.session.study.options == {}
     w.session.cancel()

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
-from PySide6.QtGui import QDropEvent
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
 
 from iaa_desktop.core.study_file import Study, load_study
 from iaa_desktop.gui.app import create_main_window
 from iaa_desktop.gui.confirm import OPEN, Outcome
 from tests.conftest import FIXTURES, shared_path
+from tests.gui import user
 
 K2011 = FIXTURES / "table" / "k2011_wide.csv"
 
@@ -42,8 +45,7 @@ def test_opens_a_table_study_and_shows_the_overview(qtbot, window):
 def test_clicking_an_item_shows_labels_side_by_side(qtbot, window):
     open_and_wait(qtbot, window, [K2011], "table", {"interval": "none"})
     overview = window.tabs.widget(0)
-    index = overview.items_model.index(0, 0)
-    overview.items_view.setCurrentIndex(index)
+    user.click_row(qtbot, overview.items_view, 0)
     html = overview.detail.toHtml()
     for a in "ABCD":
         assert f">{a}<" in html
@@ -52,11 +54,13 @@ def test_clicking_an_item_shows_labels_side_by_side(qtbot, window):
 def test_items_table_filters_and_sorts(qtbot, window):
     open_and_wait(qtbot, window, [K2011], "table", {"interval": "none"})
     overview = window.tabs.widget(0)
-    overview.bar.filter.setText("11")
+    user.type_filter(qtbot, overview.bar.filter, "11")
     qtbot.waitUntil(lambda: overview.items_model.rowCount() == 1, timeout=3000)
-    overview.bar.filter.setText("")
+    user.type_filter(qtbot, overview.bar.filter, "")
     qtbot.waitUntil(lambda: overview.items_model.rowCount() == 12, timeout=3000)
-    overview.items_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    user.sort_by(qtbot, overview.items_view, 0)
+    if overview.items_model.frame["item"].iloc[0] != "1":
+        user.sort_by(qtbot, overview.items_view, 0)  # the first click sorted descending
     assert overview.items_model.frame["item"].iloc[0] == "1"
 
 
@@ -64,9 +68,9 @@ def test_settings_change_recomputes(qtbot, window):
     open_and_wait(qtbot, window, [K2011], "table", {"level": "nominal", "interval": "none"})
     editor = window.settings_panel.editor("level")
     assert editor is not None
+    user.click_tab(qtbot, window, "Settings")
     with qtbot.waitSignal(window.session.results_ready, timeout=30000) as blocker:
-        editor.setCurrentIndex(editor.findData("ordinal"))
-        editor.activated.emit(editor.currentIndex())
+        user.choose(qtbot, editor, "ordinal")
     assert blocker.args[0].level == "ordinal"
     assert blocker.args[0].overall["krippendorff_alpha"].value == pytest.approx(0.815, abs=5e-4)
 
@@ -134,7 +138,8 @@ def test_study_saves_and_reopens(qtbot, window, tmp_path, settings):
     with qtbot.waitSignal(other.session.results_ready, timeout=30000) as blocker:
         # its input lies outside the study's folder: the window asks before reading it
         assert other.open_path(path) is Outcome.ASKED
-        other.message_bar.buttons[OPEN].click()
+        other.show()
+        user.press(qtbot, other.message_bar.buttons[OPEN])
     assert blocker.args[0].level == "ordinal"
     other.session.cancel()
 
@@ -158,6 +163,17 @@ def test_dropped_files_open_through_the_import_dialog(qtbot, window):
             QUrl.fromLocalFile(str(FIXTURES / "table" / "per_annotator" / "bruno.csv")),
         ]
     )
+    with warnings.catch_warnings():  # PySide marks the only constructor Qt 6 has deprecated
+        warnings.simplefilter("ignore", DeprecationWarning)
+        enter = QDragEnterEvent(
+            QPoint(10, 10),
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+    QApplication.sendEvent(window, enter)  # what the platform sends as the files arrive
+    assert enter.isAccepted()
     event = QDropEvent(
         QPointF(10, 10),
         Qt.DropAction.CopyAction,
@@ -165,13 +181,13 @@ def test_dropped_files_open_through_the_import_dialog(qtbot, window):
         Qt.MouseButton.LeftButton,
         Qt.KeyboardModifier.NoModifier,
     )
-    window.dropEvent(event)  # dropped files go through the import dialog first
+    QApplication.sendEvent(window, event)  # dropped files go through the import dialog first
     dialog = window.open_flow.dialog
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.plan is not None, timeout=60000)
     assert [a.name for a in dialog.plan.annotators] == ["alice", "bruno"]
     with qtbot.waitSignal(window.session.results_ready, timeout=30000) as blocker:
-        dialog.open_button.click()
+        user.press(qtbot, dialog.open_button)
     assert blocker.args[0].annotators == ("alice", "bruno")
 
 
@@ -216,9 +232,9 @@ def test_cancel_stops_the_run(qtbot, window, tmp_path):
     window.open_inputs([big], "table", {"interval": "bootstrap"})
     qtbot.waitUntil(lambda: window.session.running, timeout=5000)
     with qtbot.waitSignal(window.session.computation_cancelled, timeout=5000):
-        window.cancel_button.click()
+        user.press(qtbot, window.cancel_button)
     assert not window.session.running
-    assert window.status_label.text() == "Cancelled"
+    assert window.status_label.text() == "Cancelled — press F5 to compute again."
 
 
 def _big_study(tmp_path: Path, n_items: int, n_annotators: int = 5) -> Path:

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from iaa_desktop.core.kinds.multilabel.compare import KIND
 from iaa_desktop.core.progress import run_to_end
@@ -17,6 +17,7 @@ from iaa_desktop.gui.kinds import VIEW_MODULES
 from iaa_desktop.gui.kinds.multilabel import create_panels
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from tests.conftest import FIXTURES, shared_path
+from tests.gui import user
 
 FIX = FIXTURES / "multilabel"
 
@@ -64,11 +65,13 @@ def test_sort_and_filter(qtbot, fixture_result) -> None:
     _, panels = _panels(fixture_result)
     dp = panels["Decomposition"]
     qtbot.addWidget(dp)
+    dp.show()
+    qtbot.waitExposed(dp)
     col = dp.model.column_of("rank 2nd")
-    dp.sort_box.setCurrentIndex(1)
+    user.choose_index(qtbot, dp.sort_box, 1)
     ranks = [dp.model.data(dp.model.index(r, col), Qt.ItemDataRole.DisplayRole) for r in range(5)]
     assert ranks == ["1", "2", "3", "4", "5"]
-    dp.size_box.setCurrentIndex(dp.size_box.findText("2"))
+    user.choose_text(qtbot, dp.size_box, "2")
     assert dp.model.rowCount() == 28  # C(8, 2)
     assert set(dp.model.frame["|S1|"]) == {2}
     # the scatter shows only the filtered partitions
@@ -80,9 +83,22 @@ def test_pick_selects_row_and_items_follow(qtbot, fixture_result) -> None:
     dp, ip = panels["Decomposition"], panels["Partition items"]
     qtbot.addWidget(dp)
     qtbot.addWidget(ip)
-    target_point = 7
+    dp.resize(1000, 600)
+    dp.show()
+    qtbot.waitExposed(dp)
+    dp.canvas.draw()
+    # a point of the scatter with no other point near it, clicked where it is drawn
+    points = dp.ax.transData.transform(dp.ax.collections[0].get_offsets())
+    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    np.fill_diagonal(gaps, np.inf)
+    target_point = int(np.argmax(gaps.min(axis=1)))
+    x, y = points[target_point] / dp.canvas.device_pixel_ratio
     with qtbot.waitSignal(dp.partition_selected, timeout=1000) as blocker:
-        dp._on_pick(SimpleNamespace(ind=np.array([target_point]), mouseevent=None, artist=None))
+        qtbot.mouseClick(
+            dp.canvas,
+            Qt.MouseButton.LeftButton,
+            pos=QPoint(round(x), round(dp.canvas.height() - y)),
+        )
     row = int(dp._point_rows[target_point])
     assert blocker.args == [row]
     current = dp.view.currentIndex()
@@ -92,7 +108,7 @@ def test_pick_selects_row_and_items_follow(qtbot, fixture_result) -> None:
     assert ip.first_model.rowCount() == len(first)
     assert ip.second_model.rowCount() == len(second)
     # selecting a table row moves the selection back
-    dp.view.selectRow(0)
+    user.click_row(qtbot, dp.view, 0)
     assert dp._selected == int(dp.model.frame["row"].iloc[0])
 
 

@@ -20,6 +20,7 @@ from iaa_desktop.gui.kinds.normalization import (
     create_panels,
 )
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from tests.gui import user
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "normalization"
 
@@ -38,6 +39,7 @@ def test_tiny_grid_shows_table4(qtbot):
     assert [t for t, _ in panels] == ["Interlinear", "Agreement"]
     panel: NormalizationPanel = panels[0][1]
     qtbot.addWidget(panel)
+    panel.show()
     panel.select_token(0)
     m = panel.grid_model
     assert m.columnCount() == 6 and m.rowCount() == 2
@@ -45,7 +47,7 @@ def test_tiny_grid_shows_table4(qtbot):
     row = lambda r: [m.index(r, c).data() for c in range(6)]  # noqa: E731
     assert row(0) == ["_", "_", "_", "e", "_", "_t"]
     assert row(1) == ["∅", "∅", "_", "e", "_", "_te"]
-    panel.mode_combo.setCurrentText("Full")
+    user.choose_text(qtbot, panel.mode_combo, "Full")
     assert row(0) == ["g", "e", "w", "e", "i", "nt"]
     assert row(1) == ["∅", "∅", "w", "e", "i", "nte"]
     # cells where annotators differ are highlighted, the others are not
@@ -60,11 +62,11 @@ def test_keyboard_next_previous_and_filters(qtbot):
     panel: NormalizationPanel = create_panels(res, ctx)[0][1]
     qtbot.addWidget(panel)
     panel.show()
-    panel.text_combo.setCurrentIndex(0)  # all texts
+    user.choose_index(qtbot, panel.text_combo, 0)  # all texts
     # N / P stop where the text is tinted: a type-only difference only when asked for
     idx = panel.disagreement_indices().tolist()
     assert idx == sorted(idx) and len(idx) == 3
-    panel.type_tint.setChecked(True)
+    user.check(qtbot, panel.type_tint, True)
     idx = panel.disagreement_indices().tolist()
     assert idx == sorted(idx) and len(idx) == 4
     # the panel opened on the first disagreement of the list; from no selection, N is the first
@@ -80,10 +82,10 @@ def test_keyboard_next_previous_and_filters(qtbot):
     # the list's selection follows N / P
     row = panel.dis_view.currentIndex().row()
     assert int(panel.dis_model.value(row, "index")) == idx[0]
-    panel.subset_combo.setCurrentText("STRICT")
+    user.choose_text(qtbot, panel.subset_combo, "STRICT")
     assert set(panel.disagreement_indices()) <= set(res.changed.all(axis=1).nonzero()[0])
-    panel.subset_combo.setCurrentText("ALL")
-    panel.mod_combo.setCurrentIndex(1)
+    user.choose_text(qtbot, panel.subset_combo, "ALL")
+    user.choose_index(qtbot, panel.mod_combo, 1)
     assert panel.dis_model.rowCount() == 1  # zehant: EXT vs SEM
     # the modernization layer appears beneath the annotators
     k = res.orig.index("zehant")

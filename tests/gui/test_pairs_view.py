@@ -17,6 +17,7 @@ from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds import VIEW_MODULES
 from iaa_desktop.gui.kinds.pairs import create_panels
 from tests.conftest import FIXTURES, shared_path
+from tests.gui import user
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +88,7 @@ def test_durel_pair_is_shown_with_span_shared_words_and_alignment(qtbot, durel_r
 def test_next_previous_disagreement_by_keyboard(qtbot, durel_result):
     _ctx, panels = _panels(qtbot, durel_result)
     p = panels["Pairs"]
-    p.list_view.selectRow(0)
+    user.click_row(qtbot, p.list_view, 0)
     p.list_view.setFocus()
     first = p.current_item()
     qtbot.keyClick(p.list_view, Qt.Key.Key_N)
@@ -103,10 +104,10 @@ def test_filter_by_target_and_selection_survives_recompute(qtbot, durel_result):
     _ctx, panels = _panels(qtbot, durel_result, cache)
     p = panels["Pairs"]
     combo = p.filters["target"]
-    combo.setCurrentText("(Genesis 1 1)")
+    user.choose_text(qtbot, combo, "(Genesis 1 1)")
     assert p.model.rowCount() == 6
     assert set(p.model.frame["target"]) == {"(Genesis 1 1)"}
-    p.list_view.selectRow(2)
+    user.click_row(qtbot, p.list_view, 2)
     chosen = p.current_item()
     _ctx2, panels2 = _panels(qtbot, durel_result, cache)
     assert panels2["Pairs"] is p
@@ -143,7 +144,7 @@ def test_candidates_view(qtbot, qtmodeltester, cand_result):
     _ctx, panels = _panels(qtbot, cand_result)
     p = panels["Pairs"]
     assert set(p.filters) == {"method", "known", "overlap_bin"}
-    p.filters["method"].setCurrentText("soft-cosine")
+    user.choose_text(qtbot, p.filters["method"], "soft-cosine")
     assert set(p.model.frame["method"]) == {"soft-cosine"}
     qtmodeltester.check(panels["Agreement"].factor_model)
     assert panels["Agreement"].factor_model.rowCount() == 2 + 2 + 5
@@ -182,3 +183,62 @@ def _formats(view):
             it += 1
         block = block.next()
     return out
+
+
+def test_the_wheel_scrolls_a_tall_chart_and_its_legend_is_on_top(qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication, QScrollArea
+
+    from iaa_desktop.core.kinds.durel.charts import targets_figure
+    from iaa_desktop.gui.kinds.pairs.agreement import TALL, canvas
+    from tests.core.test_chart_layout import _result
+
+    fig = targets_figure(_result(42), width=4.0)
+    assert fig.get_figheight() > TALL
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    c = canvas(fig)
+    area.setWidget(c)
+    qtbot.addWidget(area)
+    area.resize(500, 400)
+    area.show()
+    qtbot.waitExposed(area)
+    legend = fig.axes[0].get_legend()
+    assert legend.get_bbox_to_anchor().y0 >= fig.axes[0].bbox.y1 - 1  # above the plot
+    bar = area.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == 0
+    pos = QPointF(50, 50)
+    wheel = QWheelEvent(
+        pos,
+        QPointF(c.mapToGlobal(QPoint(50, 50))),
+        QPoint(0, 0),
+        QPoint(0, -120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(c, wheel)
+    assert bar.value() > 0
+
+
+def test_every_annotators_judgment_is_in_view(qtbot):
+    from iaa_desktop.core.progress import run_to_end as run
+
+    result = run(DUREL.run([shared_path("trotr")], {}))
+    _ctx, panels = _panels(qtbot, result)
+    p = panels["Pairs"]
+    p.resize(1000, 700)
+    qtbot.wait(50)
+    view, model = p.list_view, p.model
+    ch = view.fontMetrics().averageCharWidth()
+    right = max(
+        view.columnViewportPosition(model.column_of(str(a)))
+        + view.columnWidth(model.column_of(str(a)))
+        for a in result.annotators
+    )
+    assert len(result.annotators) == 4
+    assert right <= view.viewport().width()  # the fourth annotator without scrolling
+    for a in result.annotators:
+        assert view.columnWidth(model.column_of(str(a))) >= ch * 3

@@ -10,6 +10,7 @@ from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.gui.kinds.spans import create_panels, render_document
 from iaa_desktop.gui.main_window import ViewContext
 from iaa_desktop.gui.start_page import examples_dir
+from tests.gui import user
 
 
 def _panel(qtbot):
@@ -29,14 +30,14 @@ def test_disagreements_filter_and_step(qtbot):
     result, panel = _panel(qtbot)
     n = panel.dis_model.rowCount()
     assert n == len(result.frames["disagreements"]) > 0
-    panel.kind_combo.setCurrentIndex(panel.kind_combo.findData("label"))
+    user.choose(qtbot, panel.kind_combo, "label")
     panel._apply_filters()
     assert set(panel.dis_model.frame["kind"]) == {"label"}
-    panel.kind_combo.setCurrentIndex(0)
-    panel.label_combo.setCurrentIndex(panel.label_combo.findData(result.labels.index("ORG")))
+    user.choose_index(qtbot, panel.kind_combo, 0)
+    user.choose(qtbot, panel.label_combo, result.labels.index("ORG"))
     panel._apply_filters()
     assert all("ORG" in s for s in panel.dis_model.frame["labels"])
-    panel.label_combo.setCurrentIndex(0)
+    user.choose_index(qtbot, panel.label_combo, 0)
     panel._apply_filters()
     qtbot.keyClick(panel.dis_view, Qt.Key.Key_N)
     assert panel.dis_view.currentIndex().row() == 1

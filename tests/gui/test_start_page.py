@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from iaa_desktop.core.study_file import load_study
 from iaa_desktop.gui.start_page import KIND_BLURBS, StartPage, examples_dir, find_examples
+from tests.gui import user
 
 KINDS = ["coref", "normalization", "durel", "candidates", "multilabel"]
 
@@ -31,11 +32,12 @@ def test_examples_are_package_data_one_per_kind():
 def test_start_page_shows_examples_new_and_recent(qtbot, tmp_path):
     page = StartPage()
     qtbot.addWidget(page)
+    page.show()
     assert len(page.cards) == len(find_examples()) >= 5
     with qtbot.waitSignal(page.new_requested, timeout=1000):
-        page.new_button.click()
+        user.press(qtbot, page.new_button)
     with qtbot.waitSignal(page.open_requested, timeout=1000) as blocker:
-        page.cards[0].button.click()
+        user.press(qtbot, page.cards[0].button)
     assert blocker.args[0].endswith(".iaa-study")
     existing = tmp_path / "mine.iaa-study"
     existing.write_text("{}", encoding="utf-8")
@@ -43,7 +45,8 @@ def test_start_page_shows_examples_new_and_recent(qtbot, tmp_path):
     assert page.recent.count() == 2
     assert not page.recent.item(1).flags() & Qt.ItemFlag.ItemIsEnabled
     with qtbot.waitSignal(page.open_requested, timeout=1000) as blocker:
-        page.recent.itemActivated.emit(page.recent.item(0))
+        user.click_row(qtbot, page.recent, 0)
+        qtbot.keyClick(page.recent, Qt.Key.Key_Return)
     assert blocker.args[0] == str(existing)
     page.set_recent([])
     assert page.recent.isHidden() and not page.no_recent.isHidden()
@@ -64,7 +67,7 @@ def test_main_window_starts_on_the_start_page(window):
 def test_each_example_opens_with_one_click(qtbot, window, kind):
     card = next(c for c in window.start_page.cards if c.example.kind_folder == kind)
     with qtbot.waitSignal(window.session.results_ready, timeout=120000) as blocker:
-        card.button.click()
+        user.press(qtbot, card.button)
     result = blocker.args[0]
     assert not result.errors, [str(e) for e in result.errors]
     assert window.stack.currentWidget() is window.tabs and window.tabs.count() >= 1

@@ -65,6 +65,18 @@ def test_the_app_paints_its_window_before_importing_anything_heavy():
     assert not _heavy(packages)
 
 
+def test_the_first_paint_quits_when_a_study_opens_at_start(tmp_path):
+    """``--example`` opens a study as the window shows: the first paint still comes, and
+    IAA_QUIT_AFTER_SHOW ends the program there."""
+    lines = _run(
+        ["-m", "iaa_desktop", "--example", "judgments"],
+        IAA_QUIT_AFTER_SHOW="1",
+        IAA_STARTUP_TIMING="1",
+        XDG_DATA_HOME=str(tmp_path),
+    )
+    assert any("first paint at monotonic" in line for line in lines)
+
+
 @pytest.mark.slow
 def test_the_warm_up_imports_begin_after_the_first_paint():
     lines = _run(["-m", "iaa_desktop"], IAA_QUIT_AFTER_WARM_UP="1", IAA_STARTUP_TIMING="1")

@@ -9,6 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from iaa_desktop.cli import compute
 from iaa_desktop.gui.kinds.table import create_panels
+from tests.gui import user
 
 RATINGS = (
     Path(__file__).resolve().parents[2]
@@ -52,7 +53,7 @@ def test_items_in_context_and_the_heatmap_lists_a_pairs_items(qtbot) -> None:
     assert len(shown) == int(((r.items[a] != "") & (r.items[b] != "")).sum())
     assert (shown[a] != "").all() and (shown[b] != "").all()
     assert "Show all items" == ov.scope_clear.text() and ov.scope_clear.isVisible()
-    ov.scope_clear.click()
+    user.press(qtbot, ov.scope_clear)
     assert ov.items_model.rowCount() == len(r.items)
 
 

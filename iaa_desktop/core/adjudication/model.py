@@ -134,9 +134,20 @@ class AdjudicationModel:
         """Short title of unit ``i``; ``names`` = the names to show per annotator column."""
         return self.titles[i]
 
-    def describe_value(self, i: int, value: str | None) -> str:
-        """A version of unit ``i`` as the adjudicator reads it (default: :meth:`format_value`)."""
+    def colour_values(self) -> list[str]:
+        """The values in the order that gives each its colour (default: the codes' order); a
+        kind whose other tables colour values in another order overrides it."""
+        return list(self.code_values)
+
+    def value_text(self, i: int, value: str | None) -> str:
+        """A value of unit ``i`` as plain text, for the choices, the decision log and the
+        undecided list (default: :meth:`format_value`). A kind whose values quote the unit's
+        document overrides it: the text comes from unit ``i``'s own document."""
         return self.format_value(value)
+
+    def describe_value(self, i: int, value: str | None) -> str:
+        """A version of unit ``i`` as the adjudicator reads it (default: :meth:`value_text`)."""
+        return self.value_text(i, value)
 
     def describe_html(
         self, i: int, names: Sequence[str] | None = None, current: str | None = None
@@ -210,7 +221,7 @@ class AdjudicationModel:
             out.append(
                 Choice(
                     key,
-                    f"{names[pos]}: {self.format_value(v)}"
+                    f"{names[pos]}: {self.value_text(i, v)}"
                     + (f"   (×{shared})" if shared > 1 else ""),
                     f"annotator:{self.annotators[x]}",
                     v,
@@ -219,7 +230,7 @@ class AdjudicationModel:
             )
         maj = self.majority(min_share, rows=slice(i, i + 1))[0]
         if maj is not None:
-            out.append(Choice("m", f"majority: {self.format_value(maj)}", "majority", maj))
+            out.append(Choice("m", f"majority: {self.value_text(i, maj)}", "majority", maj))
         out.extend(self.extra_choices(i))
         return out
 

@@ -377,7 +377,7 @@ class AdjudicationSession:
         codes = self.model.codes[:, x]
         differ = (self._gold_codes >= 0) & (codes >= 0) & (codes != self._gold_codes)
         idx = np.flatnonzero(differ)
-        fmt = self.model.format_value
+        fmt = self.model.value_text
         rows = []
         for i in idx:
             d = self.decision(int(i))
@@ -386,8 +386,8 @@ class AdjudicationSession:
                     "unit": self.model.keys[i],
                     "title": self.model.titles[i],
                     "group": self.model.groups[i],
-                    "your_version": fmt(self.model.versions[i, x]),
-                    "gold": fmt(self._gold[i]),
+                    "your_version": fmt(i, self.model.versions[i, x]),
+                    "gold": fmt(i, self._gold[i]),
                     "how": d.choice if d else f"automatic ({self.strategy})",
                     "note": d.note if d else "",
                 }
@@ -399,7 +399,7 @@ class AdjudicationSession:
     def decision_log(self, include_automatic: bool = True) -> pd.DataFrame:
         """One row per decided unit (and per automatically merged unit): versions, decision,
         who was overruled, note, time."""
-        fmt = self.model.format_value
+        fmt = self.model.value_text
         rows = []
         idx = np.flatnonzero(self._decided | (self._has_auto if include_automatic else False))
         for i in idx:
@@ -412,7 +412,9 @@ class AdjudicationSession:
             }
             for x, a in enumerate(self.model.annotators):
                 row[a] = (
-                    fmt(self.model.versions[i, x]) if self.model.versions[i, x] is not None else ""
+                    fmt(i, self.model.versions[i, x])
+                    if self.model.versions[i, x] is not None
+                    else ""
                 )
             overruled = [
                 a
@@ -422,7 +424,7 @@ class AdjudicationSession:
             row.update(
                 {
                     "choice": d.choice if d else f"automatic ({self.strategy})",
-                    "decision": fmt(gold) if gold is not None else "",
+                    "decision": fmt(i, gold) if gold is not None else "",
                     "overruled": "; ".join(overruled),
                     "note": d.note if d else "",
                     "time": d.time if d else "",
@@ -461,7 +463,7 @@ class AdjudicationSession:
 
     def undecided(self) -> pd.DataFrame:
         idx = np.flatnonzero(np.array([v is None for v in self._gold], dtype=bool))
-        fmt = self.model.format_value
+        fmt = self.model.value_text
         data: dict[str, Any] = {
             "unit": [self.model.keys[i] for i in idx],
             "title": [self.model.titles[i] for i in idx],
@@ -469,7 +471,7 @@ class AdjudicationSession:
         }
         for x, a in enumerate(self.model.annotators):
             data[a] = [
-                fmt(self.model.versions[i, x]) if self.model.versions[i, x] is not None else ""
+                fmt(i, self.model.versions[i, x]) if self.model.versions[i, x] is not None else ""
                 for i in idx
             ]
         return pd.DataFrame(data)

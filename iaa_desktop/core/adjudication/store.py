@@ -13,9 +13,12 @@ carries this session's token, so a holder that was only asleep finds its lock ta
 writes nothing (:class:`StoreLockedError`), and two sessions that see the same stale lock at the
 same moment are serialised by SQLite (the second sees the first's fresh lock and is refused).
 
-Nothing here ever overwrites a file it cannot read as a store: a corrupt or foreign file raises
-:class:`StoreCorruptError` and stays untouched; :func:`new_store_path_beside` proposes a fresh
-name next to it.
+Nothing here ever overwrites a file it cannot read as a store: before anything is written, an
+existing file must pass the checks of :mod:`.integrity` (header, schema, ``PRAGMA
+quick_check``); an empty, truncated, damaged or foreign file raises :class:`StoreCorruptError`,
+says what to do and stays untouched. A new store is created atomically and backed up beside
+itself as decisions accumulate (:mod:`.backup`). Every sqlite3 exception is turned into a
+:class:`StoreError` saying what happened and that the change was not recorded.
 """
 
 from __future__ import annotations
@@ -34,39 +37,37 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from iaa_desktop.core.adjudication import lock
+from iaa_desktop.core.adjudication import backup, lock
 from iaa_desktop.core.adjudication.changes import Decide, Decision, now_iso
+from iaa_desktop.core.adjudication.integrity import (
+    APPLICATION_ID,
+    SQLITE_HEADER,
+    StoreCorruptError,
+    StoreError,
+    StoreFullError,
+    StoreLockedError,
+    StoreReadOnlyError,
+    check_connection,
+    check_file,
+    new_store_path_beside,
+    store_error,
+)
 from iaa_desktop.core.adjudication.lock import STALE_AFTER as STALE_AFTER
-from iaa_desktop.core.errors import IaaError
 
-#: ``PRAGMA application_id`` of an adjudication store ("IAAD")
-APPLICATION_ID = 0x49414144
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-class StoreError(IaaError):
-    """A problem with the adjudication store (message meant for the user)."""
-
-
-class StoreLockedError(StoreError):
-    """Another session (window or process) holds the store for writing."""
-
-    def __init__(self, message: str, holder: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.holder = holder or {}
-
-
-class StoreReadOnlyError(StoreError):
-    """The store cannot be written (read-only file or folder, or opened read-only)."""
-
-
-class StoreCorruptError(StoreError):
-    """The file is not a readable adjudication store; it is left untouched."""
-
-    def __init__(self, message: str, path: Path) -> None:
-        super().__init__(message)
-        self.path = path
-        self.suggested = new_store_path_beside(path)
+__all__ = [
+    "APPLICATION_ID",
+    "SQLITE_HEADER",
+    "STALE_AFTER",
+    "AdjudicationStore",
+    "StoreConflictError",
+    "StoreCorruptError",
+    "StoreError",
+    "StoreFullError",
+    "StoreLockedError",
+    "StoreReadOnlyError",
+    "new_store_path_beside",
+    "store_path_for",
+]
 
 
 class StoreConflictError(StoreError):
@@ -117,18 +118,6 @@ def store_path_for(study_path: str | Path) -> Path:
     return p.with_name(p.stem + ".adjudication.sqlite")
 
 
-def new_store_path_beside(path: str | Path) -> Path:
-    """A name next to ``path`` that does not exist yet (``x.sqlite`` → ``x-2.sqlite`` ...)."""
-    p = Path(path)
-    stem, suffix = p.name.split(".", 1)[0], "." + p.name.split(".", 1)[1] if "." in p.name else ""
-    k = 2
-    while True:
-        cand = p.with_name(f"{stem}-{k}{suffix}")
-        if not cand.exists():
-            return cand
-        k += 1
-
-
 def _json(d: Any) -> str:
     return json.dumps(d, ensure_ascii=False, sort_keys=True)
 
@@ -144,14 +133,26 @@ class AdjudicationStore:
         self.read_only = read_only
         self._token = token
         self.user = _user()
+        #: why a store opened read-only despite damage may miss decisions ("" when sound)
+        self.damaged = ""
+        #: why the last automatic backup failed ("" when it did not)
+        self.backup_problem = ""
+        self._unsaved = 0  # changes recorded since the last backup
 
     # -- opening ------------------------------------------------------------------------------
 
     @classmethod
     def open(
-        cls, path: str | Path, read_only: bool = False, timeout: float = 5.0
+        cls,
+        path: str | Path,
+        read_only: bool = False,
+        timeout: float = 5.0,
+        damaged_ok: bool = False,
     ) -> AdjudicationStore:
         """Open (creating if absent) the store at ``path``.
+
+        ``damaged_ok`` (read-only only) opens a store that fails the integrity check to read
+        what can be read; :attr:`damaged` then says why decisions may be missing.
 
         Raises
         ------
@@ -160,24 +161,23 @@ class AdjudicationStore:
         StoreReadOnlyError
             the file or its folder cannot be written (open it with ``read_only=True``)
         StoreCorruptError
-            the file is not an adjudication store; it is left untouched
+            the file is empty, truncated, damaged or not an adjudication store; it is left
+            untouched and the message says what to do
         """
         path = Path(path)
-        _check_header(path)
         if read_only:
-            return cls._open_read_only(path, timeout)
-        if path.exists() and not os.access(path, os.W_OK):
-            raise StoreReadOnlyError(
-                f"{path}: the adjudication store is read-only; it can be opened read-only to look at the decisions."
-            )
-        if not path.exists() and not path.parent.is_dir():
-            raise StoreError(
-                f"{path.parent}: no such folder; the adjudication store cannot be created there."
-            )
-        if not path.exists() and not os.access(path.parent, os.W_OK):
-            raise StoreReadOnlyError(
-                f"{path.parent}: the folder is read-only; the adjudication store cannot be created there."
-            )
+            return cls._open_read_only(path, timeout, damaged_ok)
+        check_file(path)
+        _check_writable(path)
+        if not path.exists():
+            try:
+                backup.create(path, _migrate)
+            except sqlite3.Error as e:
+                raise store_error(e, path, "the store was not created") from e
+            except OSError as e:
+                raise StoreError(
+                    f"{path}: cannot create the adjudication store ({e.strerror or e})."
+                ) from e
         try:
             con = sqlite3.connect(
                 str(path), timeout=timeout, isolation_level=None, check_same_thread=False
@@ -185,7 +185,7 @@ class AdjudicationStore:
         except sqlite3.Error as e:
             raise StoreError(f"{path}: cannot open the adjudication store ({e}).") from e
         try:
-            _check_foreign(con, path)
+            check_connection(con, path)  # before anything is written
             mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 # e.g. a network file system: fall back to a rollback journal, still durable
@@ -195,31 +195,25 @@ class AdjudicationStore:
             _migrate(con, path)
             store = cls(path, con, read_only=False, token=secrets.token_hex(8))
             store._acquire_lock()
-        except sqlite3.DatabaseError as e:
+        except sqlite3.Error as e:
             con.close()
-            msg = str(e).lower()
-            if "locked" in msg or "busy" in msg:
-                raise StoreLockedError(
-                    f"{path}: the adjudication store is busy in another session ({e})."
-                ) from e
-            if "readonly" in msg or "read-only" in msg:
-                raise StoreReadOnlyError(
-                    f"{path}: the adjudication store is read-only ({e}); it can be opened read-only."
-                ) from e
-            raise StoreCorruptError(
-                f"{path}: the adjudication store cannot be read ({e}). The file was left untouched; "
-                f"a new store can be started beside it ({new_store_path_beside(path).name}).",
-                path,
-            ) from e
+            raise store_error(e, path, "nothing was changed") from e
         except BaseException:
             con.close()
             raise
         return store
 
     @classmethod
-    def _open_read_only(cls, path: Path, timeout: float) -> AdjudicationStore:
+    def _open_read_only(cls, path: Path, timeout: float, damaged_ok: bool) -> AdjudicationStore:
         if not path.exists():
             raise StoreError(f"{path}: no adjudication store there yet.")
+        damaged = ""
+        try:
+            check_file(path)
+        except StoreCorruptError as e:
+            if not (damaged_ok and e.damaged):
+                raise
+            damaged = str(e)
         last: Exception | None = None
         for extra in ("mode=ro", "mode=ro&immutable=1"):
             try:
@@ -230,30 +224,35 @@ class AdjudicationStore:
                     isolation_level=None,
                     check_same_thread=False,
                 )
-                _check_foreign(con, path)
-                version = con.execute("PRAGMA user_version").fetchone()[0]
-                if version < 1:
-                    con.close()
-                    raise StoreError(f"{path}: the adjudication store is empty.")
+            except sqlite3.Error as e:
+                last = e
+                continue
+            try:
+                version = check_connection(con, path)
                 if version > SCHEMA_VERSION:
-                    con.close()
                     raise StoreError(
                         f"{path}: the store was written by a newer version of the application (schema {version})."
                     )
-                con.execute("SELECT count(*) FROM decisions").fetchone()
-                return cls(path, con, read_only=True, token=None)
-            except StoreError:
-                raise
-            except sqlite3.DatabaseError as e:
-                last = e
-                with contextlib.suppress(Exception):
+            except StoreCorruptError as e:
+                if not (damaged_ok and e.damaged):
                     con.close()
-                if "not a database" in str(e).lower() or "malformed" in str(e).lower():
-                    raise StoreCorruptError(
-                        f"{path}: the adjudication store cannot be read ({e}). The file was left untouched; "
-                        f"a new store can be started beside it ({new_store_path_beside(path).name}).",
-                        path,
-                    ) from e
+                    raise
+                damaged = damaged or str(e)
+            except StoreError:
+                con.close()
+                raise
+            except sqlite3.Error as e:
+                last = e
+                con.close()
+                err = store_error(e, path, "nothing was read")
+                if isinstance(err, StoreCorruptError) and not damaged_ok:
+                    raise err from e
+                if isinstance(err, StoreCorruptError):
+                    damaged = damaged or str(err)
+                continue
+            store = cls(path, con, read_only=True, token=None)
+            store.damaged = damaged
+            return store
         raise StoreError(f"{path}: cannot open the adjudication store read-only ({last}).")
 
     # -- lock -----------------------------------------------------------------------------------
@@ -278,10 +277,14 @@ class AdjudicationStore:
         """
         if self.read_only or self._con is None:
             return True
-        return lock.heartbeat(self._con, self._token)
+        try:
+            return lock.heartbeat(self._con, self._token)
+        except sqlite3.Error as e:
+            raise store_error(e, self.path, "other sessions may not see this one any more") from e
 
     def lock_holder(self) -> dict[str, Any] | None:
-        return lock.holder(self._con, self._token)
+        with self._reading():
+            return lock.holder(self._con, self._token)
 
     def close(self) -> None:
         """Release the lock and close the file (the data is already committed)."""
@@ -289,12 +292,29 @@ class AdjudicationStore:
             return
         try:
             if not self.read_only:
+                if self._unsaved:
+                    self.backup()
                 with contextlib.suppress(sqlite3.Error):
                     lock.release(self._con, self._token)
                     self._con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             self._con.close()
             self._con = None  # type: ignore[assignment]
+
+    def backup(self) -> Path | None:
+        """Write a backup beside the store now (see :mod:`.backup`); None, with the reason in
+        :attr:`backup_problem`, when it failed (the decisions themselves are safe in the store)."""
+        try:
+            made = backup.write_backup(self._con, self.path)
+        except (OSError, sqlite3.Error) as e:
+            self.backup_problem = (
+                f"{self.path}: the automatic backup beside the store failed ({e}); the decisions "
+                "are recorded in the store itself."
+            )
+            return None
+        self.backup_problem = ""
+        self._unsaved = 0
+        return made
 
     def __enter__(self) -> AdjudicationStore:
         return self
@@ -309,11 +329,10 @@ class AdjudicationStore:
     # -- meta -----------------------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self._con.execute("SELECT key, value FROM meta")}
+        return {k: json.loads(v) for k, v in self._rows("SELECT key, value FROM meta")}
 
     def get_meta(self, key: str, default: Any = None) -> Any:
-        row = self._con.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return default if row is None else json.loads(row[0])
+        return self.meta().get(key, default)
 
     def set_meta(self, **values: Any) -> None:
         self._writable()
@@ -325,20 +344,18 @@ class AdjudicationStore:
 
     def decisions(self) -> dict[str, Decision]:
         """Every current decision, unit key → decision."""
-        rows = self._con.execute("SELECT unit, choice, value, note, time, author FROM decisions")
+        rows = self._rows("SELECT unit, choice, value, note, time, author FROM decisions")
         return {r[0]: Decision(r[1], r[2], r[3], r[4], r[5]) for r in rows}
 
     def decision(self, unit: str) -> Decision | None:
-        r = self._con.execute(
+        rows = self._rows(
             "SELECT choice, value, note, time, author FROM decisions WHERE unit = ?", (unit,)
-        ).fetchone()
-        return None if r is None else Decision(*r)
+        )
+        return Decision(*rows[0]) if rows else None
 
     def versions_of(self) -> dict[str, dict[str, Any]]:
         """The annotators' versions recorded with each decision (for the decision log)."""
-        return {
-            u: json.loads(v) for u, v in self._con.execute("SELECT unit, versions FROM decisions")
-        }
+        return {u: json.loads(v) for u, v in self._rows("SELECT unit, versions FROM decisions")}
 
     def apply(self, change: Decide, versions: dict[str, Any] | None = None) -> None:
         """Apply one change in its own committed transaction.
@@ -358,6 +375,9 @@ class AdjudicationStore:
         with self._transaction() as con:
             for change, v in zip(changes, versions):
                 self._apply_one(con, change, v)
+        self._unsaved += len(changes)
+        if self._unsaved >= backup.EVERY:
+            self.backup()
 
     @staticmethod
     def _apply_one(con: sqlite3.Connection, change: Decide, versions: dict[str, Any]) -> None:
@@ -391,10 +411,8 @@ class AdjudicationStore:
 
     def history(self) -> pd.DataFrame:
         """Every change ever applied (including undos), oldest first."""
-        df = pd.read_sql_query(
-            "SELECT seq, unit, old, new, time FROM history ORDER BY seq", self._con
-        )
-        return df
+        rows = self._rows("SELECT seq, unit, old, new, time FROM history ORDER BY seq")
+        return pd.DataFrame(rows, columns=["seq", "unit", "old", "new", "time"])
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -413,10 +431,8 @@ class AdjudicationStore:
         con = self._con
         try:
             con.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            raise StoreLockedError(
-                f"{self.path}: the adjudication store is busy ({e}); try again."
-            ) from e
+        except sqlite3.Error as e:
+            raise store_error(e, self.path, "the decision was not recorded; try again") from e
         try:
             row = con.execute("SELECT token, user, host FROM locks WHERE id = 1").fetchone()
             if row is None or row[0] != self._token:
@@ -428,16 +444,39 @@ class AdjudicationStore:
                 )
             yield con
             con.execute("COMMIT")
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                con.execute("ROLLBACK")
+            raise store_error(e, self.path, "the decision was not recorded") from e
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 con.execute("ROLLBACK")
             raise
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        if self._con is None:
+            raise StoreError(f"{self.path}: the adjudication store is closed.")
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise store_error(e, self.path, "it could not be read") from e
+
+    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a query; in a store opened despite damage, those read before the
+        damage stopped the reading."""
+        with self._reading():
+            if not self.damaged:
+                return self._con.execute(sql, args).fetchall()
+            rows: list[tuple[Any, ...]] = []
+            with contextlib.suppress(sqlite3.DatabaseError):
+                for row in self._con.execute(sql, args):
+                    rows.append(tuple(row))
+            return rows
+
     def snapshot(self) -> dict[str, tuple[Any, ...]]:
         """The decisions table as a plain dict (for tests and comparisons)."""
-        rows = self._con.execute(
-            "SELECT unit, choice, value, note, time, author, versions FROM decisions"
-        )
+        rows = self._rows("SELECT unit, choice, value, note, time, author, versions FROM decisions")
         return {r[0]: tuple(r[1:]) for r in rows}
 
 
@@ -448,35 +487,18 @@ def _user() -> str:
         return os.environ.get("USER", "")
 
 
-def _check_header(path: Path) -> None:
-    """Refuse (without touching it) a non-empty file that is not SQLite."""
-    if not path.exists():
-        return
-    if path.is_dir():
-        raise StoreError(f"{path}: is a folder, not an adjudication store.")
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(16)
-    except OSError as e:
-        raise StoreError(f"{path}: cannot read the adjudication store ({e.strerror}).") from e
-    if head and head != SQLITE_HEADER:
-        raise StoreCorruptError(
-            f"{path}: this file is not an adjudication store (it is damaged or something else). "
-            f"It was left untouched; a new store can be started beside it ({new_store_path_beside(path).name}).",
-            path,
+def _check_writable(path: Path) -> None:
+    if path.exists() and not os.access(path, os.W_OK):
+        raise StoreReadOnlyError(
+            f"{path}: the adjudication store is read-only; it can be opened read-only to look at the decisions."
         )
-
-
-def _check_foreign(con: sqlite3.Connection, path: Path) -> None:
-    app_id = con.execute("PRAGMA application_id").fetchone()[0]
-    if app_id == APPLICATION_ID:
-        return
-    n_tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    if n_tables:
-        raise StoreCorruptError(
-            f"{path}: this SQLite file is not an adjudication store. It was left untouched; "
-            f"a new store can be started beside it ({new_store_path_beside(path).name}).",
-            path,
+    if not path.exists() and not path.parent.is_dir():
+        raise StoreError(
+            f"{path.parent}: no such folder; the adjudication store cannot be created there."
+        )
+    if not path.exists() and not os.access(path.parent, os.W_OK):
+        raise StoreReadOnlyError(
+            f"{path.parent}: the folder is read-only; the adjudication store cannot be created there."
         )
 
 

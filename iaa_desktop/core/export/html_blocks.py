@@ -16,12 +16,15 @@ from typing import Any
 
 import pandas as pd
 
+from iaa_desktop.core.bidi import escape_bidi
+
 # ---------------------------------------------------------------------------------------------
 # small HTML helpers (used by the section modules)
 
 
 def esc(v: Any) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
+    # a bidirectional control from an input name is shown, never obeyed
+    return html.escape(escape_bidi("" if v is None else str(v)), quote=True)
 
 
 def text_dir(s: str) -> str:
@@ -30,8 +33,15 @@ def text_dir(s: str) -> str:
     WeasyPrint does not implement ``dir="auto"``, so the direction is decided here (the rule of
     the Unicode bidi algorithm, P2–P3).
     """
+    depth = 0  # characters inside an isolate do not count (P2)
     for ch in s:
         bidi = unicodedata.bidirectional(ch)
+        if bidi in ("LRI", "RLI", "FSI"):
+            depth += 1
+        elif bidi == "PDI":
+            depth = max(0, depth - 1)
+        if depth:
+            continue
         if bidi in ("R", "AL"):
             return "rtl"
         if bidi == "L":
@@ -39,9 +49,30 @@ def text_dir(s: str) -> str:
     return "ltr"
 
 
+#: Unicode isolates (first-strong, left-to-right, right-to-left) and their end
+_ISOLATE_OPEN, _ISOLATE_CLOSE = "\u2066\u2067\u2068", "\u2069"
+
+
+def anchor_isolates(s: str, direction: str) -> str:
+    """``s`` with a mark of the cell's direction (LRM or RLM) on both sides of every isolate.
+
+    A PDF line broken inside an isolate loses it (each line is laid out on its own), and an
+    offset after a Hebrew or Arabic stretch would then join the stretch: ‘נשיא צרפת’@19 printed
+    as 19@‘...’. The marks keep what surrounds each stretch in the cell's direction on any line
+    (Unicode bidi algorithm, UAX #9, rules W7 and N1).
+    """
+    if not any(c in s for c in _ISOLATE_OPEN):
+        return s
+    mark = "\u200f" if direction == "rtl" else "\u200e"
+    for c in _ISOLATE_OPEN:
+        s = s.replace(c, mark + c)
+    return s.replace(_ISOLATE_CLOSE, _ISOLATE_CLOSE + mark)
+
+
 def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
     s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
     d = text_dir(s)
+    s = anchor_isolates(s, d)
     attrs = f' dir="{d}"' if d == "rtl" else ""
     # short single words (codes such as MEDIUM, labels) must not be split inside the word; a
     # word too long for a column (a path, a hash) may break anywhere: only such cells get
@@ -154,10 +185,21 @@ def table_html(
     if max_rows is not None and total > max_rows:
         note = (
             note + " " if note else ""
-        ) + f"First {max_rows} of {total:,} rows; the CSV export holds all."
+        ) + f"Shown: the first {max_rows:,} of {total:,} rows; the CSV export has all."
     if note:
         out.append(f'<p class="note">{esc(note)}</p>')
     return "\n".join(out)
+
+
+def shown_note(
+    shown: int, total: int, noun: str, criterion: str, csv: str = "the CSV export"
+) -> str:
+    """The note under a part of a report that leaves rows or documents out, e.g. "Shown: the 5
+    of 13 documents with most disagreement; the CSV export has all." (empty when none is left
+    out)."""
+    if total <= shown:
+        return ""
+    return f'<p class="note">{esc(f"Shown: the {shown:,} of {total:,} {noun} {criterion}; {csv} has all.")}</p>'
 
 
 #: printable area the charts must fit in (inches; A4 and Letter with the report's margins)

@@ -11,6 +11,8 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from iaa_desktop.core.bidi import escape_bidi
+
 #: key → full reference
 REFERENCES: dict[str, str] = {
     "artstein2008": "Artstein, R. & Poesio, M. (2008). Inter-coder agreement for computational linguistics. "
@@ -52,6 +54,9 @@ REFERENCES: dict[str, str] = {
     "periti2024": "Periti, F., Cassotti, P., Montanelli, S., Tahmasebi, N. & Schlechtweg, D. (2024). "
     "TRoTR: A framework for evaluating the re-contextualization of text reuse. Proceedings of "
     "EMNLP 2024.",
+    "schlechtweg2021": "Schlechtweg, D., Tahmasebi, N., Hengchen, S., Dubossarsky, H. & "
+    "McGillivray, B. (2021). DWUG: A large resource of diachronic word usage graphs in four "
+    "languages. Proceedings of EMNLP 2021.",
     "bollmann2016": "Bollmann, M., Dipper, S. & Petran, F. (2016). Evaluating inter-annotator agreement "
     "on historical spelling normalization. Proceedings of the 10th Linguistic Annotation Workshop "
     "(LAW X).",
@@ -78,6 +83,11 @@ REFERENCES: dict[str, str] = {
     "Analysis, 100(9), 1989–2001.",
     "vehtari2017": "Vehtari, A., Gelman, A. & Gabry, J. (2017). Practical Bayesian model evaluation "
     "using leave-one-out cross-validation and WAIC. Statistics and Computing, 27(5), 1413–1432.",
+    "kolditz2019": "Kolditz, T., Lohr, C., Hellrich, J., Modersohn, L., Betz, B., Kiehntopf, M. "
+    "& Hahn, U. (2019). Annotating German clinical documents for de-identification. MedInfo "
+    "2019, 203–207 (the agreement of the bratiaa package).",
+    "chinchor1993": "Chinchor, N. & Sundheim, B. (1993). MUC-5 evaluation metrics. Proceedings "
+    "of the Fifth Message Understanding Conference (MUC-5), 69–78.",
     "hripcsak2005": "Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and "
     "reliability in information retrieval. Journal of the American Medical Informatics "
     "Association, 12(3), 296–298.",
@@ -97,7 +107,8 @@ REFERENCES: dict[str, str] = {
 
 
 def esc(v: Any) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
+    # a bidirectional control from an input name is shown, never obeyed
+    return html.escape(escape_bidi("" if v is None else str(v)), quote=True)
 
 
 def references_html(keys: Iterable[str]) -> str:

@@ -36,6 +36,9 @@ __all__ = [
     "utf16_to_codepoints",
 ]
 
+#: the formats recognised by the structure of their first task or record
+JSON_FORMATS = ("label-studio", "doccano", "prodigy")
+
 #: bytes read to recognise a format
 HEAD_BYTES = 64 * 1024
 
@@ -85,5 +88,12 @@ def identify(path: Path, head: str | None = None) -> dict[str, str | None]:
         if info.container == "zip":
             out[info.name] = mod.mismatch_zip(path) if is_zip else "not a ZIP archive"
         else:
-            out[info.name] = "a ZIP archive, not text" if is_zip else mod.mismatch(head or "")
+            out[info.name] = (
+                "a ZIP archive, not text"
+                if is_zip
+                # the JSON formats parse the first task or record, however long, from the file
+                else mod.mismatch(head or "", path)
+                if info.name in JSON_FORMATS
+                else mod.mismatch(head or "")
+            )
     return out

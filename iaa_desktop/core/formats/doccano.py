@@ -30,9 +30,9 @@ TITLE = "doccano JSONL export"
 _LABEL_KEYS = ("label", "labels", "cats")
 
 
-def mismatch(head: str) -> str | None:
+def mismatch(head: str, path: Path | None = None) -> str | None:
     """``None`` when the first line of ``head`` is a doccano record, else why it is not."""
-    obj = first_jsonl_object(head)
+    obj = first_jsonl_object(head, path)  # a first record longer than the head: read on
     if obj is None:
         return "the first line is not a JSON object"
     if not isinstance(obj.get("text", obj.get("data")), str):

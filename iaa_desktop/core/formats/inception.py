@@ -16,7 +16,9 @@ metadata); a type with ``Governor`` and ``Dependent`` features is a relation lay
 
 from __future__ import annotations
 
+import contextlib
 import io
+import warnings
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -25,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats import webanno_tsv
 from iaa_desktop.core.formats.model import Chain, Document, Parsed, Relation, Span
+from iaa_desktop.core.refusals import what_it_is
 from iaa_desktop.core.textio import check_input_file, decode_text
 
 FORMAT = "inception-zip"
@@ -123,7 +126,14 @@ def parse(path: Path | str, include_curation: bool = False) -> Parsed:
             except ReaderError as e:
                 errors.append(e)
     if not documents and not errors:
-        raise ReaderError(path, None, "the project export holds no annotated document.")
+        other = what_it_is(path)  # annotations in a format not read: name it
+        raise ReaderError(
+            path,
+            None,
+            other
+            if other and "another format" in other
+            else "the project export holds no annotated document.",
+        )
     return Parsed(
         FORMAT, documents=tuple(documents), errors=tuple(errors), warnings=tuple(warnings)
     )
@@ -172,7 +182,7 @@ def _read_member(
                 low = n.lower()
                 if low.endswith(".xmi"):
                     raw = read_member(inner, n, f"{where}!{n}")
-                    yield _from_xmi(raw, ts, doc, annotator, f"{where}!{n}")
+                    yield _from_xmi(raw, ts, doc, annotator, f"{where}!{n}", warnings)
                 elif low.endswith(".tsv"):
                     raw = read_member(inner, n, f"{where}!{n}")
                     yield _from_tsv(raw, doc, annotator, f"{where}!{n}", warnings)
@@ -182,7 +192,7 @@ def _read_member(
         return
     folder = str(PurePosixPath(name).parent)
     ts = _find_typesystem(zf, folder) or root_ts
-    yield _from_xmi(read_member(zf, name, where), ts, doc, annotator, where)
+    yield _from_xmi(read_member(zf, name, where), ts, doc, annotator, where, warnings)
 
 
 def _from_tsv(
@@ -193,7 +203,29 @@ def _from_tsv(
     return parsed.documents[0]
 
 
-def _from_xmi(raw: bytes, ts_raw: bytes | None, doc: str, annotator: str, where: str) -> Document:
+@contextlib.contextmanager
+def library_warnings(where: str, problems: list[ReaderError], library: str) -> Iterator[None]:
+    """Warnings a library emits inside the block, as problems naming ``where`` (each message
+    once) instead of lines printed on the terminal."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    seen: set[str] = set()
+    for w in caught:
+        text = " ".join(str(w.message).split())
+        if text and text not in seen:
+            seen.add(text)
+            problems.append(ReaderError(where, None, f"{library}: {text}"))
+
+
+def _from_xmi(
+    raw: bytes,
+    ts_raw: bytes | None,
+    doc: str,
+    annotator: str,
+    where: str,
+    problems: list[ReaderError] | None = None,
+) -> Document:
     import cassis  # imported here: only INCEpTION exports need it
 
     if ts_raw is None:
@@ -201,8 +233,9 @@ def _from_xmi(raw: bytes, ts_raw: bytes | None, doc: str, annotator: str, where:
     # cassis raises many exception types (lxml, ValueError, TypeError) for a broken file; each
     # becomes one error that names the member, and the other members still load
     try:
-        ts = cassis.load_typesystem(io.BytesIO(ts_raw))
-        cas = cassis.load_cas_from_xmi(io.BytesIO(raw), typesystem=ts, lenient=True)
+        with library_warnings(where, problems if problems is not None else [], "dkpro-cassis"):
+            ts = cassis.load_typesystem(io.BytesIO(ts_raw))
+            cas = cassis.load_cas_from_xmi(io.BytesIO(raw), typesystem=ts, lenient=True)
     except Exception as e:  # noqa: BLE001
         raise ReaderError(where, None, f"the XMI could not be read ({e}).") from None
     return cas_to_document(cas, ts, doc, annotator, where)

@@ -91,15 +91,73 @@ def iter_jsonl(
         yield n, obj
 
 
-def first_jsonl_object(head: str) -> dict[str, Any] | None:
-    """The first line of ``head`` as a JSON object, or ``None`` when it is not one."""
-    for line in head.lstrip("\ufeff").splitlines():
-        if line.strip():
-            try:
-                obj = loads(line)
-            except ValueError:  # not JSON, or a number of thousands of digits
-                return None
-            return obj if isinstance(obj, dict) else None
+#: the most read to find a JSON export's first task or record (its structure decides its format)
+FIRST_RECORD_LIMIT = 64 * 1024 * 1024
+
+
+def _more(path: Path | None, text: str) -> str | None:
+    """More of the file ``text`` is the start of (four times as many bytes), or None when there
+    is no more (no file, all of it read, or :data:`FIRST_RECORD_LIMIT` reached)."""
+    if path is None:
+        return None
+    from iaa_desktop.core.textio import read_head
+
+    have = len(text.encode("utf-8", errors="replace"))
+    if have >= FIRST_RECORD_LIMIT:
+        return None
+    more = read_head(Path(path), min(max(4 * have, 65536), FIRST_RECORD_LIMIT))
+    return more if len(more) > len(text) else None
+
+
+def first_jsonl_object(head: str, path: Path | None = None) -> dict[str, Any] | None:
+    """The first line of ``head`` as a JSON object, or ``None`` when it is not one. With
+    ``path``, a first line longer than ``head`` is read on from the file (a record of hundreds of
+    kilobytes is recognised like a short one)."""
+    text: str | None = head
+    while text is not None:
+        stripped = text.lstrip("\ufeff")
+        line = next((ln for ln in stripped.splitlines(keepends=True) if ln.strip()), None)
+        if line is None:
+            return None
+        if not line.endswith(("\n", "\r")):
+            longer = _more(path, text)
+            if longer is not None:
+                text = longer
+                continue
+        try:
+            obj = loads(line)
+        except ValueError:  # not JSON, or a number of thousands of digits
+            return None
+        return obj if isinstance(obj, dict) else None
+    return None
+
+
+_DECODER = json.JSONDecoder(parse_int=_bounded_int)
+
+
+def first_json_element(head: str, path: Path | None = None) -> tuple[str, Any] | None:
+    """The structure a JSON document starts with, parsed only as far as its first element:
+    ``("list", first element)`` (``("list", None)`` for ``[]``) or ``("object", the object)``;
+    None when it is not JSON. With ``path``, the file is read on while the head ends inside that
+    element, up to :data:`FIRST_RECORD_LIMIT`, so a first task of any size is recognised."""
+    text: str | None = head
+    while text is not None:
+        s = text.lstrip("\ufeff \t\r\n")
+        try:
+            if s.startswith("["):
+                rest = s[1:].lstrip(" \t\r\n")
+                if rest.startswith("]"):
+                    return ("list", None)
+                return ("list", _DECODER.raw_decode(rest)[0])
+            if s.startswith("{"):
+                return ("object", _DECODER.raw_decode(s)[0])
+            return None
+        except (json.JSONDecodeError, RecursionError):
+            text = _more(
+                path, text
+            )  # cut off by the head, or not JSON: read on while there is more
+        except TooLongNumber:
+            return None
     return None
 
 

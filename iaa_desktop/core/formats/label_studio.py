@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
-from iaa_desktop.core.formats.jsonio import checked_span, load_json, scalar_text
+from iaa_desktop.core.formats.jsonio import (
+    checked_span,
+    first_json_element,
+    load_json,
+    scalar_text,
+)
 from iaa_desktop.core.formats.model import Document, Judgment, Parsed, Span
 from iaa_desktop.core.textio import read_text
 
@@ -29,15 +34,32 @@ _SPAN_TYPES = {"labels", "hypertextlabels", "paragraphlabels"}
 _NUMERIC_TYPES = {"rating": "rating", "number": "number"}
 
 
-def mismatch(head: str) -> str | None:
-    """``None`` when ``head`` looks like a Label Studio JSON export, else why it is not."""
+def mismatch(head: str, path: Path | None = None) -> str | None:
+    """``None`` when the file looks like a Label Studio JSON export, else why it is not.
+
+    Decided by structure: the first task is parsed (read on from ``path`` however long it is)
+    and its keys looked at; without ``path`` a first task longer than ``head`` falls back to
+    looking for the key names in ``head``.
+    """
     stripped = head.lstrip("\ufeff \t\r\n")
     if not stripped.startswith(("[", "{")):
         return "it is not JSON (a Label Studio export starts with '[')"
-    if '"annotations"' not in head and '"completions"' not in head:
-        return "no task has an 'annotations' list"
-    if '"data"' not in head:
-        return "no task has a 'data' object"
+    found = first_json_element(head, path)
+    if found is None:
+        if path is not None:
+            return "it is not valid JSON"
+        if '"annotations"' not in head and '"completions"' not in head:
+            return "no task has an 'annotations' list"
+        return None if '"data"' in head else "no task has a 'data' object"
+    _shape, task = found
+    if task is None:
+        return "it is an empty list: no task"
+    if not isinstance(task, dict):
+        return "its first task is not a JSON object"
+    if "annotations" not in task and "completions" not in task:
+        return "the first task has no 'annotations' list"
+    if not isinstance(task.get("data"), dict):
+        return "the first task has no 'data' object"
     return None
 
 
@@ -110,6 +132,15 @@ def parse_value(data: Any, path: Path | str) -> Parsed:
             ReaderError(path, None, f"results of type '{kind}' are not compared and were skipped.")
         )
     if not judgments and not errors:
+        if ignored:  # every result is of a type not compared: say which, not "nothing"
+            kinds = ", ".join(sorted(ignored))
+            raise ReaderError(
+                path,
+                None,
+                f"Label Studio results of type {kinds} are not compared (only choices, "
+                "taxonomy, rating, number and text spans: labels, hypertextlabels, "
+                "paragraphlabels); the export holds no other result.",
+            )
         raise ReaderError(path, None, "the export holds no completed annotation.")
     return Parsed(FORMAT, tuple(documents), tuple(judgments), tuple(errors), tuple(warnings))
 

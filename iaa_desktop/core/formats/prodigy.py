@@ -33,9 +33,9 @@ TITLE = "Prodigy JSONL (db-out)"
 _ANSWERS = ("accept", "reject", "ignore")
 
 
-def mismatch(head: str) -> str | None:
+def mismatch(head: str, path: Path | None = None) -> str | None:
     """``None`` when the first line of ``head`` is a Prodigy task, else why it is not."""
-    obj = first_jsonl_object(head)
+    obj = first_jsonl_object(head, path)  # a first record longer than the head: read on
     if obj is None:
         return "the first line is not a JSON object"
     if "answer" not in obj:

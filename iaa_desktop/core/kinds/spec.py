@@ -89,7 +89,55 @@ def resolve_options(settings: Sequence[Setting], given: Mapping[str, Any] | None
         v = out.get(s.name)
         if s.choices and v is not None and v not in s.choices:
             raise OptionError(f"{s.label}: '{v}' is not one of {', '.join(map(str, s.choices))}.")
+        if v is not None and v != s.default:
+            _check_value(s, v)
     return out
+
+
+#: ranges of numeric options (inclusive): beyond them a value asks for unbounded time or memory
+#: (10⁹ resamples, 10⁷ bins) or means nothing (a negative seed or count)
+BOUNDS: dict[str, tuple[float, float]] = {
+    "n_resamples": (1, 100_000),
+    "seed": (0, 2**32 - 1),
+    "model_seed": (0, 2**32 - 1),
+    "bins": (1, 1000),
+    "bayes_draws": (1, 1_000_000),
+    "model_chains": (1, 64),
+    "model_warmup": (1, 100_000),
+    "model_draws": (1, 100_000),
+    "model_target_accept": (0.5, 0.999),
+    "max_aligned": (0, 10_000_000),
+    "max_s1_size": (0, 64),
+    "top": (1, 1_000_000),
+}
+
+
+def _check_value(s: Setting, v: Any) -> None:
+    """An option of the wrong type, out of its range, or with a NUL character: an OptionError
+    naming the option (a study file or the command line may give any value)."""
+    import math
+
+    name = f"{s.label} ({s.name})"
+    if s.type is bool:
+        if not isinstance(v, bool):
+            raise OptionError(f"{name}: '{v}' is not true or false.")
+        return
+    if s.type in (int, float):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise OptionError(f"{name}: '{str(v)[:40]}' is not a number.")
+        if s.type is int and isinstance(v, float) and not v.is_integer():
+            raise OptionError(f"{name}: {v} is not a whole number.")
+        if not math.isfinite(float(v)):
+            raise OptionError(f"{name}: {v} is not a finite number.")
+        low, high = BOUNDS.get(s.name, (-math.inf, math.inf))
+        if not low <= v <= high:
+            lo, hi = (f"{int(x):,}" if float(x).is_integer() else f"{x:g}" for x in (low, high))
+            raise OptionError(f"{name}: {v} is outside the range {lo} to {hi}.")
+        return
+    if not isinstance(v, str):
+        raise OptionError(f"{name}: must be text, not {type(v).__name__}.")
+    if "\x00" in v:
+        raise OptionError(f"{name}: contains a NUL character.")
 
 
 @dataclass

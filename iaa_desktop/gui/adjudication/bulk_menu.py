@@ -41,25 +41,62 @@ class BulkMenu(QMenu):
                 lambda a=a: self.take(a, "same"),
             )
 
-    def _ask(self, n: int, what: str) -> bool:
+    def _split(self, changes: list) -> tuple[int, int, int]:
+        """(units still to decide, units merged automatically already, of which with the same
+        value) among the units ``changes`` decide."""
+        s = self.panel.session
+        index = s.model.index
+        autos = [s.auto_value(int(index[c.unit])) for c in changes]
+        merged = sum(a is not None for a in autos)
+        same = sum(a is not None and a == c.new.value for a, c in zip(autos, changes))
+        return len(changes) - merged, merged, same
+
+    def _what(self, changes: list) -> str:
+        open_, merged, same = self._split(changes)
+        text = f"{len(changes):,} unit(s): {open_:,} still to decide"
+        if merged:
+            text += f", {merged:,} merged automatically already" + (
+                f" ({same:,} with this same value, which is only recorded as a decision)"
+            ) * bool(same)
+        return text
+
+    def _ask(self, changes: list, what: str) -> bool:
+        """Say what the action will do (units already merged automatically included) and ask."""
+        if not changes:
+            QMessageBox.information(
+                self.panel,
+                "Bulk decision",
+                f"{what}: no unit is concerned (units decided by hand are left alone).",
+            )
+            return False
         if not self.confirm:
             return True
-        if n == 0:
-            QMessageBox.information(self.panel, "Bulk decision", "No open unit is concerned.")
-            return False
         answer = QMessageBox.question(
             self.panel,
             "Bulk decision",
-            f"{what}: decide {n:,} unit(s)? (One step to undo.)",
+            f"{what}: {self._what(changes)}.\n\nDecide them? (One step to undo.)",
         )
         return answer == QMessageBox.StandardButton.Yes
+
+    def _push(self, changes: list, what: str, step: str) -> bool:
+        """Commit ``changes`` as one step and say what was done."""
+        open_before = int((~self.panel.session.resolved_mask()).sum())
+        summary = self._what(changes)
+        ok = self.panel.push_bulk(changes, step)
+        if ok:
+            newly = open_before - int((~self.panel.session.resolved_mask()).sum())
+            self.panel.toolbar.set_notice(
+                f"{what}: decided {summary}; {newly:,} unit(s) newly resolved. Ctrl+Z undoes it."
+            )
+        return ok
 
     def accept_unanimous(self) -> bool:
         s = self.panel.session
         changes = bulk.accept_unanimous(s, note=self.panel.note_edit.text().strip())
-        if not self._ask(len(changes), "Accept the agreed version"):
+        what = "Accept every unit the annotators agree on"
+        if not self._ask(changes, what):
             return False
-        return self.panel.push_bulk(changes, f"accept {len(changes)} unanimous units")
+        return self._push(changes, what, f"accept {len(changes)} unanimous units")
 
     def take(self, annotator: str, scope: str) -> bool:
         """Take ``annotator``'s version for the open units of the current unit's group
@@ -75,6 +112,7 @@ class BulkMenu(QMenu):
         )
         changes = bulk.take_version(s, annotator, units, note=p.note_edit.text().strip())
         shown = s.names_by_column()[s.model.annotators.index(annotator)]
-        if not self._ask(len(changes), f"Take {shown}'s version"):
+        what = f"Take {shown}'s version"
+        if not self._ask(changes, what):
             return False
-        return p.push_bulk(changes, f"{shown}'s version for {len(changes)} units")
+        return self._push(changes, what, f"{shown}'s version for {len(changes)} units")

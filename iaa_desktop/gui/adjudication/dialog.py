@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QVBoxLayout, QWidget
 
 from iaa_desktop.core.adjudication import (
@@ -25,8 +25,14 @@ from iaa_desktop.core.adjudication import (
 )
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.gui.adjudication.panel import AdjudicationPanel
+from iaa_desktop.gui.geometry import clamp_soon, fit_window
+from iaa_desktop.gui.meeting import MeetingLayout, zoom_actions
+from iaa_desktop.gui.window_state import restore_geometry, save_geometry
 
 ADJUDICATE_SHORTCUT = QKeySequence("Ctrl+J")
+#: the size the window asks for (made smaller to fit the screen with its frame)
+DEFAULT_SIZE = QSize(1400, 900)
+GEOMETRY_KEY = "adjudication"
 
 
 def open_store_interactive(parent: QWidget | None, path: Path) -> AdjudicationStore | None:
@@ -50,6 +56,12 @@ def open_store_interactive(parent: QWidget | None, path: Path) -> AdjudicationSt
             QMessageBox.critical(parent, "Adjudication store", str(e2))
             return None
     except StoreCorruptError as e:
+        if e.damaged and _ask(parent, f"{e}\n\nOpen it read-only to export what can be read?"):
+            try:
+                return AdjudicationStore.open(path, read_only=True, damaged_ok=True)
+            except StoreError as e2:
+                QMessageBox.critical(parent, "Adjudication store", str(e2))
+                return None
         answer = QMessageBox.question(
             parent,
             "Adjudication store",
@@ -65,34 +77,107 @@ def open_store_interactive(parent: QWidget | None, path: Path) -> AdjudicationSt
         return None
 
 
-class AdjudicationDialog(QDialog):
-    """A non-modal window holding an :class:`AdjudicationPanel`; closes the store when closed."""
+def _ask(parent: QWidget | None, text: str) -> bool:
+    answer = QMessageBox.question(
+        parent,
+        "Adjudication store",
+        text,
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
 
-    def __init__(self, session: AdjudicationSession, parent: QWidget | None = None) -> None:
+
+class AdjudicationDialog(QDialog):
+    """A non-modal window holding an :class:`AdjudicationPanel`; closes the store when closed.
+
+    Esc never closes it (it clears the queue's filter first, see
+    :meth:`AdjudicationPanel.escape`); Ctrl+W and the window's close button do, asking first
+    when a typed value or a note has not been used. Its place on the screen is remembered in
+    ``settings`` (the main window's), with the frame kept on the screen.
+    """
+
+    def __init__(
+        self,
+        session: AdjudicationSession,
+        parent: QWidget | None = None,
+        study: str = "",
+        settings: QSettings | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-        title = "Adjudication" + (" (read-only)" if session.read_only else "")
-        self.setWindowTitle(f"{title} — {session.store.path.name}")
+        self.setWindowTitle(window_title(session, study))
+        self.settings = settings
         self.panel = AdjudicationPanel(session, self)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.panel)
-        screen = self.screen().availableGeometry() if self.screen() is not None else None
-        w, h = (
-            (1400, 900)
-            if screen is None
-            else (min(1400, screen.width()), min(900, screen.height()))
-        )
-        self.resize(w, h)
+        fit_window(self, DEFAULT_SIZE)
+        self.zoom_actions = zoom_actions(self, settings)
+        self.meeting = MeetingLayout(self, lambda: [self.panel.side])
+        if settings is not None:
+            restore_geometry(self, settings, GEOMETRY_KEY)
+        keys = {"Ctrl+W"} | {
+            k.toString() for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Close)
+        }
+        for key in sorted(keys):
+            close = QShortcut(QKeySequence(key), self)
+            close.setContext(Qt.ShortcutContext.WindowShortcut)
+            close.activated.connect(self.close)
+        self._closed = False
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        clamp_soon(self)  # the bottom row of buttons stays on the screen
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and not event.modifiers():
+            self.panel.escape()  # a dialog would close on Esc: a meeting window must not
+            return
+        super().keyPressEvent(event)
+
+    def reject(self) -> None:
+        """The close button and Ctrl+W (Esc never comes here): ask about what is not used yet,
+        then release the store."""
+        if not self.panel.confirm_leave():
+            return
+        self._release()
+        super().reject()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.panel.close_store()
-        super().closeEvent(event)
+        super().closeEvent(event)  # calls reject(), which may keep the window open
+        if event.isAccepted() and not self.isVisible():
+            self._release()
 
-    def reject(self) -> None:  # Esc closes the window like the close button (store released)
+    def _release(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.meeting.set_active(False)
+        if self.settings is not None:
+            save_geometry(self, self.settings, GEOMETRY_KEY)
         self.panel.close_store()
-        super().reject()
+
+
+def window_title(session: AdjudicationSession, study: str) -> str:
+    """ "Adjudication of STUDY" (the store's file name when the study has no name)."""
+    name = study or session.store.path.name
+    ro = " (read-only)" if session.read_only else ""
+    return f"Adjudication of {name}{ro} — iaa_desktop"
+
+
+def _study_name(parent: QWidget | None, result: Any) -> str:
+    """The study's name as the main window shows it: its file's name, else its title."""
+    path = getattr(parent, "study_path", None)
+    if path:
+        return Path(path).stem
+    study = getattr(getattr(parent, "session", None), "study", None)
+    title = getattr(study, "title", "")
+    if title:
+        return str(title)
+    inputs = getattr(result, "inputs", ())
+    return Path(inputs[0]).name if inputs else ""
 
 
 def _result_of(obj: Any) -> Any:
@@ -162,7 +247,13 @@ def open_adjudication(
         store.close()
         QMessageBox.warning(parent, "Adjudicate", str(e))
         return None
-    dialog = AdjudicationDialog(session, parent)
+    settings = getattr(parent, "settings", None)
+    dialog = AdjudicationDialog(
+        session,
+        parent,
+        study=_study_name(parent, result),
+        settings=settings if isinstance(settings, QSettings) else None,
+    )
     if show:
         dialog.show()
         dialog.raise_()

@@ -40,12 +40,13 @@ from iaa_desktop.core.adjudication import AdjudicationSession, Decide, StoreErro
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.gui.adjudication.bulk_menu import BulkMenu
 from iaa_desktop.gui.adjudication.context import CHOOSE, unit_page
-from iaa_desktop.gui.adjudication.keys import KeyHandler
+from iaa_desktop.gui.adjudication.keys import KeyHandler, confirm_unsaved
 from iaa_desktop.gui.adjudication.live_agreement import LiveAgreement
-from iaa_desktop.gui.adjudication.queue_model import QueueModel
+from iaa_desktop.gui.adjudication.queue_model import ColumnSharer, QueueModel, share_columns
 from iaa_desktop.gui.adjudication.side import SidePanel
 from iaa_desktop.gui.adjudication.toolbar import Toolbar
 from iaa_desktop.gui.adjudication.undo import UndoAdapter
+from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.zoom import TextZoom
 
@@ -71,7 +72,7 @@ class AdjudicationPanel(QWidget):
         self.session = session
         self.current: int | None = None
         self.last_agreement = pd.DataFrame()
-        self.undo = UndoAdapter(self._apply, self)
+        self.undo = UndoAdapter(self._apply, self, reveal=self._reveal)
         self.undo_stack = self.undo.stack
         self.live = LiveAgreement(self)
         self.live.ready.connect(self._show_agreement)
@@ -90,11 +91,15 @@ class AdjudicationPanel(QWidget):
         self._update_agreement()
 
     def _fit_queue(self) -> None:
-        """Column widths from the first rows of the queue (the versions side by side)."""
+        """The versions and the decision share the width the queue has (each elided inside its
+        cell, the whole in the tooltip); the state and the severity keep the width of their
+        text, so a severity is never cut to a wrong number."""
         view = self.queue_view
-        fit_columns(view, max_width=110, sample=60)
-        view.setColumnWidth(0, 22)
-        view.setColumnWidth(1, min(170, max(110, view.columnWidth(1))))
+        fit_columns(view, max_width=view.fontMetrics().averageCharWidth() * 24, sample=60)
+        self.queue_model.setProperty("unit_width", view.columnWidth(1))  # fitted to the names
+        if getattr(self, "_sharer", None) is None:
+            self._sharer = ColumnSharer(view, self.queue_model)
+        share_columns(view, self.queue_model)
 
     def _first_unit(self) -> int | None:
         q = self.queue_model.indices()
@@ -125,12 +130,16 @@ class AdjudicationPanel(QWidget):
                 "background:#fdecea; padding:4px; border:1px solid #e4a3a0;",
                 bool(s.unknown_units),
             ),
+            (s.store.damaged, "background:#fdecea; padding:4px; border:1px solid #e4a3a0;", True),
         ):
-            if show:
+            if show and text:
                 banner = QLabel(text)
                 banner.setWordWrap(True)
                 banner.setStyleSheet(style)
                 lay.addWidget(banner)
+        # a store problem while deciding: shown in the window, the meeting goes on
+        self.message_bar = MessageBar(self)
+        lay.addWidget(self.message_bar)
         self.toolbar = Toolbar(self)
         lay.addWidget(self.toolbar)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -156,10 +165,10 @@ class AdjudicationPanel(QWidget):
         self.queue_model = QueueModel(self.session, self)
         view = make_table(self.queue_model, sortable=False, name="adjudication_queue")
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        view.horizontalHeader().setStretchLastSection(True)
         view.setColumnHidden(2, not any(self.session.model.groups))
         view.selectionModel().currentChanged.connect(self._on_queue_current)
         self.queue_view = view
+        view.refit_to_font = self._fit_queue  # type: ignore[attr-defined]  # after a zoom
         box = QWidget()
         bl = QVBoxLayout(box)
         bl.setContentsMargins(0, 0, 0, 0)
@@ -256,6 +265,23 @@ class AdjudicationPanel(QWidget):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             nav.addWidget(b)
         return nav
+
+    def escape(self) -> None:
+        """Esc: clear the queue's filter text if there is one, and give the queue the keys."""
+        if self.toolbar.search_edit.text():
+            self.toolbar.search_edit.clear()
+            self.refresh_queue()
+        self.queue_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def confirm_leave(self) -> bool:
+        """Whether the window may close: asks when a typed value or a note was not used yet
+        (every decision is in the store already)."""
+        return confirm_unsaved(self)
+
+    def _reveal(self, changes: Sequence[Decide]) -> None:
+        """After an undo or redo: show the unit it changed (the first, for a bulk step)."""
+        if changes:
+            self.show_unit(int(self.session.model.index[changes[0].unit]))
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -404,7 +430,7 @@ class AdjudicationPanel(QWidget):
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
         label = (
-            f"typed {self.session.model.format_value(change.new.value)}"
+            f"typed {self.session.model.value_text(i, change.new.value)}"
             if isinstance(choice, str)
             else choice.label
         )
@@ -479,10 +505,13 @@ class AdjudicationPanel(QWidget):
             else:
                 self.session.apply_many(changes)
         except StoreError as e:
-            QMessageBox.critical(
-                self, "Adjudication store", f"{e}\n\nThe decision was not recorded."
-            )
+            self.message_bar.refuse("The decision was not recorded.", str(e))
             return False
+        if self.session.store.backup_problem:
+            self.message_bar.refuse(
+                "The decision was recorded; the backup beside the store failed.",
+                self.session.store.backup_problem,
+            )
         self.refresh_queue()
         if self.current is not None:
             self.show_unit(self.current)

@@ -2,7 +2,8 @@
 
 Columns: the state (``•`` open, ``=`` merged automatically, ``✓`` decided), the unit, its group
 (document, target, text), one column per annotator in display order (the shown names in blind
-mode) with each version in its value's colour, and the severity. Rows are tinted by severity.
+mode) with each version in its value's colour, the decision (decided by hand, or merged
+automatically) in its value's colour, and the severity. Rows are tinted by severity.
 The model is a thin read-only adapter over the session: the rows are an index array, values are
 looked up when painted.
 """
@@ -12,8 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QHeaderView, QTableView
 
 from iaa_desktop.core.adjudication import AdjudicationSession
 from iaa_desktop.gui.widgets.colours import ValueColours, severity_colour
@@ -36,7 +45,7 @@ class QueueModel(QAbstractTableModel):
         self._s = session
         self._idx = np.zeros(0, dtype=np.int64)
         m = session.model
-        self.colours = ValueColours(m.code_values, ordered=bool(m.numeric))
+        self.colours = ValueColours(m.colour_values(), ordered=bool(m.numeric))
         self._fixed = ["state", "unit", "group"]
         self._has_group = any(m.groups)
 
@@ -88,11 +97,23 @@ class QueueModel(QAbstractTableModel):
         order = self._s.annotator_order
         return order[k] if 0 <= k < len(order) else None
 
+    def decision_column(self) -> int:
+        return 3 + len(self._s.model.annotators)
+
+    def decision_text(self, i: int) -> str:
+        """What unit ``i``'s gold is: the value decided (or merged automatically), else empty."""
+        v = self._gold_value(i)
+        return "" if v is None else self._s.model.describe_value(i, v)
+
+    def _gold_value(self, i: int) -> str | None:
+        d = self._s.decision(i)
+        return d.value if d is not None else self._s.auto_value(i)
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._idx)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 3 + len(self._s.model.annotators) + 1
+        return 0 if parent.isValid() else 3 + len(self._s.model.annotators) + 2
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -105,11 +126,13 @@ class QueueModel(QAbstractTableModel):
                 return ("", "Unit", "Group")[section]
             if section < 3 + n:
                 return self._s.display_names()[section - 3]
-            return "Severity"
+            return "Decision" if section == 3 + n else "Severity"
         if role == Qt.ItemDataRole.ToolTipRole:
             if section == 0:
                 return STATE_TIP
             if section == 3 + n:
+                return "the gold so far: decided (✓) or merged automatically (=); empty = to decide"
+            if section == 4 + n:
                 return (
                     "how far apart the versions are, 0–1, on the scale of the level of "
                     "measurement; rows are tinted by it"
@@ -151,9 +174,12 @@ class QueueModel(QAbstractTableModel):
         if c == 2:
             return bidi_cell(str(m.groups[i]))
         x = self._annotator_column(c)
-        if x is not None:
-            v = m.versions[i, x]
-            text = "—" if v is None else m.describe_value(i, v)
+        if x is not None or c == self.decision_column():
+            if x is not None:
+                v = m.versions[i, x]
+                text = "—" if v is None else m.describe_value(i, v)
+            else:
+                text = self.decision_text(i)
             return bidi_cell(text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…")
         d = m.disagreement[i]
         return f"{d:.2f}" if np.isfinite(d) else "–"
@@ -161,8 +187,9 @@ class QueueModel(QAbstractTableModel):
     def _background(self, i: int, c: int) -> QBrush | None:
         m = self._s.model
         x = self._annotator_column(c)
-        if x is not None:
-            colour = self.colours.colour(m.versions[i, x])
+        if x is not None or c == self.decision_column():
+            v = m.versions[i, x] if x is not None else self._gold_value(i)
+            colour = self.colours.colour(v) if v is not None else None
             return QBrush(colour) if colour is not None else None
         d = m.disagreement[i]
         if c != 0 and np.isfinite(d) and d > 0:
@@ -178,4 +205,53 @@ class QueueModel(QAbstractTableModel):
         x = self._annotator_column(c)
         if x is not None:
             return m.describe_value(i, m.versions[i, x])
+        if c == self.decision_column():
+            return self.decision_text(i) or "to decide"
         return None
+
+
+def share_columns(view: QTableView, model: QueueModel) -> None:
+    """The annotators' versions and the decision share the queue's width (elided, the whole text
+    in the tooltip); the state and the severity columns
+    are as wide as their text; the unit and group columns give way (down to a few characters)
+    so that every version keeps room for about six characters. Called again when the queue is
+    resized (:class:`ColumnSharer`)."""
+    hh = view.horizontalHeader()
+    fm, hfm = view.fontMetrics(), hh.fontMetrics()
+    ch = max(1, fm.averageCharWidth())
+    n = model.columnCount()
+    hh.setStretchLastSection(False)
+    mode = QHeaderView.ResizeMode
+    for c in (0, n - 1):
+        hh.setSectionResizeMode(c, mode.Fixed)
+    state_w = fm.horizontalAdvance("✓•=") + 10
+    severity_w = max(hfm.horizontalAdvance("Severity") + 30, fm.horizontalAdvance("0.00") + 20)
+    view.setColumnWidth(0, state_w)
+    view.setColumnWidth(n - 1, severity_w)
+    shared = model.decision_column() - 2  # annotators and the decision
+    avail = view.viewport().width() - state_w - severity_w - shared * ch * 6
+    unit = min(ch * 22, max(ch * 10, model.property("unit_width") or view.columnWidth(1)))
+    group = 0 if view.isColumnHidden(2) else min(ch * 12, view.columnWidth(2))
+    if unit + group > avail > 0:
+        group = 0 if view.isColumnHidden(2) else max(ch * 5, min(group, avail // 3))
+        unit = max(ch * 8, avail - group)
+    view.setColumnWidth(1, unit)
+    if not view.isColumnHidden(2):
+        view.setColumnWidth(2, group)
+    for c in range(3, model.decision_column() + 1):
+        hh.setSectionResizeMode(c, mode.Stretch)
+
+
+class ColumnSharer(QObject):
+    """Shares the queue's width again whenever its viewport is resized."""
+
+    def __init__(self, view: QTableView, model: QueueModel) -> None:
+        super().__init__(view)
+        self._view, self._model = view, model
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        view = getattr(self, "_view", None)
+        if view is not None and event.type() == QEvent.Type.Resize:
+            share_columns(view, self._model)
+        return super().eventFilter(watched, event)

@@ -3,10 +3,12 @@ so far, the decisions of this sitting (a click goes back to one), and the export
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -88,7 +90,7 @@ class SidePanel(QWidget):
     def _on_export_gold(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export the gold into folder")
         if folder:
-            self._run_export(lambda: self.panel.export_gold(folder))
+            self._run_export(lambda: self.panel.export_gold(folder), folder, gold=True)
 
     def _on_export_log(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -102,14 +104,48 @@ class SidePanel(QWidget):
             self, "Export one feedback file per annotator into folder"
         )
         if folder:
-            self._run_export(lambda: self.panel.session.write_feedback(folder))
+            self._run_export(lambda: self.panel.session.write_feedback(folder), folder)
 
-    def _run_export(self, fn: Any) -> None:
+    def _run_export(self, fn: Any, folder: str | None = None, gold: bool = False) -> None:
+        from contextlib import ExitStack
+
+        from iaa_desktop.core.io import protecting_inputs, writing_into
+
         try:
-            files = fn()
+            with ExitStack() as guard:
+                guard.enter_context(protecting_inputs(self.panel.session.model.inputs))
+                if folder:
+                    guard.enter_context(writing_into(folder))
+                files = fn()
         except (OSError, IaaError) as e:
             QMessageBox.critical(self, "Export", f"Nothing was lost, but the export failed: {e}")
             return
-        QMessageBox.information(
-            self, "Export", "Written:\n" + "\n".join(str(f) for f in files[:12])
+        text = "Written:\n" + "\n".join(str(f) for f in files[:12])
+        open_, total = 0, 0
+        if gold:
+            resolved, total = self.panel.session.progress()
+            open_ = total - resolved
+        box = QMessageBox(
+            QMessageBox.Icon.Warning if open_ else QMessageBox.Icon.Information,
+            "Export",
+            undecided_text(open_, total, files) if open_ else text,
+            parent=self,
         )
+        if open_:
+            box.setInformativeText(text)
+        box.addButton(QMessageBox.StandardButton.Ok)
+        show = box.addButton("Show in folder", QMessageBox.ButtonRole.ActionRole)
+        box.exec()
+        if box.clickedButton() is show and files:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(files[0]).parent)))
+
+
+def undecided_text(n: int, total: int, files: list) -> str:
+    """What an export of the gold says when units are still undecided: how many, and where
+    they are listed."""
+    listed = next((Path(f) for f in files if Path(f).name == "undecided.csv"), None)
+    where = f"listed in {listed}" if listed is not None else "listed in undecided.csv"
+    return (
+        f"{n:,} of {total:,} units are still undecided: they have no gold value in the files "
+        f"written and are {where} (here: Show “unresolved”)."
+    )

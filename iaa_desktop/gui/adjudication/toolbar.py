@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop.core.adjudication import Strategy
 from iaa_desktop.core.errors import IaaError
+from iaa_desktop.gui.widgets.elided_label import ElidedText
 
 #: a label filter is offered when the units have at most this many distinct values
 MAX_LABELS = 60
@@ -73,7 +75,9 @@ class Toolbar(QWidget):
         self.bulk_button = QPushButton("Bulk ▾")
         self.bulk_button.setToolTip("decide many units at once (one step to undo)")
         row1.addWidget(self.bulk_button)
-        row1.addStretch(1)
+        self.notice_label = ElidedText("")  # what the last bulk action did
+        self.notice_label.setMinimumWidth(40)
+        row1.addWidget(self.notice_label, 1)
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(160)
         self.progress_bar.setTextVisible(False)
@@ -99,6 +103,12 @@ class Toolbar(QWidget):
         self.search_edit = QLineEdit()
         self.search_edit.setPlaceholderText("Filter by text, document, target…")
         self.search_edit.setClearButtonEnabled(True)
+        # the filter takes the focus only when clicked or on Ctrl+F: N / P stay the queue's
+        self.search_edit.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.search_edit.setToolTip("Ctrl+F; Esc clears it")
+        find = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), panel)
+        find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        find.activated.connect(self._focus_search)
         row2.addWidget(self.search_edit, 1)
         self._fill_pairs()
         self._fill_labels()
@@ -116,6 +126,10 @@ class Toolbar(QWidget):
         if s.read_only:
             for w in (self.strategy_combo, self.share_spin, self.blind_check, self.bulk_button):
                 w.setEnabled(False)
+
+    def _focus_search(self) -> None:
+        self.search_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_edit.selectAll()
 
     # -- the queue ----------------------------------------------------------------------------
 
@@ -155,6 +169,10 @@ class Toolbar(QWidget):
         for k in np.argsort(-counts, kind="stable"):
             text = m.format_value(values[k])
             self.label_combo.addItem(f"{text}  ({counts[k]:,})", values[k])
+
+    def set_notice(self, text: str) -> None:
+        self.notice_label.setText(text)
+        self.notice_label.setToolTip(text)
 
     def set_progress(self, done: int, total: int) -> None:
         self.progress_bar.setMaximum(max(total, 1))

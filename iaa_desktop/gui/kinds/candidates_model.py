@@ -11,6 +11,8 @@ results are attached to the study's result, so an exported report includes the m
 
 from __future__ import annotations
 
+import html
+import time
 from typing import Any
 
 from PySide6.QtCore import QStandardPaths, Qt
@@ -34,6 +36,49 @@ from iaa_desktop.core.kinds.candidates.model.settings import MODEL_CHOICES
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 
 CACHE_KEY = "candidates-model"
+#: the model fitted unless the user asks for another (the full one of the five; "all" compares
+#: the five by PSIS-LOO and takes about five times as long)
+DEFAULT_MODEL = "m.klMB"
+
+
+#: the pace is measured over at least this many seconds (a sampler may report a whole phase of
+#: draws at once when it ends)
+MIN_SPAN_S = 3.0
+
+
+class FitClock:
+    """The time a fit has left, estimated from the pace of its draws: the first chunk (which
+    includes compiling and tuning the sampler) is left out, the pace of the chunks after it
+    gives the rest; no estimate before the pace was seen over :data:`MIN_SPAN_S` seconds."""
+
+    def __init__(self, now: float) -> None:
+        self.start = now
+        self.first: tuple[float, float] | None = None  # (time, fraction) at the first chunk
+        self.last: tuple[float, float] | None = None
+
+    def update(self, now: float, fraction: float) -> None:
+        if fraction <= 0:
+            return
+        if self.first is None:
+            self.first = (now, fraction)
+        self.last = (now, fraction)
+
+    def remaining(self) -> float | None:
+        """Seconds left, or None before the pace is known."""
+        if self.first is None or self.last is None:
+            return None
+        (t0, f0), (t1, f1) = self.first, self.last
+        if f1 <= f0 or t1 - t0 < MIN_SPAN_S:
+            return None
+        return (1.0 - f1) * (t1 - t0) / (f1 - f0)
+
+    def text(self) -> str:
+        left = self.remaining()
+        if left is None:
+            return "estimating the time from the first draws…"
+        if left < 90:
+            return f"about {max(5, round(left / 5) * 5):.0f} s left"
+        return f"about {left / 60:.0f} min left"
 
 
 def cache_folder() -> str:
@@ -91,7 +136,12 @@ class ModelPanel(QWidget):
         self.cache_dir = cache_folder()
         self.choice = QComboBox()
         self.choice.addItems([c for c in MODEL_CHOICES if c != "none"])
-        self.choice.setCurrentText("all")
+        self.choice.setCurrentText(DEFAULT_MODEL)
+        self.choice.setToolTip(
+            f"{DEFAULT_MODEL}: the full model alone; 'all' compares the five nested models "
+            "(about five times as long)"
+        )
+        self._clock: FitClock | None = None
         self.fixed = QLineEdit(placeholderText="fixed effects, e.g. known, overlap")
         self.varying = QLineEdit(placeholderText="varying intercepts, e.g. book")
         self.draws = QSpinBox(minimum=50, maximum=20000, singleStep=250, value=1000)
@@ -105,6 +155,7 @@ class ModelPanel(QWidget):
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
+        self.progress.setFormat("%p%")  # what is being done is in the status line below
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)
@@ -119,6 +170,9 @@ class ModelPanel(QWidget):
         self.coef_model = DataFrameModel(parent=self, digits=2)
         self.views: list[QTableView] = []
         left = QSplitter(Qt.Orientation.Vertical)
+        self.kappa_reason = QLabel()  # why it is not the headline's multi-κ, beside the number
+        self.kappa_reason.setWordWrap(True)
+        self.kappa_reason.setStyleSheet("color: #444")
         for title, m in (
             ("Model comparison (PSIS-LOO)", self.elpd_model),
             ("Posterior multi-κ (overlap at its mean)", self.kappa_model),
@@ -128,6 +182,8 @@ class ModelPanel(QWidget):
             v = QVBoxLayout(box)
             v.setContentsMargins(0, 0, 0, 0)
             v.addWidget(QLabel(f"<b>{title}</b>"))
+            if m is self.kappa_model:
+                v.addWidget(self.kappa_reason)
             view = _view(m)
             self.views.append(view)
             v.addWidget(view, 1)
@@ -251,7 +307,11 @@ class ModelPanel(QWidget):
             self.fit_button.setEnabled(False)
             self.cancel_button.setEnabled(True)
             self.progress.setValue(0)
-            self.status.setText("Fitting…")
+            self.progress.setFormat("%p%")
+            self._clock = FitClock(time.monotonic())
+            self.status.setText(
+                f"Fitting {html.escape(self.choice.currentText())}… {self._clock.text()}"
+            )
         worker.start()
 
     def cancel(self) -> None:
@@ -264,6 +324,7 @@ class ModelPanel(QWidget):
         self.fit_button.setEnabled(not missing_packages())
         self.cancel_button.setEnabled(False)
         self.progress.setValue(0)
+        self._clock = None
         self.status.setText("Cancelled.")
 
     def _on_progress(self, item: tuple) -> None:
@@ -271,8 +332,10 @@ class ModelPanel(QWidget):
         if gen != self._generation:
             return
         self.progress.setValue(int(1000 * p.fraction))
-        self.progress.setFormat(p.message[:80])
         self.progress.setTextVisible(True)
+        if self._clock is not None:  # a fit (not a look into the cache)
+            self._clock.update(time.monotonic(), p.fraction)
+            self.status.setText(f"{html.escape(p.message)} — {self._clock.text()}")
 
     def _on_returned(self, item: tuple) -> None:
         gen, cache_only, results = item
@@ -280,7 +343,11 @@ class ModelPanel(QWidget):
             return
         if results is None:
             if cache_only:
-                self.status.setText("Press Fit to fit the agreement model (it takes a minute).")
+                self.status.setText(
+                    f"Press Fit to fit the agreement model ({DEFAULT_MODEL}, the full model; "
+                    "'all' compares the five). The time it takes is estimated from its first "
+                    "draws and shown while it runs."
+                )
             return
         self.model_results = results
         if self.result is not None:
@@ -300,9 +367,19 @@ class ModelPanel(QWidget):
 
     # ------------------------------------------------------------------ showing results
 
-    def _show(self, results: Any) -> None:
-        import html
+    def _kappa_reason(self, results: Any) -> str:
+        """Why the model's multi-κ is not the headline's (written next to the number)."""
+        headline = dict(self.result.headline()) if self.result is not None else {}
+        observed = next((v for k, v in headline.items() if "multi-κ" in str(k)), None)
+        than = f" (the status bar's {observed})" if observed is not None else ""
+        return (
+            f"Not the headline multi-κ{than}: that one is the agreement observed over every "
+            "pair of the data; this one is the model's prediction for a typical pair, with the "
+            "lexical overlap at its mean and, with varying intercepts, a new book, against the "
+            f"chance agreement of the whole data set (A_e = {results.chance_eq8:.3f}, Eq. 8)."
+        )
 
+    def _show(self, results: Any) -> None:
         import pandas as pd
 
         from iaa_desktop.core.kinds.candidates.model.report import KAPPA_HEADERS
@@ -343,14 +420,16 @@ class ModelPanel(QWidget):
                 + "</span>"
             )
         self.status.setText(text)
+        self.kappa_reason.setText(self._kappa_reason(results))
         self.progress.setValue(1000)
         self.progress.setFormat("done")
+        self._clock = None
         self._show_figures(results)
 
     def _show_figures(self, results: Any) -> None:
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-
         from iaa_desktop.core.kinds.candidates.model import charts
+        from iaa_desktop.gui import presentation
+        from iaa_desktop.gui.widgets.chart_canvas import chart_canvas
 
         fit = results.main
         figs = [charts.kappa_forest_figure(fit, width=6.2)]
@@ -361,12 +440,10 @@ class ModelPanel(QWidget):
         box = QWidget()
         v = QVBoxLayout(box)
         for fig in figs:
-            canvas = FigureCanvasQTAgg(fig)
-            w, h = fig.get_size_inches() * fig.dpi
-            canvas.setMinimumSize(int(w * 0.6), int(h))
-            v.addWidget(canvas)
+            v.addWidget(chart_canvas(fig, min_width_share=0.85))  # the pane scrolls
         v.addStretch(1)
         self.figures.setWidget(box)
+        presentation.rescale(box)  # at the zoom of the window
 
 
 def model_panel(result: Any, context: Any) -> ModelPanel:

@@ -327,6 +327,12 @@ EXPLAIN = {
     "to one (maximum bipartite matching); mean over annotator pairs.",
     "overlap_f1_macro": "Overlap span F1, macro: per label, mean over the labels, then over "
     "annotator pairs.",
+    "token_f1": "Token-level span F1 as bratiaa computes it: every span split into one piece "
+    "per token it overlaps (tokens: runs of non-space characters), F1 = 2TP / (|A| + |B|) over "
+    "these (label, token) multisets; mean over annotator pairs.",
+    "lenient_f1": "Lenient overlap span F1: a span counts as found when the other annotator has "
+    "a span of the same label sharing a character with it, not one to one; F1 of the two "
+    "shares; mean over annotator pairs.",
     "char_fleiss_kappa": "Fleiss' κ over characters, each character's value the label of the "
     "span covering it or 'no label'.",
     "char_krippendorff_alpha": "Krippendorff's nominal α over characters ('no label' a value).",
@@ -334,7 +340,7 @@ EXPLAIN = {
     "token_krippendorff_alpha": "Krippendorff's nominal α over tokens ('no label' a value).",
     "unitizing_alpha": "Krippendorff's unitizing α (αU, as DKPro Statistics computes it): where "
     "the spans begin and end and their labels, against chance placements, with the documents "
-    "concatenated in name order.",
+    "concatenated in input order (the files, or the records of an export).",
     "gamma": "Mathet et al.'s γ: disorder of the best alignment of the units against that of "
     "sampled random continua.",
     "gamma_cat": "Mathet's γ-cat: the labels of the units aligned together, weighted by how well "
@@ -352,6 +358,8 @@ def interval_note(result: Any, key: str) -> str:
         )
     if key == "gamma_cat":
         return "No interval: γ-cat would have to be aligned again for every resample."
+    if key in ("token_f1", "lenient_f1"):
+        return "No interval: as bratiaa reports it, the mean and SD over the annotator pairs."
     note = (
         f"Interval: 95% percentile bootstrap over documents ({int(o.get('n_resamples', 1000)):,} "
         f"resamples, seed {int(o.get('seed', 0))}): the documents are drawn with replacement and "
@@ -376,13 +384,14 @@ def figures_frame(result: Any) -> pd.DataFrame:
             "value": v.get("value"),
             "ci_low": v.get("ci_low"),
             "ci_high": v.get("ci_high"),
+            "sd": v.get("sd"),
             "explanation": "\n\n".join(
                 textwrap.fill(t, 72) for t in (EXPLAIN.get(k, k), interval_note(result, k))
             ),
         }
         for k, v in result.overall.items()
     ]
-    return pd.DataFrame(rows, columns=["figure", "value", "ci_low", "ci_high", "explanation"])
+    return pd.DataFrame(rows, columns=["figure", "value", "ci_low", "ci_high", "sd", "explanation"])
 
 
 #: figures of the pairs table whose 95% interval is the tooltip of their cells
@@ -406,6 +415,11 @@ HEADERS = {
     "char_cohen_kappa": "char. κ",
     "token_cohen_kappa": "token κ",
     "unitizing_alpha": "αU",
+    "token_f1": "token F1",
+    "lenient_f1": "lenient F1",
+    "n_a": "spans a",
+    "n_b": "spans b",
+    **{f"{c}_f1_sd": f"{c} SD" for c in ("exact", "overlap", "token", "lenient")},
     **{
         f"{c}_ci_{end}": end
         for c in ("exact_f1", "overlap_f1", "unitizing_alpha")
@@ -439,7 +453,8 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         tables.models, tables.views = [], []  # type: ignore[attr-defined]
         for title in (
             "Annotator pairs (hover a figure for its 95% interval)",
-            "Labels, worst first",
+            "Labels, worst first (F1: mean and SD over pairs)",
+            "Span F1 per annotator pair and label",
             "Boundaries and labels",
             "Label confusion",
         ):
@@ -464,7 +479,13 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
     for model, view, frame in zip(
         tables.models,  # type: ignore[attr-defined]
         tables.views,  # type: ignore[attr-defined]
-        (pairs, f["labels"], f["pair_disagreements"], f["confusion"]),
+        (
+            pairs,
+            f["labels"],
+            f.get("per_pair_label", pd.DataFrame()),
+            f["pair_disagreements"],
+            f["confusion"],
+        ),
     ):
         model.set_frame(frame)
         fit_columns(view)
@@ -479,8 +500,10 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         lay.addWidget(summary.note)  # type: ignore[attr-defined]
         summary.model = DataFrameModel(  # type: ignore[attr-defined]
             hidden=["explanation"],
-            headers={"ci_low": "95% low", "ci_high": "95% high"},
-            cell_tooltips={c: "explanation" for c in ("figure", "value", "ci_low", "ci_high")},
+            headers={"ci_low": "95% low", "ci_high": "95% high", "sd": "SD over pairs"},
+            cell_tooltips={
+                c: "explanation" for c in ("figure", "value", "ci_low", "ci_high", "sd")
+            },
         )
         summary.view = make_table(summary.model)  # type: ignore[attr-defined]
         summary.view.horizontalHeader().setStretchLastSection(False)  # type: ignore[attr-defined]

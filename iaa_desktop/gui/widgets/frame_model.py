@@ -390,6 +390,8 @@ class DataFrameModel(QAbstractTableModel):
             colour = self._colours.colour(v)
             if colour is not None:
                 return QBrush(colour)
+            if v is None or v == "":  # not annotated: drawn apart from the row's disagreement
+                return None
         t = self._severity[r]
         if math.isfinite(t) and t > 0:
             return QBrush(severity_colour(t))

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, 
 _STYLES = {
     "question": "QFrame#message_bar { background: #fff4ce; border: 1px solid #d6b656; }",
     "refusal": "QFrame#message_bar { background: #fde7e9; border: 1px solid #c4314b; }",
+    "done": "QFrame#message_bar { background: #e6f4ea; border: 1px solid #5a9f68; }",
 }
 _TEXT = "QLabel { color: #1f1f1f; background: transparent; border: none; }"
 
@@ -85,6 +86,15 @@ class MessageBar(QFrame):
         """Say why something was not done (with a Close button)."""
         self._show("refusal", QStyle.StandardPixmap.SP_MessageBoxCritical, text, details)
         self._add_button("Close", lambda: None)
+
+    def notify(
+        self, text: str, details: str, choices: Sequence[tuple[str, Callable[[], None]]]
+    ) -> None:
+        """Say that something was done, with what to do next (e.g. open the file written) and
+        a Close button."""
+        self._show("done", QStyle.StandardPixmap.SP_DialogApplyButton, text, details)
+        for label, callback in [*choices, ("Close", lambda: None)]:
+            self._add_button(label, callback)
 
     def dismiss(self) -> None:
         """Hide the message; a question left unanswered counts as cancelled."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+_UNSET = object()
+
 
 class SettingsPanel(QWidget):
     """Edits the options of a study. ``option_changed(name, value)`` fires on each change
@@ -30,6 +33,8 @@ class SettingsPanel(QWidget):
         super().__init__(parent)
         self._editors: dict[str, QWidget] = {}
         self._kind_names: list[str] = []
+        self._signature: list[tuple[str, type, tuple[Any, ...]]] = []
+        self._values: dict[str, Any] = {}  # the value each editor shows (to skip repeats)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
         self.kind_combo = QComboBox()
@@ -51,34 +56,52 @@ class SettingsPanel(QWidget):
         self._form.addRow(self._placeholder)
 
     def set_kinds(self, names: list[tuple[str, str]], current: str | None) -> None:
-        self.kind_combo.blockSignals(True)
-        self.kind_combo.clear()
-        self._kind_names = [""] + [n for n, _ in names]
-        self.kind_combo.addItem("Detect from the inputs", None)
-        for name, title in names:
-            self.kind_combo.addItem(title, name)
-        self.kind_combo.setCurrentIndex(
-            self._kind_names.index(current) if current in self._kind_names else 0
-        )
-        self.kind_combo.blockSignals(False)
+        """List ``names`` (kind, title) with ``current`` chosen. The list is only rebuilt when it
+        differs from the one shown, so a choice made in the combo never clears the combo."""
+        kind_names = [""] + [n for n, _ in names]
+        with QSignalBlocker(self.kind_combo):
+            if kind_names != self._kind_names:
+                self.kind_combo.clear()
+                self._kind_names = kind_names
+                self.kind_combo.addItem("Detect from the inputs", None)
+                for name, title in names:
+                    self.kind_combo.addItem(title, name)
+            self.kind_combo.setCurrentIndex(
+                kind_names.index(current) if current in kind_names else 0
+            )
 
     def _on_kind_activated(self, index: int) -> None:
-        self.kind_changed.emit(self.kind_combo.itemData(index))
+        self._post(self.kind_changed.emit, self.kind_combo.itemData(index))
 
     def set_settings(self, settings: list[Any], options: dict[str, Any]) -> None:
-        """Rebuild the form for ``settings`` with the current ``options``."""
+        """Show ``settings`` with the current ``options``.
+
+        When the form already shows these settings its editors are updated in place (signals
+        blocked); it is rebuilt only for another list of settings, and the editors it replaces
+        are deleted by the event loop, never while one of them may still be handling an event.
+        """
+        shown = [s for s in settings if getattr(s, "gui", True)]
+        signature = [(s.name, s.type, tuple(s.choices)) for s in shown]
+        if self._editors and signature == self._signature:
+            for s in shown:
+                self._set_value(s, self._editors[s.name], options.get(s.name, s.default))
+            return
         while self._form.rowCount():
-            self._form.removeRow(0)
+            row = self._form.takeRow(0)
+            for item in (row.labelItem, row.fieldItem):
+                if item is not None and item.widget() is not None:
+                    item.widget().hide()
+                    item.widget().deleteLater()
         self._editors.clear()
-        for s in settings:
-            if not getattr(s, "gui", True):
-                continue
-            value = options.get(s.name, s.default)
-            editor = self._make_editor(s, value)
+        self._signature = signature
+        for s in shown:
+            editor = self._make_editor(s)
+            self._set_value(s, editor, options.get(s.name, s.default))
             editor.setToolTip(s.help or s.label)
             editor.setObjectName(f"setting_{s.name}")
             label = QLabel(s.label)
             label.setToolTip(s.help or s.label)
+            label.setBuddy(editor)
             self._form.addRow(label, editor)
             self._editors[s.name] = editor
         if not self._editors:
@@ -87,43 +110,71 @@ class SettingsPanel(QWidget):
     def editor(self, name: str) -> QWidget | None:
         return self._editors.get(name)
 
-    def _make_editor(self, s: Any, value: Any) -> QWidget:
+    def editors(self) -> list[str]:
+        """The names of the settings the form shows, in its order."""
+        return list(self._editors)
+
+    def _post(self, fn: Callable[..., None], *args: Any) -> None:
+        """Call ``fn(*args)`` from the event loop, after the editor's own event handler has
+        returned: whatever the change leads to (a new study, a rebuilt form) never runs on top of
+        the editor's stack frame."""
+        QTimer.singleShot(0, self, lambda: fn(*args))
+
+    def _changed(self, name: str, value: Any) -> None:
+        if self._values.get(name, _UNSET) == value:
+            return  # e.g. a line edit that loses focus after Return: already applied
+        self._values[name] = value
+        self._post(self.option_changed.emit, name, value)
+
+    def _set_value(self, s: Any, w: QWidget, value: Any) -> None:
+        self._values[s.name] = value
+        with QSignalBlocker(w):
+            if isinstance(w, QComboBox):
+                i = w.findData(value)
+                if i >= 0:
+                    w.setCurrentIndex(i)
+            elif isinstance(w, QCheckBox):
+                w.setChecked(bool(value))
+            elif isinstance(w, QSpinBox):
+                w.setValue(int(value or 0))
+            elif isinstance(w, QDoubleSpinBox):
+                w.setValue(float(value or 0.0))
+            elif isinstance(w, QLineEdit):
+                text = "" if value is None else str(value)
+                self._values[s.name] = text  # compared with what the user types
+                if w.text() != text:
+                    w.setText(text)
+
+    def _make_editor(self, s: Any) -> QWidget:
         name = s.name
         if s.choices:
             w = QComboBox()
             for c in s.choices:
                 w.addItem(str(c), c)
-            if value in s.choices:
-                w.setCurrentIndex(list(s.choices).index(value))
-            w.activated.connect(
-                lambda i, w=w, name=name: self.option_changed.emit(name, w.itemData(i))
-            )
+            w.activated.connect(lambda i, w=w, name=name: self._changed(name, w.itemData(i)))
             return w
         if s.type is bool:
             w = QCheckBox()
-            w.setChecked(bool(value))
-            w.toggled.connect(lambda v, name=name: self.option_changed.emit(name, bool(v)))
+            w.toggled.connect(lambda v, name=name: self._changed(name, bool(v)))
             return w
         if s.type is int:
             w = QSpinBox()
             w.setRange(-1_000_000_000, 1_000_000_000)
-            w.setValue(int(value or 0))
             w.setKeyboardTracking(False)
-            w.valueChanged.connect(lambda v, name=name: self.option_changed.emit(name, int(v)))
+            w.valueChanged.connect(lambda v, name=name: self._changed(name, int(v)))
             return w
         if s.type is float:
             w = QDoubleSpinBox()
             w.setDecimals(4)
             w.setRange(-1e9, 1e9)
             w.setSingleStep(0.1)
-            w.setValue(float(value or 0.0))
             w.setKeyboardTracking(False)
-            w.valueChanged.connect(lambda v, name=name: self.option_changed.emit(name, float(v)))
+            w.valueChanged.connect(lambda v, name=name: self._changed(name, float(v)))
             return w
-        w = QLineEdit("" if value is None else str(value))
+        w = QLineEdit()
         w.setClearButtonEnabled(True)
-        # emit when editing is finished (Enter or focus out), not on every keystroke
-        w.editingFinished.connect(lambda w=w, name=name: self.option_changed.emit(name, w.text()))
+        # applied when editing is finished (Enter or focus out), not on every keystroke
+        w.editingFinished.connect(lambda w=w, name=name: self._changed(name, w.text()))
         return w
 
 

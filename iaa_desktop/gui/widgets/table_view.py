@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -237,6 +237,43 @@ def fit_header_height(view: QTableView) -> None:
     hh.setFixedHeight(lines * hfm.lineSpacing() + 10)
 
 
+def compact_columns(view: QTableView, widths: dict[str, int]) -> None:
+    """Make the named columns (of a :class:`DataFrameModel`) at most ``widths[name]``
+    characters wide: one column per annotator for four or five annotators side by side (the
+    full header in its tooltip, the cells' values short)."""
+    model = view.model()
+    ch = max(1, view.fontMetrics().averageCharWidth())
+    for name, chars in widths.items():
+        try:
+            c = model.column_of(name)
+        except (AttributeError, ValueError):  # not a column of this table
+            continue
+        if c >= 0:
+            view.setColumnWidth(c, min(view.columnWidth(c), ch * chars + 14))
+
+
+def fit_height_to_rows(view: QTableView, max_height: int, splitter=None) -> None:
+    """Ask for the height that shows every row (a grid with one row per annotator, five of
+    them and more), at most ``max_height``; the vertical ``splitter`` whose first pane holds
+    the view gives that pane the room."""
+    view.resizeRowsToContents()
+    rows = sum(view.rowHeight(r) for r in range(view.model().rowCount()))
+    header = (
+        view.horizontalHeader().sizeHint().height() if view.horizontalHeader().isVisible() else 0
+    )
+    bar = view.horizontalScrollBar().sizeHint().height()
+    view.setMinimumHeight(min(max_height, rows + header + bar + 2 * view.frameWidth() + 2))
+    if splitter is not None and splitter.count() > 1:
+        sizes = splitter.sizes()
+        pane = splitter.widget(0)
+        need = pane.minimumSizeHint().height()
+        if pane.hasHeightForWidth():  # wrapped labels beside the view need their lines
+            need = max(need, pane.heightForWidth(pane.width()))
+        need = min(need, sum(sizes) - 150)  # the pane below keeps a few rows
+        if sizes[0] < need:
+            splitter.setSizes([need, sum(sizes) - need, *sizes[2:]])
+
+
 def select_row(view: QTableView, row: int) -> None:
     """Make ``row`` current and selected, and scroll to it."""
     model = view.model()
@@ -278,6 +315,9 @@ class ListBar(QWidget):
         self.filter.setPlaceholderText(placeholder)
         self.filter.setClearButtonEnabled(True)
         self.filter.setMinimumWidth(80)
+        # focused only when clicked or on Ctrl+F: a tab switch leaves N / P to the list
+        self.filter.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.filter.setToolTip("Ctrl+F")
         lay.addWidget(self.filter, 1)
         self.only = QCheckBox("Disagreements only")
         self.only.setToolTip("show only the rows where the annotators disagree")
@@ -295,6 +335,20 @@ class ListBar(QWidget):
         model.layoutChanged.connect(self.update_count)
         self.extra_mask: Callable[[], object] | None = None
         self.update_count()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        parent = self.parentWidget()
+        if parent is not None and parent.property("find_bar") is None:
+            # Ctrl+F in the part of the window this list belongs to (one bar per part)
+            parent.setProperty("find_bar", True)
+            find = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), parent)
+            find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            find.activated.connect(self.focus_filter)
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter.selectAll()
 
     def _apply_text(self) -> None:
         self._timer.stop()

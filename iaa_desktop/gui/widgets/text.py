@@ -11,6 +11,8 @@ from __future__ import annotations
 import html
 import unicodedata
 
+from iaa_desktop.core.bidi import escape_bidi
+
 RLE, PDF = "\u202b", "\u202c"
 
 
@@ -28,7 +30,9 @@ def is_rtl(text: object) -> bool:
 
 
 def bidi_cell(text: str) -> str:
-    """``text`` embedded right-to-left when it reads right to left (for item-view cells)."""
+    """``text`` embedded right-to-left when it reads right to left (for item-view cells); a
+    bidirectional control within it is shown escaped, never obeyed."""
+    text = escape_bidi(text)
     return f"{RLE}{text}{PDF}" if is_rtl(text) else text
 
 

@@ -320,7 +320,10 @@ def run(
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)
     if len(data.annotators) < 2:
-        raise InsufficientDataError("Agreement needs labels of at least two annotators.")
+        raise InsufficientDataError(
+            "Agreement needs labels of at least two annotators."
+            + "".join(f"\n{e}" for e in errors[:10])
+        )
     pairs = data.pairs.drop(columns=["__line__"], errors="ignore").copy()
     factors = _factors(data, pairs, opts, errors, warnings)
     yield Progress(10, 100, "Lexical overlap")

@@ -323,7 +323,22 @@ def _labels_table(
     wide.index = wide.index.astype(str)
     wide.index.name = "pair_id"
     wide = wide.fillna("").astype(str).apply(lambda s: s.str.strip())
-    return wide, annotators
+    named = (
+        tuple(dict.fromkeys(str(a).strip() for a in df[c_ann] if str(a).strip()))
+        if c_ann and c_lab
+        else annotators
+    )
+    empty = [a for a in named if a not in wide.columns or (wide[a] == "").all()]
+    for a in empty:  # nothing read of them: a problem, and left out rather than scored
+        errors.append(
+            ReaderError(
+                path,
+                None,
+                f"no labels were read for annotator '{a}': every label is empty. Left out.",
+            )
+        )
+    keep = tuple(a for a in annotators if a not in empty)
+    return wide[list(keep)], keep
 
 
 def _long_labels(

@@ -30,6 +30,7 @@ from iaa_desktop.core.kinds.coref.sources import (
     read_coref_file,
     read_project_exports,
 )
+from iaa_desktop.core.kinds.coref.token_ids import align_documents
 from iaa_desktop.core.kinds.spec import (
     Setting,
     StepsKind,
@@ -40,6 +41,7 @@ from iaa_desktop.core.kinds.spec import (
 )
 from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
 from iaa_desktop.core.progress import Progress
+from iaa_desktop.core.refusals import what_it_is
 
 SETTINGS = [
     Setting(
@@ -289,6 +291,13 @@ def looks_like_coref(inputs: Sequence[Path]) -> float:
     return 0.0
 
 
+_NO_MENTIONS = (
+    "no mentions were found: is the coreference column right (CorefUD: Entity= in MISC; "
+    "Universal Anaphora: the IDENTITY column named by '# global.columns'; CoNLL-2012: the last "
+    "column), and are the columns separated by tabs? This annotator is left out."
+)
+
+
 def read_annotator(
     path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
 ) -> dict[str, CorefDocument]:
@@ -320,6 +329,9 @@ def read_annotator(
             elif is_conll(f):
                 found = read_conll(f)
             else:
+                refusal = what_it_is(f)  # ELAN, Praat, an INCEpTION export in another format
+                if refusal:
+                    errors.append(ReaderError(f, None, refusal))
                 continue
         except ReaderError as e:
             errors.append(e)
@@ -336,6 +348,8 @@ def read_annotator(
                 )
                 continue
             docs[d.name] = d
+    if docs and not any(d.mentions for d in docs.values()):
+        errors.append(ReaderError(path, None, _NO_MENTIONS))
     if not docs:
         errors.append(
             ReaderError(
@@ -376,7 +390,11 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
             "Coreference needs two or more annotators: give one folder (or file) per annotator."
         )
     by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
-    annotators = tuple(a for a, d in by_annotator.items() if d)
+    # an annotator of whose files not one mention was read is a problem (read_annotator), not
+    # an annotator who agrees with nobody: left out
+    annotators = tuple(
+        a for a, d in by_annotator.items() if any(doc.mentions for doc in d.values())
+    )
     if len(annotators) < 2:
         raise IaaError(
             "Fewer than two annotators have readable documents:\n"
@@ -433,7 +451,9 @@ def _compare_documents(
     }
     for k, name in enumerate(names):
         yield Progress(n_inputs + k / max(1, len(names)), n_inputs + 1, f"Comparing {name}")
-        docs = {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
+        docs = align_documents(
+            {a: by_annotator[a][name] for a in annotators if name in by_annotator[a]}
+        )
         missing = [a for a in annotators if a not in docs]
         if missing:
             some = next(iter(docs.values()))

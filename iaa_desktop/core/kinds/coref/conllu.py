@@ -15,6 +15,16 @@ The SPLIT column's ``EntityID=1|ElementOf=3`` gives split antecedents.
 
 Mentions are token spans counted over the document (every word and empty node; multi-word
 token ranges are not words), as in :func:`~iaa_desktop.core.kinds.coref.readers.read_conll`.
+Each token also keeps its identity, (sentence, word number, empty-node number): the CorefUD
+scorer (Popel et al., CRAC 2022; ``ufal/corefud-scorer``) and the Universal Anaphora scorer (Yu et
+al. 2022) identify a word by its sentence and ID and an empty node by its decimal ID (``5.1``),
+so two annotators who differ in their empty nodes (zero pronouns) still agree on every later word;
+:func:`~iaa_desktop.core.kinds.coref.token_ids.align_documents` matches mentions on those.
+
+Columns are split at tabs (CoNLL-U); a CoNLL-U Plus file (a ``# global.columns`` line naming N
+columns) whose lines hold no tab is split at runs of spaces, as the Universal Anaphora scorer
+reads its own space-aligned test files. A line that does not give the column count is an error
+at its line.
 A discontinuous mention keeps its parts in its type, ``"parts 3-5+8-9"``, so it matches only
 the same parts. Split antecedents do not change the identity chains scored here (as in the
 CoNLL scorers); they are listed in the document's notes.
@@ -27,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from iaa_desktop.core.errors import ReaderError
-from iaa_desktop.core.kinds.coref.readers import CorefDocument, MentionKey
+from iaa_desktop.core.kinds.coref.readers import CorefDocument, MentionKey, TokenId
 from iaa_desktop.core.textio import read_text
 
 _PART = re.compile(r"^(?P<eid>[^\[\]]+?)(?:\[(?P<i>\d+)/(?P<n>\d+)\])?$")
@@ -56,6 +66,38 @@ class _Doc:
     errors: list[ReaderError] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # mentions begun per entity
     last_part: dict[str, str] = field(default_factory=dict)  # entity → its discontinuous mention
+    ids: list[TokenId] | None = field(default_factory=list)  # None: an ID that is not a number
+    sentence: int = 0
+    sentence_done: bool = False  # a blank line ended the sentence: the next token begins one
+
+    def add_token(self, ident: str, form: str) -> int:
+        """Append a word or empty node (its ID column and form); its position."""
+        if self.sentence_done and self.words:
+            self.sentence += 1
+        self.sentence_done = False
+        parsed = token_number(ident)
+        if parsed is None:
+            self.ids = None
+        elif self.ids is not None:
+            self.ids.append((self.sentence, *parsed))
+        self.words.append(form)
+        return len(self.words) - 1
+
+
+def token_number(ident: str) -> tuple[int, int] | None:
+    """``(7, 0)`` for word ID ``7``, ``(7, 1)`` for empty node ``7.1``; None for anything else."""
+    word, dot, empty = ident.partition(".")
+    if not word.isdigit() or len(word) > 9 or (dot and not (empty.isdigit() and len(empty) < 10)):
+        return None
+    return int(word), int(empty) if dot else 0
+
+
+def split_columns(line: str, n_columns: int) -> list[str]:
+    """The fields of a CoNLL-U (Plus) line: at tabs; when the line has no tab and the file's
+    ``# global.columns`` names ``n_columns`` (> 0) columns, at runs of spaces."""
+    if "\t" in line or n_columns <= 0:
+        return line.split("\t")
+    return line.split()
 
 
 def _chunks(value: str) -> list[tuple[str, str]]:
@@ -96,6 +138,8 @@ def _to_documents(docs: list[_Doc], path: Path) -> list[CorefDocument]:
     out = []
     for d in docs:
         doc = CorefDocument(d.name, str(path), " ".join(d.words), errors=d.errors, line=d.line)
+        if d.ids is not None and len(d.ids) == len(d.words):
+            doc.tokens = list(zip(d.ids, d.words, strict=True))
         classes: dict[str, list[MentionKey]] = {}
         for _mid, (eid, parts, _line) in d.mentions.items():
             parts = sorted(parts)
@@ -139,7 +183,11 @@ def read_corefud(path: Path) -> list[CorefDocument]:
             docs.append(doc)
             open_ = {}
             continue
-        if not line.strip() or line.startswith("#"):
+        if not line.strip():
+            if doc is not None:
+                doc.sentence_done = True
+            continue
+        if line.startswith("#"):
             continue
         cols = line.split("\t")
         if len(cols) != 10:
@@ -151,8 +199,7 @@ def read_corefud(path: Path) -> list[CorefDocument]:
             continue
         if doc is None:
             doc = _first(docs, path)
-        token = len(doc.words)
-        doc.words.append(cols[1])
+        token = doc.add_token(cols[0], cols[1])
         split = _misc(cols, "SplitAnte")
         if split:
             for item in split.split(","):
@@ -276,7 +323,7 @@ def read_ua(path: Path) -> list[CorefDocument]:
     stack: list[tuple[str, int]] = []  # (mention id, start token)
     for n, line in enumerate(lines, 1):
         if line.startswith("# global.columns"):
-            columns = line.split("=", 1)[1].split()
+            columns = line.split("=", 1)[1].split() if "=" in line else []
             continue
         if line.startswith("# newdoc"):
             m = re.search(r"id\s*=\s*(\S+)", line)
@@ -284,11 +331,18 @@ def read_ua(path: Path) -> list[CorefDocument]:
             docs.append(doc)
             stack = []
             continue
-        if not line.strip() or line.startswith("#"):
+        if not line.strip():
+            if doc is not None:
+                doc.sentence_done = True
             continue
-        cols = line.split("\t")
+        if line.startswith("#"):
+            continue
+        cols = split_columns(line, len(columns))
         if doc is None:
             doc = _first(docs, path)
+        if columns and len(cols) != len(columns):
+            doc.errors.append(_column_count_error(path, n, len(cols), len(columns), line))
+            continue
         if not _word_index(cols):
             continue
         _ua_token(doc, cols, columns, n, path, stack)
@@ -314,8 +368,7 @@ def _ua_token(
     upper = [c.upper() for c in columns]
     i_ident = upper.index("IDENTITY") if "IDENTITY" in upper else 10
     i_split = upper.index("SPLIT") if "SPLIT" in upper else None
-    token = len(doc.words)
-    doc.words.append(cols[1] if len(cols) > 1 else "")
+    token = doc.add_token(cols[0], cols[1] if len(cols) > 1 else "")
     if i_split is not None and len(cols) > i_split:
         s = {
             k.strip().lower(): v.strip()
@@ -341,6 +394,16 @@ def _ua_token(
             mid, start = stack.pop()
             if mid:
                 doc.mentions[mid][1].append((start, token + 1))
+
+
+def _column_count_error(path: Path, n: int, got: int, want: int, line: str) -> ReaderError:
+    how = "tabs" if "\t" in line else "runs of spaces"
+    return ReaderError(
+        path,
+        n,
+        f"{got} columns (split at {how}) where the '# global.columns' line names {want}; "
+        "line left out.",
+    )
 
 
 def _entity(eid: str) -> str:

@@ -78,9 +78,9 @@ def _close(m: Mark, last: bool) -> str:
     link = "</a>" if m.href else ""
     if not last:
         return f"{link}</span>"
-    label = (
-        f"<sub style='color:#444; font-size:small'>{html.escape(m.label)}</sub>" if m.label else ""
-    )
+    # a subscript is small already; "small" on top of it left a 6-pixel name (unreadable on a
+    # projector): the subscript's own size, which follows the zoom
+    label = f"<sub style='color:#333'>{html.escape(m.label)}</sub>" if m.label else ""
     bracket = "<span style='color:#555; font-size:small'>]</span>" if m.brackets else ""
     return f"{link}{bracket}{label}</span>"
 

@@ -20,6 +20,10 @@ MAX_NUMBER = 10**12
 _MAX_DIGITS = len(str(MAX_NUMBER))
 
 MentionKey = tuple[str, int, int]  # (type, start, end) — end exclusive
+#: a CoNLL-U token as the CorefUD and Universal Anaphora scorers identify it: (sentence of the
+#: document, word number, empty-node number): word ``7`` is ``(s, 7, 0)``, empty node ``7.1``
+#: ``(s, 7, 1)``
+TokenId = tuple[int, int, int]
 
 
 @dataclass
@@ -35,6 +39,8 @@ class CorefDocument:
     errors: list[ReaderError] = field(default_factory=list)
     #: the line of its file where the document begins (``None``: the file is the document)
     line: int | None = field(default=None, compare=False)
+    #: CoNLL-U only: each token position's identity and form (positions index this list)
+    tokens: list[tuple[TokenId, str]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def singletons(self) -> list[MentionKey]:

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import figure_html, finite, table_html
+from iaa_desktop.core.export.html_blocks import figure_html, finite, shown_note, table_html
 from iaa_desktop.core.export.methods_text import (
     annotators_of,
     esc,
@@ -177,6 +177,8 @@ def _documents_section(
     if ctx.charts:
         body.append(_documents_chart(dt.head(ctx.max_rows)))
     body.extend(_class_tables(result, dt.head(N_WORST_DOCUMENTS), ctx))
+    shown = dt["document"].head(N_WORST_DOCUMENTS).nunique()
+    body.append(shown_note(shown, dt["document"].nunique(), "documents", "with most disagreement"))
     return Section("Documents", "\n".join(body), anchor="documents")
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.errors import IaaError
+from iaa_desktop.core.kinds.coref.conllu import split_columns, token_number
+from iaa_desktop.core.kinds.coref.readers import TokenId
 from iaa_desktop.core.textio import read_text
 
 
@@ -29,6 +31,9 @@ class _Layout:
     gap: str = ""  # what goes before the next surface: "", " " or a new line
     range_end: int = -1  # the last word of the multi-word token being read
     range_span: tuple[int, int] = (0, 0)
+    ids: list[TokenId | None] = field(default_factory=list)  # each token's identity
+    sentence: int = 0
+    sentence_done: bool = False
 
     def add(self, form: str, space_after: bool) -> tuple[int, int]:
         if self.parts and self.gap:
@@ -42,8 +47,17 @@ class _Layout:
 
     def end_sentence(self) -> None:
         self.range_end = -1  # word numbers start again in each sentence
+        self.sentence_done = True
         if self.parts:
             self.gap = "\n"
+
+    def token_id(self, ident: str) -> None:
+        """Count the token's identity as the readers do (sentence, word, empty node)."""
+        if self.sentence_done and self.ids:
+            self.sentence += 1
+        self.sentence_done = False
+        parsed = token_number(ident)
+        self.ids.append(None if parsed is None else (self.sentence, *parsed))
 
 
 def _space_after(cols: list[str]) -> bool:
@@ -54,6 +68,7 @@ def _space_after(cols: list[str]) -> bool:
 def _word(layout: _Layout, cols: list[str]) -> None:
     """A word line or an empty node: its span (inside a multi-word token, the token's span)."""
     ident = cols[0]
+    layout.token_id(ident)
     if "." in ident:  # an empty node: no surface of its own
         layout.spans.append((layout.pos, layout.pos))
         return
@@ -68,10 +83,18 @@ def conllu_layout(path: Path, strict_columns: bool) -> dict[str, tuple[str, list
     """Document name → (text, character span of each token), named and counted as the CorefUD
     (``strict_columns``: lines without 10 columns are left out, as its reader does) and Universal
     Anaphora readers name and count them."""
+    return {name: ("".join(d.parts), d.spans) for name, d in _layouts(path, strict_columns).items()}
+
+
+def _layouts(path: Path, strict_columns: bool) -> dict[str, _Layout]:
     path = Path(path)
     docs: dict[str, _Layout] = {}
     cur: _Layout | None = None
+    n_columns = 0
     for line in read_text(path).splitlines():
+        if line.startswith("# global.columns") and "=" in line:
+            n_columns = len(line.split("=", 1)[1].split())
+            continue
         if line.startswith("# newdoc"):
             m = re.search(r"id\s*=\s*(\S+)", line)
             cur = _Layout(m.group(1) if m else f"{path.stem}:{len(docs) + 1}")
@@ -83,8 +106,8 @@ def conllu_layout(path: Path, strict_columns: bool) -> dict[str, tuple[str, list
             continue
         if line.startswith("#"):
             continue
-        cols = line.split("\t")
-        if strict_columns and len(cols) != 10:
+        cols = split_columns(line, 0 if strict_columns else n_columns)
+        if (strict_columns and len(cols) != 10) or (n_columns and len(cols) != n_columns):
             continue
         if cur is None:
             cur = docs.setdefault(path.stem, _Layout(path.stem))
@@ -95,7 +118,26 @@ def conllu_layout(path: Path, strict_columns: bool) -> dict[str, tuple[str, list
                 cur.range_span = cur.add(cols[1] if len(cols) > 1 else "", _space_after(cols))
             continue
         _word(cur, cols)
-    return {name: ("".join(d.parts), d.spans) for name, d in docs.items()}
+    return docs
+
+
+def _spans_by_identity(
+    layout: _Layout, tokens: list[tuple[TokenId, str]]
+) -> list[tuple[int, int]] | None:
+    """The span of each of ``tokens`` (the positions the comparison numbered over every
+    annotator's token identities): the file's own span, or an empty span where the file lacks
+    the token (an empty node only another annotator has); None when a word is missing."""
+    by_id = dict(zip(layout.ids, layout.spans, strict=True))
+    out: list[tuple[int, int]] = []
+    for tid, _form in tokens:
+        span = by_id.get(tid)
+        if span is None:
+            if tid[2] == 0:
+                return None
+            at = out[-1][1] if out else 0
+            span = (at, at)
+        out.append(span)
+    return out
 
 
 def token_layout(
@@ -123,9 +165,13 @@ def token_layout(
     if kind not in ("corefud", "ua"):
         return text, None
     try:
-        source_text, spans = conllu_layout(path, strict_columns=kind == "corefud")[first.name]
+        layout = _layouts(path, strict_columns=kind == "corefud")[first.name]
+        source_text, spans = "".join(layout.parts), layout.spans
     except (KeyError, OSError, IaaError):
-        source_text, spans = "", []
+        source_text, spans, layout = "", [], None
+    tokens = getattr(first, "tokens", None)
+    if layout is not None and tokens is not None and [t for t, _f in tokens] != layout.ids:
+        spans = _spans_by_identity(layout, tokens) or []
     if last_token > len(spans):
         return "", None  # the surfaces then come from the readers' words (CorefDocument.covered)
     return source_text, spans

@@ -20,6 +20,21 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
+#: with more rows than this a chart repeats its value axis at the top (a long chart is read
+#: from the top of a scrolling pane)
+AXIS_TOP_ROWS = 12
+
+
+def _value_axis(ax: Any, n_rows: int) -> None:
+    """The value axis of a dot chart: up to 1.0 and a little beyond (a dot at 1.0 is whole),
+    repeated at the top of a long chart."""
+    lo, hi = ax.get_xlim()
+    if hi < 1.05:
+        ax.set_xlim(lo, 1.05)
+    if n_rows > AXIS_TOP_ROWS:
+        ax.tick_params(axis="x", top=True, labeltop=True)
+
+
 def _finite(v: Any) -> bool:
     return v is not None and isinstance(v, int | float) and math.isfinite(v)
 
@@ -85,6 +100,7 @@ def forest_figure(result: Any, factors: list[str] | None = None, width: float = 
     )
     ax.tick_params(axis="x", labelsize=8)
     ax.set_ylim(-0.7, len(rows) - 0.3)
+    _value_axis(ax, len(rows))
     return fig
 
 
@@ -150,4 +166,5 @@ def targets_figure(result: Any, width: float = 7.0):
     ax.tick_params(axis="x", labelsize=8)
     ax.legend(fontsize=7, loc="best", ncols=2)
     ax.set_xlabel("agreement per target", fontsize=8)
+    _value_axis(ax, len(targets))
     return fig

@@ -5,7 +5,9 @@ For every target and for all targets pooled, before and after the TRoTR filter:
 * Krippendorff's α (ordinal by default) over the items × annotators matrix, can't-decide as a
   missing value; pooled α is computed on all items together, not averaged over targets;
 * the mean pairwise Spearman ρ weighted by the number of items both annotators judged
-  (can't-decide included in that count);
+  (can't-decide included in that count: TRoTR) or, the ``spearman_weights`` setting, judged
+  with a valid value (the WUGs pipeline, ``data2agr.py``); by default the latter for DWUG/WUGs
+  folders (:func:`~iaa_desktop.core.kinds.durel.reader.is_wugs_layout`);
 * the filter (TRiC gold set): keep an item if (max − min) of its valid judgments is below
   ``filter_range`` (2), then drop it if ``filter_mean_low`` < mean < ``filter_mean_high``
   (2 and 3, exclusive); binary label 1 if mean ≥ ``label_threshold`` (2.5);
@@ -43,6 +45,7 @@ from iaa_desktop.core.kinds.durel.reader import (
     DurelData,
     Scale,
     Use,
+    is_wugs_layout,
     looks_like_durel,
     normalise_quote,
     read_durel,
@@ -57,6 +60,9 @@ from iaa_desktop.core.kinds.spec import (
     result_fields,
 )
 from iaa_desktop.core.progress import Progress
+
+#: how the weighted mean Spearman ρ weights an annotator pair (see :data:`SETTINGS`)
+SPEARMAN_WEIGHTS = ("auto", "judged", "valid")
 
 SETTINGS = [
     Setting(
@@ -111,6 +117,17 @@ SETTINGS = [
         float,
         (),
         "targets with a weighted Spearman below this are marked as left out of the TRaC ranking",
+    ),
+    Setting(
+        "spearman_weights",
+        "Spearman: weight each pair by",
+        "auto",
+        str,
+        SPEARMAN_WEIGHTS,
+        "judged: the items both annotators judged, can't-decide included (TRoTR, Periti et al. "
+        "2024); valid: the items both judged with a valid value (the WUGs pipeline's "
+        "data2agr.py, Schlechtweg et al. 2021); auto: valid for DWUG/WUGs folders, judged "
+        "otherwise",
     ),
     Setting(
         "max_aligned",
@@ -361,6 +378,9 @@ def _no_judgments(inputs: Sequence[Path]) -> str:
 def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, DurelResult]:
     """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
     yield Progress(0, 100, "Reading the judgments")
+    if opts.get("spearman_weights", "auto") == "auto":
+        wugs = is_wugs_layout([Path(p) for p in inputs])
+        opts = {**opts, "spearman_weights": "valid" if wugs else "judged"}
     data = _read(inputs, opts)
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)

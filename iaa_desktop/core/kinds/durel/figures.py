@@ -74,6 +74,16 @@ def compute(
     return out
 
 
+def spearman_weight_mask(matrix: Matrix, options: Mapping[str, Any]) -> np.ndarray:
+    """Who counts in the weight of an annotator pair's ρ: every judgment (can't-decide
+    included; TRoTR, Periti et al. 2024) or, with ``spearman_weights = "valid"``, the valid
+    values only (the WUGs pipeline's ``data2agr.py``: a can't-decide is a missing value there,
+    and a pair's weight is the number of items both judged with a valid value)."""
+    if options.get("spearman_weights") == "valid":
+        return ~np.isnan(matrix.values)
+    return matrix.judged
+
+
 def overall_figures(
     matrix: Matrix, stats: Mapping[str, np.ndarray], options: Mapping[str, Any]
 ) -> dict[str, dict[str, Any]]:
@@ -81,8 +91,9 @@ def overall_figures(
     of their binary labels)."""
     level = options["level"]
     values, judged, kept = matrix.values, matrix.judged, stats["kept"]
-    overall_all = subset_figures(values, judged, level)
-    overall_f = subset_figures(values[kept], judged[kept], level)
+    w = spearman_weight_mask(matrix, options)
+    overall_all = subset_figures(values, judged, level, w)
+    overall_f = subset_figures(values[kept], judged[kept], level, w[kept])
     lab = stats["label"][kept]
     overall_f.update(n_label0=int((lab == 0).sum()), n_label1=int((lab == 1).sum()))
     return {"all": overall_all, "filtered": overall_f}
@@ -105,9 +116,10 @@ def target_figures(
     )
     groups = tcodes.codes.astype(np.int64)
     n_groups = len(tcodes.categories)
-    fa = grouped_figures(values, judged, groups, n_groups, level)
+    w = spearman_weight_mask(matrix, options)
+    fa = grouped_figures(values, judged, groups, n_groups, level, w)
     yield Progress(60, 100, "Per target, filtered")
-    ff = grouped_figures(values[kept], judged[kept], groups[kept], n_groups, level)
+    ff = grouped_figures(values[kept], judged[kept], groups[kept], n_groups, level, w[kept])
     lab = stats["label"]
     n0 = np.bincount(groups[kept & (lab == 0)], minlength=n_groups)
     n1 = np.bincount(groups[kept & (lab == 1)], minlength=n_groups)

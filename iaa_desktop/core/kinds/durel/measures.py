@@ -19,14 +19,18 @@ import numpy as np
 from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
 
 
-def subset_figures(values: np.ndarray, judged: np.ndarray, level: str) -> dict[str, Any]:
-    """α and weighted Spearman of the given items (rows) of the reliability matrix."""
+def subset_figures(
+    values: np.ndarray, judged: np.ndarray, level: str, weights: np.ndarray | None = None
+) -> dict[str, Any]:
+    """α and weighted Spearman of the given items (rows) of the reliability matrix; a pair's ρ
+    is weighted by the items both have in ``weights`` (default ``judged``)."""
     codes, cats = encode_numeric(values)
     pairable = (codes >= 0).sum(axis=1) >= 2
     alpha = math.nan
     if pairable.any() and len(cats) >= 1:
         alpha = krippendorff_alpha(codes, level, cats).value
-    rho = spearman_weighted(values, judged).value if values.shape[0] else math.nan
+    w = judged if weights is None else weights
+    rho = spearman_weighted(values, w).value if values.shape[0] else math.nan
     return {
         "n_items": int(values.shape[0]),
         "krippendorff_alpha": alpha,
@@ -149,12 +153,18 @@ def grouped_alpha(values: np.ndarray, groups: np.ndarray, n_groups: int, level: 
 
 
 def grouped_figures(
-    values: np.ndarray, judged: np.ndarray, groups: np.ndarray, n_groups: int, level: str
+    values: np.ndarray,
+    judged: np.ndarray,
+    groups: np.ndarray,
+    n_groups: int,
+    level: str,
+    weights: np.ndarray | None = None,
 ) -> list[dict[str, Any]]:
     """:func:`subset_figures` for every group at once."""
     cant = judged & np.isnan(values)
     alpha = grouped_alpha(values, groups, n_groups, level)
-    rho = grouped_spearman_weighted(values, judged, groups, n_groups)
+    w = judged if weights is None else weights
+    rho = grouped_spearman_weighted(values, w, groups, n_groups)
     n_items = np.bincount(groups, minlength=n_groups)
     n_judg = np.bincount(groups, judged.sum(axis=1), n_groups)
     n_cant = np.bincount(groups, cant.sum(axis=1), n_groups)

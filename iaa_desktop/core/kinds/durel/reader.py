@@ -117,6 +117,28 @@ def _find(folder: Path, stem: str) -> Path | None:
     return None
 
 
+#: folders a WUGs pipeline dataset (DWUG, Schlechtweg et al. 2021) holds beside its ``data``
+_WUGS_SIBLINGS = ("clusters", "stats", "graphs", "plots")
+
+
+def is_wugs_layout(inputs: Sequence[Path]) -> bool:
+    """Whether the inputs are a WUGs/DWUG dataset's ``data`` folder, target folders in it, or
+    their ``judgments.tsv``: a folder named ``data`` beside the pipeline's ``clusters``,
+    ``stats`` or ``graphs`` folders (the layout of the DWUG releases)."""
+
+    def data_folder(p: Path) -> bool:
+        return p.name == "data" and any((p.parent / s).is_dir() for s in _WUGS_SIBLINGS)
+
+    found = False
+    for p in inputs:
+        p = Path(p)
+        folder = p if p.is_dir() else p.parent
+        if not any(data_folder(f) for f in (folder, folder.parent)):
+            return False
+        found = True
+    return found
+
+
 def target_sets(inputs: Sequence[Path]) -> list[tuple[str, Path, Path | None, Path | None]]:
     """``(target name, judgments file, uses file or None, instances file or None)`` per target."""
     out: list[tuple[str, Path, Path | None, Path | None]] = []
@@ -481,6 +503,11 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
             frame = _read_judgments(j_path, target, i_path)
         except ReaderError as e:
             errors.append(e)
+            continue
+        if frame.empty:  # nothing read: a problem naming the file, not a target without pairs
+            errors.append(
+                ReaderError(j_path, None, "no judgments were read (a header and no rows).")
+            )
             continue
         t_uses: dict[str, Use] = {}
         if u_path is None:

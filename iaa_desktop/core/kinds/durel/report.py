@@ -174,9 +174,18 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         f"({len(result.annotators)} annotators, {result.overall.get('all', {}).get('n_items', 0):,} pairs, "
         f"{len(result.targets)} targets) were compared as in TRoTR (Periti et al. 2024): Krippendorff's α "
         f"(Krippendorff 2011) with the {esc(result.level)} distance, and Spearman's ρ per annotator pair averaged "
-        "with weights equal to the number of pairs both annotators judged. Can't-decide judgments ("
-        + ", ".join(f"‘{esc(v)}’" for v in cd)
-        + ") are missing values for α and ρ but count in the weights."
+        + (
+            "with weights equal to the number of pairs both annotators judged with a valid value, "
+            "as the WUGs pipeline's data2agr.py weights them (Schlechtweg et al. 2021). "
+            "Can't-decide judgments ("
+            + ", ".join(f"‘{esc(v)}’" for v in cd)
+            + ") are missing values for α and ρ and do not count in the weights."
+            if o.get("spearman_weights") == "valid"
+            else "with weights equal to the number of pairs both annotators judged. "
+            "Can't-decide judgments ("
+            + ", ".join(f"‘{esc(v)}’" for v in cd)
+            + ") are missing values for α and ρ but count in the weights."
+        )
     )
     p2 = (
         f"Filter (the TRiC gold set): a pair is kept when the range (max − min) of its valid judgments is below "
@@ -188,4 +197,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         f"{fmt_num(o.get('trac_min_spearman', 0.15))} are marked). No intervals are computed for this kind. "
         "α is interpreted with Krippendorff's (2004) guideline, a convention rather than a verdict."
     )
-    return [p1, p2], ["periti2024", "krippendorff2011", "krippendorff2004", "artstein2008"]
+    refs = ["periti2024", "krippendorff2011", "krippendorff2004", "artstein2008"]
+    if o.get("spearman_weights") == "valid":
+        refs.insert(1, "schlechtweg2021")
+    return [p1, p2], refs

@@ -10,14 +10,35 @@ import pandas as pd
 from iaa_desktop.core.export.report import Section, esc, text_dir
 
 
-def _use_html(label: str, text: str, span: tuple[int, int] | None) -> str:
+def _use_html(
+    label: str, text: str, span: tuple[int, int] | None, shared: dict[int, int] | None = None
+) -> str:
+    """One passage: the reused span highlighted, the words it shares with the other passage
+    boxed (``shared``: start → end of each such token), as the window shows them."""
     d = text_dir(text)
-    if span is not None and 0 <= span[0] < span[1] <= len(text):
-        a, b = span
-        body = f'{esc(text[:a])}<span class="target">{esc(text[a:b])}</span>{esc(text[b:])}'
-    else:
-        body = esc(text)
-    return f'<div class="use" dir="{d}"><b>{esc(label)}:</b> <bdi>{body}</bdi></div>'
+    ok_span = span is not None and 0 <= span[0] < span[1] <= len(text)
+    cuts = {0, len(text), *(span if ok_span and span else ())}
+    for s, e in (shared or {}).items():
+        cuts.update((s, e))
+    points = sorted(c for c in cuts if 0 <= c <= len(text))
+    parts = []
+    for a, b in zip(points, points[1:]):
+        piece = esc(text[a:b])
+        if (shared or {}).get(a) == b:
+            piece = f'<span class="shared">{piece}</span>'
+        if ok_span and span and span[0] <= a and b <= span[1]:
+            piece = f'<span class="target">{piece}</span>'
+        parts.append(piece)
+    return f'<div class="use" dir="{d}"><b>{esc(label)}:</b> <bdi>{"".join(parts)}</bdi></div>'
+
+
+def _shared_at(tokens: Any, shared: Any) -> dict[int, int]:
+    """Start → end of the tokens whose key is among the words both passages share."""
+    if tokens is None or not shared:
+        return {}
+    return {
+        int(s): int(e) for s, e, k in zip(tokens.starts, tokens.ends, tokens.keys) if k in shared
+    }
 
 
 def pair_html(detail: Any) -> str:
@@ -29,8 +50,18 @@ def pair_html(detail: Any) -> str:
     warn = "".join(f'<div class="note">{esc(w)}</div>' for w in detail.span_warnings)
     return (
         f'<div class="pair"><div class="head" dir="{text_dir(detail.title)}">{esc(detail.title)}</div>'
-        + _use_html(detail.label_a, detail.text_a, detail.span_a)
-        + _use_html(detail.label_b, detail.text_b, detail.span_b)
+        + _use_html(
+            detail.label_a,
+            detail.text_a,
+            detail.span_a,
+            _shared_at(getattr(detail, "tokens_a", None), getattr(detail, "shared", None)),
+        )
+        + _use_html(
+            detail.label_b,
+            detail.text_b,
+            detail.span_b,
+            _shared_at(getattr(detail, "tokens_b", None), getattr(detail, "shared", None)),
+        )
         + f'<div class="note">Judgments — {judg}. {summ}; lexical overlap {detail.overlap:.3f}.</div>{warn}</div>'
     )
 
@@ -48,8 +79,21 @@ def worst_pairs_html(result: Any, order: Any, n: int = 10) -> str:
 
 def worst_pairs_section(result: Any, rows: pd.DataFrame, title: str, n: int = 10) -> Section | None:
     """The section of the ``n`` pairs with the highest ``disagreement`` of ``rows`` (one row per
-    pair, in the order of ``result.pair_detail``); None without that column or rows."""
+    pair, in the order of ``result.pair_detail``); among equally disagreeing pairs (few
+    annotators give few distinct values) those with the highest lexical overlap, where a
+    disagreement is least expected. None without that column or rows."""
     if not len(rows) or "disagreement" not in rows.columns:
         return None
-    order = np.argsort(-rows["disagreement"].fillna(-1).to_numpy(), kind="stable")
-    return Section(title, worst_pairs_html(result, order, n), anchor="worst-pairs")
+    dis = rows["disagreement"].fillna(-1).to_numpy(dtype=float)
+    if "overlap" in rows.columns:
+        over = pd.to_numeric(rows["overlap"], errors="coerce").fillna(-1).to_numpy(dtype=float)
+        order = np.lexsort((-over, -dis))
+        how = "most disagreeing first; among equal disagreement, highest lexical overlap first"
+    else:
+        order = np.argsort(-dis, kind="stable")
+        how = "most disagreeing first"
+    note = (
+        f'<p class="note">{esc(how.capitalize())}; shared words boxed, the reused passage '
+        "highlighted.</p>"
+    )
+    return Section(title, note + worst_pairs_html(result, order, n), anchor="worst-pairs")

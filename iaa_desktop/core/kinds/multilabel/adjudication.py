@@ -53,7 +53,13 @@ class MultiLabelModel(AdjudicationModel):
     def format_value(self, value: str | None) -> str:
         if value is None:
             return "—"
-        return "{" + ", ".join(value.split(SEP)) + "}" if value else "∅ (no label)"
+        return "{" + ", ".join(value.split(SEP)) + "}" if value else "(none)"
+
+    def colour_values(self) -> list[str]:
+        """Every label set in code order, as the study's other tables colour them. The empty
+        set's value ``""`` takes no colour in a list of values, so its slot holds its name:
+        every other set keeps its place, and its colour."""
+        return ["(none)"] + [set_text(c, self.labels) for c in range(1, 2 ** len(self.labels))]
 
     def parse_value(self, text: str, i: int | None = None) -> str:
         t = text.strip().strip("{}")

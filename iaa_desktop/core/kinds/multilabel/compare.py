@@ -214,6 +214,7 @@ def _per_label(
     if not pairs:
         raise InsufficientDataError(
             "No two annotators labelled the same item; agreement cannot be computed."
+            + "".join(f"\n{e}" for e in data.errors[:10])
         )
     result.pair_index = pairs
     dense = explore.joints_fit(len(pairs), k)

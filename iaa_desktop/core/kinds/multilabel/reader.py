@@ -376,8 +376,10 @@ def _label_order(
             if lab not in order:
                 order.append(lab)
     if not order:
+        files = ", ".join(dict.fromkeys(str(f[0]) for f in frames))
         raise InsufficientDataError(
-            "No label was found in the annotations (every set is empty); give the labels."
+            f"No label was found in the annotations of {files} (every set is empty, for every "
+            "annotator); is the label column or the label delimiter right?"
         )
     if len(order) > MAX_LABELS:
         raise IaaError(f"{len(order)} labels is more than this analysis supports ({MAX_LABELS}).")
@@ -495,9 +497,11 @@ def _assemble(
                 f"annotator '{row['annotator']}' labels item '{row['item']}' a second time; the first annotation was kept.",
             )
         )
-    allrec = allrec.loc[~dup]
+    allrec = _without_empty_annotators(allrec.loc[~dup], errors)
     if allrec.empty:
-        raise InsufficientDataError("No valid annotation was found.")
+        raise InsufficientDataError(
+            "No valid annotation was found.\n" + "\n".join(str(e) for e in errors[:10])
+        )
     items = tuple(pd.unique(allrec["item"]).tolist())
     annotators = tuple(sorted(pd.unique(allrec["annotator"]).tolist(), key=natural_key))
     item_idx = pd.Index(items).get_indexer(allrec["item"])
@@ -516,6 +520,27 @@ def _assemble(
         errors=tuple(errors),
         warnings=tuple(warnings),
     )
+
+
+def _without_empty_annotators(allrec: pd.DataFrame, errors: list[ReaderError]) -> pd.DataFrame:
+    """The records without the annotators whose every label set is empty: nothing was read of
+    them (a wrong label column or delimiter, more likely than no label anywhere), a problem
+    naming their file, and they are left out rather than scored."""
+    if allrec.empty:
+        return allrec
+    most = allrec.groupby("annotator", sort=False)["code"].max()
+    empty = [a for a, m in most.items() if m <= 0]
+    for a in empty:
+        first = allrec.loc[allrec["annotator"] == a].iloc[0]
+        errors.append(
+            ReaderError(
+                first["path"],
+                None,
+                f"no labels were read for annotator '{a}': every label set is empty (is the "
+                "label column or the label delimiter right?). Left out.",
+            )
+        )
+    return allrec.loc[~allrec["annotator"].isin(empty)] if empty else allrec
 
 
 def _same_as_earlier(rec: pd.DataFrame, earlier: list[pd.DataFrame]) -> str | None:

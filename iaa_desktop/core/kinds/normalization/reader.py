@@ -442,13 +442,19 @@ def read_normalization(inputs: Sequence[Path]) -> NormalizationData:
 
 
 def _read_annotators(inputs: Sequence[Path], errors: list[ReaderError]) -> list[_Annot]:
-    """Every annotator of every input file, under unique names; at least two."""
+    """Every annotator of every input file with a token read, uniquely named; at least two."""
     annots: list[_Annot] = []
     for path in expand_inputs(inputs):
         try:
-            annots.extend(_dedupe(a, errors) for a in _read_file(Path(path), errors))
+            found = [_dedupe(a, errors) for a in _read_file(Path(path), errors)]
         except ReaderError as e:
             errors.append(e)
+            continue
+        for a in found:
+            if len(a.keys):
+                annots.append(a)
+            else:
+                errors.append(ReaderError(a.path, None, f"no tokens were read for {a.name}."))
     # annotator names must be unique (two folders may each hold annotator_1.tsv)
     seen: dict[str, int] = {}
     for a in annots:
@@ -461,7 +467,7 @@ def _read_annotators(inputs: Sequence[Path], errors: list[ReaderError]) -> list[
         raise IaaError(
             "A normalization study needs at least two annotators: give one token file per "
             "annotator or one table with a normalization column per annotator."
-            + (f" ({errors[0]})" if errors else "")
+            + "".join(f"\n{e}" for e in errors[:10])
         )
     return annots
 

@@ -60,23 +60,30 @@ class SpansModel(AdjudicationModel):
         return self.corpus.texts[self.group_doc[i]] or ""
 
     def format_value(self, value: str | None) -> str:
+        """Spans without a document: label and offsets (``PER 10–19``)."""
+        return self._spans_text(value, None)
+
+    def value_text(self, i: int, value: str | None) -> str:
+        """Spans of unit ``i`` quoting their words from unit ``i``'s own document
+        (``PER ‘Maria Ruiz’ 10–19``)."""
+        return self._spans_text(value, self._text(i))
+
+    @staticmethod
+    def _spans_text(value: str | None, text: str | None) -> str:
         if value is None:
             return "—"
         spans = decode(value)
         if not spans:
             return "∅ (no span)"
-        text = getattr(self, "_fmt_text", "")
+        if text is None:
+            return "; ".join(f"{s.label} {s.start}–{s.end}" for s in spans)
         return "; ".join(
             f"{s.label} ‘\u2068{' … '.join(text[a:b] for a, b in s.fragments)}\u2069’ {s.start}–{s.end}"
             for s in spans
         )
 
-    def choices(self, i: int, order=None, names=None, min_share: float = 0.5) -> list[Choice]:
-        self._fmt_text = self._text(i)
-        return super().choices(i, order, names, min_share)
-
     def extra_choices(self, i: int) -> list[Choice]:
-        self._fmt_text = self._text(i)
+        show = lambda v: self.value_text(i, v)  # noqa: E731
         versions = [decode(v) for v in self.versions[i] if v]
         every = [s for v in versions for s in v]
         if not every:
@@ -87,7 +94,7 @@ class SpansModel(AdjudicationModel):
         out = [
             Choice(
                 "u",
-                f"merge boundaries: {self.format_value(encode([Span(top, ((lo, hi),))]))}",
+                f"merge boundaries: {show(encode([Span(top, ((lo, hi),))]))}",
                 "merge",
                 encode([Span(top, ((lo, hi),))]),
             )
@@ -95,7 +102,7 @@ class SpansModel(AdjudicationModel):
         a, b = max(s.start for s in every), min(s.end for s in every)
         if a < b and (a, b) != (lo, hi):
             v = encode([Span(top, ((a, b),))])
-            out.append(Choice("i", f"common part: {self.format_value(v)}", "common", v))
+            out.append(Choice("i", f"common part: {show(v)}", "common", v))
         base = Counter(encode(v) for v in versions).most_common(1)[0][0]
         for key, lab in zip(LABEL_KEYS, sorted(set(self.corpus.labels) | set(labels))):
             relabelled = encode([Span(lab, s.fragments) for s in decode(base)])
@@ -103,13 +110,13 @@ class SpansModel(AdjudicationModel):
                 out.append(
                     Choice(
                         key,
-                        f"label {lab}: {self.format_value(relabelled)}",
+                        f"label {lab}: {show(relabelled)}",
                         f"label:{lab}",
                         relabelled,
                     )
                 )
         union = encode(list(dict.fromkeys(every)))
-        out.append(Choice("k", f"keep all: {self.format_value(union)}", "keep", union))
+        out.append(Choice("k", f"keep all: {show(union)}", "keep", union))
         out.append(Choice("x", "drop: no span here", "drop", ""))
         return out
 

@@ -22,6 +22,7 @@ from iaa_desktop.core.kinds.spans import SPEC
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
 from iaa_desktop.core.kinds.spans.tools import DEFAULT_FEATURE, DEFAULT_LAYER
 from iaa_desktop.core.kinds.spec import Setting, TaskResult, rename_annotators, resolve_options
 from iaa_desktop.core.metrics import spans as S
@@ -81,7 +82,7 @@ class SpansResult(TaskResult):
     labels: tuple[str, ...] = ()
     corpus: SpanCorpus | None = None
     groups: M.Groups | None = None
-    #: summary figure → {value, ci_low, ci_high}
+    #: summary figure → {value, ci_low, ci_high}; a pairwise figure also {mean, sd} over pairs
     overall: dict[str, dict[str, float | None]] = field(default_factory=dict)
     frames: dict[str, pd.DataFrame] = field(default_factory=dict)
     confusion: np.ndarray | None = None
@@ -108,6 +109,7 @@ class SpansResult(TaskResult):
             "overall": self.overall,
             "pairs": records("pairs"),
             "per_label": records("labels"),
+            "per_pair_label": records("per_pair_label"),
             "documents": records("documents"),
             "pair_disagreements": records("pair_disagreements"),
             "confusion": records("confusion"),
@@ -118,7 +120,10 @@ class SpansResult(TaskResult):
     def tables(self) -> dict[str, pd.DataFrame]:
         overall = pd.DataFrame(
             [
-                {"measure": k, **{q: v.get(q) for q in ("value", "ci_low", "ci_high")}}
+                {
+                    "measure": k,
+                    **{q: v.get(q) for q in ("value", "ci_low", "ci_high", "mean", "sd")},
+                }
                 for k, v in self.overall.items()
             ]
         )
@@ -270,13 +275,16 @@ def compare_corpus(
     corpus: SpanCorpus, opts: Mapping[str, Any], errors: list[ReaderError] | None = None
 ) -> Generator[Progress, None, SpansResult]:
     """Every figure of an already read corpus (the benchmark times this)."""
-    from iaa_desktop.core.kinds.spans.tables import assemble
+    from iaa_desktop.core.kinds.spans.tables import add_pairwise_figures, assemble
 
     errors = errors if errors is not None else []
     warnings: list[ReaderError] = []
     draws = M.doc_draws(
         len(corpus.names), int(opts.get("n_resamples", 1000)), int(opts.get("seed", 0))
     )
+    # the resamples are drawn over the documents in name order, so that every interval but the
+    # pooled αU's (whose continuum follows the input order) is the same for any input order
+    draws = draws[:, np.argsort(np.argsort(np.array(corpus.names, dtype=object), kind="stable"))]
     yield Progress(1, 6, "Matching spans")
     edges = M.span_edges(corpus)
     counts = M.f1_counts(corpus, edges)
@@ -317,7 +325,9 @@ def compare_corpus(
                     f"{'is' if n == 1 else 'are'} left out of the character/token coefficients.",
                 )
             )
+    by_pair_label = pair_label_counts(corpus, counts, edges)
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
+    add_pairwise_figures(result, by_pair_label)
     result.options, result.errors, result.warnings = dict(opts), errors, warnings
     result.gamma_note = note
     yield Progress(6, 6, "Done")

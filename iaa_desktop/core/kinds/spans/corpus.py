@@ -1,6 +1,6 @@
 """The spans of a study as flat arrays: one row per span (and per fragment) of every annotator.
 
-Documents are laid end to end in name order on one axis (``offset[d]`` is where document ``d``
+Documents are laid end to end in input order on one axis (``offset[d]`` is where document ``d``
 starts), so the whole corpus is compared by a few vectorised calls. Identical spans of one
 annotator (same label and fragments) count once, as in bratiaa.
 """
@@ -74,8 +74,11 @@ class SpanCorpus:
 def build_corpus(
     annotators: tuple[str, ...], docs: dict[str, dict[str, SpanDocument]]
 ) -> SpanCorpus:
-    """Arrays of ``docs`` (document name → annotator → document), documents in name order."""
-    names = tuple(sorted(docs))
+    """Arrays of ``docs`` (document name → annotator → document), documents in input order:
+    the order of the files, or of the records in an export, as the readers met them (the pooled
+    unitizing α concatenates the documents in this order, so it must not depend on their names,
+    which in a Prodigy export are input hashes)."""
+    names = tuple(docs)
     labels = tuple(sorted({s.label for by in docs.values() for d in by.values() for s in d.spans}))
     label_ix = {lab: i for i, lab in enumerate(labels)}
     ann_ix = {a: i for i, a in enumerate(annotators)}

@@ -21,7 +21,7 @@ PRECISION_LEVEL = 0.02
 
 def continuum_units(corpus: Any) -> list[tuple[str, int, int, str]]:
     """(annotator, start, end, label) of every fragment of the documents every annotator has,
-    on the axis of those documents laid end to end in name order."""
+    on the axis of those documents laid end to end in input order."""
     full = np.flatnonzero(corpus.has.all(axis=0))
     off = np.zeros(len(corpus.names), dtype=np.int64)
     off[full] = np.concatenate([[0], np.cumsum(corpus.lengths[full])[:-1]]).astype(np.int64)

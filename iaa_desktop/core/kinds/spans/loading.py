@@ -196,7 +196,11 @@ def read_inputs(
     out: dict[str, dict[str, SpanDocument]] = {}
     for p in inputs:
         for who, docs in read_input(Path(p), opts, errors).items():
-            out[unique_name(who, out)] = docs
+            name = unique_name(who, out)
+            if docs and not any(d.spans for d in docs.values()):
+                errors.append(_no_spans(Path(p), who, name, docs))
+                continue  # an annotator of whom nothing was read is not one who found nothing
+            out[name] = docs
     if sum(1 for d in out.values() if d) < 2:
         raise IaaError(
             "Spans need two or more annotators: give one folder (or file) per annotator, a brat "
@@ -204,6 +208,18 @@ def read_inputs(
             + "\n".join(str(e) for e in errors[:10])
         )
     return {a: d for a, d in out.items() if d}
+
+
+def _no_spans(given: Path, who: str, name: str, docs: dict[str, SpanDocument]) -> ReaderError:
+    """The problem of an annotator whose documents hold no span at all (left out)."""
+    paths = {Path(d.path) for d in docs.values()}
+    where = paths.pop() if len(paths) == 1 else given / who if (given / who).is_dir() else given
+    return ReaderError(
+        where,
+        None,
+        f"no spans were found for {name} in {len(docs)} document(s): is it the right layer, "
+        "label feature or column? This annotator is left out.",
+    )
 
 
 def pair_documents(

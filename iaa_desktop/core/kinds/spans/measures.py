@@ -321,7 +321,7 @@ def unitizing_figures(
     units: tuple[np.ndarray, ...] | None = None,
 ) -> dict:
     """αU per document (over its labels), per label and overall for the corpus (the documents
-    every annotator has, concatenated in name order into one continuum, as DKPro Statistics
+    every annotator has, concatenated in input order into one continuum, as DKPro Statistics
     computes αU of one continuum), for the given annotators (default: all).
 
     With ``draws`` (resamples × documents, :func:`doc_draws`), the intervals of the corpus and
@@ -383,7 +383,7 @@ def unitizing_figures(
 def _concatenated_alpha(
     corpus: SpanCorpus, full: np.ndarray, units: tuple[np.ndarray, ...], Q: int, R: int
 ) -> tuple[float, np.ndarray]:
-    """αU overall and per label of the documents ``full`` laid end to end in name order."""
+    """αU overall and per label of the documents ``full`` laid end to end in input order (files, or records of an export)."""
     b, e, rix, d, lab = units
     pos = np.zeros(len(corpus.names), dtype=np.int64)
     pos[full] = np.concatenate([[0], np.cumsum(corpus.lengths[full])[:-1]]).astype(np.int64)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import fmt, interval_text
+from iaa_desktop.core.export.html_blocks import fmt, interval_text, shown_note
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import (
     KindReport,
@@ -31,6 +31,8 @@ SUMMARY = (
     ("exact_f1_macro", "Exact-match span F1 (macro over labels, mean over pairs)", None),
     ("overlap_f1", "Overlap span F1 (micro, mean over pairs)", None),
     ("overlap_f1_macro", "Overlap span F1 (macro over labels, mean over pairs)", None),
+    ("token_f1", "Token-level span F1 (bratiaa's tokens, mean over pairs)", None),
+    ("lenient_f1", "Lenient overlap span F1 (not one to one, mean over pairs)", None),
     ("char_fleiss_kappa", "Character-level Fleiss' κ", "kappa"),
     ("char_krippendorff_alpha", "Character-level Krippendorff's α", "alpha"),
     ("token_fleiss_kappa", "Token-level Fleiss' κ", "kappa"),
@@ -114,7 +116,8 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
     dis = result.frames.get("disagreements")
     corpus = result.corpus
     for name in dt["document"].head(N_WORST_DOCUMENTS):
-        rows = dis[dis["document"] == name].head(N_CONTEXT) if dis is not None else []
+        every = dis[dis["document"] == name] if dis is not None else []
+        rows = every.head(N_CONTEXT) if len(every) else []
         if not len(rows):
             continue
         text = corpus.texts[corpus.names.index(name)] or ""
@@ -130,6 +133,15 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
                 cls="classes",
             )
         )
+        body.append(shown_note(len(rows), len(every), "disagreements", "of this document"))
+    body.append(
+        shown_note(
+            min(N_WORST_DOCUMENTS, dt["document"].nunique()),
+            dt["document"].nunique(),
+            "documents",
+            "with the lowest exact-match F1",
+        )
+    )
     return Section("Documents", "\n".join(body), anchor="documents")
 
 
@@ -149,18 +161,33 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
                     "exact_f1",
                     "exact_f1_ci_low",
                     "exact_f1_ci_high",
-                    "overlap_f1",
+                    *[
+                        c
+                        for c in (
+                            "exact_f1_sd",
+                            "overlap_f1",
+                            "token_f1",
+                            "token_f1_sd",
+                            "lenient_f1",
+                        )
+                        if c in labels.columns
+                    ],
                     "unitizing_alpha_ci",
                 ],
                 {
                     "exact_f1": "exact F1",
                     "exact_f1_ci_low": "low",
                     "exact_f1_ci_high": "high",
+                    "exact_f1_sd": "exact SD",
                     "overlap_f1": "overlap F1",
+                    "token_f1": "token F1",
+                    "token_f1_sd": "token SD",
+                    "lenient_f1": "lenient F1",
                     "unitizing_alpha_ci": "αU [95% interval]",
                 },
                 digits={c: 0 for c in labels.columns if c.startswith("n ")},
-                caption="Per label, worst first (exact F1 and αU with their 95% intervals)",
+                caption="Per label, worst first (F1: mean over pairs, SD over pairs; exact F1 "
+                "and αU with their 95% intervals)",
             )
         ]
         if ctx.charts:
@@ -222,7 +249,69 @@ def _pairs_section(result: Any, kr: KindReport) -> None:
     ):
         shown = pairs[["a", "b"]].assign(**{c: _with_ci(pairs, c) for c in figures})
         body.append(table_html(shown, ["a", "b", *figures], figures, caption=caption))
+    body.extend(_bratiaa_tables(result))
     kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))
+
+
+#: the pairwise F1 figures summarised by their mean and SD over pairs, as bratiaa reports them
+PAIRWISE_F1 = {
+    **PAIR_F1,
+    "token_f1": "token F1 (bratiaa's tokens)",
+    "lenient_f1": "lenient overlap F1",
+}
+
+
+def _bratiaa_tables(result: Any) -> list[str]:
+    """Mean and SD over pairs of every pairwise F1, and F1 per pair and label."""
+    rows = [
+        {
+            "figure": title,
+            "mean": _f(result.overall[k].get("mean")),
+            "sd": _f(result.overall[k].get("sd")),
+        }
+        for k, title in PAIRWISE_F1.items()
+        if k in result.overall
+    ]
+    out = []
+    if rows:
+        out.append(
+            table_html(
+                pd.DataFrame(rows),
+                ["figure", "mean", "sd"],
+                {"sd": "SD"},
+                caption="Pairwise span F1: mean and standard deviation over the annotator pairs "
+                "(as bratiaa reports them)",
+            )
+        )
+    ppl = result.frames.get("per_pair_label")
+    if ppl is not None and len(ppl):
+        out.append(
+            table_html(
+                ppl,
+                [
+                    "a",
+                    "b",
+                    "label",
+                    "n_a",
+                    "n_b",
+                    "exact_f1",
+                    "overlap_f1",
+                    "token_f1",
+                    "lenient_f1",
+                ],
+                {
+                    "n_a": "spans a",
+                    "n_b": "spans b",
+                    "exact_f1": "exact F1",
+                    "overlap_f1": "overlap F1",
+                    "token_f1": "token F1",
+                    "lenient_f1": "lenient F1",
+                },
+                digits={"n_a": 0, "n_b": 0},
+                caption="Span F1 per annotator pair and label",
+            )
+        )
+    return out
 
 
 def _confusion_section(result: Any, kr: KindReport, ctx: ReportContext) -> None:
@@ -276,7 +365,16 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "&amp; Rothschild 2005; the instance-level F1 of bratiaa), per label and micro over labels; "
         "the study figure is the mean over annotator pairs. Overlap F1 counts spans that share at "
         "least one character and the label, matched one to one by a maximum bipartite matching "
-        "(Hopcroft &amp; Karp 1973), so that no span counts twice."
+        "(Hopcroft &amp; Karp 1973), so that no span counts twice. As bratiaa reports them "
+        "(Kolditz et al. 2019), token-level F1 splits every span into one piece per token it "
+        "overlaps (tokens: runs of non-space characters) and compares the multisets of "
+        "(label, token) pieces, and every pairwise F1 is also given per pair and label and "
+        "summarised by its mean and standard deviation (population) over the pairs; a pair "
+        "with no span of a label has no F1 for it and is left out of that label's mean. "
+        "Lenient overlap F1 drops the one-to-one matching: recall is the share of one "
+        "annotator's spans that share a character with a span of the same label of the other, "
+        "precision the same the other way round (the partial match of Chinchor &amp; Sundheim "
+        "1993)."
     )
     p2 = (
         "Character- and token-level coefficients take every character of the text (whitespace "
@@ -286,8 +384,8 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "2011) across all annotators. Items covered by two labels of one annotator (overlapping "
         "spans) are reported and left out. Krippendorff's unitizing α (αU; Krippendorff 1995, "
         "2004) is computed as DKPro Statistics implements it (Meyer et al. 2014), per document and "
-        "for the corpus with the documents every annotator has concatenated in name order into "
-        "one continuum; overlapping spans of one annotator and label are merged first."
+        "for the corpus with the documents every annotator has concatenated in input order (the "
+        "order of the files, or of the records in an export) into one continuum; overlapping spans of one annotator and label are merged first."
     )
     p3 = (
         f"Intervals are 95% percentile bootstrap intervals over documents ({n:,} resamples; "
@@ -318,6 +416,8 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     refs = [
         "hripcsak2005",
         "hopcroft1973",
+        "kolditz2019",
+        "chinchor1993",
         "cohen1960",
         "fleiss1971",
         "krippendorff2011",

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.kinds.spans import measures as M
+from iaa_desktop.core.kinds.spans import pairwise as P
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 
 
@@ -159,3 +160,46 @@ def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma
         frames=frames,
         confusion=confusion,
     )
+
+
+def add_pairwise_figures(result: Any, c: P.PairLabelCounts) -> None:
+    """bratiaa's figures (:mod:`~iaa_desktop.core.kinds.spans.pairwise`) into a result: token
+    and lenient F1 per pair and overall, the mean and SD over pairs beside every overall pairwise
+    F1 and per label, and the rows per pair and label."""
+    from iaa_desktop.core.kinds.spans.compare import _fig
+
+    totals = P.pair_totals(c)
+    pairs = result.frames["pairs"]
+    for fig in ("token_f1", "lenient_f1"):
+        if len(pairs):
+            pairs[fig] = totals[fig]
+    for fig in P.FIGURES:
+        mean, sd = P.mean_sd(totals[fig][:, None])
+        entry = result.overall.setdefault(fig, _fig(float(mean[0])))
+        entry["mean"], entry["sd"] = _fig(float(mean[0]))["value"], _fig(float(sd[0]))["value"]
+    # the new pairwise figures beside the other F1 figures, before the coefficients
+    keys = [k for k in result.overall if k not in ("token_f1", "lenient_f1")]
+    at = keys.index("overlap_f1_macro") + 1 if "overlap_f1_macro" in keys else len(keys)
+    keys[at:at] = ["token_f1", "lenient_f1"]
+    result.overall = {k: result.overall[k] for k in keys}
+    for fig in ("exact_f1_macro", "overlap_f1_macro"):
+        if fig in result.overall and len(pairs):
+            mean, sd = P.mean_sd(pairs[fig].to_numpy(dtype=float)[:, None])
+            result.overall[fig]["mean"] = _fig(float(mean[0]))["value"]
+            result.overall[fig]["sd"] = _fig(float(sd[0]))["value"]
+    labels = result.frames["labels"]
+    if len(labels):
+        order = [result.labels.index(lab) for lab in labels["label"]]
+        for fig, (mean, sd) in P.label_mean_sd(c).items():
+            labels[fig] = mean[order]
+            labels[f"{fig}_sd"] = sd[order]
+        # each SD beside its mean (and its interval), the new figures before αU
+        cols = [c for c in labels.columns if not c.endswith("_sd")]
+        for fig in ("token_f1", "lenient_f1"):
+            cols.remove(fig)
+            cols.insert(cols.index("unitizing_alpha"), fig)
+        for fig in P.FIGURES:
+            after = f"{fig}_ci_high" if f"{fig}_ci_high" in cols else fig
+            cols.insert(cols.index(after) + 1, f"{fig}_sd")
+        result.frames["labels"] = labels[cols]
+    result.frames["per_pair_label"] = P.per_pair_label_frame(result.corpus, c)

@@ -97,7 +97,8 @@ def file_format(path: Path) -> str | None:
         ("label-studio", label_studio),
         ("doccano", doccano),
     ):
-        if module.mismatch(head) is None:
+        fits = module.mismatch(head, path) if name != "webanno-tsv3" else module.mismatch(head)
+        if fits is None:
             return name
     return None
 
@@ -349,17 +350,23 @@ def _read_xmi_bytes(path: Path) -> tuple[bytes, bytes | None, tuple[str, ...]]:
     return read_bytes(path), (read_bytes(ts_path) if ts_path else None), ()
 
 
-def load_cas(raw: bytes, ts_raw: bytes | None, where: str) -> tuple[Any, Any]:
-    """(CAS, type system) of UIMA XMI bytes, read with dkpro-cassis."""
+def load_cas(
+    raw: bytes, ts_raw: bytes | None, where: str, problems: list[ReaderError] | None = None
+) -> tuple[Any, Any]:
+    """(CAS, type system) of UIMA XMI bytes, read with dkpro-cassis (its warnings go to
+    ``problems``, never to the terminal)."""
     import cassis
+
+    from iaa_desktop.core.formats.inception import library_warnings
 
     if ts_raw is None:
         raise ReaderError(where, None, "no TypeSystem.xml beside the XMI file; cannot read it.")
     # cassis raises many exception types (lxml, ValueError, TypeError) for a broken file; each
     # becomes one error naming the file, and the other files still load
     try:
-        ts = cassis.load_typesystem(io.BytesIO(ts_raw))
-        cas = cassis.load_cas_from_xmi(io.BytesIO(raw), typesystem=ts, lenient=True)
+        with library_warnings(where, problems if problems is not None else [], "dkpro-cassis"):
+            ts = cassis.load_typesystem(io.BytesIO(ts_raw))
+            cas = cassis.load_cas_from_xmi(io.BytesIO(raw), typesystem=ts, lenient=True)
     except Exception as e:  # noqa: BLE001
         raise ReaderError(where, None, f"the XMI could not be read ({e}).") from None
     return cas, ts
@@ -377,7 +384,7 @@ def read_xmi(path: Path, opts: Mapping[str, Any], errors: list[ReaderError]) -> 
     layer, feature, _enc = _opts(opts)
     path = Path(path)
     raw, ts_raw, members = _read_xmi_bytes(path)
-    cas, ts = load_cas(raw, ts_raw, str(path))
+    cas, ts = load_cas(raw, ts_raw, str(path), errors)
     name = xmi_name(path)
     doc = cas_to_document(cas, ts, name, "", str(path))
     meta = {"source": (str(path), members), "layer": layer, "feature": feature}

@@ -10,7 +10,7 @@ is tallied on its own. The GUI and the command line run this same code.
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +72,12 @@ def declared_order(data: ReliabilityData, options: Mapping[str, Any]) -> Reliabi
     and the weighted coefficients use. A label used but not declared is an error.
     """
     names = [s.strip() for s in str(options.get("categories") or "").split(",") if s.strip()]
+    return with_categories(data, names)
+
+
+def with_categories(data: ReliabilityData, names: Sequence[str]) -> ReliabilityData:
+    """The data with ``names`` as its categories (see :func:`declared_order`); unchanged when
+    there are none."""
     if not names:
         return data
     if data.numeric:

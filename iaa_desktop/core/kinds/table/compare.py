@@ -16,7 +16,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iaa_desktop.core.errors import InsufficientDataError, ReaderError
+from iaa_desktop.core.errors import (
+    IaaError,
+    InsufficientDataError,
+    ReaderError,
+    with_earlier_problems,
+)
 from iaa_desktop.core.kinds.spec import Setting, TaskResult
 from iaa_desktop.core.kinds.table import SPEC
 from iaa_desktop.core.kinds.table.agreement import (
@@ -29,9 +34,10 @@ from iaa_desktop.core.kinds.table.agreement import (
     items_table,
     per_category_table,
     study_stats,
+    with_categories,
 )
 from iaa_desktop.core.kinds.table.layouts import LAYOUTS, sniff_export
-from iaa_desktop.core.kinds.table.reader import ColumnRoles, read_judgments
+from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, Judgments, read_judgments
 from iaa_desktop.core.kinds.table.reliability import (
     ReliabilityData,
     build_reliability,
@@ -371,9 +377,16 @@ class TableKind:
         judgments = read_judgments(list(inputs), roles)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
         yield Progress(15, 100, "Building the reliability data")
-        data = build_reliability(judgments.frame, judgments.item_columns, opts, errors, warnings)
-        data = declared_order(data, opts)
-        _check_annotator_count(len(data.annotators))
+        try:
+            data = build_reliability(
+                judgments.frame, judgments.item_columns, opts, errors, warnings
+            )
+            data = declared_order(data, opts)
+            if judgments.categories and not str(opts.get("categories") or "").strip():
+                data = _count_table_categories(data, judgments, warnings)
+            _check_annotator_count(len(data.annotators))
+        except IaaError as e:  # the files left out are named too: they may be the cause
+            raise with_earlier_problems(e, list(judgments.errors)) from e
         yield Progress(25, 100, "Computing overall agreement")
         stats = study_stats(data, opts)
         overall = compute_overall(data, opts, stats=stats)
@@ -426,6 +439,28 @@ class TableKind:
 
 
 KIND = TableKind()
+
+
+def _count_table_categories(
+    data: ReliabilityData, judgments: Judgments, warnings: list[ReaderError]
+) -> ReliabilityData:
+    """The categories a count table's header declares, an unused one too (Fleiss 1971: every
+    column is a category; Bennett's S, AC1 and AC2 depend on how many there are), with a warning
+    naming those nobody chose."""
+    used = set(judgments.frame["label"].astype(str))
+    unused = [c for c in judgments.categories if c not in used]
+    if unused:
+        first = str(judgments.frame[FILE].iloc[0]) if len(judgments.frame) else ""
+        warnings.append(
+            ReaderError(
+                Path(first),
+                None,
+                f"categories nobody chose: {', '.join(unused[:10])}"
+                f"{' …' if len(unused) > 10 else ''}; the count table declares them, so they "
+                "count among the categories (Bennett's S, AC1 and AC2 use their number).",
+            )
+        )
+    return with_categories(data, list(judgments.categories))
 
 
 def _check_annotator_count(n: int) -> None:

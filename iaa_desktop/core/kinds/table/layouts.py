@@ -306,6 +306,10 @@ def _check_total(path: Path, line: int, total: int) -> None:
         )
 
 
+#: ``DataFrame.attrs`` key of the categories a count table's header declares
+DECLARED = "declared_categories"
+
+
 def from_counts(path: Path, frame: pd.DataFrame, item_col: str | None) -> pd.DataFrame:
     """Judgments expanded from a subjects × categories count table (Fleiss 1971).
 
@@ -326,7 +330,10 @@ def from_counts(path: Path, frame: pd.DataFrame, item_col: str | None) -> pd.Dat
             for _ in range(int(cell)):
                 k += 1
                 out.append([item, f"rater {k}", cat, int(row[LINE])])
-    return pd.DataFrame(out, columns=["item", "annotator", "label", LINE])
+    long = pd.DataFrame(out, columns=["item", "annotator", "label", LINE])
+    # every column of a count table is a declared category, chosen or not (Fleiss 1971, Table 1)
+    long.attrs[DECLARED] = tuple(str(c) for c in cats)
+    return long
 
 
 def read_text_for_layout(path: Path) -> str:

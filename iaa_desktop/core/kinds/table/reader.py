@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, ReaderError
 from iaa_desktop.core.formats import read_head
 from iaa_desktop.core.kinds.table.layouts import (
+    DECLARED,
     counts_signal,
     detect,
     from_contingency,
@@ -23,6 +25,7 @@ from iaa_desktop.core.kinds.table.layouts import (
     looks_like_json,
     read_tool_export,
 )
+from iaa_desktop.core.nfc import nfc_column
 from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
 from iaa_desktop.core.textio import read_text
 
@@ -105,6 +108,8 @@ class Judgments:
     layout: str  # "long", "wide" or "per-annotator"
     errors: list[ReaderError] = field(default_factory=list)
     warnings: list[ReaderError] = field(default_factory=list)
+    #: the categories count tables declare in their header (chosen or not), in header order
+    categories: tuple[str, ...] = ()
 
 
 def _find(columns: list[str], names: tuple[str, ...]) -> str | None:
@@ -226,8 +231,18 @@ def _long_from_frame(
     if n_raters is not None:
         item_col = None if item_cols == (ROW_ITEM,) else item_cols[0]
         long = from_counts(path, df[[*item_cols, *rest, LINE]], item_col)
+        declared = long.attrs.get(DECLARED, ())
         long = long.rename(columns={"item": item_cols[0]})
+        long.attrs[DECLARED] = declared
         return long, (), "counts"
+    for name in RESERVED_ANNOTATORS:
+        if name in rest:
+            raise ReaderError(
+                path,
+                1,
+                f"an annotator column is named '{name}', a name the comparison's tables use "
+                "for their own columns; rename that column.",
+            )
     long = df.melt(
         id_vars=list(item_cols) + meta + [LINE],
         value_vars=rest,
@@ -288,6 +303,7 @@ def _file_frame(
                 )
             return frame, (), "contingency", warnings
     df = read_table(path)
+    _refuse_repeated_header(path, df)
     long, meta, kind = _long_from_frame(path, df, roles, n_files)
     if kind == "counts" and layout == "auto":
         warnings.append(
@@ -303,6 +319,42 @@ def _file_frame(
 
 
 _LONG_COLS = ("item", "annotator", "label", LINE)
+_WHAT = {"annotator": "annotator names", "label": "labels"}
+#: names the long table gives its own columns: no annotator can bear them
+RESERVED_ANNOTATORS = ("annotator", "label")
+
+
+def _refuse_repeated_header(path: Path, df: pd.DataFrame) -> None:
+    """A row equal to the header (tables joined one after another) is an error at its line:
+    read as data it would make an item, or an annotator, of the column names."""
+    cols = [c for c in df.columns if c != LINE]
+    if len(cols) < 2 or df.empty:
+        return
+    same = np.ones(len(df), dtype=bool)
+    for c in cols:
+        same &= df[c].astype(str).str.strip().to_numpy() == str(c).strip()
+        if not same.any():
+            return
+    line = int(df[LINE].to_numpy()[np.flatnonzero(same)[0]])
+    raise ReaderError(
+        path,
+        line,
+        "this row repeats the header row (tables joined one after another?); remove it, or "
+        "give the tables as separate files.",
+    )
+
+
+def _refuse_reserved_annotators(frame: pd.DataFrame) -> None:
+    for name in RESERVED_ANNOTATORS:
+        rows = np.flatnonzero(frame["annotator"].to_numpy() == name)
+        if len(rows):
+            r = int(rows[0])
+            raise ReaderError(
+                frame[FILE].iat[r],
+                int(frame[LINE].iat[r]) if LINE in frame.columns else None,
+                f"an annotator is named '{name}', a name the comparison's tables use for their "
+                "own columns; rename that annotator (a column or file name).",
+            )
 
 
 def _detect_from_head(path: Path, head: str) -> tuple[str, str] | None:
@@ -329,6 +381,32 @@ def _strip(col: pd.Series) -> pd.Series:
     return pd.Series(stripped.to_numpy()[codes], index=col.index)
 
 
+def _has_label(long: pd.DataFrame) -> bool:
+    """Whether a file's long judgments hold at least one label (not every cell empty)."""
+    if not len(long) or "label" not in long.columns:
+        return False
+    labels = long["label"]
+    return bool((labels.notna() & (labels.astype(str).str.strip() != "")).any())
+
+
+def _without_empty_annotators(frame: pd.DataFrame, errors: list[ReaderError]) -> pd.DataFrame:
+    """The judgments without the annotators none of whose cells holds a label (a problem each,
+    naming the file: an annotator of whom nothing was read is left out, not scored)."""
+    has = frame["label"].notna() & (frame["label"].astype(str).str.strip() != "")
+    judged = set(frame.loc[has, "annotator"])
+    empty = [a for a in dict.fromkeys(frame["annotator"]) if a not in judged]
+    for a in empty:
+        first = frame.loc[frame["annotator"] == a, FILE].iloc[0]
+        errors.append(
+            ReaderError(
+                Path(str(first)),
+                None,
+                f"no judgments were read for annotator {a}: every cell is empty. Left out.",
+            )
+        )
+    return frame[~frame["annotator"].isin(empty)] if empty else frame
+
+
 def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     """Read every input (files or folders of tables) into one long table.
 
@@ -346,6 +424,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     metas: list[str] = []
     layouts: set[str] = set()
     warnings: list[ReaderError] = []
+    declared: list[str] = []
     for path in files:
         try:
             long, meta, layout, file_warnings = _file_frame(path, roles, len(files))
@@ -353,6 +432,16 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
             errors.append(e)
             continue
         warnings.extend(file_warnings)
+        if not _has_label(long):
+            errors.append(
+                ReaderError(
+                    path,
+                    None,
+                    "no judgments were read from it: every label cell is empty (is the label "
+                    "column the right one?). File left out.",
+                )
+            )
+            continue
         ic = tuple(c for c in long.columns[: long.columns.get_loc("annotator")])
         if item_cols is None:
             item_cols = ic
@@ -365,6 +454,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
                 )
             )
             continue
+        declared.extend(c for c in long.attrs.get(DECLARED, ()) if c not in declared)
         long[FILE] = str(path)
         frames.append(long)
         layouts.add(layout)
@@ -380,5 +470,10 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     frame[list(metas)] = frame[list(metas)].fillna("")
     assert item_cols is not None
     for c in list(item_cols) + ["annotator", "label"]:
-        frame[c] = _strip(frame[c])
-    return Judgments(frame, item_cols, tuple(metas), "+".join(sorted(layouts)), errors, warnings)
+        frame[c], merged = nfc_column(_strip(frame[c]), _WHAT.get(c, f"values of '{c}'"))
+        if merged:
+            warnings.append(ReaderError(None, None, merged))
+    _refuse_reserved_annotators(frame)
+    frame = _without_empty_annotators(frame, errors)
+    layout = "+".join(sorted(layouts))
+    return Judgments(frame, item_cols, tuple(metas), layout, errors, warnings, tuple(declared))

@@ -35,6 +35,18 @@ SEVERITY_TIP = (
 )
 
 
+def set_names(r: MultiLabelResult) -> list[str]:
+    """Every label set's name in code order (``(none)``, …): the order that gives each set its
+    colour, the same in every table of the study."""
+    return [code_name(c, r.labels) for c in range(2**r.k)]
+
+
+def coded_set_names(r: MultiLabelResult) -> list[str]:
+    """As :func:`set_names`, each with its code (``001 Success``), as the partition tables
+    show them."""
+    return [f"{r.code(c)} {code_name(c, r.labels)}" for c in range(2**r.k)]
+
+
 def items_frame(r: MultiLabelResult) -> pd.DataFrame:
     """One row per item: each annotator's label set (as text), severity, the item's text."""
     from iaa_desktop.core.adjudication.severity import item_severity
@@ -99,7 +111,11 @@ class AllItemsPanel(QWidget):
     def set_result(self, result: MultiLabelResult) -> None:
         self.result = result
         assert result.data is not None
-        self.model.set_frame(items_frame(result), label_columns=result.data.annotators)
+        self.model.set_frame(
+            items_frame(result),
+            label_columns=result.data.annotators,
+            label_values=set_names(result),
+        )
         self.bar.reapply()
         fit_columns(self.view, max_width=200)
         if self.model.rowCount():
@@ -128,7 +144,7 @@ class AllItemsPanel(QWidget):
             else "fewer than two annotators labelled this item"
         )
         values = [row[a] if row[a] != "" else None for a in names]
-        shown = [v if v is None else (v or "∅ (no label)") for v in values]  # None: not labelled
+        shown = [v if v is None else (v or "(none)") for v in values]  # None: not labelled
         self.detail.setHtml(
             unit_html(
                 f"Item {row['item']}",
@@ -206,8 +222,9 @@ class ItemsPanel(QWidget):
         pair = max(0, self.pair_box.currentIndex())
         first, second = r.partition_items(pair, self.s1)
         a, b = r.pair_names()[pair]
-        self.first_model.set_frame(first, label_columns=(a, b))
-        self.second_model.set_frame(second, label_columns=(a, b))
+        scale = coded_set_names(r)  # one colour per label set, as in the Items tab
+        self.first_model.set_frame(first, label_columns=(a, b), label_values=scale)
+        self.second_model.set_frame(second, label_columns=(a, b), label_values=scale)
         s1_txt = ", ".join(
             f"<b>{c}</b> = {html.escape(code_name(int(c, 2), r.labels))}"
             for c in r.set_codes(self.s1)

@@ -32,8 +32,16 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop.core.kinds.normalization.compare import SUBSETS, NormalizationResult
 from iaa_desktop.gui.kinds.normalization.grid import GRID_LEGEND, CharacterGridModel
+from iaa_desktop.gui.presentation import base_font
+from iaa_desktop.gui.widgets.elided_label import ElidedText
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
-from iaa_desktop.gui.widgets.table_view import ListBar, fit_columns, make_table, select_row
+from iaa_desktop.gui.widgets.table_view import (
+    ListBar,
+    fit_columns,
+    fit_height_to_rows,
+    make_table,
+    select_row,
+)
 from iaa_desktop.gui.widgets.text import is_rtl
 from iaa_desktop.gui.widgets.zoom import TextZoom
 
@@ -135,10 +143,9 @@ class NormalizationPanel(QWidget):
         self.grid.setModel(self.grid_model)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.grid.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self._grid_font = QFont(self.grid.font())
+        self._grid_font = QFont(base_font())  # 100 %: the zoom factor is applied below
         self._set_grid_font()
-        self.grid_legend = QLabel(GRID_LEGEND)
-        self.grid_legend.setWordWrap(True)
+        self.grid_legend = ElidedText(GRID_LEGEND)  # one line: the rows of the grid need the room
         self.grid_legend.setStyleSheet("color: #555")
 
         self.dis_model = DataFrameModel(
@@ -175,6 +182,7 @@ class NormalizationPanel(QWidget):
         right.addWidget(grid_box)
         right.addWidget(dis_box)
         right.setSizes([300, 400])
+        self.grid_split = right
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.text_view)
         split.addWidget(right)
@@ -347,7 +355,10 @@ class NormalizationPanel(QWidget):
             parts.append("<tr>" + "".join([blank, *cells] if rtl else [*cells, blank]) + "</tr>")
             for x, name in enumerate(names):
                 cells = [self._cell(i, r.norm[i, x], False, sub[i], x) for i in order]
-                tag = f"<td style='color:#999; font-size:8pt; white-space:nowrap'>{html.escape(name)}</td>"
+                tag = (  # readable from the back row: the zoom applies to the names too
+                    f"<td style='color:#777; font-size:{9 * self.zoom.factor:.1f}pt; "
+                    f"white-space:nowrap'>{html.escape(name)}</td>"
+                )
                 parts.append("<tr>" + "".join([tag, *cells] if rtl else [*cells, tag]) + "</tr>")
             parts.append("</table>")
             line.clear()
@@ -477,6 +488,7 @@ class NormalizationPanel(QWidget):
             return
         info = r.token_units(i)
         self.grid_model.set_token(info, self._mode())
+        fit_height_to_rows(self.grid, max(120, self.height() * 2 // 5), self.grid_split)
         rtl = is_rtl(r.orig[i])
         self.grid.setLayoutDirection(
             Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
@@ -565,10 +577,12 @@ class NormalizationPanel(QWidget):
 
     def _set_grid_font(self) -> None:
         f = QFont(self._grid_font)
-        f.setPointSizeF(self._grid_font.pointSizeF() * 1.3 * self.zoom.factor)
+        f.setPointSizeF(self._grid_font.pointSizeF() * 1.15 * self.zoom.factor)
         self.grid.setFont(f)
         self.grid.horizontalHeader().setFont(f)
         self.grid.verticalHeader().setFont(f)
+        # three lines at most above the grid, so its rows (one per annotator) keep their room
+        self.token_label.setFixedHeight(self.token_label.fontMetrics().lineSpacing() * 3 + 6)
 
     def _zoomed(self) -> None:
         self._set_grid_font()

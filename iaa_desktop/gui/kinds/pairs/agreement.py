@@ -19,10 +19,14 @@ from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.summary_table import SummaryTable
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 
+#: a figure taller than this (inches) has its legend above the plot, where the pane starts
+TALL = 4.5
+
 
 def legend_below(fig: Any) -> Any:
     """Move each axes' legend under its plot, off the data (the panes are narrow, so below
-    rather than beside)."""
+    rather than beside); on a tall figure (a row per target) above it, seen without scrolling."""
+    tall = fig.get_figheight() > TALL
     for ax in fig.axes:
         leg = ax.get_legend()
         if leg is None:
@@ -33,8 +37,8 @@ def legend_below(fig: Any) -> Any:
         ax.legend(
             handles,
             labels,
-            loc="upper center",
-            bbox_to_anchor=(0.5, -0.18),
+            loc="lower center" if tall else "upper center",
+            bbox_to_anchor=(0.5, 1.0) if tall else (0.5, -0.18),
             ncol=2,
             frameon=False,
             fontsize="small",
@@ -48,15 +52,12 @@ def legend_below(fig: Any) -> Any:
 
 
 def canvas(fig: Any) -> QWidget:
-    """A matplotlib figure as a widget at its natural size (the pane scrolls), legends below
-    the plot."""
-    from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+    """A matplotlib figure as a widget at its natural size (the pane scrolls with the wheel),
+    legends below the plot (above it on a tall chart, where the bottom is out of sight)."""
+    from iaa_desktop.gui.widgets.chart_canvas import chart_canvas
 
     legend_below(fig)
-    c = FigureCanvasQTAgg(fig)
-    w, h = fig.get_size_inches() * fig.dpi
-    c.setMinimumSize(int(w), int(h))
-    return c
+    return chart_canvas(fig)
 
 
 def _boxed(title: str, view: QWidget) -> QWidget:

@@ -36,6 +36,7 @@ from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.table_view import (
     FrameTableView,
     ListBar,
+    compact_columns,
     fit_columns,
     make_table,
     select_row,
@@ -253,6 +254,9 @@ class PairPanel(QWidget):
         self.model.set_row_mask(mask if not mask.all() else None, name="factors")
         self.bar.reapply()
         fit_columns(self.list_view, max_width=150)
+        if self.result is not None:  # every annotator's judgment in view, four or five of them
+            names = [str(a) for a in self.result.annotators]
+            compact_columns(self.list_view, {"target": 12, **dict.fromkeys(names, 5)})
         if keep is None or not self.select_item(keep):
             if self.model.rowCount():
                 select_row(self.list_view, 0)

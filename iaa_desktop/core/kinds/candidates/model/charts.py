@@ -42,8 +42,8 @@ def kappa_forest_figure(fit: Any, width: float = 7.0):
     axes = fig.subplots(1, 2, sharey=True)
     ys = list(range(len(rows)))[::-1]
     for ax, key, title in (
-        (axes[0], "kappa", "without varying intercepts"),
-        (axes[1], "kappa_with_varying", "with varying intercepts"),
+        (axes[0], "kappa", "without varying\nintercepts"),  # two lines: never over the other
+        (axes[1], "kappa_with_varying", "with varying\nintercepts"),
     ):
         for y, (_, r) in zip(ys, rows):
             s = r[key]
@@ -81,7 +81,7 @@ def kappa_curves_figure(fit: Any, width: float = 7.0, row_height: float = 1.7):
             ax.axhline(0.0, color="0.5", lw=0.6, ls=":")
             ax.tick_params(labelsize=7.5)
             if i == 0:
-                ax.set_title(f"{title} varying intercepts", fontsize=9)
+                ax.set_title(f"{title} varying\nintercepts", fontsize=9)
             if j == 0:
                 ax.set_ylabel(_label(curve["condition"]).replace(", ", "\n"), fontsize=7.5)
     for ax in axes[-1]:
