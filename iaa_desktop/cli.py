@@ -89,15 +89,19 @@ def _study_input(inputs: Sequence[str], ns: argparse.Namespace | None = None) ->
     """
     if len(inputs) != 1 or not str(inputs[0]).endswith(".iaa-study"):
         return None
+    from iaa_desktop.core.errors import OptionError, shown_path
     from iaa_desktop.core.study_file import check_study_paths, confine_study, load_study
 
     study = load_study(inputs[0])
-    study, notes = confine_study(
-        study,
-        check_study_paths(study, inputs[0]),
-        allow_outside=bool(getattr(ns, "allow_outside_inputs", False)),
-        allow_outputs=bool(getattr(ns, "allow_study_outputs", False)),
-    )
+    try:
+        study, notes = confine_study(
+            study,
+            check_study_paths(study, inputs[0]),
+            allow_outside=bool(getattr(ns, "allow_outside_inputs", False)),
+            allow_outputs=bool(getattr(ns, "allow_study_outputs", False)),
+        )
+    except OptionError as e:  # named by the study file that asks it
+        raise OptionError(f"{shown_path(inputs[0])}: {e}") from None
     for note in notes:
         print(f"iaa-desktop: warning: {inputs[0]}: {note}", file=sys.stderr)
     return study

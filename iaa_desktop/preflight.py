@@ -43,11 +43,11 @@ XCB_PLUGIN = "Qt/plugins/platforms/libqxcb.so"
 _held_display = None  # the X connection kept open until Qt has connected (see release_display)
 
 
-def package_list(path: Path = LIST) -> list[tuple[str, str, str]]:
+def package_list(path: Path | None = None) -> list[tuple[str, str, str]]:
     """``(package, checks, needed by)`` of the package list; ``checks`` may name several,
     separated by commas (a package providing more than one library)."""
     rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in (path or LIST).read_text(encoding="utf-8").splitlines():
         parts = line.split("#", 1)[0].split()
         if len(parts) == 3:
             rows.append((parts[0], parts[1], parts[2]))
@@ -96,6 +96,18 @@ def missing_packages(roles: tuple[str, ...]) -> list[str]:
         for pkg, checks, role in package_list()
         if role in roles and not all(_present(c, libraries) for c in checks.split(","))
     ]
+
+
+def missing_files(roles: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """``(files, packages)``: the files of ``roles`` that are not there (fonts, fontconfig's
+    configuration: needed by a bundle too, which brings its own libraries but not these)."""
+    files, packages = [], []
+    for pkg, checks, role in package_list():
+        wanted = [c[5:] for c in checks.split(",") if c.startswith("file:")]
+        if role in roles and wanted and not all(Path(f).exists() for f in wanted):
+            files += [f for f in wanted if not Path(f).exists()]
+            packages.append(pkg)
+    return files, packages
 
 
 def install_command(packages: list[str]) -> str:
@@ -260,6 +272,10 @@ def window_problems(
     if missing:
         problems.append(f"system libraries Qt needs are missing ({', '.join(missing)})")
         packages += packages_for(missing)
+    files, providers = missing_files(("qt",)) if sys.platform == "linux" else ([], [])
+    if files:
+        problems.append(f"fonts or their configuration are missing ({', '.join(files)})")
+        packages += providers
     if display and sys.platform == "linux":
         problem = display_problem(environ, connect=not missing)
         if problem:

@@ -157,6 +157,7 @@ def _is_study_level(msg: str) -> bool:
             "no table files",
             "kappa",
             "κ",
+            "needs numeric labels",
         )
     )
 

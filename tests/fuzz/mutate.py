@@ -173,6 +173,47 @@ def utf16(data: bytes, rng: random.Random) -> bytes:
         return data
 
 
+def nfd_text(data: bytes, rng: random.Random) -> bytes:
+    """Part of the text decomposed (NFD): labels and names that differ only in normalization."""
+    import unicodedata
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+    k = rng.randrange(len(text) + 1)
+    return (text[:k] + unicodedata.normalize("NFD", text[k:])).encode("utf-8")
+
+
+def bidi_controls(data: bytes, rng: random.Random) -> bytes:
+    """A bidirectional control (an unclosed override, an isolate, a mark) inside a field."""
+    ls = _lines(data)
+    k = rng.randrange(len(ls))
+    sep, fs = _split_fields(ls[k])
+    j = rng.randrange(len(fs))
+    ctl = rng.choice(["\u202e", "\u202b", "\u2066", "\u2069", "\u200f", "\u061c"]).encode()
+    fs[j] = fs[j][: len(fs[j]) // 2] + ctl + fs[j][len(fs[j]) // 2 :]
+    ls[k] = sep.join(fs)
+    return b"\n".join(ls)
+
+
+def repeat_header(data: bytes, rng: random.Random) -> bytes:
+    """The first line again further down (files joined one after another)."""
+    ls = _lines(data)
+    ls.insert(rng.randrange(1, len(ls) + 1), ls[0])
+    return b"\n".join(ls)
+
+
+def reserved_names(data: bytes, rng: random.Random) -> bytes:
+    """A field renamed like the columns the application makes (annotator, label, item)."""
+    ls = _lines(data)
+    k = rng.randrange(len(ls))
+    sep, fs = _split_fields(ls[k])
+    fs[rng.randrange(len(fs))] = rng.choice([b"annotator", b"label", b"item", b"__line__"])
+    ls[k] = sep.join(fs)
+    return b"\n".join(ls)
+
+
 MUTATIONS: dict[str, Mutation] = {
     f.__name__: f
     for f in (
@@ -193,6 +234,10 @@ MUTATIONS: dict[str, Mutation] = {
         control_bytes,
         empty,
         utf16,
+        nfd_text,
+        bidi_controls,
+        repeat_header,
+        reserved_names,
     )
 }
 #: the expensive mutations (megabytes of data) are drawn less often

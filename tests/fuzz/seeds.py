@@ -253,6 +253,61 @@ def study(d: Path) -> list[str]:
     return [str(d / "s.iaa-study")]
 
 
+#: options a study file may carry that no user would give (each refused with a message)
+HOSTILE_OPTIONS: list[dict[str, object]] = [
+    {"seed": -1},
+    {"n_resamples": 10**9, "interval": "bootstrap"},
+    {"scale": "1,\u0000"},
+    {"seed": "abc"},
+    {"interval": "bootstrap", "n_resamples": 3.5},
+    {"level": "interval", "scale": "9,1"},
+    {"iaa_dir": "../elsewhere"},
+    {"model_cache": "/tmp"},
+    {"texts": "../../etc/hostname"},
+    {"item": "\u202eitem"},
+]
+
+
+def study_hostile(d: Path) -> list[str]:
+    """A study file with an option no user would give."""
+    table(d)
+    import zlib
+
+    options = HOSTILE_OPTIONS[zlib.crc32(d.name.encode()) % len(HOSTILE_OPTIONS)]
+    _w(
+        d / "s.iaa-study",
+        json.dumps(
+            {
+                "format": "iaa-study",
+                "version": 1,
+                "kind": "table",
+                "inputs": ["long.csv"],
+                "options": {"interval": "none", **options},
+            },
+            indent=2,
+        ),
+    )
+    return [str(d / "s.iaa-study")]
+
+
+def study_symlinks(d: Path) -> list[str]:
+    """A study whose input folder holds a link leading out of the study's folder."""
+    data = d / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    table(data)
+    outside = d.parent / f"{d.name}-outside.csv"
+    outside.write_text("item,annotator,label\n1,C,x\n2,C,y\n", encoding="utf-8")
+    (data / "linked.csv").symlink_to(outside)
+    _w(
+        d / "s.iaa-study",
+        json.dumps(
+            {"format": "iaa-study", "version": 1, "kind": "table", "inputs": ["data"]},
+            indent=2,
+        ),
+    )
+    return [str(d / "s.iaa-study")]
+
+
 # ------------------------------------------------------------------------------- labelled spans
 # Two annotators' named entities over two documents, in each format the spans kind opens (brat
 # standoff, WebAnno TSV 3.3, an INCEpTION project export, Label Studio JSON, doccano JSONL,
@@ -468,7 +523,7 @@ SEEDS: dict[str, list[Callable[[Path], list[str]]]] = {
         spans_prodigy,
         spans_table,
     ],
-    "study": [study],
+    "study": [study, study_hostile, study_symlinks],
 }
 
 

@@ -271,3 +271,17 @@ def test_a_python_too_old_is_named_with_what_to_do(monkeypatch):
         f"{sys.executable} is {have} (install one with `uv python install 9.1`, or on Ubuntu from "
         f"the deadsnakes PPA, and run `PYTHON=python9.1 ./run`)."
     )
+
+
+def test_missing_fonts_are_named_with_their_package(monkeypatch, tmp_path):
+    """A bundle brings its libraries but not the system's fonts and fontconfig's configuration."""
+    listing = tmp_path / "system-packages.txt"
+    listing.write_text(
+        f"fonts-x  file:{tmp_path / 'x.ttf'}  qt\nfontconfig-config  file:/etc/hostname  qt\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(preflight, "LIST", listing)
+    assert preflight.missing_files(("qt",)) == ([str(tmp_path / "x.ttf")], ["fonts-x"])
+    problems, packages = preflight.window_problems({"QT_QPA_PLATFORM": "offscreen"})
+    assert problems == [f"fonts or their configuration are missing ({tmp_path / 'x.ttf'})"]
+    assert packages == ["fonts-x"]

@@ -388,12 +388,16 @@ def _long_labels(
 
 def encode_labels(labels: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     """``(codes, categories)``: integer codes (-1 = no label) of an items × annotators label table."""
-    arr = labels.to_numpy(dtype=object).astype(str)
-    valid = arr != ""
-    cats = sorted(set(arr[valid].tolist()), key=lambda s: (_num(s), s))
+    # Python strings (an object array), never a fixed-width string array: that one would take
+    # the longest label's width for every cell (one label of 60,000 characters among 10,000
+    # pairs: gigabytes)
+    flat = pd.Series(labels.to_numpy(dtype=object).ravel()).fillna("").astype(str)
+    raw_codes, uniques = pd.factorize(flat, sort=False)
+    raw = [str(u) for u in uniques]
+    cats = sorted((u for u in raw if u != ""), key=lambda s: (_num(s), s))
     index = {c: k for k, c in enumerate(cats)}
-    codes = np.full(arr.shape, -1, dtype=np.int32)
-    codes[valid] = [index[v] for v in arr[valid]]
+    lookup = np.array([index.get(u, -1) for u in raw] + [-1], dtype=np.int32)
+    codes = lookup[raw_codes].reshape(labels.shape)  # factorize's -1 picks the final -1
     return codes, cats
 
 

@@ -470,9 +470,12 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     frame[list(metas)] = frame[list(metas)].fillna("")
     assert item_cols is not None
     for c in list(item_cols) + ["annotator", "label"]:
-        frame[c], merged = nfc_column(_strip(frame[c]), _WHAT.get(c, f"values of '{c}'"))
-        if merged:
-            warnings.append(ReaderError(None, None, merged))
+        frame[c], merged, at = nfc_column(_strip(frame[c]), _WHAT.get(c, f"values of '{c}'"))
+        if merged:  # named at the first cell merged into another form
+            line = frame[LINE].iat[at] if LINE in frame.columns else None
+            warnings.append(
+                ReaderError(frame[FILE].iat[at], None if line is None else int(line), merged)
+            )
     _refuse_reserved_annotators(frame)
     frame = _without_empty_annotators(frame, errors)
     layout = "+".join(sorted(layouts))

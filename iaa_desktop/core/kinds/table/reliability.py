@@ -278,8 +278,11 @@ def _categories(labels: _Labels) -> tuple[np.ndarray, np.ndarray]:
         cats = num_u[~missing_u][order]
     else:
         cats_idx = np.flatnonzero(~missing_u)
-        order = np.argsort(labs_u.to_numpy()[cats_idx].astype(str))
-        cats = labs_u.to_numpy()[cats_idx][order].astype(str)
+        # Python strings, never a fixed-width string array sized by the longest label
+        texts = np.empty(len(cats_idx), dtype=object)
+        texts[:] = [str(v) for v in labs_u.to_numpy()[cats_idx]]
+        order = np.argsort(texts, kind="stable")
+        cats = texts[order]
     cat_of_u = np.full(len(labs_u), -1, dtype=np.int64)
     cat_of_u[np.flatnonzero(~missing_u)[order]] = np.arange(len(order))
     if labels.numeric:  # different spellings of one number (2, 2.0) are one category
