@@ -1,7 +1,8 @@
 """Mathet et al.'s γ computed by the core, against pygamma-agreement's recorded results.
 
 The references (``tests/fixtures/gamma/*.json``) were recorded by pygamma-agreement itself (see
-``make_reference.py`` there) on its own test continua and on the bundled spans example: the best
+``make_reference.py`` there) on the continua beside them (hand-written ones, seeded generated
+ones and the bundled spans example; see the README there): the best
 alignment and its unitary disorders must be the same, the observed disorder the same sum of
 them, and, with the same seed, sampler and precision level, the same sampled continua (their
 disorders equal to single precision, as pygamma-agreement stores them), hence the same γ, γ-cat
@@ -43,6 +44,11 @@ def source_of(ref: dict) -> Path:
     return GAMMA / ref["source"]
 
 
+def dissimilarity_of(ref: dict) -> Dissimilarity:
+    """The combined dissimilarity of the recorded run (α = 1 unless recorded otherwise)."""
+    return Dissimilarity(alpha=ref.get("alpha", 1.0))
+
+
 def check_alignment(al, c, ref: dict) -> None:
     assert [list(map(int, t)) for t in al.tuples] == ref["alignment"]
     assert [float(d) for d in al.disorders] == ref["unitary_disorders"]
@@ -57,7 +63,8 @@ def test_best_alignment_equals_pygamma(path):
     ref = json.loads(path.read_text(encoding="utf-8"))
     c = make_continuum(units_of(source_of(ref)))
     assert list(c.annotators) == ref["annotators"]
-    al = fast_alignment(c, Dissimilarity()) if ref["fast"] else best_alignment(c, Dissimilarity())
+    dis = dissimilarity_of(ref)
+    al = fast_alignment(c, dis) if ref["fast"] else best_alignment(c, dis)
     check_alignment(al, c, ref)
 
 
@@ -69,6 +76,7 @@ def test_gamma_equals_pygamma_for_the_same_seed(path):
     c = make_continuum(units_of(source_of(ref)))
     r = gamma(
         c,
+        dissimilarity_of(ref),
         seed=ref["seed"],
         precision_level=ref["precision_level"],
         sampler=ref["sampler"],
@@ -90,8 +98,19 @@ def test_gamma_equals_pygamma_for_the_same_seed(path):
 def test_every_pygamma_reference_is_present():
     """The comparisons above cannot pass vacuously: the recorded runs are there."""
     names = {p.stem for p in REFERENCES}
-    assert {"AlexPaulSuzan", "AlexPaulSuzan-shuffle", "spans_example"} <= names
-    assert sum("gamma" in json.loads(p.read_text()) for p in REFERENCES) >= 4
+    assert {
+        "three_small",
+        "three_small-shuffle",
+        "three_small-alpha3",
+        "four_small",
+        "five_almost_same",
+        "three_sparse",
+        "two_split",
+        "three_by_100",
+        "three_by_100-fast",
+        "spans_example",
+    } <= names
+    assert sum("gamma" in json.loads(p.read_text()) for p in REFERENCES) >= 10
 
 
 # -- invariants ---------------------------------------------------------------------------------
@@ -197,7 +216,7 @@ def test_gamma_is_reproducible_from_its_seed(anns, seed):
 
 
 def test_fast_gamma_is_never_below_the_exact_disorder():
-    c = make_continuum(units_of(GAMMA / "3by100.csv"))
+    c = make_continuum(units_of(GAMMA / "three_by_100.csv"))
     exact = best_alignment(c, Dissimilarity())
     fast = fast_alignment(c, Dissimilarity(), 3)
     assert fast.disorder >= exact.disorder - 1e-9

@@ -42,6 +42,7 @@ agreement in Python. *Journal of Open Source Software* 6(62), 2989.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -113,7 +114,8 @@ def _align_all(
     """The samples' alignments, in ``processes`` processes (half of the samples each) when there
     is enough work to pay for starting them (in this process if they cannot start)."""
     work = sum(s.num_units for s in samples)
-    if processes > 1 and work > 40_000:
+    # a frozen application would start itself again in every process
+    if processes > 1 and work > 40_000 and not getattr(sys, "frozen", False):
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool

@@ -408,10 +408,43 @@ def best_alignments(cs: Sequence[Continuum], dis: Dissimilarity) -> list[Alignme
             width += len(problems[stop][0])
             stop += 1
         batch = problems[start:stop]
-        for k, chosen, (tuples, unit_cost, _) in zip(todo[start:stop], _solve_many(batch), batch):
+        for k, chosen, (tuples, unit_cost, sizes) in zip(
+            todo[start:stop], _solve_many(batch), batch
+        ):
+            chosen = _merge_ties(tuples, unit_cost, chosen, sizes)
             out[k] = _alignment(tuples[chosen], unit_cost[chosen], cs[k])
         start = stop
     return [a for a in out if a is not None]
+
+
+def _merge_ties(
+    tuples: Ints, cost: NDArray[np.float32], chosen: NDArray[np.bool_], sizes: Ints
+) -> NDArray[np.bool_]:
+    """Two chosen unitary alignments replaced by the one that holds exactly their units when it
+    costs no more (a tie, since the choice is optimal): of equally good alignments, the one that
+    aligns more units together."""
+    real = tuples < sizes[None, :]
+    owner = [np.full(int(s) + 1, -1, dtype=np.int64) for s in sizes]
+    for k in np.flatnonzero(chosen):
+        for a in np.flatnonzero(real[k]):
+            owner[a][tuples[k, a]] = k
+    cand = np.flatnonzero(~chosen & (real.sum(axis=1) >= 2))
+    if not len(cand):
+        return chosen
+    own = np.stack([owner[a][tuples[cand, a]] for a in range(len(sizes))], axis=1)
+    big = np.iinfo(np.int64).max
+    lo = np.where(real[cand], own, big).min(axis=1)
+    hi = np.where(real[cand], own, -1).max(axis=1)
+    two = (lo != hi) & np.all(~real[cand] | (own == lo[:, None]) | (own == hi[:, None]), axis=1)
+    cand, lo, hi = cand[two], lo[two], hi[two]
+    whole = real[lo].sum(axis=1) + real[hi].sum(axis=1) == real[cand].sum(axis=1)
+    tie = cost[cand] <= (cost[lo] + cost[hi]).astype(F32)
+    chosen = chosen.copy()
+    for c, a, b in zip(cand[whole & tie], lo[whole & tie], hi[whole & tie]):
+        if chosen[a] and chosen[b]:
+            chosen[a] = chosen[b] = False
+            chosen[c] = True
+    return chosen
 
 
 def best_alignment(c: Continuum, dis: Dissimilarity) -> Alignment:

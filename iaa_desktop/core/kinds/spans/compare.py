@@ -191,6 +191,7 @@ def compare_corpus(
     if opts.gamma:
         from iaa_desktop.core.kinds.spans.gamma import corpus_gamma
 
+        yield Progress(4, 6, "γ: best alignments of the units and of sampled continua")
         gamma, note = corpus_gamma(corpus, opts.seed)
     else:
         note = "γ not computed: turned off in the settings."
