@@ -1,0 +1,176 @@
+"""Consistency across occurrences: forms grouped, treatments counted, within-annotator shares.
+
+The counts are checked against a direct pandas groupby of the same judgments (on the shared
+five-annotator normalization data and on random tables), the entropies against scipy's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import entropy as scipy_entropy
+
+from iaa_desktop.core.kinds.occurrences import OccurrenceTable, fold, gather
+from tests.conftest import shared_path
+
+
+def table(forms, treatments, annotators=None):
+    t = np.asarray(treatments, dtype=object)
+    n = len(forms)
+    names = tuple(annotators or [chr(65 + x) for x in range(t.shape[1])])
+    return OccurrenceTable(
+        names, tuple(forms), ("d",) * n, tuple(str(i) for i in range(n)), t.reshape(n, len(names))
+    )
+
+
+def test_one_form_normalized_two_ways_by_one_annotator():
+    occ = gather(
+        table(["pottée", "pottée", "x"], [["potée", "pottée"], ["potée", "potée"], ["x", "x"]])
+    )
+    assert [f.shown for f in occ.inconsistent] == ["pottée"]
+    f = occ.inconsistent[0]
+    assert f.n_occurrences == 2 and f.n_judgments == 4
+    assert [(t.treatment, t.count, t.annotators) for t in f.treatments] == [
+        ("potée", 3, ("A", "B")),
+        ("pottée", 1, ("B",)),
+    ]
+    assert f.entropy == pytest.approx(scipy_entropy([3, 1], base=2))
+    # A treated it one way (entropy 0), B two ways equally (entropy 1): the mean is 0.5
+    assert f.within_entropy == pytest.approx(0.5)
+    assert f.inconsistent_annotators == ("B",)
+    a, b = occ.per_annotator
+    assert (a.n_repeated_forms, a.n_inconsistent_forms) == (1, 0)
+    assert (b.n_repeated_forms, b.n_inconsistent_forms, b.inconsistent_forms) == (1, 1, ("pottée",))
+
+
+def test_forms_matched_after_nfc_and_as_the_setting_says():
+    forms = ["pott\u00e9e", "potte\u0301e", "Pottee"]
+    tr = [["a"], ["b"], ["c"]]
+    assert len(gather(table(forms, tr), "exact").forms) == 2  # NFC joins the first two only
+    assert len(gather(table(forms, tr), "case").forms) == 2
+    assert len(gather(table(forms, tr), "case_diacritics").forms) == 1
+    assert fold("Straße", "case") == "strasse"
+
+
+def test_an_annotator_who_did_not_see_an_occurrence_is_not_counted():
+    occ = gather(table(["w", "w"], [["a", None], ["b", "a"]]))
+    f = occ.forms[0]
+    assert f.n_judgments == 3
+    assert {t.treatment: t.count for t in f.treatments} == {"a": 2, "b": 1}
+    assert occ.per_annotator[1].n_repeated_forms == 0  # B judged "w" once only
+
+
+def test_most_inconsistent_first():
+    forms = ["a", "a", "b", "b", "c", "c"]
+    tr = [["1", "1"], ["1", "1"], ["1", "2"], ["1", "1"], ["1", "2"], ["3", "4"]]
+    occ = gather(table(forms, tr))
+    assert [f.shown for f in occ.forms] == ["c", "b", "a"]
+    assert occ.forms[-1].entropy == 0.0
+
+
+def direct_groupby(forms, treatments, names):
+    """The same counts by a long table and pandas' groupby (the independent computation)."""
+    rows = [
+        (f, names[x], v)
+        for f, row in zip(forms, treatments)
+        for x, v in enumerate(row)
+        if v is not None
+    ]
+    long = pd.DataFrame(rows, columns=["form", "annotator", "treatment"])
+    counts = long.groupby(["form", "treatment"]).size()
+    per_ann = long.groupby(["annotator", "form"])["treatment"].agg(["size", "nunique"])
+    return counts, per_ann
+
+
+def check_against_groupby(occ, forms, treatments, names):
+    counts, per_ann = direct_groupby(forms, treatments, names)
+    got = {(f.key, t.treatment): t.count for f in occ.forms for t in f.treatments}
+    assert got == {k: int(v) for k, v in counts.items()}
+    for f in occ.forms:
+        p = np.array([t.count for t in f.treatments], dtype=float)
+        assert f.entropy == pytest.approx(scipy_entropy(p, base=2), abs=1e-12)
+    for a in occ.per_annotator:
+        mine = (
+            per_ann.loc[a.annotator] if a.annotator in per_ann.index.get_level_values(0) else None
+        )
+        repeated = 0 if mine is None else int((mine["size"] >= 2).sum())
+        bad = 0 if mine is None else int(((mine["size"] >= 2) & (mine["nunique"] > 1)).sum())
+        assert (a.n_repeated_forms, a.n_inconsistent_forms) == (repeated, bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["w1", "w2", "w3", "w4"]),
+            st.lists(st.sampled_from(["x", "y", "z", None]), min_size=3, max_size=3),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_counts_equal_a_groupby_and_do_not_depend_on_order(rows):
+    forms = [r[0] for r in rows]
+    tr = [r[1] for r in rows]
+    names = ("A", "B", "C")
+    occ = gather(table(forms, tr, names))
+    check_against_groupby(occ, forms, tr, names)
+    # reversing the occurrences and the annotators changes no figure
+    rev = gather(table(forms[::-1], [r[::-1] for r in tr[::-1]], names[::-1]))
+    key = lambda o: {f.key: (f.n_occurrences, f.n_judgments, round(f.entropy, 12)) for f in o.forms}  # noqa: E731
+    assert key(occ) == key(rev)
+    for f in occ.forms:
+        assert 0.0 <= f.entropy <= math.log2(max(f.n_treatments, 1)) + 1e-12
+        assert (f.entropy == 0.0) == (f.n_treatments == 1)
+
+
+def test_shared_normalization_data_equals_a_direct_groupby_of_the_files():
+    from iaa_desktop.core.kinds import KINDS
+    from iaa_desktop.core.kinds.normalization.occurrences import occurrence_table
+
+    folder = shared_path("normalization")
+    files = sorted(folder.glob("annotator_*.tsv"))
+    # the forms as written: no lower-casing, no punctuation left out
+    options = {"lowercase": False, "drop_punctuation": False}
+    gen = KINDS["normalization"].run(files, options)
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        result = stop.value
+    occ = result.occurrences
+    assert occ is not None and len(occ.inconsistent) > 0
+    # the direct groupby reads the files themselves
+    frames = [
+        pd.read_csv(f, sep="\t", dtype=str, keep_default_na=False, quoting=3).assign(
+            annotator=f.stem
+        )
+        for f in files
+    ]
+    long = pd.concat(frames)
+    counts = long.groupby(["orig", "norm"]).size()
+    got = {(f.key, t.treatment): t.count for f in occ.forms for t in f.treatments}
+    assert got == {k: int(v) for k, v in counts.items()}
+    assert len(occ.forms) == long["orig"].nunique()
+    inconsistent = (long.groupby("orig")["norm"].nunique() > 1).sum()
+    assert len(occ.inconsistent) == inconsistent
+    # every form with more than one treatment is in the JSON, with its occurrences
+    js = result.to_json()["occurrences"]
+    assert js["n_inconsistent_forms"] == inconsistent == len(js["forms"])
+    assert sum(f["n_occurrences"] for f in js["forms"]) == sum(
+        len(f["occurrences"]) for f in js["forms"]
+    )
+    assert occurrence_table(result).treatments.shape == (result.n_tokens, 5)
+
+
+def test_occurrence_tables_are_written_as_csv(tmp_path):
+    occ = gather(table(["a", "a"], [["1", "2"], ["1", "1"]]))
+    tables = occ.tables()
+    assert list(tables["occurrence_forms"]["form"]) == ["a"]
+    assert list(tables["occurrence_list"].columns) == ["form", "document", "where", "A", "B"]
+    assert tables["occurrence_annotators"]["inconsistent_forms"].tolist() == [0, 1]
