@@ -7,6 +7,7 @@ five-annotator normalization data and on random tables), the entropies against s
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -126,7 +127,7 @@ def test_counts_equal_a_groupby_and_do_not_depend_on_order(rows):
     assert key(occ) == key(rev)
     for f in occ.forms:
         assert 0.0 <= f.entropy <= math.log2(max(f.n_treatments, 1)) + 1e-12
-        assert (f.entropy == 0.0) == (f.n_treatments == 1)
+        assert (f.entropy == 0.0) == (f.n_treatments <= 1)
 
 
 def test_shared_normalization_data_equals_a_direct_groupby_of_the_files():
@@ -174,3 +175,71 @@ def test_occurrence_tables_are_written_as_csv(tmp_path):
     assert list(tables["occurrence_forms"]["form"]) == ["a"]
     assert list(tables["occurrence_list"].columns) == ["form", "document", "where", "A", "B"]
     assert tables["occurrence_annotators"]["inconsistent_forms"].tolist() == [0, 1]
+
+
+def run_kind(name, inputs, options=None):
+    from iaa_desktop.core.kinds import KINDS
+
+    gen = KINDS[name].run(list(inputs), options or {})
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        return stop.value
+
+
+def test_spans_example_labels_equal_a_groupby_of_the_brat_files():
+    """Every label a covered text received equals a groupby of the annotators' T lines; places
+    where an annotator left a marked text unmarked are "(none)"."""
+    from iaa_desktop.core.kinds.occurrences import NOT_MARKED
+
+    example = Path(__file__).resolve().parents[2] / "iaa_desktop/resources/examples/spans"
+    result = run_kind("spans", [example / "Noa", example / "Omar", example / "Lena"])
+    occ = result.occurrences
+    rows = []
+    for folder in ("Noa", "Omar", "Lena"):
+        for ann in sorted((example / folder).glob("*.ann")):
+            for line in ann.read_text(encoding="utf-8").splitlines():
+                if line.startswith("T"):
+                    _, middle, text = line.split("\t")
+                    label, start, end = middle.split(" ")
+                    rows.append((ann.stem, int(start), int(end), folder, label, text))
+    long = pd.DataFrame(rows, columns=["doc", "start", "end", "annotator", "label", "text"])
+    long = long.drop_duplicates(["doc", "start", "end", "annotator", "label"])
+    counts = long.groupby(["text", "label"]).size()
+    got = {
+        (f.key, t.treatment): t.count
+        for f in occ.forms
+        for t in f.treatments
+        if t.treatment != NOT_MARKED
+    }
+    assert got == {k: int(v) for k, v in counts.items()}
+    # a form marked by some annotators and not by another has a "(none)" treatment
+    macron = occ.form("Emmanuel Macron")
+    assert macron is not None
+    assert {t.treatment: t.annotators for t in macron.treatments} == {
+        "PER": ("Noa", "Lena"),
+        NOT_MARKED: ("Omar",),
+    }
+    brussels = occ.form("Brussels")
+    assert {t.treatment: t.annotators for t in brussels.treatments} == {
+        "LOC": ("Noa", "Omar"),
+        "ORG": ("Lena",),
+    }
+    assert "occurrences" in result.to_json()
+
+
+def test_an_unmarked_repetition_of_a_marked_form_is_an_occurrence(tmp_path):
+    """ "Paris" marked once and left unmarked in a later sentence: two occurrences, the second
+    "(none)" for everyone."""
+    text = "Paris is big. We went to Paris. Parisians agree."
+    for name, label in (("A", "LOC"), ("B", "GPE")):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "doc.txt").write_text(text, encoding="utf-8")
+        (d / "doc.ann").write_text(f"T1\t{label} 0 5\tParis\n", encoding="utf-8")
+    result = run_kind("spans", [tmp_path / "A", tmp_path / "B"], {"gamma": False})
+    f = result.occurrences.form("Paris")
+    assert f.n_occurrences == 2  # "Parisians" is not a whole-word match
+    assert {t.treatment: t.count for t in f.treatments} == {"LOC": 1, "GPE": 1, "(none)": 2}
+    assert result.occurrences.table.where[f.rows[1]] == "25–30"
