@@ -243,3 +243,92 @@ def test_an_unmarked_repetition_of_a_marked_form_is_an_occurrence(tmp_path):
     assert f.n_occurrences == 2  # "Parisians" is not a whole-word match
     assert {t.treatment: t.count for t in f.treatments} == {"LOC": 1, "GPE": 1, "(none)": 2}
     assert result.occurrences.table.where[f.rows[1]] == "25–30"
+
+
+# ---------------------------------------------------------------------------------------------
+# deciding every occurrence of a form at once
+
+
+def _session(model, tmp_path):
+    from iaa_desktop.core.adjudication import AdjudicationSession, AdjudicationStore
+
+    return AdjudicationSession(model, AdjudicationStore.open(tmp_path / "store.sqlite"))
+
+
+def _norm_files(tmp_path):
+    rows = {
+        "A": ["pottée\tpotée", "und\tund", "pottée\tpotée", "Pottée\tpotée"],
+        "B": ["pottée\tpottée", "und\tund", "pottée\tpotée", "Pottée\tpotee"],
+    }
+    files = []
+    for name, toks in rows.items():
+        f = tmp_path / f"{name}.tsv"
+        body = "".join(f"T1\t{k + 1}\t{t}\t\t\n" for k, t in enumerate(toks))
+        f.write_text("text_id\ttoken_id\torig\tnorm\tmod\tmod_type\n" + body, encoding="utf-8")
+        files.append(f)
+    return files
+
+
+def test_normalization_form_decided_once_undone_in_one_step_and_written(tmp_path):
+    from iaa_desktop.core.adjudication import bulk
+    from iaa_desktop.core.kinds.normalization.adjudication import model_from_inputs
+
+    model = model_from_inputs(_norm_files(tmp_path), {"occurrence_match": "case"})
+    s = _session(model, tmp_path)
+    # token 3 ("pottée", both gave potée) decided on its own first
+    s.apply(s.make_change(2, "annotator:A", model.versions[2, 0]))
+    assert bulk.same_form(s, 0).tolist() == [0, 2, 3]  # "Pottée" too: case is ignored
+    assert model.form_treatments(0)[0] == "potée"
+    changes, kept = bulk.decide_form(s, 0, "potée")
+    assert kept == 1 and [c.unit for c in changes] == ["T1/1", "T1/4"]
+    s.apply_many(changes)
+    assert [s.gold[i] for i in (0, 2, 3)] == ["potée\t\t"] * 3
+    out = s.write_gold(tmp_path / "gold")
+    gold = pd.read_csv(
+        next(p for p in out if p.name == "gold.tsv"), sep="\t", dtype=str, keep_default_na=False
+    )
+    assert gold["norm"].tolist() == ["potée", "und", "potée", "potée"]
+    # one step undoes it all; the unit decided by hand stays decided
+    s.apply_many([c.inverse() for c in reversed(changes)])
+    assert not s.is_decided(0) and not s.is_decided(3) and s.is_decided(2)
+    # including the units decided one by one
+    changes, kept = bulk.decide_form(s, 0, "pottée", include_decided=True)
+    assert kept == 0 and len(changes) == 3
+    s.store.close()
+
+
+def test_spans_form_decided_once_and_written_as_brat(tmp_path):
+    from iaa_desktop.core.adjudication import bulk, units_for
+
+    text = "Paris is big. We went to Paris. Paris!"
+    labels = {"A": ("LOC", "LOC", "GPE"), "B": ("GPE", "LOC", "LOC")}
+    for name, labs in labels.items():
+        d = tmp_path / name
+        d.mkdir()
+        (d / "doc.txt").write_text(text, encoding="utf-8")
+        spans = [(0, 5), (25, 30), (32, 37)]
+        (d / "doc.ann").write_text(
+            "".join(
+                f"T{k + 1}\t{lab} {a} {b}\tParis\n"
+                for k, (lab, (a, b)) in enumerate(zip(labs, spans))
+            ),
+            encoding="utf-8",
+        )
+    result = run_kind("spans", [tmp_path / "A", tmp_path / "B"], {"gamma": False})
+    model = units_for(result)
+    s = _session(model, tmp_path)
+    i = model.keys.index("doc|0|5")
+    assert model.form(i) == "Paris"
+    assert set(model.form_treatments(i)) == {"LOC", "GPE"}
+    assert len(bulk.same_form(s, i)) == 3
+    changes, kept = bulk.decide_form(s, i, "LOC")
+    assert kept == 0 and len(changes) == 3
+    s.apply_many(changes)
+    out = s.write_gold(tmp_path / "out")
+    ann = next(p for p in out if p.suffix == ".ann").read_text(encoding="utf-8")
+    assert sorted(line.split("\t")[1] for line in ann.splitlines()) == [
+        "LOC 0 5",
+        "LOC 25 30",
+        "LOC 32 37",
+    ]
+    s.store.close()

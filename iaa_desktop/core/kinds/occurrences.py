@@ -32,17 +32,29 @@ then the number of occurrences).
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Literal, get_args
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-#: how forms are matched: as written (after NFC), ignoring case, ignoring case and diacritics
-FormMatch = Literal["exact", "case", "case_diacritics"]
-FORM_MATCHES: tuple[FormMatch, ...] = get_args(FormMatch)
+from iaa_desktop.core.nfc import FORM_MATCHES, FormMatch, fold, fold_with_offsets
+
+__all__ = [
+    "FORM_MATCHES",
+    "FORM_MATCH_TITLES",
+    "NOT_MARKED",
+    "AnnotatorConsistency",
+    "Form",
+    "FormMatch",
+    "Occurrences",
+    "OccurrenceTable",
+    "Treatment",
+    "fold",
+    "fold_with_offsets",
+    "gather",
+]
+
 #: what the view and the report show for each way of matching
 FORM_MATCH_TITLES = {
     "exact": "as written",
@@ -51,43 +63,6 @@ FORM_MATCH_TITLES = {
 }
 #: the treatment of an occurrence the annotator saw but did not mark (spans, mentions)
 NOT_MARKED = "(none)"
-
-
-@lru_cache(maxsize=1 << 16)
-def fold(form: str, match: FormMatch = "exact") -> str:
-    """The key two forms share when they are "the same form" under ``match``.
-
-    >>> fold("Pott\\u00e9e"), fold("Potte\\u0301e") == fold("Pott\\u00e9e")
-    ('Pottée', True)
-    >>> fold("Pottée", "case"), fold("Pottée", "case_diacritics")
-    ('pottée', 'pottee')
-    """
-    key = unicodedata.normalize("NFC", form)
-    if match == "exact":
-        return key
-    key = key.casefold()
-    if match == "case_diacritics":
-        decomposed = unicodedata.normalize("NFD", key)
-        key = unicodedata.normalize(
-            "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-        )
-    return key
-
-
-def fold_with_offsets(text: str, match: FormMatch) -> tuple[str, list[int]]:
-    """``text`` folded character by character, with the offset in ``text`` at which each
-    character of the folded text starts (and ``len(text)`` at the end), so that a match found in
-    the folded text maps back to the original offsets."""
-    if match == "exact":
-        return text, list(range(len(text) + 1))
-    out: list[str] = []
-    starts: list[int] = []
-    for i, ch in enumerate(text):
-        f = fold(ch, match) if not ch.isascii() else (ch.lower() if ch.isalpha() else ch)
-        out.append(f)
-        starts.extend([i] * len(f))
-    starts.append(len(text))
-    return "".join(out), starts
 
 
 @dataclass(frozen=True)
@@ -314,8 +289,8 @@ def _entropy_by_group(group: NDArray[Any], counts: NDArray[Any], n_groups: int) 
     """Shannon entropy (bits) of each group's counts: ``group[k]`` is the group of count ``k``."""
     totals = np.bincount(group, weights=counts, minlength=n_groups)
     p = counts / totals[group]
-    out: NDArray[Any] = np.bincount(group, weights=-p * np.log2(p), minlength=n_groups)
-    return np.abs(out)  # -0.0 → 0.0
+    out: NDArray[Any] = np.abs(np.bincount(group, weights=-p * np.log2(p), minlength=n_groups))
+    return out  # np.abs: -0.0 → 0.0
 
 
 def gather(table: OccurrenceTable, match: FormMatch = "exact", not_marked: str = "") -> Occurrences:
@@ -333,7 +308,7 @@ def gather(table: OccurrenceTable, match: FormMatch = "exact", not_marked: str =
     fkeys = [str(k) for k in fkeys_index]
     fcode = kcode[rcode]
     n_forms = len(fkeys)
-    judged = np.not_equal(t.treatments, None)
+    judged = np.array([[v is not None for v in row] for row in t.treatments.tolist()], dtype=bool)
     o_idx, x_idx = np.nonzero(judged)
     tcode, tvalues_index = pd.factorize(
         pd.Series(t.treatments[o_idx, x_idx], dtype=object), sort=False

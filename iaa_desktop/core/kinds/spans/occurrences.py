@@ -61,7 +61,7 @@ def _unmarked(
     if not alternatives:
         return []
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\w)")
-    out = []
+    out: list[tuple[int, Fragments]] = []
     for d, text in enumerate(corpus.texts):
         if not text:
             continue
