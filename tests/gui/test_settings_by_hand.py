@@ -124,9 +124,12 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("encoding", "utf-8", "same"),
     ],
     "normalization": [
-        ("lowercase", "", "same"),  # the example's spellings never differ by case alone
+        # the figures stay (the spellings never differ by case alone), the forms listed by the
+        # Occurrences are now as written ("Vnd")
+        ("lowercase", "", "changes"),
         ("drop_punctuation", "", "changes"),
         ("raw_compare", "", "changes"),
+        ("occurrence_match", "case", "changes"),  # the Occurrences record how forms matched
         ("encoding", "x", "refused"),
     ],
     "coref": [
@@ -152,6 +155,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("end_column", "stop", "same"),
         ("label_column", "tag", "same"),
         ("annotator_column", "coder", "same"),
+        ("occurrence_match", "case_diacritics", "changes"),
         ("encoding", "x", "refused"),
     ],
 }

@@ -21,12 +21,15 @@ def occurrence_table(result: NormalizationResult) -> OccurrenceTable:
     """One occurrence per compared token: its historical form, its text and token id, and each
     annotator's normalization (the token's unit of adjudication is ``text/token``)."""
     n = result.n_tokens
+    contexts = [context(result, o) for o in range(n)]
     return OccurrenceTable(
         annotators=tuple(result.annotators),
         forms=tuple(result.orig),
         documents=tuple(result.text_ids),
         where=tuple(f"token {k}" for k in result.token_ids),
         treatments=np.asarray(result.norm, dtype=object).reshape(n, len(result.annotators)),
+        left=tuple(c[0] for c in contexts),
+        right=tuple(c[1] for c in contexts),
         units=tuple(f"{t}/{k}" for t, k in zip(result.text_ids, result.token_ids)),
     )
 
