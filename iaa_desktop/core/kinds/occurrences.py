@@ -308,7 +308,7 @@ def gather(table: OccurrenceTable, match: FormMatch = "exact", not_marked: str =
     fkeys = [str(k) for k in fkeys_index]
     fcode = kcode[rcode]
     n_forms = len(fkeys)
-    judged = np.array([[v is not None for v in row] for row in t.treatments.tolist()], dtype=bool)
+    judged = np.asarray(~pd.isna(t.treatments), dtype=bool)
     o_idx, x_idx = np.nonzero(judged)
     tcode, tvalues_index = pd.factorize(
         pd.Series(t.treatments[o_idx, x_idx], dtype=object), sort=False
@@ -345,9 +345,8 @@ def gather(table: OccurrenceTable, match: FormMatch = "exact", not_marked: str =
     for code, x in zip((given // c).tolist(), (given % c).tolist()):
         givers.setdefault(code, []).append(x)
 
-    rows_of: list[list[int]] = [[] for _ in range(n_forms)]
-    for o, f in enumerate(fcode.tolist()):
-        rows_of[f].append(o)
+    by_form = np.argsort(fcode, kind="stable")
+    form_bounds = np.searchsorted(fcode[by_form], np.arange(n_forms + 1)).tolist()
     starts = np.searchsorted(pf, np.arange(n_forms + 1))
     forms = []
     names = t.annotators
@@ -375,7 +374,7 @@ def gather(table: OccurrenceTable, match: FormMatch = "exact", not_marked: str =
                 entropy=float(entropy[f]),
                 within_entropy=float(within_mean[f]),
                 inconsistent_annotators=tuple(names[x] for x in range(c) if distinct[x, f] > 1),
-                rows=tuple(rows_of[f]),
+                rows=tuple(by_form[form_bounds[f] : form_bounds[f + 1]].tolist()),
             )
         )
     forms.sort(
