@@ -432,3 +432,74 @@ def _shown_forms(
         best = max(by.values())
         shown[k] = raw[next(r for r, n in by.items() if n == best)]
     return shown
+
+
+# ---------------------------------------------------------------------------------------------
+# the report
+
+
+#: forms listed at most in the report (the CSV export has all)
+REPORT_FORMS = 25
+
+
+def report_section(occ: Occurrences, what: str, max_rows: int | None = None) -> Any:
+    """The report's "Consistency across occurrences" section: the most inconsistent forms with
+    their treatments, and each annotator's consistency with themself. ``what`` names a
+    treatment ("normalization", "label")."""
+    from iaa_desktop.core.export.html_blocks import esc, table_html
+    from iaa_desktop.core.export.report import Section
+
+    tables = occ.tables()
+    forms = tables["occurrence_forms"]
+    limit = min(REPORT_FORMS, max_rows) if max_rows else REPORT_FORMS
+    headers = {
+        "form": "Form",
+        "occurrences": "occ.",
+        "treatments": f"{what}s",
+        "entropy": "H (bits)",
+        "within_entropy": "H within",
+        "inconsistent_annotators": "treated it two ways",
+        "treatment_counts": f"{what}s given (count, by whom)",
+    }
+    body = [
+        f"<p>{len(occ.inconsistent):,} of {len(occ.forms):,} forms (matched "
+        f"{esc(FORM_MATCH_TITLES[occ.match])}) were given more than one {esc(what)}. H is the "
+        f"entropy of the {esc(what)}s over every annotator's judgment of every occurrence; "
+        "H within, the mean over the annotators who met the form twice or more of the entropy of "
+        "their own treatments.</p>",
+        table_html(
+            forms,
+            list(headers),
+            headers,
+            caption="Forms, most inconsistent first",
+            max_rows=limit,
+            cls="wide",
+        ),
+        table_html(
+            tables["occurrence_annotators"],
+            ["annotator", "repeated_forms", "inconsistent_forms", "share_inconsistent"],
+            {
+                "annotator": "Annotator",
+                "repeated_forms": "forms met twice or more",
+                "inconsistent_forms": "of which treated two ways",
+                "share_inconsistent": "share",
+            },
+            percent=["share_inconsistent"],
+            caption="Each annotator with themself",
+        ),
+    ]
+    return Section("Consistency across occurrences", "\n".join(body), anchor="occurrences")
+
+
+def methods_paragraph(occ: Occurrences, what: str, occurrence: str) -> str:
+    """The methods text of the occurrences: what an occurrence is, how forms were matched and
+    what the figures mean (HTML, escaped)."""
+    return (
+        f"Consistency across occurrences: every {occurrence} was grouped by its form, matched "
+        f"{FORM_MATCH_TITLES[occ.match]} (after Unicode NFC normalization), and each annotator's "
+        f"{what} of each occurrence was collected. A form's inconsistency is the Shannon entropy "
+        f"(Shannon 1948) of its {what}s over all judgments (0 when everyone treated every "
+        "occurrence alike); an annotator is inconsistent with themself on a form they treated in "
+        "more than one way, and their share of such forms among those they met twice or more is "
+        "reported."
+    )
