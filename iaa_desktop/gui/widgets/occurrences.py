@@ -39,19 +39,19 @@ FORM_COLUMNS = [
     "treatments",
     "entropy",
     "within_entropy",
-    "inconsistent_annotators",
     "treatment_counts",
+    "inconsistent_annotators",
 ]
 HEADERS = {
     "form": "Form",
-    "occurrences": "Occurrences",
-    "treatments": "Treatments",
-    "entropy": "Inconsistency H (bits)",
-    "within_entropy": "Within annotators H_w",
+    "occurrences": "Occ.",
+    "treatments": "Treat.",
+    "entropy": "H (bits)",
+    "within_entropy": "H within",
     "inconsistent_annotators": "Treated it two ways",
     "treatment_counts": "Treatments given (count, by whom)",
-    "repeated_forms": "Forms met twice or more",
-    "inconsistent_forms": "…treated two ways",
+    "repeated_forms": "Met twice",
+    "inconsistent_forms": "Two ways",
     "share_inconsistent": "Share",
     "left": "Before",
     "right": "After",
@@ -59,6 +59,12 @@ HEADERS = {
     "where": "Where",
 }
 TIPS = {
+    "occurrences": "how many times the form occurs",
+    "treatments": "how many different treatments it received",
+    "treatment_counts": "each treatment, how many judgments gave it, and by whom",
+    "repeated_forms": "forms this annotator met at two or more occurrences",
+    "inconsistent_forms": "of those, the forms this annotator treated in more than one way "
+    "(hover for the list)",
     "entropy": "Shannon entropy of the treatments over every annotator's judgment of every "
     "occurrence: 0 = one treatment everywhere; log₂ k = k treatments equally often",
     "within_entropy": "mean over the annotators who met the form twice or more of the entropy "
@@ -126,7 +132,7 @@ class OccurrencesPanel(QWidget):
         side_lay.addWidget(self.annotators_view, 1)
         side_lay.addWidget(self.note)
         top.addWidget(side)
-        top.setStretchFactor(0, 3)
+        top.setStretchFactor(0, 4)
         top.setStretchFactor(1, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
@@ -192,14 +198,14 @@ class OccurrencesPanel(QWidget):
         ann = occ.tables()["occurrence_annotators"]
         ann = ann.rename(columns={"forms": "forms"})
         self.annotators_model.set_frame(ann)
-        fit_columns(self.annotators_view, max_width=160)
+        fit_columns(self.annotators_view, max_width=140, header_width=80)
         self.note.setText(
             f"Forms matched {FORM_MATCH_TITLES[occ.match]} (a setting). "
             f"{len(occ.inconsistent):,} of {len(occ.forms):,} forms were treated in more than "
             "one way."
         )
         self._refilter()
-        fit_columns(self.forms_view)
+        fit_columns(self.forms_view, max_width=420)
         row = self.forms_model.row_where("key", previous) if previous else -1
         select_row(self.forms_view, row if row >= 0 else 0)
 
