@@ -62,17 +62,11 @@ class CandidatesModel(AdjudicationModel):
         return out
 
     def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
-        from iaa_desktop.core.kinds.candidates.reader import (
-            CandidateColumns,
-            pick_column,
-            read_candidates,
-        )
+        from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
+        from iaa_desktop.core.kinds.candidates.reader import pick_column, read_candidates
         from iaa_desktop.core.tabular import LINE, read_table
 
-        o = self.options
-        spec = CandidateColumns(
-            **{k: str(o.get(k) or "") for k in CandidateColumns.__dataclass_fields__}
-        )
+        spec = CandidatesOptions.resolve(self.options).columns
         data = read_candidates([Path(p) for p in self.inputs], spec)
         lp = data.labels_path
         assert lp is not None

@@ -17,6 +17,7 @@ from iaa_desktop.core.export.html_blocks import (
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
+from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
 
 K_HEADERS = {
     "factor": "Factor",
@@ -233,7 +234,7 @@ def _pairs_section(
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
+    o: CandidatesOptions = result.chosen
     n = (
         getattr(result, "overall", {}).get("multi_kappa", {}).get("n_items", 0)
         if isinstance(getattr(result, "overall", None), dict)
@@ -246,12 +247,12 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "Fleiss' κ, expected agreement the mean over annotator pairs of the chance agreement from each annotator's "
         "own label distribution. Uncertainty comes from the conjugate Bayesian model: per annotator pair, the "
         "pairwise outcomes follow a Dirichlet(1 + counts) posterior; each of "
-        f"{int(o.get('bayes_draws', 4000)):,} draws (seed {o.get('seed', 0)}) gives an observed agreement, with the "
+        f"{result.interval.resamples:,} draws (seed {result.interval.seed}) gives an observed agreement, with the "
         "expected agreement fixed from the data; the median and the central 89% and 95% intervals are reported."
     )
     p2 = (
         "Lexical overlap of each pair is the weighted Jaccard index over word types (lemmas where given, else "
-        f"lower-cased tokens); pairs are grouped into {int(o.get('bins', 5))} quantile bins of overlap. Agreement is "
+        f"lower-cased tokens); pairs are grouped into {o.bins} quantile bins of overlap. Agreement is "
         "given overall, per annotator pair, per level of each factor"
         + (" (" + ", ".join(esc(f) for f in factors if f != "overlap") + ")" if factors else "")
         + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "

@@ -151,7 +151,7 @@ def units_for_durel(result: Any) -> DurelModel:
     titles = (short("id1") + " × " + short("id2")).tolist()
     from iaa_desktop.core.adjudication.severity import value_severity
 
-    level = str(getattr(result, "level", "") or result.options.get("level") or "ordinal")
+    level = result.chosen.level
     disagreement = np.nan_to_num(value_severity(vals, level), nan=0.0)
     model = DurelModel(
         annotators,

@@ -16,6 +16,7 @@ from iaa_desktop.core.export.methods_text import (
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
+from iaa_desktop.core.kinds.durel.options import DurelOptions
 
 TARGET_HEADERS = {
     "target": "Target",
@@ -167,10 +168,10 @@ def _trac_section(result: Any) -> Section | None:
 
 
 def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    cd = values_of(o.get("cant_decide", "0,-"))
+    o: DurelOptions = result.chosen
+    cd = values_of(o.cant_decide)
     p1 = (
-        f"Graded judgments of use pairs on a scale from {fmt_num(o.get('scale_low', 1))} to {fmt_num(o.get('scale_high', 4))} "
+        f"Graded judgments of use pairs on a scale from {fmt_num(o.scale_low)} to {fmt_num(o.scale_high)} "
         f"({len(result.annotators)} annotators, {result.overall.get('all', {}).get('n_items', 0):,} pairs, "
         f"{len(result.targets)} targets) were compared as in TRoTR (Periti et al. 2024): Krippendorff's α "
         f"(Krippendorff 2011) with the {esc(result.level)} distance, and Spearman's ρ per annotator pair averaged "
@@ -180,7 +181,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
             "Can't-decide judgments ("
             + ", ".join(f"‘{esc(v)}’" for v in cd)
             + ") are missing values for α and ρ and do not count in the weights."
-            if o.get("spearman_weights") == "valid"
+            if o.spearman_weights == "valid"
             else "with weights equal to the number of pairs both annotators judged. "
             "Can't-decide judgments ("
             + ", ".join(f"‘{esc(v)}’" for v in cd)
@@ -189,15 +190,15 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     )
     p2 = (
         f"Filter (the TRiC gold set): a pair is kept when the range (max − min) of its valid judgments is below "
-        f"{fmt_num(o.get('filter_range', 2))} and then dropped when its mean lies strictly between "
-        f"{fmt_num(o.get('filter_mean_low', 2))} and {fmt_num(o.get('filter_mean_high', 3))}; kept pairs get the binary "
-        f"label 1 when their mean is at least {fmt_num(o.get('label_threshold', 2.5))}. All figures are given for all "
+        f"{fmt_num(o.filter_range)} and then dropped when its mean lies strictly between "
+        f"{fmt_num(o.filter_mean_low)} and {fmt_num(o.filter_mean_high)}; kept pairs get the binary "
+        f"label 1 when their mean is at least {fmt_num(o.label_threshold)}. All figures are given for all "
         "pairs and for the filtered pairs, pooled over targets (not averaged) and per target. Per target, the mean "
         f"judgment ranks topic variation (TRaC: lower mean = more variation; targets with ρ below "
-        f"{fmt_num(o.get('trac_min_spearman', 0.15))} are marked). No intervals are computed for this kind. "
+        f"{fmt_num(o.trac_min_spearman)} are marked). No intervals are computed for this kind. "
         "α is interpreted with Krippendorff's (2004) guideline, a convention rather than a verdict."
     )
     refs = ["periti2024", "krippendorff2011", "krippendorff2004", "artstein2008"]
-    if o.get("spearman_weights") == "valid":
+    if o.spearman_weights == "valid":
         refs.insert(1, "schlechtweg2021")
     return [p1, p2], refs

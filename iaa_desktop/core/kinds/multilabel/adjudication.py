@@ -84,6 +84,7 @@ class MultiLabelModel(AdjudicationModel):
         return f"<p><b>{html.escape(self.titles[i])}</b></p><p dir='auto'>{html.escape(t)}</p>"
 
     def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
+        from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
         from iaa_desktop.core.kinds.multilabel.reader import classify_columns
         from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
 
@@ -107,7 +108,7 @@ class MultiLabelModel(AdjudicationModel):
             for lab in cols:
                 out[str(lab)] = [("1" if lab in str(gold[i]).split(SEP) else "0") for i in decided]
         else:
-            delim = str(self.options.get("label_delimiter") or SEP)
+            delim = MultiLabelOptions.resolve(self.options).label_delimiter or SEP
             lab_col = str(roles.get("labels") or "labels")
             out[lab_col] = [delim.join(str(gold[i]).split(SEP)) if gold[i] else "" for i in decided]
         sep = delimiter_for(first) if first is not None else "\t"

@@ -14,6 +14,7 @@ from iaa_desktop.core.export.methods_text import (
     esc,
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 
 
 def _float(v: Any) -> float:
@@ -255,8 +256,8 @@ def _combinations_body(result: Any, combos: pd.DataFrame, ctx: ReportContext) ->
 
 def methods(result: Any) -> tuple[list[str], list[str]]:
     labels = list(getattr(result, "labels", ()))
-    o = result.options
-    s1 = o.get("s1") or "000 (no label: “is there any label at all?”)"
+    o: MultiLabelOptions = result.chosen_options
+    s1 = o.s1 or "000 (no label: “is there any label at all?”)"
     p1 = (
         f"Each of {len(annotators_of(result))} annotators gave each item a set of the {len(labels)} labels "
         + ", ".join(esc(lab) for lab in labels)

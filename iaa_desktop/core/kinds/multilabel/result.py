@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.multilabel import explore, partitions
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, fmt, null_nan
+from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 from iaa_desktop.core.kinds.multilabel.reader import MultiLabelData
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics import decomposition as dec
@@ -22,6 +23,9 @@ class MultiLabelResult(TaskResult):
     """Everything computed for a multi-label study; arrays are read-only snapshots."""
 
     data: MultiLabelData | None = None
+    #: the options the figures were computed with (``chosen`` is the decomposition of the S1
+    #: those options name)
+    chosen_options: MultiLabelOptions = field(default_factory=MultiLabelOptions)
     #: annotator index pairs (a, b) that share items
     pair_index: list[tuple[int, int]] = field(default_factory=list)
     joints: NDArray[Any] = field(default_factory=lambda: np.zeros((0, 1, 1), dtype=np.int64))
