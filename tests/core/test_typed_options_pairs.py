@@ -64,7 +64,7 @@ def test_the_model_choices_are_the_model_names() -> None:
 
 def test_a_multilabel_result_carries_its_options() -> None:
     r = _run("multilabel", [FIXTURES / "multilabel" / "long.tsv"], top=5, s1="000,111")
-    o = r.chosen_options  # type: ignore[attr-defined]
+    o = r.chosen  # type: ignore[attr-defined]
     assert isinstance(o, MultiLabelOptions) and (o.top, o.s1, o.search) == (5, "000,111", True)
     paragraphs, _refs = KINDS["multilabel"].methods_text(r)  # type: ignore[arg-type]
     assert "S1 = 000,111" in paragraphs[1]

@@ -82,7 +82,8 @@ def spearman_weight_mask(matrix: Matrix, options: DurelOptions) -> NDArray[Any]:
     values only (the WUGs pipeline's ``data2agr.py``: a can't-decide is a missing value there,
     and a pair's weight is the number of items both judged with a valid value)."""
     if options.spearman_weights == "valid":
-        return ~np.isnan(matrix.values)
+        valid: NDArray[Any] = ~np.isnan(matrix.values)
+        return valid
     return matrix.judged
 
 

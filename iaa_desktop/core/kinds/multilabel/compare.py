@@ -70,7 +70,7 @@ class MultiLabelKind:
             errors=list(data.errors),
             warnings=list(data.warnings) + found,
             data=data,
-            chosen_options=opts,
+            chosen=opts,
             top=max(0, opts.top) or None,
         )
         joints = yield from _per_label(result, data)
@@ -89,7 +89,7 @@ class MultiLabelKind:
         yield Progress(30, 100, "Decomposition for the chosen S1")
         s1 = parse_s1(opts.s1, data.labels)
         result.s1 = s1
-        result.chosen = dec.decompose(joints, s1[None, :])
+        result.s1_decomposition = dec.decompose(joints, s1[None, :])
 
         yield Progress(45, 100, "Exploring the partitions")
         parts, sources, info = yield from explore.choose_partitions(joints, k, opts)

@@ -48,7 +48,8 @@ BLOCK = 4096
 
 def joints_fit(n_pairs: int, k: int) -> bool:
     """Whether the dense joint count matrices of ``n_pairs`` pairs fit in the budget."""
-    return n_pairs * 4**k <= JOINT_CELLS_MAX
+    cells: int = n_pairs * 4**k
+    return cells <= JOINT_CELLS_MAX
 
 
 def work(n_partitions: int, n_pairs: int, k: int) -> float:
@@ -117,11 +118,12 @@ def choose_partitions(
             found.append(best)
             n_eval += n
         known = {row.tobytes() for row in parts}
-        extra = [
-            row
-            for row in np.concatenate(found)
-            if row.tobytes() not in known and not known.add(row.tobytes())
-        ]
+        extra = []
+        for row in np.concatenate(found):  # new partitions, each once
+            key = row.tobytes()
+            if key not in known:
+                known.add(key)
+                extra.append(row)
         if extra:
             parts = np.concatenate([parts, np.array(extra)])
             sources = np.concatenate([sources, np.full(len(extra), "search", dtype=object)])

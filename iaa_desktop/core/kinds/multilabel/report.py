@@ -256,7 +256,7 @@ def _combinations_body(result: Any, combos: pd.DataFrame, ctx: ReportContext) ->
 
 def methods(result: Any) -> tuple[list[str], list[str]]:
     labels = list(getattr(result, "labels", ()))
-    o: MultiLabelOptions = result.chosen_options
+    o: MultiLabelOptions = result.chosen
     s1 = o.s1 or "000 (no label: “is there any label at all?”)"
     p1 = (
         f"Each of {len(annotators_of(result))} annotators gave each item a set of the {len(labels)} labels "
