@@ -33,28 +33,28 @@ def _run(kind: str, inputs: list[Path], **options: object) -> object:
 def test_the_settings_are_the_fields_of_the_options(kind: str, cls: type) -> None:
     own = [s for s in KINDS[kind].settings if s.name != "encoding"]
     assert tuple(own) == cls.settings()
-    assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen
 
 
 def test_a_durel_result_carries_its_options_with_the_weighting_applied() -> None:
     r = _run("durel", [FIXTURES / "durel" / "study"], label_threshold=3, level="interval")
-    o = r.chosen  # type: ignore[attr-defined]
+    o = r.chosen
     assert isinstance(o, DurelOptions)
     assert o.label_threshold == 3.0 and isinstance(o.label_threshold, float)
-    assert o.level == "interval" and r.level == "interval"  # type: ignore[attr-defined]
+    assert o.level == "interval" and r.level == "interval"
     assert o.spearman_weights in ("judged", "valid")  # "auto" is resolved before computing
     # the record of the study keeps the options as given (a study file stores a dict)
-    assert r.options["label_threshold"] == 3  # type: ignore[attr-defined]
-    paragraphs, _refs = KINDS["durel"].methods_text(r)  # type: ignore[arg-type]
+    assert r.options["label_threshold"] == 3
+    paragraphs, _refs = KINDS["durel"].methods_text(r)
     assert "label 1 when their mean is at least 3." in paragraphs[1]
 
 
 def test_a_candidates_result_carries_its_options_and_the_provenance_of_its_intervals() -> None:
     cand = FIXTURES / "candidates"
     r = _run("candidates", [cand / "pairs.tsv", cand / "labels.tsv"], bayes_draws=500, seed=9)
-    assert isinstance(r.chosen, CandidatesOptions) and r.chosen.bins == 5  # type: ignore[attr-defined]
-    assert r.interval == IntervalProvenance("bayes", 500, 9)  # type: ignore[attr-defined]
-    paragraphs, _refs = KINDS["candidates"].methods_text(r)  # type: ignore[arg-type]
+    assert isinstance(r.chosen, CandidatesOptions) and r.chosen.bins == 5
+    assert r.interval == IntervalProvenance("bayes", 500, 9)
+    paragraphs, _refs = KINDS["candidates"].methods_text(r)
     assert "each of 500 draws (seed 9)" in paragraphs[0]
 
 
@@ -64,9 +64,9 @@ def test_the_model_choices_are_the_model_names() -> None:
 
 def test_a_multilabel_result_carries_its_options() -> None:
     r = _run("multilabel", [FIXTURES / "multilabel" / "long.tsv"], top=5, s1="000,111")
-    o = r.chosen  # type: ignore[attr-defined]
+    o = r.chosen
     assert isinstance(o, MultiLabelOptions) and (o.top, o.s1, o.search) == (5, "000,111", True)
-    paragraphs, _refs = KINDS["multilabel"].methods_text(r)  # type: ignore[arg-type]
+    paragraphs, _refs = KINDS["multilabel"].methods_text(r)
     assert "S1 = 000,111" in paragraphs[1]
 
 
