@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -18,6 +18,9 @@ from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.candidates.compare import CandidatesResult
 
 K_HEADERS = {
     "factor": "Factor",
@@ -66,7 +69,7 @@ def _row(name: str, k: dict[str, Any], n: Any) -> SummaryRow:
     )
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: CandidatesResult) -> tuple[list[SummaryRow], str]:
     """The headline coefficients (rows of the summary table) and their caption."""
     mk = result.overall.get("multi_kappa", {})
     rows = [_row("multi-κ (Hubert), all pairs", mk, mk.get("n_items"))]
@@ -77,7 +80,7 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: CandidatesResult, ctx: ReportContext) -> KindReport:
     """The kind's report: κ by factor level, annotator pairs, the agreement model (when fitted),
     the most disagreeing pairs."""
     paragraphs, refs = methods(result)
@@ -98,7 +101,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
 
 
 def _factors_section(
-    result: Any, ctx: ReportContext, bf: pd.DataFrame, tables: dict[str, pd.DataFrame]
+    result: CandidatesResult, ctx: ReportContext, bf: pd.DataFrame, tables: dict[str, pd.DataFrame]
 ) -> Section:
     """κ by factor level: the forest plots, the overlap curve and the table, lowest first."""
     body = _factor_charts(result) if ctx.charts else []
@@ -137,7 +140,7 @@ def _factors_section(
     return Section("κ by factor level", "\n".join(body), anchor="factors")
 
 
-def _factor_charts(result: Any) -> list[str]:
+def _factor_charts(result: CandidatesResult) -> list[str]:
     """Factors with few levels share one forest plot (as in the GUI), then the overlap curve; a
     factor with many levels (e.g. the source book) gets its own, sorted, in chunks that fit on a
     page."""
@@ -204,7 +207,7 @@ def _large_factor_forests(factor: str, levels: list[dict[str, Any]]) -> list[str
 
 
 def _pairs_section(
-    result: Any, ctx: ReportContext, pw: pd.DataFrame, tables: dict[str, pd.DataFrame]
+    result: CandidatesResult, ctx: ReportContext, pw: pd.DataFrame, tables: dict[str, pd.DataFrame]
 ) -> Section | None:
     """κ per annotator pair: the table and the heatmap."""
     if not len(pw):
@@ -233,7 +236,7 @@ def _pairs_section(
     return Section("Annotator pairs", "\n".join(body), anchor="pairs")
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
+def methods(result: CandidatesResult) -> tuple[list[str], list[str]]:
     o: CandidatesOptions = result.chosen
     n = (
         getattr(result, "overall", {}).get("multi_kappa", {}).get("n_items", 0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -18,6 +18,9 @@ from iaa_desktop.core.export.report import KindReport, ReportContext, Section, S
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 from iaa_desktop.core.kinds.durel.options import DurelOptions
 
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.durel.compare import DurelResult
+
 TARGET_HEADERS = {
     "target": "Target",
     "n_items_all": "n",
@@ -31,7 +34,7 @@ TARGET_HEADERS = {
 }
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: DurelResult) -> tuple[list[SummaryRow], str]:
     """The headline coefficients (rows of the summary table) and their caption."""
     rows: list[SummaryRow] = []
     for part, name in (("all", "all pairs"), ("filtered", "filtered pairs")):
@@ -60,7 +63,7 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: DurelResult, ctx: ReportContext) -> KindReport:
     """The kind's report: per target, annotators, the TRaC ranking, the most disagreeing pairs."""
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
@@ -76,7 +79,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
 
 
 def _targets_section(
-    result: Any, ctx: ReportContext, tables: dict[str, pd.DataFrame]
+    result: DurelResult, ctx: ReportContext, tables: dict[str, pd.DataFrame]
 ) -> Section | None:
     """Per target, worst first: the table and the chart of α."""
     tt = result.targets_table()
@@ -115,7 +118,7 @@ def _targets_section(
 
 
 def _annotators_section(
-    result: Any, ctx: ReportContext, tables: dict[str, pd.DataFrame]
+    result: DurelResult, ctx: ReportContext, tables: dict[str, pd.DataFrame]
 ) -> Section | None:
     """Spearman ρ per annotator pair (table and heatmap), each annotator against the others."""
     pw = result.pairwise
@@ -152,7 +155,7 @@ def _annotators_section(
     return Section("Annotators", "\n".join(body), anchor="annotators")
 
 
-def _trac_section(result: Any) -> Section | None:
+def _trac_section(result: DurelResult) -> Section | None:
     """The targets ranked by mean judgment (TRaC)."""
     if not len(result.topic_ranking):
         return None
@@ -167,7 +170,7 @@ def _trac_section(result: Any) -> Section | None:
     )
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
+def methods(result: DurelResult) -> tuple[list[str], list[str]]:
     o: DurelOptions = result.chosen
     cd = values_of(o.cant_decide)
     p1 = (
