@@ -37,6 +37,7 @@ import timing  # noqa: E402
 from iaa_desktop.core.kinds.durel import compare as durel_task  # noqa: E402
 from iaa_desktop.core.kinds.durel import figures as durel_figures  # noqa: E402
 from iaa_desktop.core.kinds.durel import measures as durel_measures  # noqa: E402
+from iaa_desktop.core.kinds.durel.options import DurelOptions  # noqa: E402
 from iaa_desktop.core.progress import run_to_end  # noqa: E402
 
 N_TARGETS, PER_TARGET = 667, 150
@@ -97,7 +98,7 @@ def write_durel(df: pd.DataFrame, folder: Path) -> None:
         uses.to_csv(d / "uses.tsv", sep="\t", index=False)
 
 
-def reference(df: pd.DataFrame, options: dict) -> tuple[dict, float]:
+def reference(df: pd.DataFrame, options: DurelOptions) -> tuple[dict, float]:
     """The same pooled and per-target α and Spearman with krippendorff and scipy."""
     import warnings
 
@@ -156,7 +157,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     timing.machine()
-    options = {s.name: s.default for s in durel_task.SETTINGS}
+    options = DurelOptions()
     df = synthetic()
     print(
         f"durel: {df[['target', 'id1', 'id2']].drop_duplicates().shape[0]:,} pairs × {len(ANNOTATORS)} annotators, "

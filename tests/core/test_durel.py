@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,17 +20,15 @@ from iaa_desktop.core.kinds.durel.measures import (
     grouped_spearman_weighted,
     item_statistics,
 )
+from iaa_desktop.core.kinds.durel.options import DurelOptions
 from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
 from iaa_desktop.core.progress import run_to_end
 from tests.conftest import FIXTURES, shared_path
 
 DUREL = FIXTURES / "durel"
-DEFAULTS = {
-    "filter_range": 2.0,
-    "filter_mean_low": 2.0,
-    "filter_mean_high": 3.0,
-    "label_threshold": 2.5,
-}
+DEFAULTS = DurelOptions(
+    filter_range=2.0, filter_mean_low=2.0, filter_mean_high=3.0, label_threshold=2.5
+)
 
 
 def run(inputs, **options):
@@ -119,7 +118,7 @@ def test_filter_boundaries():
     s = item_statistics(v, DEFAULTS)
     assert s["kept"].tolist() == [True, True, False, False, False, True, False]
     assert s["label"][[0, 1, 5]].tolist() == [0.0, 1.0, 1.0]
-    relaxed = item_statistics(v, {**DEFAULTS, "filter_range": 3.0, "filter_mean_low": 9.0})
+    relaxed = item_statistics(v, replace(DEFAULTS, filter_range=3.0, filter_mean_low=9.0))
     assert relaxed["kept"].tolist() == [True, True, True, True, False, True, True]
 
 

@@ -324,7 +324,7 @@ def test_sixteen_labels_do_not_ask_for_gigabytes(tmp_path):
     p = tmp_path / "m.tsv"
     _multilabel(p, 30, [f"L{j}" for j in range(16)], ["x", "y", "z"])
     r = run_to_end(get_kind("multilabel").run([p], {}))
-    assert r.chosen is None and r.joints.size == 0
+    assert r.s1_decomposition is None and r.joints.size == 0
     assert any("per-label agreement only" in w.message for w in r.warnings)
     assert len(r.per_label) == 3 and len(r.per_label[0]["kappa"]) == 16
 

@@ -20,9 +20,21 @@ from iaa_desktop.gui import kinds as views
 
 @pytest.mark.parametrize("name", sorted(KINDS))
 def test_every_core_kind_has_a_view(name: str) -> None:
+    ref = KINDS[name].view
+    assert ref is not None and ref.module.startswith("iaa_desktop.gui.kinds.")
     module = views.view_module(name)
     assert module is not None, f"kind '{name}' has no view in gui/kinds"
-    assert callable(module.create_panels)
+    assert isinstance(module, views.KindView) and callable(module.create_panels)
+    assert getattr(module, "__name__", None) == ref.module
+
+
+def test_a_view_is_named_by_its_module_not_a_relative_name() -> None:
+    from iaa_desktop.core.kinds.spec import ViewRef
+
+    with pytest.raises(ValueError, match="dotted name"):
+        ViewRef(".pairs")
+    with pytest.raises(ValueError, match="dotted name"):
+        ViewRef("iaa_desktop.gui.kinds:create_panels")
 
 
 @pytest.fixture

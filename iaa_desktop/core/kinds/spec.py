@@ -10,6 +10,7 @@ on its own thread.
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Callable, Container, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,45 +255,113 @@ class Example:
     place: int = 100
 
 
+#: what the import dialog shows of a kind's inputs: ``(inputs, options) -> Survey``
+Surveyor = Callable[[list[Path], dict[str, Any]], "Survey"]
+#: the study's inputs among the paths dropped on the import dialog: ``paths -> Arrangement``
+Arranger = Callable[[list[Path]], "Arrangement"]
+
+
 @dataclass(frozen=True, slots=True)
-class KindSpec:
-    """Everything the application knows about one kind of study, in one frozen value.
+class KindParts:
+    """The code of a kind: its comparison (``settings``, ``sniff(inputs)``,
+    ``run(inputs, options)``), the report section ``report(result, ctx)``, the methods
+    paragraphs ``methods(result)``, the rows of the window's summary table ``summary(result)``,
+    the adjudication units ``adjudication(result)``, the units read straight from the inputs
+    ``gold_units(inputs, options)`` (the headless gold command, when they need no comparison),
+    and what the import dialog shows, ``survey(inputs, options)`` and ``arrange(paths)``.
 
-    The heavy parts are small functions of the kind's package that import their module when
-    first called, so the registry (:data:`iaa_desktop.core.kinds.KINDS`) loads in milliseconds at
-    start-up:
+    A kind's package makes it in one function that imports the kind's modules (see
+    :attr:`KindSpec.parts`), so that nothing heavy is imported before a part is needed."""
 
-    ``comparison()`` gives the object with ``settings``, ``sniff(inputs)`` and
-    ``run(inputs, options)`` (the comparison, a generator returning a :class:`TaskResult`);
-    ``report(result, ctx)`` builds the kind's report section, ``methods(result)`` its methods
-    paragraphs and references, ``summary(result)`` the rows of the window's summary table;
-    ``adjudication(result)`` the adjudication units; ``gold_units(inputs, options)`` (optional)
-    reads the units straight from the inputs when they need no comparison (the headless gold
-    command). ``survey(inputs, options)`` and ``arrange(paths)`` are what the import dialog shows
-    (:mod:`iaa_desktop.core.kinds.survey`). ``example`` is its study on the start page,
-    ``placeholder`` the hint of the adjudication panel's typed value, and ``view`` the module of
-    its view in the window, relative to ``iaa_desktop.gui.kinds`` (``".pairs"``) or absolute
-    (the core never imports the window: the window resolves it).
-    """
-
-    name: str
-    title: str
-    inputs: str
-    comparison: Callable[[], TaskKind]
+    comparison: TaskKind
     report: ReportBuilder | None = None
     methods: MethodsWriter | None = None
     summary: SummaryMaker | None = None
     adjudication: UnitsMaker | None = None
     gold_units: GoldUnitsReader | None = None
-    survey: Callable[[list[Path], dict[str, Any]], Survey] | None = None
-    arrange: Callable[[list[Path]], Arrangement] | None = None
+    survey: Surveyor | None = None
+    arrange: Arranger | None = None
+
+
+@functools.cache
+def _loaded(parts: Callable[[], KindParts]) -> KindParts:
+    """A kind's parts, made (and its modules imported) once."""
+    return parts()
+
+
+@dataclass(frozen=True, slots=True)
+class ViewRef:
+    """Where the window finds a kind's view: the absolute name of the module that defines
+    ``create_panels(result, context)`` (see :mod:`iaa_desktop.gui.kinds`).
+
+    The core never imports the window, not even lazily (an import-linter contract), so a kind
+    names its view's module and the window imports it; a test imports every registered kind's
+    view and checks it has ``create_panels``."""
+
+    module: str
+
+    def __post_init__(self) -> None:
+        if not all(part.isidentifier() for part in self.module.split(".")):
+            raise ValueError(f"a view is named by its module's dotted name, not {self.module!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    """Everything the application knows about one kind of study, in one frozen value.
+
+    ``parts`` is the kind's one function that imports its modules and returns its
+    :class:`KindParts` (comparison, report, methods, summary, adjudication units, gold units,
+    survey, arrangement); it is called once, when a part is first needed, so the registry
+    (:data:`iaa_desktop.core.kinds.KINDS`) loads in milliseconds at start-up. The parts are
+    reached as attributes of the spec (``spec.report``, ``spec.survey``, …).
+    ``example`` is its study on the start page, ``placeholder`` the hint of the adjudication
+    panel's typed value, and ``view`` where the window finds its view (:class:`ViewRef`).
+    """
+
+    name: str
+    title: str
+    inputs: str
+    parts: Callable[[], KindParts]
     example: Example | None = None
     placeholder: str = "another value"
-    view: str = ""
+    view: ViewRef | None = None
+
+    @property
+    def loaded(self) -> KindParts:
+        """The kind's parts (its modules imported on the first call)."""
+        return _loaded(self.parts)
 
     @property
     def kind(self) -> TaskKind:
-        return self.comparison()
+        return self.loaded.comparison
+
+    @property
+    def report(self) -> ReportBuilder | None:
+        return self.loaded.report
+
+    @property
+    def methods(self) -> MethodsWriter | None:
+        return self.loaded.methods
+
+    @property
+    def summary(self) -> SummaryMaker | None:
+        return self.loaded.summary
+
+    @property
+    def adjudication(self) -> UnitsMaker | None:
+        return self.loaded.adjudication
+
+    @property
+    def gold_units(self) -> GoldUnitsReader | None:
+        return self.loaded.gold_units
+
+    @property
+    def survey(self) -> Surveyor | None:
+        return self.loaded.survey
+
+    @property
+    def arrange(self) -> Arranger | None:
+        return self.loaded.arrange
 
     @property
     def settings(self) -> Sequence[Setting]:

@@ -1,7 +1,8 @@
 """The views of each kind of study in the window.
 
-A kind's spec names its view module (:attr:`~iaa_desktop.core.kinds.spec.KindSpec.view`),
-relative to this package (``".pairs"``) or absolute; the module defines::
+A kind's spec says where its view is (:attr:`~iaa_desktop.core.kinds.spec.KindSpec.view`, a
+:class:`~iaa_desktop.core.kinds.spec.ViewRef` holding the module's absolute name: the core never
+imports the window, so the window imports the module); the module defines::
 
     def create_panels(result: TaskResult, context: ViewContext) -> list[tuple[str, QWidget]]
 
@@ -13,27 +14,32 @@ result each time the study recomputes; a module may keep state across results by
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["create_panels", "view_module"]
+__all__ = ["KindView", "create_panels", "view_module"]
 
 
-def view_module(kind: str) -> ModuleType | None:
-    """The view module of ``kind`` (imported on first use), or None when the kind has none."""
+@runtime_checkable
+class KindView(Protocol):
+    """What a kind's view module provides: the tabs of a finished result (title, widget)."""
+
+    def create_panels(self, result: Any, context: Any) -> list[tuple[str, Any]]: ...
+
+
+def view_module(kind: str) -> KindView | None:
+    """The view of ``kind`` (its module imported on first use), or None when the kind has none."""
     from iaa_desktop.core.kinds import KINDS
 
     spec = KINDS.get(kind)
-    if spec is None or not spec.view:
+    if spec is None or spec.view is None:
         return None
-    return importlib.import_module(spec.view, __name__)
+    module = importlib.import_module(spec.view.module)
+    if not isinstance(module, KindView):
+        raise TypeError(f"the view of the kind '{kind}', {spec.view.module}, has no create_panels")
+    return module
 
 
 def create_panels(result: Any, context: Any) -> list[tuple[str, Any]]:
     """The tabs of ``result``'s kind (none when the kind has no view)."""
-    module = view_module(result.kind)
-    if module is None:
-        return []
-    make: Callable[[Any, Any], list[tuple[str, Any]]] = module.create_panels
-    return make(result, context)
+    view = view_module(result.kind)
+    return [] if view is None else view.create_panels(result, context)

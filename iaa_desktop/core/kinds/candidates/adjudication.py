@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
@@ -23,6 +22,9 @@ from iaa_desktop.core.adjudication.gold_io import (
     write_table,
 )
 from iaa_desktop.core.adjudication.model import AdjudicationModel
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.candidates.compare import CandidatesResult
 
 GOLD = "gold"
 
@@ -62,17 +64,11 @@ class CandidatesModel(AdjudicationModel):
         return out
 
     def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
-        from iaa_desktop.core.kinds.candidates.reader import (
-            CandidateColumns,
-            pick_column,
-            read_candidates,
-        )
+        from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
+        from iaa_desktop.core.kinds.candidates.reader import pick_column, read_candidates
         from iaa_desktop.core.tabular import LINE, read_table
 
-        o = self.options
-        spec = CandidateColumns(
-            **{k: str(o.get(k) or "") for k in CandidateColumns.__dataclass_fields__}
-        )
+        spec = CandidatesOptions.resolve(self.options).columns
         data = read_candidates([Path(p) for p in self.inputs], spec)
         lp = data.labels_path
         assert lp is not None
@@ -112,12 +108,13 @@ class CandidatesModel(AdjudicationModel):
         return [write_table(out, path, delimiter_for(lp))]
 
 
-def units_for_candidates(result: Any) -> CandidatesModel:
+def units_for_candidates(result: CandidatesResult) -> CandidatesModel:
     """Units of a :class:`~iaa_desktop.core.kinds.candidates.compare.CandidatesResult` (one per pair)."""
     pairs: pd.DataFrame = result.pairs.reset_index(drop=True)
     annotators = tuple(result.annotators)
     labels = pairs[list(annotators)].fillna("").astype(str).to_numpy(dtype=object)
-    versions = np.where(labels == "", None, labels).astype(object)
+    versions: NDArray[Any] = labels.astype(object)
+    versions[labels == ""] = None  # not labelled
     factors = tuple(f for f in [*result.factors, "overlap_bin"] if f in pairs.columns)
     groups = pairs[list(factors)].astype(str).agg(" · ".join, axis=1).tolist() if factors else None
     keys = pairs["pair_id"].astype(str).tolist()

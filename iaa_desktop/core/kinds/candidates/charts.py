@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from iaa_desktop.core.kinds.candidates.compare import CandidatesResult
+
 import math
 from typing import Any
 
@@ -30,7 +32,7 @@ def _finite(v: Any) -> bool:
     return v is not None and isinstance(v, int | float) and math.isfinite(v)
 
 
-def forest_rows(result: Any, factors: list[str] | None = None) -> list[dict[str, Any]]:
+def forest_rows(result: CandidatesResult, factors: list[str] | None = None) -> list[dict[str, Any]]:
     """Rows of the forest plot: overall, then each factor's levels, then the overlap bins."""
     rows = [
         {
@@ -60,7 +62,9 @@ def forest_rows(result: Any, factors: list[str] | None = None) -> list[dict[str,
     return rows
 
 
-def forest_figure(result: Any, factors: list[str] | None = None, width: float = 7.0) -> Figure:
+def forest_figure(
+    result: CandidatesResult, factors: list[str] | None = None, width: float = 7.0
+) -> Figure:
     """Forest plot of multi-κ per factor level (see the module docstring)."""
     rows = forest_rows(result, factors)
     fig = _figure(width, max(2.0, 0.22 * len(rows) + 0.9))
@@ -95,7 +99,9 @@ def forest_figure(result: Any, factors: list[str] | None = None, width: float = 
     return fig
 
 
-def overlap_curve_figure(result: Any, width: float = 6.0, height: float = 3.4) -> Figure:
+def overlap_curve_figure(
+    result: CandidatesResult, width: float = 6.0, height: float = 3.4
+) -> Figure:
     """Agreement against lexical overlap, one point per overlap bin at its median overlap."""
     fig = _figure(width, height)
     ax = fig.add_subplot(1, 1, 1)

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -25,20 +25,16 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.candidates.model.settings import (
-    MODEL_SETTINGS,
-    run_model,
-)
+from iaa_desktop.core.kinds.candidates.model.settings import run_model
+from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
 from iaa_desktop.core.kinds.candidates.reader import (
-    CandidateColumns,
     CandidateData,
     encode_labels,
     looks_like_candidates,
     read_candidates,
 )
-from iaa_desktop.core.kinds.options import SEED
+from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spec import (
-    Setting,
     StepsKind,
     TaskResult,
     rename_annotators,
@@ -48,42 +44,8 @@ from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
 from iaa_desktop.core.progress import Progress
 
-
-def _column(name: str, title: str, help_text: str) -> Setting:
-    """A column-name setting (empty: the column is recognised from the header)."""
-    return Setting(name, title, "", str, (), help_text)
-
-
-SETTINGS = [
-    _column("pair_id", "Pair id column", "pair id column (recognised from the header when empty)"),
-    _column("target_text", "Target text column", "column of the target passage"),
-    _column("source_text", "Source text column", "column of the source passage"),
-    _column(
-        "target_lemma", "Target lemma column", "space-separated lemmas of the target (optional)"
-    ),
-    _column(
-        "source_lemma", "Source lemma column", "space-separated lemmas of the source (optional)"
-    ),
-    _column(
-        "factors",
-        "Factor columns",
-        "comma-separated factor columns (recognised when empty: e.g. method, book, known)",
-    ),
-    _column("annotator", "Annotator column", "annotator column of long labels"),
-    _column("label", "Label column", "label column of long labels"),
-    Setting("bins", "Overlap bins", 5, int, (), "number of quantile bins of overlap"),
-    Setting("bayes_draws", "Posterior draws", 4000, int, (), "draws from the Dirichlet posterior"),
-    Setting("seed", "Random seed", SEED, int, (), "seed of the posterior draws"),
-    *MODEL_SETTINGS,
-    Setting(
-        "max_aligned",
-        "Align texts up to N pairs",
-        20000,
-        int,
-        (),
-        "passages of larger studies are aligned when a pair is shown",
-    ),
-]
+#: the settings of the kind, made from the fields of :class:`CandidatesOptions`
+SETTINGS = CandidatesOptions.settings()
 
 
 def kappa_summary(codes: NDArray[Any], q: int, draws: int, seed: int) -> dict[str, Any]:
@@ -130,6 +92,10 @@ def overlap_bins(overlap: NDArray[Any], n_bins: int) -> tuple[NDArray[Any], NDAr
 @dataclass
 class CandidatesResult(TaskResult):
     annotators: tuple[str, ...] = ()
+    #: the options the figures were computed with
+    chosen: CandidatesOptions = field(default_factory=CandidatesOptions)
+    #: how the intervals of multi-κ were made (posterior draws and seed)
+    interval: IntervalProvenance = field(default_factory=lambda: CandidatesOptions().provenance)
     categories: list[str] = field(default_factory=list)
     overall: dict[str, Any] = field(default_factory=dict)
     pairwise: list[dict[str, Any]] = field(default_factory=list)
@@ -303,20 +269,21 @@ class CandidatesResult(TaskResult):
         return out
 
 
-def _rename_annotators(data: CandidateData, opts: Mapping[str, Any]) -> None:
+def _rename_annotators(data: CandidateData, opts: CandidatesOptions) -> None:
     """The user's names for the annotators (the ``annotator_names`` option), in place."""
-    names = rename_annotators(data.annotators, opts)
+    names = rename_annotators(data.annotators, opts.as_dict())
     if names != data.annotators:
         data.labels = data.labels.rename(columns=dict(zip(data.annotators, names)))
         data.annotators = names
 
 
 def run(
-    inputs: Sequence[Path], opts: dict[str, Any]
+    inputs: Sequence[Path], given: dict[str, Any]
 ) -> Generator[Progress, None, CandidatesResult]:
-    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+    """The comparison of the inputs (``given`` resolved against :data:`SETTINGS`)."""
     yield Progress(0, 100, "Reading pairs and labels")
-    data = read_candidates([Path(p) for p in inputs], _columns(opts))
+    opts = CandidatesOptions.resolve(given)
+    data = read_candidates([Path(p) for p in inputs], opts.columns)
     _rename_annotators(data, opts)
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)
@@ -337,10 +304,10 @@ def run(
     pairs = pd.concat([pairs.drop(columns=list(data.annotators), errors="ignore"), labels], axis=1)
     agr = item_agreement(codes, q) if q else np.full(len(pairs), np.nan)
     pairs["disagreement"] = 1.0 - agr
-    bins, edges = overlap_bins(overlap, int(opts["bins"]))
+    bins, edges = overlap_bins(overlap, opts.bins)
     bin_names = _bin_names(overlap, edges)
     pairs["overlap_bin"] = [bin_names[b] if b >= 0 else "" for b in bins]
-    kappa = _KappaOf(codes, q, int(opts["bayes_draws"]), int(opts["seed"]))
+    kappa = _KappaOf(codes, q, opts.bayes_draws, opts.seed)
     yield Progress(25, 100, "multi-κ overall and per annotator pair")
     overall = {"multi_kappa": kappa.of(codes)}
     if (
@@ -354,8 +321,10 @@ def run(
     by_factor = yield from kappa.per_factor_level(pairs, factors)
     yield Progress(88, 100, "multi-κ per overlap bin")
     result = CandidatesResult(
-        **result_fields("candidates", inputs, opts, errors, warnings),
+        **result_fields("candidates", inputs, given, errors, warnings),
         annotators=data.annotators,
+        chosen=opts,
+        interval=opts.provenance,
         categories=list(cats),
         overall=overall,
         pairwise=pairwise,
@@ -365,29 +334,23 @@ def run(
         factors=factors,
         pairs=pairs,
     )
-    if len(pairs) <= int(opts["max_aligned"]):
+    if len(pairs) <= opts.max_aligned:
         yield from _align_passages(result)
     yield Progress(100, 100, "Done")
-    result.model = yield from run_model(result, opts)
+    result.model = yield from run_model(result, opts.as_dict())
     return result
-
-
-def _columns(opts: Mapping[str, Any]) -> CandidateColumns:
-    """The column names the options give (empty: recognised from the header)."""
-    keys = ("pair_id", "target_text", "source_text", "target_lemma", "source_lemma")
-    return CandidateColumns(*(str(opts[k] or "") for k in (*keys, "annotator", "label")))
 
 
 def _factors(
     data: CandidateData,
     pairs: pd.DataFrame,
-    opts: Mapping[str, Any],
+    opts: CandidatesOptions,
     errors: list[ReaderError],
     warnings: list[ReaderError],
 ) -> list[str]:
     """The factors: the columns asked for, else the recognised ones; a column that is missing or
     (when asked for) has one level is an error, a recognised one with one level a note."""
-    asked = [f.strip() for f in str(opts["factors"] or "").split(",") if f.strip()]
+    asked = list(opts.factor_columns)
     factors: list[str] = []
     constant: list[str] = []
     for f in asked or data.factor_candidates:

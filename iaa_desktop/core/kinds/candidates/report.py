@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -17,6 +17,10 @@ from iaa_desktop.core.export.html_blocks import (
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
+from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.candidates.compare import CandidatesResult
 
 K_HEADERS = {
     "factor": "Factor",
@@ -65,7 +69,7 @@ def _row(name: str, k: dict[str, Any], n: Any) -> SummaryRow:
     )
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: CandidatesResult) -> tuple[list[SummaryRow], str]:
     """The headline coefficients (rows of the summary table) and their caption."""
     mk = result.overall.get("multi_kappa", {})
     rows = [_row("multi-κ (Hubert), all pairs", mk, mk.get("n_items"))]
@@ -76,7 +80,7 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: CandidatesResult, ctx: ReportContext) -> KindReport:
     """The kind's report: κ by factor level, annotator pairs, the agreement model (when fitted),
     the most disagreeing pairs."""
     paragraphs, refs = methods(result)
@@ -97,7 +101,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
 
 
 def _factors_section(
-    result: Any, ctx: ReportContext, bf: pd.DataFrame, tables: dict[str, pd.DataFrame]
+    result: CandidatesResult, ctx: ReportContext, bf: pd.DataFrame, tables: dict[str, pd.DataFrame]
 ) -> Section:
     """κ by factor level: the forest plots, the overlap curve and the table, lowest first."""
     body = _factor_charts(result) if ctx.charts else []
@@ -136,7 +140,7 @@ def _factors_section(
     return Section("κ by factor level", "\n".join(body), anchor="factors")
 
 
-def _factor_charts(result: Any) -> list[str]:
+def _factor_charts(result: CandidatesResult) -> list[str]:
     """Factors with few levels share one forest plot (as in the GUI), then the overlap curve; a
     factor with many levels (e.g. the source book) gets its own, sorted, in chunks that fit on a
     page."""
@@ -203,7 +207,7 @@ def _large_factor_forests(factor: str, levels: list[dict[str, Any]]) -> list[str
 
 
 def _pairs_section(
-    result: Any, ctx: ReportContext, pw: pd.DataFrame, tables: dict[str, pd.DataFrame]
+    result: CandidatesResult, ctx: ReportContext, pw: pd.DataFrame, tables: dict[str, pd.DataFrame]
 ) -> Section | None:
     """κ per annotator pair: the table and the heatmap."""
     if not len(pw):
@@ -232,8 +236,8 @@ def _pairs_section(
     return Section("Annotator pairs", "\n".join(body), anchor="pairs")
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
+def methods(result: CandidatesResult) -> tuple[list[str], list[str]]:
+    o: CandidatesOptions = result.chosen
     n = (
         getattr(result, "overall", {}).get("multi_kappa", {}).get("n_items", 0)
         if isinstance(getattr(result, "overall", None), dict)
@@ -246,12 +250,12 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "Fleiss' κ, expected agreement the mean over annotator pairs of the chance agreement from each annotator's "
         "own label distribution. Uncertainty comes from the conjugate Bayesian model: per annotator pair, the "
         "pairwise outcomes follow a Dirichlet(1 + counts) posterior; each of "
-        f"{int(o.get('bayes_draws', 4000)):,} draws (seed {o.get('seed', 0)}) gives an observed agreement, with the "
+        f"{result.interval.resamples:,} draws (seed {result.interval.seed}) gives an observed agreement, with the "
         "expected agreement fixed from the data; the median and the central 89% and 95% intervals are reported."
     )
     p2 = (
         "Lexical overlap of each pair is the weighted Jaccard index over word types (lemmas where given, else "
-        f"lower-cased tokens); pairs are grouped into {int(o.get('bins', 5))} quantile bins of overlap. Agreement is "
+        f"lower-cased tokens); pairs are grouped into {o.bins} quantile bins of overlap. Agreement is "
         "given overall, per annotator pair, per level of each factor"
         + (" (" + ", ".join(esc(f) for f in factors if f != "overlap") + ")" if factors else "")
         + " and per overlap bin, each subset on its own. κ bands follow Landis &amp; Koch (1977), a convention, "

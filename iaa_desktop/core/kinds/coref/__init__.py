@@ -2,73 +2,29 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from iaa_desktop.core.kinds.spec import Example, KindSpec
-
-if TYPE_CHECKING:
-    from iaa_desktop.core.kinds.arrange import Arrangement
-    from iaa_desktop.core.kinds.spec import TaskKind
-    from iaa_desktop.core.kinds.survey import Survey
+from iaa_desktop.core.kinds.spec import Example, KindParts, KindSpec, ViewRef
 
 
-# the parts of the kind, each importing its module when first used (the registry stays light)
+def _parts() -> KindParts:
+    """The kind's code, its modules imported when first needed (the registry stays light)."""
+    from iaa_desktop.core.kinds.coref import adjudication, compare, report, survey
 
-
-def _comparison() -> TaskKind:
-    from iaa_desktop.core.kinds.coref.compare import KIND
-
-    return KIND
-
-
-def _report(result: Any, ctx: Any) -> Any:
-    from iaa_desktop.core.kinds.coref.report import build
-
-    return build(result, ctx)
-
-
-def _methods(result: Any) -> tuple[list[str], list[str]]:
-    from iaa_desktop.core.kinds.coref.report import methods
-
-    return methods(result)
-
-
-def _summary(result: Any) -> tuple[list[Any], str]:
-    from iaa_desktop.core.kinds.coref.report import summary
-
-    return summary(result)
-
-
-def _units(result: Any) -> Any:
-    from iaa_desktop.core.kinds.coref.adjudication import units_for_coref
-
-    return units_for_coref(result)
-
-
-def _survey(inputs: list[Path], options: dict[str, Any]) -> Survey:
-    from iaa_desktop.core.kinds.coref.survey import survey
-
-    return survey(inputs, options)
-
-
-def _arrange(paths: list[Path]) -> Arrangement:
-    from iaa_desktop.core.kinds.coref.survey import arrange
-
-    return arrange(paths)
+    return KindParts(
+        compare.KIND,
+        report=report.build,
+        methods=report.methods,
+        summary=report.summary,
+        adjudication=adjudication.units_for_coref,
+        survey=survey.survey,
+        arrange=survey.arrange,
+    )
 
 
 SPEC = KindSpec(
     name="coref",
     title="Coreference",
     inputs="one folder or file per annotator: brat standoff, CoNLL-2012 or mention tables",
-    comparison=_comparison,
-    report=_report,
-    methods=_methods,
-    summary=_summary,
-    adjudication=_units,
-    survey=_survey,
-    arrange=_arrange,
+    parts=_parts,
     example=Example(
         "coref",
         "Coreference",
@@ -77,5 +33,5 @@ SPEC = KindSpec(
         place=1,
     ),
     placeholder="keep / drop, or click mentions in the text to edit a chain",
-    view=".coref",
+    view=ViewRef("iaa_desktop.gui.kinds.coref"),
 )

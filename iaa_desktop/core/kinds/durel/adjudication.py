@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -22,6 +22,9 @@ from iaa_desktop.core.adjudication.gold_io import free_name
 from iaa_desktop.core.adjudication.model import AdjudicationModel, format_number
 from iaa_desktop.core.io import NameAllocator, path_inside, write_csv
 from iaa_desktop.core.kinds.durel.figures import item_key
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.durel.compare import DurelResult
 
 GOLD = "gold"
 COLUMNS = ("identifier1", "identifier2", "annotator", "judgment", "comment", "lemma", "timestamp")
@@ -137,7 +140,7 @@ class DurelModel(AdjudicationModel):
         return read_table(j_path).drop(columns=[LINE])
 
 
-def units_for_durel(result: Any) -> DurelModel:
+def units_for_durel(result: DurelResult) -> DurelModel:
     """Units of a :class:`~iaa_desktop.core.kinds.durel.compare.DurelResult` (one per use pair)."""
     items: pd.DataFrame = result.items
     annotators = tuple(result.annotators)
@@ -146,12 +149,15 @@ def units_for_durel(result: Any) -> DurelModel:
     for (i, x), v in np.ndenumerate(vals):
         versions[i, x] = None if np.isnan(v) else format_number(v)
     keys = item_key(items, " | ").tolist()
+
     # the uses without their target, which the group column shows: 562-c2 × 563-c1
-    short = lambda col: items[col].astype(str).str.replace(r"_\([^)]*\)", "", regex=True)  # noqa: E731
+    def short(col: str) -> pd.Series:
+        return items[col].astype(str).str.replace(r"_\([^)]*\)", "", regex=True)
+
     titles = (short("id1") + " × " + short("id2")).tolist()
     from iaa_desktop.core.adjudication.severity import value_severity
 
-    level = str(getattr(result, "level", "") or result.options.get("level") or "ordinal")
+    level = result.chosen.level
     disagreement = np.nan_to_num(value_severity(vals, level), nan=0.0)
     model = DurelModel(
         annotators,

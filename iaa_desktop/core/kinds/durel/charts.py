@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from iaa_desktop.core.kinds.durel.compare import DurelResult
+
 import math
 from typing import Any
 
@@ -27,7 +29,7 @@ def _finite(v: Any) -> bool:
     return v is not None and isinstance(v, int | float) and math.isfinite(v)
 
 
-def targets_figure(result: Any, width: float = 7.0) -> Figure:
+def targets_figure(result: DurelResult, width: float = 7.0) -> Figure:
     """α and Spearman per target, all items and filtered items (durel)."""
     targets = result.targets
     fig = _figure(width, max(2.2, 0.28 * len(targets) + 1.0))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.durel.figures import Matrix, build_matrix, compute
 from iaa_desktop.core.kinds.durel.measures import row_sd
+from iaa_desktop.core.kinds.durel.options import DurelOptions
 from iaa_desktop.core.kinds.durel.reader import (
     DurelData,
     Scale,
@@ -45,7 +46,6 @@ from iaa_desktop.core.kinds.durel.reader import (
     use_key,
 )
 from iaa_desktop.core.kinds.spec import (
-    Setting,
     StepsKind,
     TaskResult,
     annotator_names,
@@ -55,83 +55,8 @@ from iaa_desktop.core.kinds.spec import (
 from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
 from iaa_desktop.core.progress import Progress
 
-#: how the weighted mean Spearman ρ weights an annotator pair (see :data:`SETTINGS`)
-SPEARMAN_WEIGHTS = ("auto", "judged", "valid")
-
-SETTINGS = [
-    Setting(
-        "level",
-        "Level of measurement for α",
-        "ordinal",
-        str,
-        ("ordinal", "interval", "nominal"),
-        "Krippendorff's α distance: ordinal (TRoTR), interval or nominal",
-    ),
-    Setting("scale_low", "Lowest judgment", 1.0, float, (), "lowest valid judgment of the scale"),
-    Setting(
-        "scale_high", "Highest judgment", 4.0, float, (), "highest valid judgment of the scale"
-    ),
-    Setting(
-        "cant_decide",
-        "Can't-decide values",
-        "0,-",
-        str,
-        (),
-        "comma-separated judgments meaning 'can't decide' (a missing value)",
-    ),
-    Setting(
-        "filter_range",
-        "Filter: range below",
-        2.0,
-        float,
-        (),
-        "keep an item only if max − min of its judgments is below this",
-    ),
-    Setting(
-        "filter_mean_low",
-        "Filter: drop means above",
-        2.0,
-        float,
-        (),
-        "then drop items whose mean lies strictly between this ...",
-    ),
-    Setting("filter_mean_high", "Filter: ... and below", 3.0, float, (), "... and this"),
-    Setting(
-        "label_threshold",
-        "Binary label 1 from mean",
-        2.5,
-        float,
-        (),
-        "binary label 1 if the item mean is at least this",
-    ),
-    Setting(
-        "trac_min_spearman",
-        "TRaC: minimum Spearman",
-        0.15,
-        float,
-        (),
-        "targets with a weighted Spearman below this are marked as left out of the TRaC ranking",
-    ),
-    Setting(
-        "spearman_weights",
-        "Spearman: weight each pair by",
-        "auto",
-        str,
-        SPEARMAN_WEIGHTS,
-        "judged: the items both annotators judged, can't-decide included (TRoTR, Periti et al. "
-        "2024); valid: the items both judged with a valid value (the WUGs pipeline's "
-        "data2agr.py, Schlechtweg et al. 2021); auto: valid for DWUG/WUGs folders, judged "
-        "otherwise",
-    ),
-    Setting(
-        "max_aligned",
-        "Align texts up to N pairs",
-        20000,
-        int,
-        (),
-        "texts of larger studies are aligned when a pair is shown",
-    ),
-]
+#: the settings of the kind, made from the fields of :class:`DurelOptions`
+SETTINGS = DurelOptions.settings()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -148,6 +73,8 @@ def _fmt(v: float) -> str:
 class DurelResult(TaskResult):
     annotators: tuple[str, ...] = ()
     level: str = "ordinal"
+    #: the options the figures were computed with (``spearman_weights`` as applied: never auto)
+    chosen: DurelOptions = field(default_factory=DurelOptions)
     overall: dict[str, dict[str, Any]] = field(default_factory=dict)
     targets: list[dict[str, Any]] = field(default_factory=list)
     #: one row per item: target, id1, id2, judgments per annotator, statistics, overlap
@@ -290,12 +217,14 @@ def _no_judgments(inputs: Sequence[Path]) -> str:
     return f"{names[0]}: no judgments were found, nor in {', '.join(names[1:])}."
 
 
-def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, DurelResult]:
-    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+def run(inputs: Sequence[Path], given: dict[str, Any]) -> Generator[Progress, None, DurelResult]:
+    """The comparison of the inputs (``given`` resolved against :data:`SETTINGS`)."""
     yield Progress(0, 100, "Reading the judgments")
-    if opts.get("spearman_weights", "auto") == "auto":
+    opts = DurelOptions.resolve(given)
+    if opts.spearman_weights == "auto":
         wugs = is_wugs_layout([Path(p) for p in inputs])
-        opts = {**opts, "spearman_weights": "valid" if wugs else "judged"}
+        opts = replace(opts, spearman_weights="valid" if wugs else "judged")
+        given = {**given, "spearman_weights": opts.spearman_weights}
     data = _read(inputs, opts)
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)
@@ -312,9 +241,10 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
     long = data.judgments[["target", "id1", "id2", "annotator", "value", "comment"]].copy()
     long["item"] = matrix.item_of_row
     result = DurelResult(
-        **result_fields("durel", inputs, opts, errors, warnings),
+        **result_fields("durel", inputs, given, errors, warnings),
         annotators=matrix.annotators,
-        level=opts["level"],
+        level=opts.level,
+        chosen=opts,
         overall=figures["overall"],
         targets=figures["targets"],
         items=items,
@@ -324,22 +254,21 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
         topic_ranking=figures["topic_ranking"],
         uses=data.uses,
     )
-    if data.uses and len(items) <= int(opts["max_aligned"]):
+    if data.uses and len(items) <= opts.max_aligned:
         yield from _align_texts(result)
     yield Progress(100, 100, "Done")
     return result
 
 
-def _read(inputs: Sequence[Path], opts: Mapping[str, Any]) -> DurelData:
+def _read(inputs: Sequence[Path], opts: DurelOptions) -> DurelData:
     """The judgments on the scale of the options, annotators renamed as the options ask."""
-    cant = tuple(s.strip() for s in str(opts["cant_decide"]).split(",") if s.strip())
     data: DurelData = read_durel(
         [Path(p) for p in inputs],
-        Scale(float(opts["scale_low"]), float(opts["scale_high"]), cant),
+        Scale(opts.scale_low, opts.scale_high, opts.cant_decide_values),
     )
-    names = annotator_names(opts)
+    names = annotator_names(opts.as_dict())
     if names:
-        rename_annotators(data.judgments["annotator"].unique(), opts)  # no two the same
+        rename_annotators(data.judgments["annotator"].unique(), opts.as_dict())  # no two the same
         data.judgments["annotator"] = data.judgments["annotator"].replace(names)
     return data
 

@@ -17,6 +17,7 @@ from iaa_desktop.core.kinds.durel.measures import (
     item_statistics,
     subset_figures,
 )
+from iaa_desktop.core.kinds.durel.options import DurelOptions
 from iaa_desktop.core.metrics import pairwise_spearman, spearman_vs_others
 from iaa_desktop.core.progress import Progress
 
@@ -62,7 +63,7 @@ def build_matrix(judgments: pd.DataFrame) -> Matrix:
 
 
 def compute(
-    matrix: Matrix, target_order: Sequence[str], options: Mapping[str, Any]
+    matrix: Matrix, target_order: Sequence[str], options: DurelOptions
 ) -> Generator[Progress, None, dict[str, Any]]:
     """All agreement figures of a built matrix (the part the benchmark times)."""
     stats = item_statistics(matrix.values, options)
@@ -75,22 +76,23 @@ def compute(
     return out
 
 
-def spearman_weight_mask(matrix: Matrix, options: Mapping[str, Any]) -> NDArray[Any]:
+def spearman_weight_mask(matrix: Matrix, options: DurelOptions) -> NDArray[Any]:
     """Who counts in the weight of an annotator pair's ρ: every judgment (can't-decide
     included; TRoTR, Periti et al. 2024) or, with ``spearman_weights = "valid"``, the valid
     values only (the WUGs pipeline's ``data2agr.py``: a can't-decide is a missing value there,
     and a pair's weight is the number of items both judged with a valid value)."""
-    if options.get("spearman_weights") == "valid":
-        return ~np.isnan(matrix.values)
+    if options.spearman_weights == "valid":
+        valid: NDArray[Any] = ~np.isnan(matrix.values)
+        return valid
     return matrix.judged
 
 
 def overall_figures(
-    matrix: Matrix, stats: Mapping[str, NDArray[Any]], options: Mapping[str, Any]
+    matrix: Matrix, stats: Mapping[str, NDArray[Any]], options: DurelOptions
 ) -> dict[str, dict[str, Any]]:
     """α and weighted ρ of all items pooled, and of the items the filter keeps (with the counts
     of their binary labels)."""
-    level = options["level"]
+    level = options.level
     values, judged, kept = matrix.values, matrix.judged, stats["kept"]
     w = spearman_weight_mask(matrix, options)
     overall_all = subset_figures(values, judged, level, w)
@@ -104,12 +106,12 @@ def target_figures(
     matrix: Matrix,
     stats: Mapping[str, NDArray[Any]],
     target_order: Sequence[str],
-    options: Mapping[str, Any],
+    options: DurelOptions,
 ) -> Generator[Progress, None, tuple[list[dict[str, Any]], list[float]]]:
     """Per target (in ``target_order``, then in order of appearance; targets without items left
     out): the figures of all and of the filtered items, and the mean judgment (the mean of the
     item means)."""
-    level = options["level"]
+    level = options.level
     values, judged, kept = matrix.values, matrix.judged, stats["kept"]
     tcodes = pd.Categorical(
         matrix.items["target"],
@@ -140,11 +142,11 @@ def target_figures(
 
 
 def topic_ranking(
-    targets: Sequence[Mapping[str, Any]], means: Sequence[float], options: Mapping[str, Any]
+    targets: Sequence[Mapping[str, Any]], means: Sequence[float], options: DurelOptions
 ) -> pd.DataFrame:
     """TRaC: the targets by mean judgment (lower = more topic variation), those whose weighted ρ
     is below ``trac_min_spearman`` marked as left out."""
-    min_rho = float(options.get("trac_min_spearman", 0.15))
+    min_rho = options.trac_min_spearman
     rank = pd.DataFrame(
         {
             "target": [t["target"] for t in targets],

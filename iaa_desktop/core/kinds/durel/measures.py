@@ -10,13 +10,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from iaa_desktop.core.kinds.durel.options import DurelOptions
 from iaa_desktop.core.metrics import encode_numeric, krippendorff_alpha, spearman_weighted
 
 
@@ -187,7 +187,7 @@ def grouped_figures(
     ]
 
 
-def item_statistics(values: NDArray[Any], options: Mapping[str, Any]) -> dict[str, NDArray[Any]]:
+def item_statistics(values: NDArray[Any], options: DurelOptions) -> dict[str, NDArray[Any]]:
     """Per item: number of valid judgments, mean, range, whether the filter keeps it, label."""
     valid = ~np.isnan(values)
     n_valid = valid.sum(axis=1)
@@ -196,10 +196,10 @@ def item_statistics(values: NDArray[Any], options: Mapping[str, Any]) -> dict[st
     filled_hi = np.where(valid, values, -np.inf).max(axis=1)
     rng = np.where(has, filled_hi - filled_lo, np.nan)
     mean = np.where(has, np.where(valid, values, 0.0).sum(axis=1) / np.maximum(n_valid, 1), np.nan)
-    lo, hi = float(options["filter_mean_low"]), float(options["filter_mean_high"])
+    lo, hi = options.filter_mean_low, options.filter_mean_high
     with np.errstate(invalid="ignore"):
-        keep = has & (rng < float(options["filter_range"])) & ~((mean > lo) & (mean < hi))
-        label = np.where(has, (mean >= float(options["label_threshold"])).astype(float), np.nan)
+        keep = has & (rng < options.filter_range) & ~((mean > lo) & (mean < hi))
+        label = np.where(has, (mean >= options.label_threshold).astype(float), np.nan)
     return {"n_valid": n_valid, "mean": mean, "range": rng, "kept": keep, "label": label}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -16,6 +16,10 @@ from iaa_desktop.core.export.methods_text import (
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
+from iaa_desktop.core.kinds.durel.options import DurelOptions
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.durel.compare import DurelResult
 
 TARGET_HEADERS = {
     "target": "Target",
@@ -30,7 +34,7 @@ TARGET_HEADERS = {
 }
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: DurelResult) -> tuple[list[SummaryRow], str]:
     """The headline coefficients (rows of the summary table) and their caption."""
     rows: list[SummaryRow] = []
     for part, name in (("all", "all pairs"), ("filtered", "filtered pairs")):
@@ -59,7 +63,7 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: DurelResult, ctx: ReportContext) -> KindReport:
     """The kind's report: per target, annotators, the TRaC ranking, the most disagreeing pairs."""
     paragraphs, refs = methods(result)
     kr = KindReport(methods=paragraphs, references=refs, annotators=list(result.annotators))
@@ -75,7 +79,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
 
 
 def _targets_section(
-    result: Any, ctx: ReportContext, tables: dict[str, pd.DataFrame]
+    result: DurelResult, ctx: ReportContext, tables: dict[str, pd.DataFrame]
 ) -> Section | None:
     """Per target, worst first: the table and the chart of α."""
     tt = result.targets_table()
@@ -114,7 +118,7 @@ def _targets_section(
 
 
 def _annotators_section(
-    result: Any, ctx: ReportContext, tables: dict[str, pd.DataFrame]
+    result: DurelResult, ctx: ReportContext, tables: dict[str, pd.DataFrame]
 ) -> Section | None:
     """Spearman ρ per annotator pair (table and heatmap), each annotator against the others."""
     pw = result.pairwise
@@ -151,7 +155,7 @@ def _annotators_section(
     return Section("Annotators", "\n".join(body), anchor="annotators")
 
 
-def _trac_section(result: Any) -> Section | None:
+def _trac_section(result: DurelResult) -> Section | None:
     """The targets ranked by mean judgment (TRaC)."""
     if not len(result.topic_ranking):
         return None
@@ -166,11 +170,11 @@ def _trac_section(result: Any) -> Section | None:
     )
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    cd = values_of(o.get("cant_decide", "0,-"))
+def methods(result: DurelResult) -> tuple[list[str], list[str]]:
+    o: DurelOptions = result.chosen
+    cd = values_of(o.cant_decide)
     p1 = (
-        f"Graded judgments of use pairs on a scale from {fmt_num(o.get('scale_low', 1))} to {fmt_num(o.get('scale_high', 4))} "
+        f"Graded judgments of use pairs on a scale from {fmt_num(o.scale_low)} to {fmt_num(o.scale_high)} "
         f"({len(result.annotators)} annotators, {result.overall.get('all', {}).get('n_items', 0):,} pairs, "
         f"{len(result.targets)} targets) were compared as in TRoTR (Periti et al. 2024): Krippendorff's α "
         f"(Krippendorff 2011) with the {esc(result.level)} distance, and Spearman's ρ per annotator pair averaged "
@@ -180,7 +184,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
             "Can't-decide judgments ("
             + ", ".join(f"‘{esc(v)}’" for v in cd)
             + ") are missing values for α and ρ and do not count in the weights."
-            if o.get("spearman_weights") == "valid"
+            if o.spearman_weights == "valid"
             else "with weights equal to the number of pairs both annotators judged. "
             "Can't-decide judgments ("
             + ", ".join(f"‘{esc(v)}’" for v in cd)
@@ -189,15 +193,15 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     )
     p2 = (
         f"Filter (the TRiC gold set): a pair is kept when the range (max − min) of its valid judgments is below "
-        f"{fmt_num(o.get('filter_range', 2))} and then dropped when its mean lies strictly between "
-        f"{fmt_num(o.get('filter_mean_low', 2))} and {fmt_num(o.get('filter_mean_high', 3))}; kept pairs get the binary "
-        f"label 1 when their mean is at least {fmt_num(o.get('label_threshold', 2.5))}. All figures are given for all "
+        f"{fmt_num(o.filter_range)} and then dropped when its mean lies strictly between "
+        f"{fmt_num(o.filter_mean_low)} and {fmt_num(o.filter_mean_high)}; kept pairs get the binary "
+        f"label 1 when their mean is at least {fmt_num(o.label_threshold)}. All figures are given for all "
         "pairs and for the filtered pairs, pooled over targets (not averaged) and per target. Per target, the mean "
         f"judgment ranks topic variation (TRaC: lower mean = more variation; targets with ρ below "
-        f"{fmt_num(o.get('trac_min_spearman', 0.15))} are marked). No intervals are computed for this kind. "
+        f"{fmt_num(o.trac_min_spearman)} are marked). No intervals are computed for this kind. "
         "α is interpreted with Krippendorff's (2004) guideline, a convention rather than a verdict."
     )
     refs = ["periti2024", "krippendorff2011", "krippendorff2004", "artstein2008"]
-    if o.get("spearman_weights") == "valid":
+    if o.spearman_weights == "valid":
         refs.insert(1, "schlechtweg2021")
     return [p1, p2], refs

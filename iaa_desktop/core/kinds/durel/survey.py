@@ -20,12 +20,11 @@ from iaa_desktop.core.kinds.survey import (
 
 def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
     """The annotators of every target and the first pairs' judgments, as the reader reads them."""
+    from iaa_desktop.core.kinds.durel.options import DurelOptions
     from iaa_desktop.core.kinds.durel.reader import Scale, read_durel
 
-    cant = tuple(s.strip() for s in str(opts.get("cant_decide") or "").split(",") if s.strip())
-    data = read_durel(
-        list(inputs), Scale(float(opts["scale_low"]), float(opts["scale_high"]), cant)
-    )
+    o = DurelOptions.resolve(opts)
+    data = read_durel(list(inputs), Scale(o.scale_low, o.scale_high, o.cant_decide_values))
     j = data.judgments
     names = tuple(str(a) for a in dict.fromkeys(j["annotator"]))
     annotators = tuple(

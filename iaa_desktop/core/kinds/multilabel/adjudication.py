@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -25,6 +25,9 @@ from iaa_desktop.core.adjudication.gold_io import (
 )
 from iaa_desktop.core.adjudication.model import AdjudicationModel
 from iaa_desktop.core.errors import OptionError
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
 
 GOLD = "gold"
 SEP = ";"
@@ -84,12 +87,13 @@ class MultiLabelModel(AdjudicationModel):
         return f"<p><b>{html.escape(self.titles[i])}</b></p><p dir='auto'>{html.escape(t)}</p>"
 
     def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
-        from iaa_desktop.core.kinds.multilabel.reader import classify_columns
+        from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
+        from iaa_desktop.core.kinds.multilabel.reader import ColumnRoles, classify_columns
         from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
 
         files = [p for p in expand_inputs([Path(p) for p in self.inputs])]
         first = None
-        roles: dict[str, Any] = {}
+        roles = ColumnRoles()
         layout = self.layout
         for f in files:
             df = read_table(f)
@@ -97,18 +101,18 @@ class MultiLabelModel(AdjudicationModel):
             if lay in ("long", "wide"):
                 first, roles, layout = f, ro, lay
                 break
-        item_col = str(roles.get("item") or "item")
-        ann_col = str(roles.get("annotator") or "annotator")
+        item_col = roles.item or "item"
+        ann_col = roles.annotator or "annotator"
         name = free_name(GOLD, self.annotators)
         decided = [i for i, v in enumerate(gold) if v is not None]
         out = pd.DataFrame({item_col: [self.keys[i] for i in decided], ann_col: name})
         if layout == "wide":
-            cols = roles.get("label_columns") or self.labels
+            cols = roles.label_columns or self.labels
             for lab in cols:
                 out[str(lab)] = [("1" if lab in str(gold[i]).split(SEP) else "0") for i in decided]
         else:
-            delim = str(self.options.get("label_delimiter") or SEP)
-            lab_col = str(roles.get("labels") or "labels")
+            delim = MultiLabelOptions.resolve(self.options).label_delimiter or SEP
+            lab_col = roles.labels or "labels"
             out[lab_col] = [delim.join(str(gold[i]).split(SEP)) if gold[i] else "" for i in decided]
         sep = delimiter_for(first) if first is not None else "\t"
         suffix = table_suffix(first) if first is not None else ".tsv"
@@ -133,9 +137,10 @@ def set_distance(codes: NDArray[Any]) -> NDArray[Any]:
     return np.where(pairs > 0, total / np.maximum(pairs, 1), 0.0)
 
 
-def units_for_multilabel(result: Any) -> MultiLabelModel:
+def units_for_multilabel(result: MultiLabelResult) -> MultiLabelModel:
     """Units of a :class:`~iaa_desktop.core.kinds.multilabel.compare.MultiLabelResult` (one per item)."""
     data = result.data
+    assert data is not None, "a multi-label result holds the annotations it was computed from"
     labels = tuple(data.labels)
     codes = np.asarray(data.codes)
     uniq = np.unique(codes[codes >= 0])

@@ -6,6 +6,7 @@ drawn by any backend (the Qt canvas in the view, Agg/PDF in reports).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from numpy.typing import NDArray
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.collections import PathCollection
+    from matplotlib.colorbar import Colorbar
     from matplotlib.figure import Figure
 
     from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
@@ -30,6 +32,9 @@ SIZE_COLOURS = (
     "#e377c2",
     "#7f7f7f",
 )
+
+#: the colour bar drawn beside an axes' scatter, removed when the axes are drawn again
+_COLOUR_BARS: weakref.WeakKeyDictionary[Axes, Colorbar] = weakref.WeakKeyDictionary()
 
 
 def new_figure(width: float = 6.0, height: float = 4.5, dpi: int = 100) -> Figure:
@@ -110,10 +115,9 @@ def draw_decomposition_scatter(
 
 def _reset_axes(ax: Axes, n_total: int, n_shown: int) -> None:
     """Clear the axes (and a colour bar of an earlier drawing); labels, grid and title."""
-    old_bar = getattr(ax, "_iaa_colorbar", None)
+    old_bar = _COLOUR_BARS.pop(ax, None)
     if old_bar is not None:  # a redraw must not stack colour bars
         old_bar.remove()
-        ax._iaa_colorbar = None  # type: ignore[attr-defined]
     ax.clear()
     ax.set_xlabel("first level: κ on C_S1 (mean over pairs)")
     ax.set_ylabel("second level: mean per-label κ")
@@ -131,26 +135,36 @@ def _scatter_by_size(
     """The points coloured by |S1|: a legend of sizes, or a colour scale when there are many."""
     small = len(pts["index"]) > 2000
     sizes = sorted(set(pts["size"].tolist()))
-    common = {
-        "s": 6 if small else 22,
-        "alpha": 0.6 if small else 0.85,
-        "edgecolors": "none",
-        "picker": picker,
-    }
+    s, alpha = (6, 0.6) if small else (22, 0.85)
     if len(sizes) <= len(SIZE_COLOURS):
         from matplotlib.colors import to_rgba_array
 
         palette = to_rgba_array(SIZE_COLOURS)
         coll = ax.scatter(
-            pts["x"], pts["y"], c=palette[(pts["size"] - 1) % len(SIZE_COLOURS)], **common
+            pts["x"],
+            pts["y"],
+            c=palette[(pts["size"] - 1) % len(SIZE_COLOURS)],
+            s=s,
+            alpha=alpha,
+            edgecolors="none",
+            picker=picker,
         )
         for size in sizes:
             ax.scatter(
                 [], [], c=SIZE_COLOURS[(size - 1) % len(SIZE_COLOURS)], s=22, label=f"|S1| = {size}"
             )
     else:  # many sizes (k ≥ 5 with search results): a colour scale instead of a long legend
-        coll = ax.scatter(pts["x"], pts["y"], c=pts["size"], cmap="viridis", **common)
-        ax._iaa_colorbar = ax.figure.colorbar(coll, ax=ax, label="|S1|", shrink=0.6)  # type: ignore[attr-defined]
+        coll = ax.scatter(
+            pts["x"],
+            pts["y"],
+            c=pts["size"],
+            cmap="viridis",
+            s=s,
+            alpha=alpha,
+            edgecolors="none",
+            picker=picker,
+        )
+        _COLOUR_BARS[ax] = ax.figure.colorbar(coll, ax=ax, label="|S1|", shrink=0.6)
     return coll
 
 

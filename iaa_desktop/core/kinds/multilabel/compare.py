@@ -22,103 +22,25 @@ from numpy.typing import NDArray
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.multilabel import explore
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, parse_s1
+from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 from iaa_desktop.core.kinds.multilabel.reader import (
     MultiLabelData,
     read_multilabel,
     sniff_multilabel,
 )
 from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
-from iaa_desktop.core.kinds.spec import Setting, rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
 from iaa_desktop.core.metrics import decomposition as dec
 from iaa_desktop.core.progress import Progress
 
 __all__ = ["KIND", "MultiLabelKind", "MultiLabelResult", "code_name", "codes_of", "parse_s1"]
 
 
-def _split(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, list | tuple):
-        return [str(v).strip() for v in value if str(v).strip()]
-    return [v.strip() for v in str(value).split(",") if v.strip()]
-
-
 class MultiLabelKind:
     """Multi-label annotations (a set of labels per item and annotator)."""
 
     name = "multilabel"
-    settings = (
-        Setting(
-            "labels",
-            "Label order (bit order)",
-            "",
-            str,
-            help="comma-separated label names; the first is the leftmost bit of every code (default: column order / order in the data)",
-        ),
-        Setting(
-            "s1",
-            "Decomposition S1",
-            "",
-            str,
-            help="comma-separated codes of S1 (e.g. 000 or 101,010; label names joined by + also work); default 000…0 = 'any label at all?'",
-        ),
-        Setting(
-            "label_delimiter",
-            "Label delimiter",
-            ";",
-            str,
-            help="separator of the labels in a long-format cell",
-        ),
-        Setting(
-            "texts",
-            "Texts table",
-            "",
-            str,
-            help="optional table of item id + text, shown beside the items",
-        ),
-        Setting(
-            "exploration",
-            "Partitions explored",
-            "auto",
-            str,
-            ("auto", "exhaustive", "bounded"),
-            help=(
-                f"auto: every partition when there are at most "
-                f"{explore.EXHAUSTIVE_MAX_PARTITIONS:,} (4 labels), else those with a small S1 "
-                "plus a beam search; exhaustive: every partition (refused above that size); "
-                "bounded: a small S1 plus the search, whatever the number of labels"
-            ),
-        ),
-        Setting(
-            "max_s1_size",
-            "Largest |S1| explored (bounded)",
-            0,
-            int,
-            help=(
-                f"explore partitions with at most this many codes in S1 (0 = the largest bound "
-                f"within {explore.BOUNDED_BUDGET:,} partitions); k = 5: ≤ 3 → "
-                f"{dec.n_bounded_partitions(5, 3):,}, ≤ 4 → {dec.n_bounded_partitions(5, 4):,}, "
-                f"≤ 5 → {dec.n_bounded_partitions(5, 5):,} partitions"
-            ),
-        ),
-        Setting(
-            "search",
-            "Beam search for the best partitions (bounded)",
-            True,
-            bool,
-            help="also search the best partitions under each criterion without enumerating them all",
-        ),
-        Setting(
-            "top",
-            "Partitions listed: best N (0 = all)",
-            explore.DEFAULT_TOP,
-            int,
-            help=(
-                "list (JSON, CSV, window) only the partitions ranked in the best N under either "
-                "criterion; 0 lists every partition explored"
-            ),
-        ),
-    )
+    settings = MultiLabelOptions.settings()
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         return sniff_multilabel(inputs)
@@ -126,31 +48,30 @@ class MultiLabelKind:
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, MultiLabelResult]:
-        opts = resolve_options(self.settings, options)
+        opts = MultiLabelOptions.resolve(options)
         yield Progress(0, 100, "Reading the annotations")
-        texts = str(opts.get("texts") or "").strip()
+        texts = opts.texts.strip()
         data = read_multilabel(
             list(inputs),
-            labels=_split(opts.get("labels")) or None,
-            delimiter=str(opts.get("label_delimiter") or ";"),
+            labels=opts.label_order or None,
+            delimiter=opts.delimiter,
             texts=Path(texts) if texts else None,
         )
-        data = replace(data, annotators=rename_annotators(data.annotators, opts))
+        data = replace(data, annotators=rename_annotators(data.annotators, opts.as_dict()))
         found: list[ReaderError] = []
         if not texts:
             from iaa_desktop.core.kinds.multilabel.texts import with_texts_beside
 
             data, found = with_texts_beside(data, list(inputs))
-        given_top = opts.get("top")
-        top = int(given_top) if given_top is not None else explore.DEFAULT_TOP
         result = MultiLabelResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
-            options=dict(opts),
+            options=resolve_options(self.settings, options),  # as given, for the study's record
             errors=list(data.errors),
             warnings=list(data.warnings) + found,
             data=data,
-            top=max(0, top) or None,
+            chosen=opts,
+            top=max(0, opts.top) or None,
         )
         joints = yield from _per_label(result, data)
         k = data.k
@@ -166,9 +87,9 @@ class MultiLabelKind:
             )
             return result
         yield Progress(30, 100, "Decomposition for the chosen S1")
-        s1 = parse_s1(opts.get("s1"), data.labels)
+        s1 = parse_s1(opts.s1, data.labels)
         result.s1 = s1
-        result.chosen = dec.decompose(joints, s1[None, :])
+        result.s1_decomposition = dec.decompose(joints, s1[None, :])
 
         yield Progress(45, 100, "Exploring the partitions")
         parts, sources, info = yield from explore.choose_partitions(joints, k, opts)

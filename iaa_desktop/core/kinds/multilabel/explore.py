@@ -19,8 +19,8 @@ decomposition of P partitions costs about P · 4^k · (k + 1) · m multiply-adds
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
-from typing import Any
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +28,9 @@ from numpy.typing import NDArray
 from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.metrics import decomposition as dec
 from iaa_desktop.core.progress import Progress
+
+if TYPE_CHECKING:  # the options' help quotes this module's limits
+    from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 
 #: partitions enumerated one by one at most (every partition of the 16 codes of 4 labels)
 EXHAUSTIVE_MAX_PARTITIONS = 32_767
@@ -45,7 +48,8 @@ BLOCK = 4096
 
 def joints_fit(n_pairs: int, k: int) -> bool:
     """Whether the dense joint count matrices of ``n_pairs`` pairs fit in the budget."""
-    return n_pairs * 4**k <= JOINT_CELLS_MAX
+    cells: int = n_pairs * 4**k
+    return cells <= JOINT_CELLS_MAX
 
 
 def work(n_partitions: int, n_pairs: int, k: int) -> float:
@@ -70,14 +74,14 @@ def per_label_from_codes(ca: NDArray[Any], cb: NDArray[Any], k: int) -> dict[str
 
 
 def choose_partitions(
-    joints: NDArray[Any], k: int, opts: Mapping[str, Any]
+    joints: NDArray[Any], k: int, opts: MultiLabelOptions
 ) -> Generator[Progress, None, tuple[NDArray[Any], NDArray[Any], dict[str, Any]]]:
     """The partitions to explore, where each comes from, and what was explored (and why not
     more). ``opts``: ``exploration`` (auto/exhaustive/bounded), ``max_s1_size``, ``search``."""
     m = joints.shape[0]
     n_codes = 2**k
     total = dec.n_partitions(k)
-    mode = str(opts.get("exploration") or "auto")
+    mode = opts.exploration
     info: dict[str, Any] = {"k": k, "n_partitions_total": total}
     exhaustive_ok = total <= EXHAUSTIVE_MAX_PARTITIONS and work(total, m, k) <= WORK_MAX
     if mode == "exhaustive" and not exhaustive_ok:
@@ -93,7 +97,7 @@ def choose_partitions(
         return parts, np.full(len(parts), "exhaustive", dtype=object), info
     # half of the work for the bounded enumeration, half for the search
     affordable = int(min(BOUNDED_BUDGET, WORK_MAX / 2 / work(1, m, k)))
-    bound = int(opts.get("max_s1_size") or 0) or dec.largest_bound(k, max(1, affordable))
+    bound = opts.max_s1_size or dec.largest_bound(k, max(1, affordable))
     bound = max(1, min(bound, 2 ** (k - 1)))
     while bound > 1 and dec.n_bounded_partitions(k, bound) > affordable:
         bound -= 1
@@ -106,7 +110,7 @@ def choose_partitions(
     # a round of the search evaluates at most beam × 2^k partitions, for two criteria
     beam = 24
     rounds = int(min(64, WORK_MAX / 2 / (2 * work(beam * n_codes, m, k))))
-    if opts.get("search", True) and rounds >= 1:
+    if opts.search and rounds >= 1:
         yield Progress(55, 100, "Searching the best partitions")
         found, n_eval = [], 0
         for criterion in ("first", "second"):
@@ -114,16 +118,17 @@ def choose_partitions(
             found.append(best)
             n_eval += n
         known = {row.tobytes() for row in parts}
-        extra = [
-            row
-            for row in np.concatenate(found)
-            if row.tobytes() not in known and not known.add(row.tobytes())
-        ]
+        extra = []
+        for row in np.concatenate(found):  # new partitions, each once
+            key = row.tobytes()
+            if key not in known:
+                known.add(key)
+                extra.append(row)
         if extra:
             parts = np.concatenate([parts, np.array(extra)])
             sources = np.concatenate([sources, np.full(len(extra), "search", dtype=object)])
         info.update(mode="bounded+search", n_search_evaluated=n_eval, n_search_added=len(extra))
-    elif opts.get("search", True):
+    elif opts.search:
         info.update(search_skipped=f"{m:,} annotator pairs and {k} labels: too much work")
     return parts, sources, info
 

@@ -45,7 +45,7 @@ def partition_json(
 
 def decomposition_json(result: MultiLabelResult) -> dict[str, Any]:
     """The chosen S1: its partition object with one entry per pair."""
-    chosen = result.chosen
+    chosen = result.s1_decomposition
     assert chosen is not None
     labels = result.labels
     dj = partition_json(result, chosen, 0, result.s1)

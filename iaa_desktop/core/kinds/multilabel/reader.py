@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -109,41 +109,47 @@ def _is_binary(series: pd.Series) -> bool:
     return bool(_as_bit(vals).notna().mean() >= 0.9)
 
 
+@dataclass(frozen=True)
+class ColumnRoles:
+    """The columns of a multi-label table by role (None: the table has none)."""
+
+    item: str | None = None
+    annotator: str | None = None
+    #: the column of the label sets (a long table)
+    labels: str | None = None
+    text: str | None = None
+    #: the 0/1 columns, one per label (a wide table)
+    label_columns: tuple[str, ...] = ()
+
+
 def classify_columns(
     columns: Sequence[str], sample: pd.DataFrame | None = None
-) -> tuple[str, dict[str, object]]:
+) -> tuple[str, ColumnRoles]:
     """Guess the layout of a table from its header (and a sample of rows).
 
     Returns ``(layout, roles)`` with layout one of ``"long"``, ``"wide"``, ``"texts"`` or
-    ``"unknown"``; roles names the columns (``item``, ``annotator``, ``labels``, ``text``,
-    ``label_columns``).
+    ``"unknown"``; roles names the columns (:class:`ColumnRoles`).
     """
     cols = [c for c in columns if c != LINE]
     item = _find(cols, ITEM_NAMES) or (cols[0] if cols else None)
     annotator = _find([c for c in cols if c != item], ANNOTATOR_NAMES)
     labels = _find([c for c in cols if c not in (item, annotator)], LABELS_NAMES)
     text = _find([c for c in cols if c not in (item, annotator, labels)], TEXT_NAMES)
-    roles: dict[str, object] = {
-        "item": item,
-        "annotator": annotator,
-        "labels": labels,
-        "text": text,
-    }
+    roles = ColumnRoles(item, annotator, labels, text)
     if labels is not None:
         return "long", roles
     rest = [c for c in cols if c not in (item, annotator, text)]
     if sample is not None and rest:
         binary = [c for c in rest if _is_binary(sample[c])]
         if len(binary) == len(rest):
-            roles["label_columns"] = tuple(rest)
-            return "wide", roles
+            return "wide", replace(roles, label_columns=tuple(rest))
     if annotator is None and text is not None:
         return "texts", roles
     return "unknown", roles
 
 
-def read_texts_table(path: Path, df: pd.DataFrame, roles: dict[str, object]) -> dict[str, str]:
-    item, text = roles["item"], roles["text"]
+def read_texts_table(path: Path, df: pd.DataFrame, roles: ColumnRoles) -> dict[str, str]:
+    item, text = roles.item, roles.text
     return dict(zip(df[item].astype(str).str.strip(), df[text].astype(str)))
 
 
@@ -232,7 +238,7 @@ def _read_frames(
             continue
         layout, roles = classify_columns(list(df.columns), df.head(500))
         if texts and path == Path(texts) or layout == "texts":
-            if roles.get("text") is None:
+            if roles.text is None:
                 errors.append(
                     ReaderError(path, 1, "no text column found (expected a column named 'text').")
                 )
@@ -249,10 +255,8 @@ def _read_frames(
                 )
             )
             continue
-        if roles.get("text") is not None:
-            for it, tx in zip(
-                df[roles["item"]].astype(str).str.strip(), df[roles["text"]].astype(str)
-            ):
+        if roles.text is not None:
+            for it, tx in zip(df[roles.item].astype(str).str.strip(), df[roles.text].astype(str)):
                 text_map.setdefault(it, tx)
         if layout == "wide" and _long_label_column(path, roles, errors):
             continue
@@ -266,9 +270,9 @@ def _read_frames(
     return frames
 
 
-def _long_label_column(path: Path, roles: dict[str, object], errors: list[ReaderError]) -> bool:
+def _long_label_column(path: Path, roles: ColumnRoles, errors: list[ReaderError]) -> bool:
     """Whether a wide table names a label column too long to be a label (then reported)."""
-    longest = max(map(len, roles.get("label_columns") or ()), default=0)  # type: ignore[call-overload]
+    longest = max(map(len, roles.label_columns), default=0)
     if longest <= MAX_LABEL_CHARS:
         return False
     errors.append(
@@ -282,24 +286,22 @@ def _long_label_column(path: Path, roles: dict[str, object], errors: list[Reader
     return True
 
 
-def _annotation_frame(
-    path: Path, df: pd.DataFrame, layout: str, roles: dict[str, object]
-) -> _Frame:
+def _annotation_frame(path: Path, df: pd.DataFrame, layout: str, roles: ColumnRoles) -> _Frame:
     """Item, annotator (the file's name when there is no annotator column), line, and the label
     sets (long) or one column of "0"/"1" per label (wide; other cells kept to be reported)."""
     out = pd.DataFrame(
         {
-            "item": df[roles["item"]].astype(str).str.strip(),
+            "item": df[roles.item].astype(str).str.strip(),
             "annotator": (
-                df[roles["annotator"]].astype(str).str.strip() if roles["annotator"] else path.stem
+                df[roles.annotator].astype(str).str.strip() if roles.annotator else path.stem
             ),
             LINE: df[LINE].to_numpy(),
         }
     )
     if layout == "long":
-        out["labels"] = df[roles["labels"]].astype(str)
+        out["labels"] = df[roles.labels].astype(str)
         return (path, out, "long", ())
-    cols = tuple(roles["label_columns"])  # type: ignore[arg-type]
+    cols = roles.label_columns
     for c in cols:
         bits = _as_bit(df[c])
         out["bit:" + c] = bits.where(bits.notna(), df[c].astype(str).str.strip())
@@ -580,17 +582,10 @@ def sniff_multilabel(inputs: Sequence[Path], delimiter: str = ";") -> float:
             continue
         sample = pd.DataFrame(body, columns=header)
         layout, roles = classify_columns(header, sample)
-        if layout == "long" and roles["annotator"] is not None:
-            col = sample[roles["labels"]]
-            if (
-                _norm(str(roles["labels"])) == "labels"
-                or col.str.contains(re.escape(delimiter)).any()
-            ):
+        if layout == "long" and roles.annotator is not None:
+            col = sample[roles.labels]
+            if _norm(str(roles.labels)) == "labels" or col.str.contains(re.escape(delimiter)).any():
                 best = max(best, 0.9)
-        elif (
-            layout == "wide"
-            and roles["annotator"] is not None
-            and len(roles.get("label_columns", ())) >= 2
-        ):
+        elif layout == "wide" and roles.annotator is not None and len(roles.label_columns) >= 2:
             best = max(best, 0.9)
     return best

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -14,6 +14,10 @@ from iaa_desktop.core.export.methods_text import (
     esc,
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
 
 
 def _float(v: Any) -> float:
@@ -23,14 +27,14 @@ def _float(v: Any) -> float:
         return math.nan
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: MultiLabelResult) -> tuple[list[SummaryRow], str]:
     """The headline coefficients (rows of the summary table) and their caption."""
     rows: list[SummaryRow] = []
     tables = result.tables()
     pairs = tables.get("pairs", pd.DataFrame())
     avg = pairs[pairs["pair"] == "average"] if "pair" in pairs.columns else pd.DataFrame()
     a = avg.iloc[0] if len(avg) else None
-    n_items = int(result.data.codes.shape[0]) if getattr(result, "data", None) is not None else None
+    n_items = int(result.data.codes.shape[0]) if result.data is not None else None
     if a is not None:
         for lab in result.labels:
             rows.append(
@@ -83,7 +87,7 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: MultiLabelResult, ctx: ReportContext) -> KindReport:
     """The report section of a multi-label result: labels and pairs, the decomposition, the
     label combinations."""
     paragraphs, refs = methods(result)
@@ -112,7 +116,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     return kr
 
 
-def _labels_body(result: Any, tables: dict[str, pd.DataFrame], ctx: ReportContext) -> str:
+def _labels_body(
+    result: MultiLabelResult, tables: dict[str, pd.DataFrame], ctx: ReportContext
+) -> str:
     """Per label and pair (lowest κ first), per pair, and their charts."""
     from iaa_desktop.core.kinds.multilabel import charts as cm
 
@@ -166,7 +172,7 @@ def _labels_body(result: Any, tables: dict[str, pd.DataFrame], ctx: ReportContex
 
 
 def _decomposition_body(
-    result: Any, tables: dict[str, pd.DataFrame], ctx: ReportContext, kr: KindReport
+    result: MultiLabelResult, tables: dict[str, pd.DataFrame], ctx: ReportContext, kr: KindReport
 ) -> str:
     """The chosen decomposition per pair, the scatter of every partition, the extremes."""
     from iaa_desktop.core.kinds.multilabel import charts as cm
@@ -235,7 +241,7 @@ def _exploration_extremes(ex: pd.DataFrame, kr: KindReport) -> list[str]:
     ]
 
 
-def _combinations_body(result: Any, combos: pd.DataFrame, ctx: ReportContext) -> str:
+def _combinations_body(result: MultiLabelResult, combos: pd.DataFrame, ctx: ReportContext) -> str:
     from iaa_desktop.core.kinds.multilabel import charts as cm
 
     body = [
@@ -253,10 +259,10 @@ def _combinations_body(result: Any, combos: pd.DataFrame, ctx: ReportContext) ->
     return "\n".join(body)
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
+def methods(result: MultiLabelResult) -> tuple[list[str], list[str]]:
     labels = list(getattr(result, "labels", ()))
-    o = result.options
-    s1 = o.get("s1") or "000 (no label: “is there any label at all?”)"
+    o: MultiLabelOptions = result.chosen
+    s1 = o.s1 or "000 (no label: “is there any label at all?”)"
     p1 = (
         f"Each of {len(annotators_of(result))} annotators gave each item a set of the {len(labels)} labels "
         + ", ".join(esc(lab) for lab in labels)

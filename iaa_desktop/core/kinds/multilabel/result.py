@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.multilabel import explore, partitions
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, fmt, null_nan
+from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 from iaa_desktop.core.kinds.multilabel.reader import MultiLabelData
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics import decomposition as dec
@@ -22,12 +23,15 @@ class MultiLabelResult(TaskResult):
     """Everything computed for a multi-label study; arrays are read-only snapshots."""
 
     data: MultiLabelData | None = None
+    #: the options the figures were computed with
+    chosen: MultiLabelOptions = field(default_factory=MultiLabelOptions)
     #: annotator index pairs (a, b) that share items
     pair_index: list[tuple[int, int]] = field(default_factory=list)
     joints: NDArray[Any] = field(default_factory=lambda: np.zeros((0, 1, 1), dtype=np.int64))
     per_label: list[dict[str, Any]] = field(default_factory=list)
     s1: NDArray[Any] = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    chosen: dec.DecompositionArrays | None = None
+    #: the decomposition for the theory-driven S1 the options name
+    s1_decomposition: dec.DecompositionArrays | None = None
     partitions: NDArray[Any] = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
     exploration: dec.DecompositionArrays | None = None
     #: where each explored partition comes from: "exhaustive", "bounded" or "search"
@@ -116,13 +120,14 @@ class MultiLabelResult(TaskResult):
             "averages": self._averages_json(),
             "combinations": self._combinations_json(),
         }
-        if self.chosen is not None:
+        if self.s1_decomposition is not None:
             out["decomposition"] = partitions.decomposition_json(self)
         if self.exploration is not None:
             rows = partitions.exploration_json(self)
             out["exploration"] = rows
             out["exploration_info"] = dict(self.exploration_info, n_listed=len(rows))
-        return null_nan(out)
+        json_ready: dict[str, Any] = null_nan(out)
+        return json_ready
 
     def _annotators_json(self) -> list[dict[str, Any]]:
         d = self.data
@@ -215,7 +220,8 @@ class MultiLabelResult(TaskResult):
         assert d is not None
         if self.k <= 6:
             return np.arange(2**self.k)
-        return np.unique(d.codes[d.codes >= 0])
+        given: NDArray[Any] = np.unique(d.codes[d.codes >= 0])
+        return given
 
     def combinations(self) -> pd.DataFrame:
         """How often each label combination (code) was given, per annotator and overall (every
@@ -329,26 +335,26 @@ class MultiLabelResult(TaskResult):
 
     def decomposition_table(self) -> pd.DataFrame:
         """The chosen S1: one row per pair, then the average over pairs."""
-        if self.chosen is None:
+        if self.s1_decomposition is None:
             return pd.DataFrame()
         rows = []
         for p, (a, b) in enumerate(self.pair_names()):
             row: dict[str, Any] = {
                 "pair": f"{a}–{b}",
-                "n_items": int(self.chosen.n_items[p]),
-                "n_agree_first_level": int(self.chosen.n_agree[p, 0]),
-                "first_level": self.chosen.first[p, 0],
+                "n_items": int(self.s1_decomposition.n_items[p]),
+                "n_agree_first_level": int(self.s1_decomposition.n_agree[p, 0]),
+                "first_level": self.s1_decomposition.first[p, 0],
             }
             for j, lab in enumerate(self.labels):
-                row[lab] = self.chosen.second[p, 0, j]
-            row["second_average"] = float(np.mean(self.chosen.second[p, 0]))
+                row[lab] = self.s1_decomposition.second[p, 0, j]
+            row["second_average"] = float(np.mean(self.s1_decomposition.second[p, 0]))
             rows.append(row)
-        sec = self.second_level_means(self.chosen)
+        sec = self.second_level_means(self.s1_decomposition)
         avg: dict[str, Any] = {
             "pair": "average",
-            "n_items": int(self.chosen.n_items.sum()),
-            "n_agree_first_level": int(self.chosen.n_agree[:, 0].sum()),
-            "first_level": float(self.first_level_mean(self.chosen)[0][0]),
+            "n_items": int(self.s1_decomposition.n_items.sum()),
+            "n_agree_first_level": int(self.s1_decomposition.n_agree[:, 0].sum()),
+            "first_level": float(self.first_level_mean(self.s1_decomposition)[0][0]),
         }
         for j, lab in enumerate(self.labels):
             avg[lab] = float(sec["per_label"][0, j])
@@ -422,11 +428,19 @@ class MultiLabelResult(TaskResult):
             ),
             ("Exact set agreement", fmt(avg["exact_set_agreement"] * 100, 1) + "%"),
         ]
-        if self.chosen is not None:
+        if self.s1_decomposition is not None:
             s1 = ",".join(self.set_codes(self.s1))
-            out.append((f"First level (S1 = {s1})", fmt(self.first_level_mean(self.chosen)[0][0])))
             out.append(
-                ("Second level average", fmt(self.second_level_means(self.chosen)["average"][0]))
+                (
+                    f"First level (S1 = {s1})",
+                    fmt(self.first_level_mean(self.s1_decomposition)[0][0]),
+                )
+            )
+            out.append(
+                (
+                    "Second level average",
+                    fmt(self.second_level_means(self.s1_decomposition)["average"][0]),
+                )
             )
         if self.exploration_info:
             out.append(("Partitions explored", f"{self.exploration_info.get('n_explored', 0):,}"))

@@ -18,13 +18,15 @@ from iaa_desktop.core.kinds.survey import (
 
 def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
     """The annotators of the table and the first items' label sets."""
+    from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
     from iaa_desktop.core.kinds.multilabel.reader import read_multilabel
 
-    texts = str(opts.get("texts") or "").strip()
+    o = MultiLabelOptions.resolve(opts)
+    texts = o.texts.strip()
     data = read_multilabel(
         list(inputs),
-        labels=[s.strip() for s in str(opts.get("labels") or "").split(",") if s.strip()] or None,
-        delimiter=str(opts.get("label_delimiter") or ";"),
+        labels=o.label_order or None,
+        delimiter=o.delimiter,
         texts=Path(texts) if texts else None,
     )
     k = data.k

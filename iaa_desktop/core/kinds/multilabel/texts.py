@@ -46,7 +46,7 @@ def with_texts_beside(data: Any, inputs: Sequence[Path]) -> tuple[Any, list[Read
             except ReaderError:
                 continue
             layout, roles = classify_columns(list(df.columns), df.head(500))
-            if layout != "texts" or roles.get("text") is None:
+            if layout != "texts" or roles.text is None:
                 continue
             texts = read_texts_table(f, df, roles)
             if not items <= set(texts):

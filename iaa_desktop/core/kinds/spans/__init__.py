@@ -9,54 +9,21 @@ format), ``gamma`` (Mathet et al.'s γ, γ-cat and γ-k; on by default).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from iaa_desktop.core.kinds.spec import Example, KindSpec
-
-if TYPE_CHECKING:
-    from iaa_desktop.core.kinds.arrange import Arrangement
-    from iaa_desktop.core.kinds.spec import TaskKind
-    from iaa_desktop.core.kinds.survey import Survey
+from iaa_desktop.core.kinds.spec import Example, KindParts, KindSpec, ViewRef
 
 
-# the parts of the kind, each importing its module when first used (the registry stays light)
+def _parts() -> KindParts:
+    """The kind's code, its modules imported when first needed (the registry stays light)."""
+    from iaa_desktop.core.kinds.spans import adjudication, compare, report, survey
 
-
-def _comparison() -> TaskKind:
-    from iaa_desktop.core.kinds.spans.compare import KIND
-
-    return KIND
-
-
-def _report(result: Any, ctx: Any) -> Any:
-    from iaa_desktop.core.kinds.spans.report import build
-
-    return build(result, ctx)
-
-
-def _methods(result: Any) -> tuple[list[str], list[str]]:
-    from iaa_desktop.core.kinds.spans.report import methods
-
-    return methods(result)
-
-
-def _units(result: Any) -> Any:
-    from iaa_desktop.core.kinds.spans.adjudication import units_for_spans
-
-    return units_for_spans(result)
-
-
-def _survey(inputs: list[Path], options: dict[str, Any]) -> Survey:
-    from iaa_desktop.core.kinds.spans.survey import survey
-
-    return survey(inputs, options)
-
-
-def _arrange(paths: list[Path]) -> Arrangement:
-    from iaa_desktop.core.kinds.spans.survey import arrange
-
-    return arrange(paths)
+    return KindParts(
+        compare.KIND,
+        report=report.build,
+        methods=report.methods,
+        adjudication=adjudication.units_for_spans,
+        survey=survey.survey,
+        arrange=survey.arrange,
+    )
 
 
 SPEC = KindSpec(
@@ -67,12 +34,7 @@ SPEC = KindSpec(
         "JSONL or span tables (document, start, end, label); or one Label Studio JSON, Prodigy "
         "JSONL or INCEpTION project export holding every annotator"
     ),
-    comparison=_comparison,
-    report=_report,
-    methods=_methods,
-    adjudication=_units,
-    survey=_survey,
-    arrange=_arrange,
+    parts=_parts,
     example=Example(
         "spans",
         "Labelled spans",
@@ -81,5 +43,5 @@ SPEC = KindSpec(
         place=6,
     ),
     placeholder="LABEL START END, several joined by ;  (empty = no span)",
-    view=".spans",
+    view=ViewRef("iaa_desktop.gui.kinds.spans"),
 )

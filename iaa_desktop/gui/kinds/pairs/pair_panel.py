@@ -231,7 +231,7 @@ class PairPanel(QWidget):
         scale = None
         self.hint.setText(hint_text(graded))
         if graded:
-            level = str(result.options.get("level") or getattr(result, "level", "ordinal"))
+            level = result.chosen.level
             values = table[names].to_numpy(dtype=float)
             table["severity"] = value_severity(values, level)
             scale = sorted(set(values[np.isfinite(values)].tolist()))

@@ -1,7 +1,5 @@
-"""The agreement model's options of the candidates kind (command line; the GUI has its Model tab).
-
-They are kept off the settings panel (``gui=False``): a fit takes tens of seconds and runs only
-when asked, from the Model tab in the window or with ``--model`` on the command line.
+"""The agreement model's options of the candidates kind as the fit takes them (declared in
+:class:`~iaa_desktop.core.kinds.candidates.options.CandidatesOptions`; the GUI has its Model tab).
 """
 
 from __future__ import annotations
@@ -11,78 +9,9 @@ from typing import Any
 
 from iaa_desktop.core.kinds.candidates.model.data import MODEL_NAMES
 from iaa_desktop.core.kinds.candidates.model.fit import SamplerSettings
-from iaa_desktop.core.kinds.spec import Setting
 from iaa_desktop.core.progress import Progress, scaled
 
 MODEL_CHOICES = ("none", "all", *MODEL_NAMES, "custom")
-
-MODEL_SETTINGS = [
-    Setting(
-        "model",
-        "Agreement model",
-        "none",
-        str,
-        MODEL_CHOICES,
-        "fit the hierarchical agreement model of the Bernard of Clairvaux agreement study: 'all' = the five "
-        "nested models compared by PSIS-LOO, one of them by name, or 'custom' "
-        "(--model-fixed, --model-varying); needs the optional 'model' packages",
-        gui=False,
-    ),
-    Setting(
-        "model_fixed",
-        "Model: fixed effects",
-        "",
-        str,
-        (),
-        "custom model: comma-separated factor columns as fixed effects ('overlap' = lexical "
-        "overlap, z-scored)",
-        gui=False,
-    ),
-    Setting(
-        "model_varying",
-        "Model: varying intercepts",
-        "",
-        str,
-        (),
-        "custom model: comma-separated factor columns with varying intercepts",
-        gui=False,
-    ),
-    Setting("model_chains", "Model: chains", 4, int, (), "NUTS chains", gui=False),
-    Setting(
-        "model_warmup", "Model: warm-up", 1000, int, (), "warm-up iterations per chain", gui=False
-    ),
-    Setting(
-        "model_draws", "Model: draws", 1000, int, (), "draws per chain after warm-up", gui=False
-    ),
-    Setting("model_seed", "Model: seed", 0, int, (), "random seed of the sampler", gui=False),
-    Setting(
-        "model_target_accept",
-        "Model: target acceptance",
-        0.8,
-        float,
-        (),
-        "NUTS target acceptance rate (raise to 0.95 after divergent transitions)",
-        gui=False,
-    ),
-    Setting(
-        "model_method",
-        "Model: method",
-        "nuts",
-        str,
-        ("nuts", "variational"),
-        "'nuts' (the full sampler) or 'variational' (a quick preview for large studies)",
-        gui=False,
-    ),
-    Setting(
-        "model_cache",
-        "Model: cache folder",
-        "",
-        str,
-        (),
-        "folder where fitted models are kept, so a rerun does not refit (none when empty)",
-        gui=False,
-    ),
-]
 
 
 def sampler_settings(opts: Mapping[str, Any]) -> SamplerSettings:

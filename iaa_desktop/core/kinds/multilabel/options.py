@@ -1,0 +1,74 @@
+"""The options of a multi-label study (one frozen value; the flags and the panel come from it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from iaa_desktop.core.kinds.multilabel.explore import (
+    BOUNDED_BUDGET,
+    DEFAULT_TOP,
+    EXHAUSTIVE_MAX_PARTITIONS,
+)
+from iaa_desktop.core.kinds.options import Options, option
+from iaa_desktop.core.metrics import decomposition as dec
+
+#: which partitions of the codes are explored (see :mod:`.explore`)
+Exploration = Literal["auto", "exhaustive", "bounded"]
+
+
+@dataclass(frozen=True)
+class MultiLabelOptions(Options):
+    labels: str = option(
+        "",
+        "Label order (bit order)",
+        "comma-separated label names; the first is the leftmost bit of every code (default: column order / order in the data)",
+    )
+    s1: str = option(
+        "",
+        "Decomposition S1",
+        "comma-separated codes of S1 (e.g. 000 or 101,010; label names joined by + also work); default 000…0 = 'any label at all?'",
+    )
+    label_delimiter: str = option(
+        ";", "Label delimiter", "separator of the labels in a long-format cell"
+    )
+    texts: str = option(
+        "", "Texts table", "optional table of item id + text, shown beside the items"
+    )
+    exploration: Exploration = option(
+        "auto",
+        "Partitions explored",
+        f"auto: every partition when there are at most "
+        f"{EXHAUSTIVE_MAX_PARTITIONS:,} (4 labels), else those with a small S1 "
+        "plus a beam search; exhaustive: every partition (refused above that size); "
+        "bounded: a small S1 plus the search, whatever the number of labels",
+    )
+    max_s1_size: int = option(
+        0,
+        "Largest |S1| explored (bounded)",
+        f"explore partitions with at most this many codes in S1 (0 = the largest bound "
+        f"within {BOUNDED_BUDGET:,} partitions); k = 5: ≤ 3 → "
+        f"{dec.n_bounded_partitions(5, 3):,}, ≤ 4 → {dec.n_bounded_partitions(5, 4):,}, "
+        f"≤ 5 → {dec.n_bounded_partitions(5, 5):,} partitions",
+    )
+    search: bool = option(
+        True,
+        "Beam search for the best partitions (bounded)",
+        "also search the best partitions under each criterion without enumerating them all",
+    )
+    top: int = option(
+        DEFAULT_TOP,
+        "Partitions listed: best N (0 = all)",
+        "list (JSON, CSV, window) only the partitions ranked in the best N under either "
+        "criterion; 0 lists every partition explored",
+    )
+
+    @property
+    def label_order(self) -> list[str]:
+        """The labels in the order given (empty: the order of the data)."""
+        return [v.strip() for v in self.labels.split(",") if v.strip()]
+
+    @property
+    def delimiter(self) -> str:
+        """The separator of the labels in a long-format cell (``;`` when left empty)."""
+        return self.label_delimiter or ";"
