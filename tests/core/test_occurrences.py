@@ -332,3 +332,85 @@ def test_spans_form_decided_once_and_written_as_brat(tmp_path):
         "LOC 32 37",
     ]
     s.store.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# coreference
+
+
+def _brat_mentions(folder: Path) -> pd.DataFrame:
+    """Every mention of a brat folder with whether a Coreference class holds it (read directly)."""
+    rows = []
+    for ann in sorted(folder.glob("*.ann")):
+        text_of, in_class = {}, set()
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            if line.startswith("T"):
+                tid, middle, text = line.split("\t")
+                _t, start, end = middle.split(" ")
+                text_of[tid] = (int(start), int(end), text)
+            elif line.startswith("*") and "Coreference" in line:
+                ids = line.split("\t")[1].split()[1:]
+                if len(ids) > 1:
+                    in_class.update(ids)
+        for tid, (start, end, text) in text_of.items():
+            treatment = "in a chain" if tid in in_class else "singleton"
+            rows.append((ann.stem, start, end, folder.name, text, treatment))
+    return pd.DataFrame(rows, columns=["doc", "start", "end", "annotator", "text", "treatment"])
+
+
+def test_coref_psalms_mentions_equal_a_groupby_of_the_brat_files():
+    from iaa_desktop.core.kinds.occurrences import NOT_MARKED
+
+    folder = shared_path("psalms-coref")
+    result = run_kind("coref", [folder / "A", folder / "B"])
+    occ = result.occurrences
+    long = pd.concat([_brat_mentions(folder / "A"), _brat_mentions(folder / "B")])
+    long = long.drop_duplicates(["doc", "start", "end", "annotator"])
+    counts = long.groupby(["text", "treatment"]).size()
+    got = {
+        (f.key, t.treatment): t.count
+        for f in occ.forms
+        for t in f.treatments
+        if t.treatment != NOT_MARKED
+    }
+    assert got == {k: int(v) for k, v in counts.items()}
+    assert len(occ.inconsistent) > 0
+    assert "occurrences" in result.to_json()
+
+
+def test_coref_form_kept_once_and_written_as_gold(tmp_path):
+    from iaa_desktop.core.adjudication import bulk, units_for
+    from iaa_desktop.core.kinds.coref.gold_values import KEEP
+
+    text = "The king came. The king left. The queen smiled."
+    files = {
+        "A": "T1\tMention 0 8\tThe king\nT2\tMention 15 23\tThe king\nT3\tMention 30 39\tThe queen\n"
+        "*\tCoreference T1 T2\n",
+        "B": "T1\tMention 30 39\tThe queen\nT2\tMention 0 8\tThe king\n",
+    }
+    for name, ann in files.items():
+        d = tmp_path / name
+        d.mkdir()
+        (d / "doc.txt").write_text(text, encoding="utf-8")
+        (d / "doc.ann").write_text(ann, encoding="utf-8")
+    result = run_kind("coref", [tmp_path / "A", tmp_path / "B"])
+    f = result.occurrences.form("The king")
+    assert {t.treatment: t.annotators for t in f.treatments} == {
+        "in a chain": ("A",),
+        "singleton": ("B",),
+        "(none)": ("B",),
+    }
+    model = units_for(result)
+    s = _session(model, tmp_path)
+    i = next(j for j in range(model.n_units) if model.form(j) == "The king")
+    units = bulk.same_form(s, i).tolist()
+    assert len(units) == 1  # only the second "The king" is a mention unit (B lacks it)
+    changes, kept = bulk.decide_form(s, i, KEEP)
+    s.apply_many(changes)
+    assert all(s.gold[j] == KEEP for j in units)
+    out = s.write_gold(tmp_path / "out")
+    gold = next(p for p in out if p.suffix == ".ann").read_text(encoding="utf-8")
+    assert gold.count("\tThe king") == 2
+    s.apply_many([c.inverse() for c in reversed(changes)])
+    assert not any(s.is_decided(j) for j in units)
+    s.store.close()

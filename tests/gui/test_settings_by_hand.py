@@ -141,6 +141,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("end_column", "stop", "same"),
         ("entity_column", "chain", "same"),
         ("curation", "", "same"),
+        ("occurrence_match", "case", "changes"),  # the Occurrences record how forms matched
         ("encoding", "x", "refused"),
     ],
     "spans": [

@@ -231,6 +231,30 @@ class CorefModel(AdjudicationModel):
         self.fmt = fmt
         self._templates = templates
 
+    # -- forms: every mention unit of one text decided at once --------------------------------
+
+    def form(self, i: int) -> str:
+        """The words of a mention unit (chains have no single form)."""
+        u = self.units[i] if i < len(self.units) else None
+        if u is None or u.kind != "mention" or u.mention is None:
+            return ""
+        return self.docs[u.doc].surface(u.mention)
+
+    def form_treatments(self, i: int) -> list[str]:
+        """Keep (a mention) or drop (not a mention), the more frequent among the versions of
+        the form's mention units first."""
+        counts = {KEEP: 0, DROP: 0}
+        for j in self.units_of_form(self.form_key(i)):
+            for v in self.versions[j]:
+                if v in counts:
+                    counts[v] += 1
+        return sorted(counts, key=lambda t: -counts[t])
+
+    def form_value(self, i: int, treatment: str) -> str | None:
+        if not self.form(i) or treatment not in (KEEP, DROP):
+            return None
+        return treatment
+
     # -- presentation -------------------------------------------------------------------------
 
     def format_value(self, value: str | None) -> str:
