@@ -414,3 +414,42 @@ def test_coref_form_kept_once_and_written_as_gold(tmp_path):
     s.apply_many([c.inverse() for c in reversed(changes)])
     assert not any(s.is_decided(j) for j in units)
     s.store.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# tables whose items carry a form
+
+
+def test_table_items_with_a_token_column_have_occurrences(tmp_path):
+    rows = [
+        ("1", "A", "FIN", "bank"),
+        ("1", "B", "FIN", "bank"),
+        ("2", "A", "GEO", "bank"),
+        ("2", "B", "FIN", "bank"),
+        ("3", "A", "FIN", "Bank"),
+        ("3", "B", "FIN", "Bank"),
+        ("4", "A", "GEO", "river"),
+        ("4", "B", "GEO", "river"),
+        ("5", "A", "FIN", "bank"),
+        ("5", "B", "FIN", "bank"),
+    ]
+    f = tmp_path / "senses.csv"
+    f.write_text(
+        "item,annotator,label,token\n" + "".join(",".join(r) + "\n" for r in rows),
+        encoding="utf-8",
+    )
+    result = run_kind("table", [f])
+    occ = result.occurrences
+    assert occ is not None
+    bank = occ.form("bank")
+    assert {t.treatment: t.count for t in bank.treatments} == {"FIN": 5, "GEO": 1}
+    assert bank.inconsistent_annotators == ("A",)
+    assert [f.shown for f in occ.inconsistent] == ["bank"]
+    # ignoring case, "Bank" is the same form
+    folded = run_kind("table", [f], {"occurrence_match": "case"}).occurrences
+    assert folded.form("bank").n_occurrences == 4
+    assert "occurrences" in result.to_json()
+    # a table without a form column has none
+    g = tmp_path / "plain.csv"
+    g.write_text("item,annotator,label\n1,A,x\n1,B,y\n", encoding="utf-8")
+    assert run_kind("table", [g]).occurrences is None

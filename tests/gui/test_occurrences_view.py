@@ -146,3 +146,16 @@ def test_a_form_decided_once_from_the_bulk_menu_and_undone_in_one_step(qtbot, tm
     qtbot.keyClick(panel.queue_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not s.is_decided(first) and not s.is_decided(third), timeout=5000)
     s.store.close()
+
+
+def test_a_table_with_a_token_column_has_an_occurrences_tab(qtbot, tmp_path):
+    from iaa_desktop.gui.kinds import table
+
+    f = tmp_path / "senses.csv"
+    f.write_text(
+        "item,annotator,label,token\n1,A,FIN,bank\n1,B,FIN,bank\n2,A,GEO,bank\n2,B,FIN,bank\n",
+        encoding="utf-8",
+    )
+    panel = _panel(qtbot, compute("table", [f], {}), table)
+    assert panel.current_form() == "bank"
+    assert [(r["A"], r["B"]) for r in _kwic(panel)] == [("FIN", "FIN"), ("GEO", "FIN")]

@@ -80,6 +80,9 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("layout", "long", "same"),
         ("question", "rating", "same"),
         ("metadata", "topic", "same"),
+        ("occurrence_column", "text", "changes"),  # each review's text is now a form
+        ("occurrence_match", "case", "changes"),
+        ("occurrence_column", "nothing", "refused"),  # no such column
         ("encoding", "utf-8", "same"),
         ("encoding", "x", "refused"),
     ],
