@@ -16,6 +16,7 @@ import pandas as pd
 
 from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.coref.mention_match import MATCHING, ZERO_MATCHING, matched_entities
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
     MentionKey,
@@ -86,6 +87,26 @@ SETTINGS = [
         (),
         "read the curation folder of an INCEpTION project export as one more annotator",
     ),
+    # how the standard scores pair key and response mentions (CorefUD scorer; mention_match.py)
+    Setting(
+        "mention_matching",
+        "Scores: mention matching",
+        "exact",
+        str,
+        MATCHING,
+        "exact: the same words; partial: the response lies within the key mention and covers its "
+        "head (CorefUD scorer); head: the same head word (CRAC 2023). Heads are read from CorefUD "
+        "files; other formats match exactly",
+    ),
+    Setting(
+        "zero_matching",
+        "Scores: zero matching",
+        "linear",
+        str,
+        ZERO_MATCHING,
+        "linear: an empty node is matched by its position; dependent: zeros (mentions headed by "
+        "an empty node) are paired by their heads' enhanced dependencies (CorefUD scorer)",
+    ),
     Setting(
         "iaa_dir",
         "Write .iaa files into",
@@ -152,7 +173,7 @@ class CorefResult(TaskResult):
             t = self.pair_total(a, b)
             total_pairs.append({"a": a, "b": b, **_counts(t)})
         scores = [{"a": a, "b": b, **s.to_json()} for (a, b), s in self.corpus_scores.items()]
-        return {
+        out = {
             "kind": self.kind,
             "annotators": list(self.annotators),
             "n_documents": len(self.documents),
@@ -160,6 +181,10 @@ class CorefResult(TaskResult):
             "total": {"pairs": total_pairs},
             "scores": scores,
         }
+        matching = _matching(self.options)
+        if matching != ("exact", "linear"):  # the defaults leave the layout as it was
+            out["scores_matching"] = {"mentions": matching[0], "zeros": matching[1]}
+        return out
 
     def tables(self) -> dict[str, pd.DataFrame]:
         rows, per_doc, sc = [], [], []
@@ -400,7 +425,7 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
         )
     by_annotator, names = _document_names(by_annotator, annotators)
     documents, corpus = yield from _compare_documents(
-        by_annotator, annotators, names, opts["cost"], len(inputs), errors
+        by_annotator, annotators, names, opts["cost"], len(inputs), errors, _matching(opts)
     )
     result = CorefResult(
         **result_fields("coref", original_inputs, opts, errors),
@@ -431,6 +456,14 @@ def _document_names(
     return by_annotator, names
 
 
+def _matching(opts: Mapping[str, Any]) -> tuple[str, str]:
+    """The mention and zero matching of the standard scores (defaults: exact, linear)."""
+    return (
+        str(opts.get("mention_matching") or "exact"),
+        str(opts.get("zero_matching") or "linear"),
+    )
+
+
 def _compare_documents(
     by_annotator: Documents,
     annotators: tuple[str, ...],
@@ -438,6 +471,7 @@ def _compare_documents(
     cost: str,
     n_inputs: int,
     errors: list[ReaderError],
+    matching: tuple[str, str] = ("exact", "linear"),
 ) -> Generator[
     Progress, None, tuple[list[DocumentComparison], dict[tuple[str, str], DocumentScores]]
 ]:
@@ -469,7 +503,11 @@ def _compare_documents(
             sa, na = sets_of(docs[a])
             sb, nb = sets_of(docs[b])
             pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, cost)))
-            s = score_document(entities_of(docs[a]), entities_of(docs[b]))
+            s = score_document(
+                *matched_entities(
+                    docs[a], docs[b], entities_of(docs[a]), entities_of(docs[b]), *matching
+                )
+            )
             scores[(a, b)] = s
             corpus[(a, b)] = corpus[(a, b)] + s
         documents.append(DocumentComparison(name, docs, pairs, scores))

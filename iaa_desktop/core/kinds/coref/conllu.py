@@ -41,6 +41,8 @@ from iaa_desktop.core.kinds.coref.readers import CorefDocument, MentionKey, Toke
 from iaa_desktop.core.textio import read_text
 
 _PART = re.compile(r"^(?P<eid>[^\[\]]+?)(?:\[(?P<i>\d+)/(?P<n>\d+)\])?$")
+#: udapi's attribute order of an ``Entity`` chunk when no ``# global.Entity`` line names them
+ENTITY_FIELDS = ("eid", "etype", "head", "other")
 
 
 def is_corefud(head: str) -> bool:
@@ -69,6 +71,9 @@ class _Doc:
     ids: list[TokenId] | None = field(default_factory=list)  # None: an ID that is not a number
     sentence: int = 0
     sentence_done: bool = False  # a blank line ended the sentence: the next token begins one
+    heads: dict[str, int] = field(default_factory=dict)  # mention id → its 1-based head index
+    deps: dict[TokenId, tuple[tuple[TokenId, str], ...]] = field(default_factory=dict)
+    fields: tuple[str, ...] = ENTITY_FIELDS  # the '# global.Entity' attribute names
 
     def add_token(self, ident: str, form: str) -> int:
         """Append a word or empty node (its ID column and form); its position."""
@@ -82,6 +87,18 @@ class _Doc:
             self.ids.append((self.sentence, *parsed))
         self.words.append(form)
         return len(self.words) - 1
+
+    def add_deps(self, cell: str) -> None:
+        """The DEPS cell (``4:nsubj|5.1:obj``) of the token added last."""
+        if self.ids is None or not self.ids or cell in ("", "_"):
+            return
+        out = []
+        for item in cell.split("|"):
+            parent, _, rel = item.partition(":")
+            number = token_number(parent)
+            if number is not None:
+                out.append(((self.sentence, *number), rel))
+        self.deps[self.ids[-1]] = tuple(out)
 
 
 def token_number(ident: str) -> tuple[int, int] | None:
@@ -140,13 +157,20 @@ def _to_documents(docs: list[_Doc], path: Path) -> list[CorefDocument]:
         doc = CorefDocument(d.name, str(path), " ".join(d.words), errors=d.errors, line=d.line)
         if d.ids is not None and len(d.ids) == len(d.words):
             doc.tokens = list(zip(d.ids, d.words, strict=True))
+            doc.deps = d.deps
         classes: dict[str, list[MentionKey]] = {}
-        for _mid, (eid, parts, _line) in d.mentions.items():
+        for mid, (eid, parts, _line) in d.mentions.items():
             parts = sorted(parts)
             start, end = parts[0][0], parts[-1][1]
             mtype = "" if len(parts) == 1 else "parts " + "+".join(f"{a}-{b}" for a, b in parts)
             key = (mtype, start, end)
             doc.mentions.setdefault(key, " ".join(" ".join(d.words[a:b]) for a, b in parts))
+            if mid in d.heads and key not in doc.heads:
+                # udapi: the head index counts the mention's words (empty nodes included) from
+                # 1; none given or one past the end: its first word
+                words = sorted({p for a, b in parts for p in range(a, b)})
+                k = d.heads[mid]
+                doc.heads[key] = words[k - 1] if 0 < k <= len(words) else words[0]
             cls = classes.setdefault(eid, [])
             if key not in cls:
                 cls.append(key)
@@ -174,18 +198,24 @@ def read_corefud(path: Path) -> list[CorefDocument]:
     docs: list[_Doc] = []
     doc: _Doc | None = None
     open_: dict[str, list[tuple[str, int]]] = {}  # eid[part] → stack of (mention, start)
+    fields = ENTITY_FIELDS
     for n, line in enumerate(lines, 1):
         if line.startswith("# newdoc"):
             if doc is not None:
                 _drop_unclosed(doc, open_, path)
             m = re.search(r"id\s*=\s*(\S+)", line)
-            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}", n)
+            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}", n, fields=fields)
             docs.append(doc)
             open_ = {}
             continue
         if not line.strip():
             if doc is not None:
                 doc.sentence_done = True
+            continue
+        if line.startswith("# global.Entity"):
+            fields = tuple(line.split("=", 1)[-1].strip().split("-"))
+            if doc is not None:
+                doc.fields = fields
             continue
         if line.startswith("#"):
             continue
@@ -199,19 +229,25 @@ def read_corefud(path: Path) -> list[CorefDocument]:
             continue
         if doc is None:
             doc = _first(docs, path)
+            doc.fields = fields
         token = doc.add_token(cols[0], cols[1])
-        split = _misc(cols, "SplitAnte")
-        if split:
-            for item in split.split(","):
-                if "<" in item:
-                    antes, plural = item.rsplit("<", 1)
-                    doc.split.extend((a, plural) for a in antes.split("+") if a)
+        doc.add_deps(cols[8])
+        _split_antecedents(doc, cols)
         value = _misc(cols, "Entity")
         if value:
             _entity_chunks(doc, value, token, n, path, open_)
     if doc is not None:
         _drop_unclosed(doc, open_, path)
     return _to_documents(docs, path)
+
+
+def _split_antecedents(doc: _Doc, cols: list[str]) -> None:
+    """The ``SplitAnte=e1<e5,e2<e5`` of a token's MISC (``e1+e2<e5`` read the same)."""
+    split = _misc(cols, "SplitAnte")
+    for item in (split or "").split(","):
+        if "<" in item:
+            antes, plural = item.rsplit("<", 1)
+            doc.split.extend((a, plural) for a in antes.split("+") if a)
 
 
 def _drop_unclosed(doc: _Doc, open_: dict[str, list[tuple[str, int]]], path: Path) -> None:
@@ -250,6 +286,9 @@ def _entity_chunks(
             mid = _mention_id(doc, eid, part, path, n)
             if mid is None:
                 continue
+            head = _head_index(doc.fields, content)
+            if head is not None:  # of a discontinuous mention: its last part's, as udapi reads it
+                doc.heads[mid] = head
             if kind == "single":
                 doc.mentions[mid][1].append((token, token + 1))
             else:
@@ -265,6 +304,16 @@ def _entity_chunks(
             continue
         mid, start = stack.pop()
         doc.mentions[mid][1].append((start, token + 1))
+
+
+def _head_index(fields: tuple[str, ...], content: str) -> int | None:
+    """The ``head`` attribute of an opening ``Entity`` chunk (``e1-person-2-…``), if a number."""
+    if "head" not in fields:
+        return None
+    values = content.split("-")
+    k = fields.index("head")
+    value = values[k] if k < len(values) else ""
+    return int(value) if value.isdigit() and len(value) < 7 else None
 
 
 def _mention_id(doc: _Doc, eid: str, part: str | None, path: Path, n: int) -> str | None:

@@ -43,6 +43,13 @@ class CorefDocument:
     line: int | None = field(default=None, compare=False)
     #: CoNLL-U only: each token position's identity and form (positions index this list)
     tokens: list[tuple[TokenId, str]] | None = field(default=None, compare=False, repr=False)
+    #: CorefUD only: the position of each mention's head (the ``head`` index of its ``Entity``
+    #: chunk, else its first word, as udapi reads it)
+    heads: dict[MentionKey, int] = field(default_factory=dict, compare=False, repr=False)
+    #: CoNLL-U only: each token's enhanced dependencies (DEPS column) as (parent, relation)
+    deps: dict[TokenId, tuple[tuple[TokenId, str], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def singletons(self) -> list[MentionKey]:
