@@ -222,7 +222,11 @@ def test_partial_and_head_matching_give_the_reference_scores(case, tmp_path, cap
     key, resp, matching, zeros, expected = CASES[case]
     data = _scores(tmp_path, corefud(30, key), corefud(30, resp), _options(matching, zeros), capsys)
     _check(data["scores"][0], expected)
-    assert data["scores_matching"] == {"mentions": matching, "zeros": zeros}
+    assert data["scores_matching"] == {
+        "mentions": matching,
+        "zeros": zeros,
+        "split_antecedents": False,
+    }
 
 
 @pytest.mark.parametrize("case", sorted(ZERO_CASES))

@@ -11,7 +11,8 @@ mention) has the split antecedents ``e1`` and ``e2``. Documents start at ``# new
 ``# global.columns`` line names the columns; the IDENTITY column holds ``(EntityID=1|MarkableID=
 markable_1|...`` openings (several joined with ``@``), ``)`` closings (last opened, first
 closed), and a markable whose MarkableID appears in several bracketed chunks is discontinuous.
-The SPLIT column's ``EntityID=1|ElementOf=3`` gives split antecedents.
+The SPLIT column's ``EntityID=1|ElementOf=3``, or an ``ElementOf=3`` (``3,4``: of several) among
+a markable's attributes, gives split antecedents (the Universal Anaphora scorer's plural cases).
 
 Mentions are token spans counted over the document (every word and empty node; multi-word
 token ranges are not words), as in :func:`~iaa_desktop.core.kinds.coref.readers.read_conll`.
@@ -26,8 +27,14 @@ columns) whose lines hold no tab is split at runs of spaces, as the Universal An
 reads its own space-aligned test files. A line that does not give the column count is an error
 at its line.
 A discontinuous mention keeps its parts in its type, ``"parts 3-5+8-9"``, so it matches only
-the same parts. Split antecedents do not change the identity chains scored here (as in the
-CoNLL scorers); they are listed in the document's notes.
+the same parts. Split antecedents are kept beside the chains (``CorefDocument.plurals``): they
+change the scores only when asked for (:mod:`~iaa_desktop.core.metrics.coref_split`, as the
+Universal Anaphora scorer with ``keep_split_antecedents``), and are listed in the notes.
+
+Each mention also keeps its head (CorefUD: the ``head`` attribute of its ``Entity`` chunk, named
+by ``# global.Entity``, counting the mention's words and empty nodes from 1; its first word when
+none is given, as udapi reads it) and each token its DEPS cell, for the CorefUD scorer's partial,
+head and dependency matching (:mod:`~iaa_desktop.core.kinds.coref.mention_match`).
 """
 
 from __future__ import annotations
@@ -175,13 +182,19 @@ def _to_documents(docs: list[_Doc], path: Path) -> list[CorefDocument]:
             if key not in cls:
                 cls.append(key)
         seen: set[MentionKey] = set()
+        first: dict[str, MentionKey] = {}  # entity → a mention of it
         for eid in sorted(classes, key=lambda e: min((m[1], m[2]) for m in classes[e])):
             kept = [m for m in classes[eid] if m not in seen]
             seen.update(kept)
             if kept:
                 doc.classes.append(kept)
+                first[eid] = kept[0]
+        antecedents: dict[str, list[MentionKey]] = {}
         for ante, plural in d.split:
             doc.notes.append(f"split antecedent: entity {ante} is part of entity {plural}")
+            if ante in first and plural in first and first[ante] not in antecedents.get(plural, []):
+                antecedents.setdefault(plural, []).append(first[ante])
+        doc.plurals = [(first[p], tuple(a)) for p, a in antecedents.items()]
         out.append(doc)
     return out
 
@@ -423,8 +436,9 @@ def _ua_token(
             k.strip().lower(): v.strip()
             for k, _, v in (x.partition("=") for x in cols[i_split].split("|"))
         }
-        if s.get("entityid") and s.get("elementof"):
-            doc.split.append((s["entityid"], s["elementof"]))
+        for plural in filter(None, s.get("elementof", "").split(",")):
+            if s.get("entityid"):
+                doc.split.append((_entity(s["entityid"]), _entity(plural.strip())))
     if len(cols) <= i_ident:
         return
     for kind, attrs in _ua_events(cols[i_ident]):
@@ -436,6 +450,9 @@ def _ua_token(
                 mid = ""
             elif mid not in doc.mentions:
                 doc.mentions[mid] = (_entity(eid), [], n)
+            for plural in filter(None, attrs.get("elementof", "").split(",")):
+                if eid and (_entity(eid), _entity(plural.strip())) not in doc.split:
+                    doc.split.append((_entity(eid), _entity(plural.strip())))
             stack.append((mid, token))
         elif not stack:
             doc.errors.append(ReaderError(path, n, "a ')' closes no open markable; left out."))

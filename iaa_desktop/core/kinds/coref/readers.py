@@ -46,6 +46,11 @@ class CorefDocument:
     #: CorefUD only: the position of each mention's head (the ``head`` index of its ``Entity``
     #: chunk, else its first word, as udapi reads it)
     heads: dict[MentionKey, int] = field(default_factory=dict, compare=False, repr=False)
+    #: CoNLL-U only: split antecedents, as (a mention of the plural entity, one mention of each
+    #: of its antecedent entities) (CorefUD ``SplitAnte``, Universal Anaphora ``ElementOf``)
+    plurals: list[tuple[MentionKey, tuple[MentionKey, ...]]] = field(
+        default_factory=list, compare=False, repr=False
+    )
     #: CoNLL-U only: each token's enhanced dependencies (DEPS column) as (parent, relation)
     deps: dict[TokenId, tuple[tuple[TokenId, str], ...]] = field(
         default_factory=dict, compare=False, repr=False

@@ -240,6 +240,8 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         str(o.get("zero_matching") or "linear") != "linear"
     ):
         refs += ["nedoluzhko2022", "zabokrtsky2023"]
+    if o.get("split_antecedents"):
+        refs.append("yu2022")
     return [p1, p2], refs
 
 
@@ -267,4 +269,14 @@ def _matching_text(o: dict[str, Any]) -> str:
         )
     if mode != "exact":
         text += " Mentions without a head (formats other than CorefUD) match only exactly."
+    if o.get("split_antecedents"):
+        text += (
+            " Split antecedents were scored as the Universal Anaphora scorer does (Yu et al. "
+            "2022): a plural entity gains one mention, the set of its antecedent entities; key "
+            "and response split antecedents are paired by the Hungarian algorithm on each "
+            "metric's F1 over those entities, and count with that recall, precision or F1 as "
+            "credit."
+        )
+    else:
+        text += " Split antecedents (plurals) were not scored, as in the CoNLL scorers."
     return text

@@ -75,6 +75,7 @@ def _renumber(doc: CorefDocument, order: Mapping[TokenId, int], union: list[tupl
         classes=classes,
         tokens=list(union),
         heads=heads,
+        plurals=[(moved[m], tuple(moved[a] for a in ante)) for m, ante in doc.plurals],
     )
 
 
