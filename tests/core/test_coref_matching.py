@@ -75,6 +75,38 @@ def corefud(words: int, entities: dict[str, str], empties: dict[str, str] | None
     return "\n".join(lines) + "\n\n"
 
 
+UA_COLUMNS = (
+    "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS "
+    "REFERENCE NOM_SEM"
+)
+
+
+def ua(words: int, entities: dict[str, str], key: bool, named: bool) -> str:
+    """The same document in Universal Anaphora CoNLL-U Plus, space-aligned: a key markable
+    carries its head as ``Min`` (the response's none, as in the scorer's files); a closing names
+    its markable (``markable_3)``) when ``named`` (crossing boundaries), else is a bare ``)``."""
+    ids = [str(w) for w in range(1, words + 1)]
+    events: dict[str, list[tuple[int, int, str]]] = {i: [] for i in ids}
+    n = 0
+    for k, (_ent, mentions) in enumerate(entities.items(), 1):
+        for spec in mentions.split():
+            runs, head = _tokens_of(spec, ids)
+            n += 1
+            attrs = f"EntityID={k}|MarkableID=markable_{n}" + (f"|Min={head}" if key else "")
+            for run in runs:
+                first, last = ids.index(run[0]), ids.index(run[-1])
+                if first == last:
+                    events[run[0]].append((2, 0, f"({attrs})"))
+                else:
+                    events[run[0]].append((1, -last, f"({attrs}"))
+                    events[run[-1]].append((0, -first, f"markable_{n})" if named else ")"))
+    lines = [f"# global.columns = {UA_COLUMNS}", "# newdoc id = shapes", "# sent_id = shapes-1"]
+    for i in ids:
+        cell = "".join(text for *_, text in sorted(events[i]))
+        lines.append("   ".join([i, f"w{i}", *["_"] * 8, cell or "_", *["_"] * 4]))
+    return "\n".join(lines) + "\n\n"
+
+
 # -- the shapes (30 words; entity 2's last mentions are the same in every file) ---------------
 
 T = "19-21 25-26 28"
@@ -242,6 +274,23 @@ def test_zero_cases_with_head_partial_and_dependency_matching(case, tmp_path, ca
     _check(data["scores"][0], expected)
 
 
+@pytest.mark.parametrize("case", sorted(c for c in CASES if c[3] in "NO"))
+def test_partial_matching_in_universal_anaphora_files(case, tmp_path, capsys):
+    """The scorer's Universal Anaphora versions of the same cases (``tests/tests-ua/
+    partial-match-corefud``): the key's ``Min`` is the minimum span; overlapping markables
+    close by name."""
+    key, resp, matching, zeros, expected = CASES[case]
+    named = case.startswith("TC-OLM")
+    data = _scores(
+        tmp_path,
+        ua(30, key, key=True, named=named),
+        ua(30, resp, key=False, named=named),
+        _options(matching, zeros),
+        capsys,
+    )
+    _check(data["scores"][0], expected)
+
+
 def test_exact_matching_is_the_default_and_leaves_the_layout_as_it_was(tmp_path, capsys):
     key, resp = corefud(30, OLMA), corefud(30, {"e2": "3 " + T, "e1": "10 23"})  # TC-OLMA-2
     data = _scores(tmp_path, key, resp, [], capsys)
@@ -259,3 +308,16 @@ def test_heads_and_dependencies_are_read(tmp_path):
     heads = {doc.mentions[k]: ids[h] for k, h in doc.heads.items()}
     assert heads["w4 w5 w6 w7"] == (0, 6, 0) and heads["z15.1"] == (0, 15, 1)
     assert doc.deps[(0, 15, 1)] == (((0, 15, 0), "nsubj:pass"), ((0, 3, 0), "obj"))
+
+
+def test_a_closing_naming_no_open_markable_is_an_error_at_its_line(tmp_path):
+    from iaa_desktop.core.kinds.coref.conllu import read_ua
+
+    text = ua(30, OLMA, key=True, named=True).replace("markable_1)", "markable_9)")
+    (tmp_path / "k.conllu").write_text(text, encoding="utf-8")
+    doc = read_ua(tmp_path / "k.conllu")[0]
+    line = next(k for k, s in enumerate(text.splitlines(), 1) if "markable_9)" in s)
+    assert [(e.line, "'markable_9)' closes no open markable" in e.message) for e in doc.errors][
+        0
+    ] == (line, True)
+    assert {doc.mentions[k]: v for k, v in doc.mins.items()}["w19 w20 w21"] == (18,)

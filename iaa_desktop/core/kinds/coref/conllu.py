@@ -79,6 +79,8 @@ class _Doc:
     sentence: int = 0
     sentence_done: bool = False  # a blank line ended the sentence: the next token begins one
     heads: dict[str, int] = field(default_factory=dict)  # mention id → its 1-based head index
+    mins: dict[str, tuple[int, int]] = field(default_factory=dict)  # UA Min: word numbers
+    word_positions: list[int] = field(default_factory=list)  # the position of each word
     deps: dict[TokenId, tuple[tuple[TokenId, str], ...]] = field(default_factory=dict)
     fields: tuple[str, ...] = ENTITY_FIELDS  # the '# global.Entity' attribute names
 
@@ -93,6 +95,8 @@ class _Doc:
         elif self.ids is not None:
             self.ids.append((self.sentence, *parsed))
         self.words.append(form)
+        if parsed is None or parsed[1] == 0:
+            self.word_positions.append(len(self.words) - 1)
         return len(self.words) - 1
 
     def add_deps(self, cell: str) -> None:
@@ -172,6 +176,10 @@ def _to_documents(docs: list[_Doc], path: Path) -> list[CorefDocument]:
             mtype = "" if len(parts) == 1 else "parts " + "+".join(f"{a}-{b}" for a, b in parts)
             key = (mtype, start, end)
             doc.mentions.setdefault(key, " ".join(" ".join(d.words[a:b]) for a, b in parts))
+            if mid in d.mins and key not in doc.mins:
+                a, b = d.mins[mid]
+                if 1 <= a <= b <= len(d.word_positions):
+                    doc.mins[key] = tuple(d.word_positions[k - 1] for k in range(a, b + 1))
             if mid in d.heads and key not in doc.heads:
                 # udapi: the head index counts the mention's words (empty nodes included) from
                 # 1; none given or one past the end: its first word
@@ -370,8 +378,16 @@ def _ua_events(cell: str) -> list[tuple[str, dict[str, str]]]:
         elif ch == ")":
             out.append(("close", {}))
             i += 1
-        else:
+        elif ch in "@_ ":
             i += 1  # '@' between openings, '_' for none, stray spaces
+        else:  # 'markable_1)': the closing names its markable (boundaries may cross)
+            j = i
+            while j < len(cell) and cell[j] not in "()@":
+                j += 1
+            if j < len(cell) and cell[j] == ")":
+                out.append(("close", {"markableid": cell[i:j].strip()}))
+                j += 1
+            i = j
     return out
 
 
@@ -450,6 +466,9 @@ def _ua_token(
                 mid = ""
             elif mid not in doc.mentions:
                 doc.mentions[mid] = (_entity(eid), [], n)
+                minimum = _min_span(attrs.get("min", ""))
+                if minimum:
+                    doc.mins[mid] = minimum
             for plural in filter(None, attrs.get("elementof", "").split(",")):
                 if eid and (_entity(eid), _entity(plural.strip())) not in doc.split:
                     doc.split.append((_entity(eid), _entity(plural.strip())))
@@ -457,9 +476,25 @@ def _ua_token(
         elif not stack:
             doc.errors.append(ReaderError(path, n, "a ')' closes no open markable; left out."))
         else:
-            mid, start = stack.pop()
+            named = attrs.get("markableid")
+            k = next((k for k in range(len(stack) - 1, -1, -1) if stack[k][0] == named), -1)
+            if named and k < 0:
+                doc.errors.append(
+                    ReaderError(path, n, f"'{named})' closes no open markable; left out.")
+                )
+                continue
+            mid, start = stack.pop(k)
             if mid:
                 doc.mentions[mid][1].append((start, token + 1))
+
+
+def _min_span(value: str) -> tuple[int, int] | None:
+    """A markable's ``Min=7`` or ``Min=7,9``: its minimum span, as the 1-based numbers of the
+    document's words (empty nodes not counted), first and last."""
+    parts = [x.strip() for x in value.split(",")]
+    if not 1 <= len(parts) <= 2 or not all(x.isdigit() and len(x) < 10 for x in parts):
+        return None
+    return int(parts[0]), int(parts[-1])
 
 
 def _column_count_error(path: Path, n: int, got: int, want: int, line: str) -> ReaderError:

@@ -19,13 +19,15 @@ shared-task findings, Žabokrtský et al.) pairs the mentions of the key *K* and
    last word, length, as the reference sorts them), pairs of similarity 0 left unpaired:
 
    - *partial* (CorefUD's ``partial-corefud``): ``sim(k, r) = |r| / |k|`` when the response lies
-     within the key mention and covers its head (``head(k) ∈ r ⊆ k``), else 0;
+     within the key mention and covers its minimum span (``min(k) ⊆ r ⊆ k``; the head in CorefUD,
+     the ``Min`` words in Universal Anaphora), else 0;
    - *head* (CRAC 2023 head match): ``sim(k, r) = |k ∩ r| / |k|`` when the heads are the same
      word, else 0.
 
 A mention's head is the ``head`` index of its CorefUD ``Entity`` chunk (its first word when
-none is given, as udapi reads it). Mentions without a head (formats other than CorefUD) match
-only exactly. The first annotator of a pair plays the key.
+none is given, as udapi reads it); a Universal Anaphora markable's minimum span is its ``Min``
+attribute. Mentions without either (other formats) match only exactly. The first annotator of
+a pair plays the key.
 
 References
 ----------
@@ -58,6 +60,7 @@ class _Mention:
     words: frozenset[int]
     head: int | None
     identity: Hashable
+    minimum: frozenset[int]  # the minimum span: UA's Min, else the head
 
     @property
     def order(self) -> tuple[int, int, int]:
@@ -73,9 +76,9 @@ def _mentions(
         for key in entity:
             head = doc.heads.get(key)
             identity: Hashable = (key, head) if heads else key
-            out.setdefault(
-                identity, _Mention(key, frozenset(mention_positions(key)), head, identity)
-            )
+            least = doc.mins.get(key) or (() if head is None else (head,))
+            words = frozenset(mention_positions(key))
+            out.setdefault(identity, _Mention(key, words, head, identity, frozenset(least)))
     return out
 
 
@@ -107,7 +110,7 @@ def _zero_score(key_doc: CorefDocument, resp_doc: CorefDocument, k: _Mention, r:
 
 
 def _partial(k: _Mention, r: _Mention) -> float:
-    if k.head is not None and k.head in r.words and r.words <= k.words:
+    if k.minimum and k.minimum <= r.words and r.words <= k.words:
         return len(r.words) / len(k.words)
     return 0.0
 

@@ -46,6 +46,8 @@ class CorefDocument:
     #: CorefUD only: the position of each mention's head (the ``head`` index of its ``Entity``
     #: chunk, else its first word, as udapi reads it)
     heads: dict[MentionKey, int] = field(default_factory=dict, compare=False, repr=False)
+    #: Universal Anaphora only: the positions of each mention's minimum span (its ``Min``)
+    mins: dict[MentionKey, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     #: CoNLL-U only: split antecedents, as (a mention of the plural entity, one mention of each
     #: of its antecedent entities) (CorefUD ``SplitAnte``, Universal Anaphora ``ElementOf``)
     plurals: list[tuple[MentionKey, tuple[MentionKey, ...]]] = field(

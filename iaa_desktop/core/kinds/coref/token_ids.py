@@ -76,6 +76,7 @@ def _renumber(doc: CorefDocument, order: Mapping[TokenId, int], union: list[tupl
         tokens=list(union),
         heads=heads,
         plurals=[(moved[m], tuple(moved[a] for a in ante)) for m, ante in doc.plurals],
+        mins={moved[k]: tuple(new[p] for p in v) for k, v in doc.mins.items()},
     )
 
 
