@@ -15,9 +15,14 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from iaa_desktop.cli import main as cli_main
-from iaa_desktop.core.kinds.coref.conllu import read_corefud
+from iaa_desktop.core.kinds.coref.conllu import read_corefud, read_ua
+from iaa_desktop.core.kinds.coref.mention_match import MATCHING, matched_entities
+from iaa_desktop.core.kinds.coref.readers import CorefDocument
+from iaa_desktop.core.metrics.coref_scores import score_document
 
 
 def _order(ident: str) -> tuple[int, int]:
@@ -311,8 +316,6 @@ def test_heads_and_dependencies_are_read(tmp_path):
 
 
 def test_a_closing_naming_no_open_markable_is_an_error_at_its_line(tmp_path):
-    from iaa_desktop.core.kinds.coref.conllu import read_ua
-
     text = ua(30, OLMA, key=True, named=True).replace("markable_1)", "markable_9)")
     (tmp_path / "k.conllu").write_text(text, encoding="utf-8")
     doc = read_ua(tmp_path / "k.conllu")[0]
@@ -321,3 +324,60 @@ def test_a_closing_naming_no_open_markable_is_an_error_at_its_line(tmp_path):
         0
     ] == (line, True)
     assert {doc.mentions[k]: v for k, v in doc.mins.items()}["w19 w20 w21"] == (18,)
+
+
+# -- invariants ---------------------------------------------------------------------------
+
+
+@st.composite
+def documents(draw):
+    """A one-sentence document of 12 words with mentions (a head each) in a few entities."""
+    spans = draw(
+        st.lists(
+            st.tuples(st.integers(0, 11), st.integers(1, 4)).map(
+                lambda t: (t[0], min(12, t[0] + t[1]))
+            ),
+            min_size=1,
+            max_size=7,
+            unique=True,
+        )
+    )
+    heads = {("", a, b): draw(st.integers(a, b - 1)) for a, b in spans}
+    groups = draw(st.lists(st.integers(0, 2), min_size=len(spans), max_size=len(spans)))
+    classes = [[("", a, b) for (a, b), g in zip(spans, groups) if g == k] for k in range(3)]
+    return CorefDocument(
+        "d",
+        "d.conllu",
+        " ".join(f"w{i}" for i in range(12)),
+        mentions={("", a, b): "" for a, b in spans},
+        classes=[c for c in classes if c],
+        tokens=[((0, i + 1, 0), f"w{i}") for i in range(12)],
+        heads=heads,
+    )
+
+
+def _entities(doc):
+    return [list(c) for c in doc.classes]
+
+
+@settings(max_examples=80, deadline=None)
+@given(documents(), documents())
+def test_matching_invariants(key, resp):
+    for mode in MATCHING:
+        # a document against itself: every score 1, whatever the matching
+        same = score_document(*matched_entities(key, key, _entities(key), _entities(key), mode))
+        for metric in ("mentions", "bcub", "ceafm", "ceafe", "lea"):
+            assert same.to_json()[metric]["f1"] == pytest.approx(1.0), (mode, metric)
+    exact = score_document(_entities(key), _entities(resp)).to_json()
+    assert (
+        score_document(
+            *matched_entities(key, resp, _entities(key), _entities(resp), "exact")
+        ).to_json()
+        == exact
+    )
+    # partial matching pairs every exact pair and maybe more: mention recall never falls
+    partial = score_document(
+        *matched_entities(key, resp, _entities(key), _entities(resp), "partial")
+    ).to_json()
+    assert partial["mentions"]["recall"] >= exact["mentions"]["recall"] - 1e-12
+    assert partial["mentions"]["precision"] >= exact["mentions"]["precision"] - 1e-12
