@@ -96,8 +96,8 @@ SETTINGS = [
         str,
         MATCHING,
         "exact: the same words; partial: the response lies within the key mention and covers its "
-        "head (CorefUD scorer); head: the same head word (CRAC 2023). Heads are read from CorefUD "
-        "files; other formats match exactly",
+        "head (CorefUD scorer; Universal Anaphora: its Min); head: the same head word (CRAC 2023, "
+        "the CorefUD scorer's default). Mentions without a head or Min match exactly",
     ),
     Setting(
         "zero_matching",
@@ -106,7 +106,8 @@ SETTINGS = [
         str,
         ZERO_MATCHING,
         "linear: an empty node is matched by its position; dependent: zeros (mentions headed by "
-        "an empty node) are paired by their heads' enhanced dependencies (CorefUD scorer)",
+        "an empty node) are paired by their heads' enhanced dependencies (the CorefUD scorer's "
+        "default)",
     ),
     Setting(
         "split_antecedents",

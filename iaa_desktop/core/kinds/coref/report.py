@@ -255,8 +255,8 @@ def _matching_text(o: dict[str, Any]) -> str:
         "ID).",
         "partial": "Mentions were matched partially, as the CorefUD scorer does (Nedoluzhko et "
         "al. 2022): after the exact matches, a response mention lying within a key mention and "
-        "covering its head is paired with it one to one (Hungarian algorithm on |r| / |k|) and "
-        "counts as that key mention.",
+        "covering its minimum span (its head; in Universal Anaphora files its Min) is paired with "
+        "it one to one (Hungarian algorithm on |r| / |k|) and counts as that key mention.",
         "head": "Mentions were matched by their heads, as the CorefUD scorer does (Žabokrtský et "
         "al. 2023): after the mentions with the same words and head, mentions with the same head "
         "word are paired one to one (Hungarian algorithm on |k ∩ r| / |k|).",
@@ -268,7 +268,7 @@ def _matching_text(o: dict[str, Any]) -> str:
             "sentence only; Žabokrtský et al. 2023)."
         )
     if mode != "exact":
-        text += " Mentions without a head (formats other than CorefUD) match only exactly."
+        text += " Mentions without a head or minimum span (other formats) match only exactly."
     if o.get("split_antecedents"):
         text += (
             " Split antecedents were scored as the Universal Anaphora scorer does (Yu et al. "
