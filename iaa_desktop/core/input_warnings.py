@@ -53,20 +53,25 @@ def reported_as(where: str | Path, library: str) -> Iterator[None]:
             _again(w)
 
 
-def collected(steps: Generator[Any, None, T]) -> Generator[Any, None, T]:
+def collected(steps: Generator[Any, Any, T]) -> Generator[Any, Any, T]:
     """``steps`` run to the end; the problems :func:`reported_as` found while they ran are
-    appended to the ``warnings`` list of the value they return."""
+    appended to the ``warnings`` list of the value they return. Values sent in are passed on;
+    closing this generator closes ``steps``."""
     problems: list[ReaderError] = []
-    while True:
-        token = _SINK.set(problems)
-        try:
-            step = next(steps)
-        except StopIteration as stop:
-            value: T = stop.value
-            break
-        finally:
-            _SINK.reset(token)
-        yield step
+    try:
+        sent: Any = None
+        while True:
+            token = _SINK.set(problems)
+            try:
+                step = steps.send(sent)
+            except StopIteration as stop:
+                value: T = stop.value
+                break
+            finally:
+                _SINK.reset(token)
+            sent = yield step
+    finally:
+        steps.close()
     found = getattr(value, "warnings", None)
     if problems and isinstance(found, list):
         found.extend(problems)
