@@ -63,9 +63,11 @@ class _Mention:
     minimum: frozenset[int]  # the minimum span: UA's Min, else the head
 
     @property
-    def order(self) -> tuple[int, int, int]:
-        """The reference scorer's mention order: first word, last word, number of words."""
-        return (min(self.words), max(self.words), len(self.words))
+    def order(self) -> tuple[int, int, int, tuple[int, ...], int]:
+        """The reference scorer's mention order: first word, last word, number of words (then
+        the words and the head, so that ties are broken the same way in every run)."""
+        head = -1 if self.head is None else self.head
+        return (min(self.words), max(self.words), len(self.words), tuple(sorted(self.words)), head)
 
 
 def _mentions(
