@@ -333,8 +333,12 @@ def _excel_rows(path: Path, sheet: str | int | None) -> list[tuple[int, tuple[An
         )
     from openpyxl import load_workbook
 
+    from iaa_desktop.core.input_warnings import reported_as
+
     try:
-        wb = load_workbook(path, read_only=True, data_only=True)
+        # openpyxl warns about what it leaves out (no default style, unsupported extensions)
+        with reported_as(path, "openpyxl"):
+            wb = load_workbook(path, read_only=True, data_only=True)
     except Exception as e:  # openpyxl raises many kinds for damaged files  # noqa: BLE001
         raise ReaderError(
             path, None, f"cannot be read as an Excel workbook ({_short(e)})."
@@ -347,15 +351,16 @@ def _excel_rows(path: Path, sheet: str | int | None) -> list[tuple[int, tuple[An
         ws.reset_dimensions()  # a declared size may lie; read the rows that are there
         rows: list[tuple[int, tuple[Any, ...]]] = []
         n_cells = 0
-        for number, values in enumerate(ws.iter_rows(values_only=True), 1):
-            n_cells += max(1, len(values))
-            if n_cells > MAX_XLSX_CELLS:
-                raise ReaderError(
-                    path,
-                    number,
-                    f"the sheet has more than {MAX_XLSX_CELLS:,} cells; save it as CSV.",
-                )
-            rows.append((number, values))
+        with reported_as(path, "openpyxl"):  # e.g. data validation it does not read
+            for number, values in enumerate(ws.iter_rows(values_only=True), 1):
+                n_cells += max(1, len(values))
+                if n_cells > MAX_XLSX_CELLS:
+                    raise ReaderError(
+                        path,
+                        number,
+                        f"the sheet has more than {MAX_XLSX_CELLS:,} cells; save it as CSV.",
+                    )
+                rows.append((number, values))
     except ReaderError:
         raise
     except Exception as e:  # damaged XML inside the workbook  # noqa: BLE001

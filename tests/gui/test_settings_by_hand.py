@@ -144,6 +144,11 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("end_column", "stop", "same"),
         ("entity_column", "chain", "same"),
         ("curation", "", "same"),
+        # the scores' mention matching: brat mentions have no head, so the figures stay; the
+        # JSON names the matching chosen (scores_matching)
+        ("mention_matching", "partial", "changes"),
+        ("zero_matching", "dependent", "changes"),
+        ("split_antecedents", "", "changes"),
         ("occurrence_match", "case", "changes"),  # the Occurrences record how forms matched
         ("encoding", "x", "refused"),
     ],

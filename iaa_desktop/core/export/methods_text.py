@@ -65,6 +65,14 @@ REFERENCES: dict[str, str] = {
     "pradhan2014": "Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V. & Strube, M. (2014). Scoring "
     "coreference partitions of predicted mentions: A reference implementation. Proceedings of ACL "
     "2014 (Short Papers), 30–35.",
+    "nedoluzhko2022": "Nedoluzhko, A., Novák, M., Popel, M., Žabokrtský, Z., Zeldes, A. & Zeman, D. "
+    "(2022). CorefUD 1.0: Coreference meets Universal Dependencies. Proceedings of LREC 2022, "
+    "4859–4872.",
+    "zabokrtsky2023": "Žabokrtský, Z., Konopík, M., Nedoluzhko, A., Novák, M., Ogrodniczuk, M., "
+    "Popel, M., Pražák, O., Sido, J. & Zeman, D. (2023). Findings of the second shared task on "
+    "multilingual coreference resolution. Proceedings of CRAC 2023, 1–18.",
+    "yu2022": "Yu, J., Khosla, S., Moosavi, N. S., Paun, S., Pradhan, S. & Poesio, M. (2022). The "
+    "Universal Anaphora scorer. Proceedings of LREC 2022, 4873–4883.",
     "moosavi2016": "Moosavi, N. S. & Strube, M. (2016). Which coreference evaluation metric do you "
     "trust? A proposal for a link-based entity aware metric. Proceedings of ACL 2016, 632–642.",
     "needleman1970": "Needleman, S. B. & Wunsch, C. D. (1970). A general method applicable to the search "

@@ -408,12 +408,14 @@ class KindSpec:
 def run_kind(
     kind: TaskKind, inputs: Sequence[Path], options: Mapping[str, Any]
 ) -> Generator[Progress, None, TaskResult]:
-    """``kind.run(inputs, options)`` with every text input read in the ``encoding`` option."""
+    """``kind.run(inputs, options)`` with every text input read in the ``encoding`` option;
+    libraries' warnings about the inputs go to the result's warnings, not the terminal."""
+    from iaa_desktop.core.input_warnings import collected
     from iaa_desktop.core.textio import with_encoding
 
     steps = kind.run(inputs, options)
     encoding = (options or {}).get(ENCODING.name)
-    return with_encoding(steps, str(encoding)) if encoding else steps
+    return collected(with_encoding(steps, str(encoding)) if encoding else steps)
 
 
 def result_fields(

@@ -16,6 +16,7 @@ import pandas as pd
 
 from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.coref.mention_match import MATCHING, ZERO_MATCHING, matched_entities
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
     MentionKey,
@@ -40,6 +41,7 @@ from iaa_desktop.core.kinds.spec import (
     unique_name,
 )
 from iaa_desktop.core.metrics.coref_scores import DocumentScores, score_document
+from iaa_desktop.core.metrics.coref_split import score_document_with_splits
 from iaa_desktop.core.progress import Progress
 from iaa_desktop.core.refusals import what_it_is
 
@@ -86,6 +88,37 @@ SETTINGS = [
         bool,
         (),
         "read the curation folder of an INCEpTION project export as one more annotator",
+    ),
+    # how the standard scores pair key and response mentions (CorefUD scorer; mention_match.py)
+    Setting(
+        "mention_matching",
+        "Scores: mention matching",
+        "exact",
+        str,
+        MATCHING,
+        "exact: the same words; partial: the response lies within the key mention and covers its "
+        "head (CorefUD scorer; Universal Anaphora: its Min); head: the same head word (CRAC 2023, "
+        "the CorefUD scorer's default). Mentions without a head or Min match exactly",
+    ),
+    Setting(
+        "zero_matching",
+        "Scores: zero matching",
+        "linear",
+        str,
+        ZERO_MATCHING,
+        "linear: an empty node is matched by its position; dependent: zeros (mentions headed by "
+        "an empty node) are paired by their heads' enhanced dependencies (the CorefUD scorer's "
+        "default)",
+    ),
+    Setting(
+        "split_antecedents",
+        "Scores: split antecedents (plurals)",
+        False,
+        bool,
+        (),
+        "score a plural mention's split antecedents (CorefUD SplitAnte, Universal Anaphora "
+        "ElementOf) as the Universal Anaphora scorer does (Yu et al. 2022); off: identity chains "
+        "only, as the CoNLL scorers",
     ),
     Setting(
         "occurrence_match",
@@ -164,7 +197,7 @@ class CorefResult(TaskResult):
             t = self.pair_total(a, b)
             total_pairs.append({"a": a, "b": b, **_counts(t)})
         scores = [{"a": a, "b": b, **s.to_json()} for (a, b), s in self.corpus_scores.items()]
-        return {
+        out = {
             "kind": self.kind,
             "annotators": list(self.annotators),
             "n_documents": len(self.documents),
@@ -173,6 +206,14 @@ class CorefResult(TaskResult):
             "scores": scores,
             **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
         }
+        matching = _matching(self.options)
+        if matching != DEFAULT_MATCHING:  # the defaults leave the layout as it was
+            out["scores_matching"] = {
+                "mentions": matching[0],
+                "zeros": matching[1],
+                "split_antecedents": matching[2],
+            }
+        return out
 
     def tables(self) -> dict[str, pd.DataFrame]:
         rows, per_doc, sc = [], [], []
@@ -414,7 +455,7 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
         )
     by_annotator, names = _document_names(by_annotator, annotators)
     documents, corpus = yield from _compare_documents(
-        by_annotator, annotators, names, opts["cost"], len(inputs), errors
+        by_annotator, annotators, names, opts["cost"], len(inputs), errors, _matching(opts)
     )
     result = CorefResult(
         **result_fields("coref", original_inputs, opts, errors),
@@ -448,6 +489,45 @@ def _document_names(
     return by_annotator, names
 
 
+def _matching(opts: Mapping[str, Any]) -> tuple[str, str, bool]:
+    """How the standard scores pair mentions and treat plurals: mention matching, zero
+    matching, split antecedents (defaults: exact, linear, off)."""
+    return (
+        str(opts.get("mention_matching") or "exact"),
+        str(opts.get("zero_matching") or "linear"),
+        bool(opts.get("split_antecedents")),
+    )
+
+
+DEFAULT_MATCHING = ("exact", "linear", False)
+
+
+def _plural_indices(
+    doc: CorefDocument, entities: Sequence[Sequence[MentionKey]]
+) -> dict[int, list[int]]:
+    """Entity index → the indices of its split antecedents (in ``entities_of`` order)."""
+    where = {m: k for k, e in enumerate(entities) for m in e}
+    out: dict[int, list[int]] = {}
+    for m, antecedents in doc.plurals:
+        if m in where:
+            found = [where[a] for a in antecedents if a in where]
+            out.setdefault(where[m], []).extend(k for k in found if k not in out.get(where[m], []))
+    return out
+
+
+def pair_scores(
+    key: CorefDocument, resp: CorefDocument, matching: tuple[str, str, bool] = DEFAULT_MATCHING
+) -> DocumentScores:
+    """The standard scores of two annotators' versions of a document (the first as key)."""
+    ke, re_ = entities_of(key), entities_of(resp)
+    k_ids, r_ids = matched_entities(key, resp, ke, re_, matching[0], matching[1])
+    if matching[2] and (key.plurals or resp.plurals):
+        return score_document_with_splits(
+            k_ids, r_ids, _plural_indices(key, ke), _plural_indices(resp, re_)
+        )
+    return score_document(k_ids, r_ids)
+
+
 def _compare_documents(
     by_annotator: Documents,
     annotators: tuple[str, ...],
@@ -455,6 +535,7 @@ def _compare_documents(
     cost: str,
     n_inputs: int,
     errors: list[ReaderError],
+    matching: tuple[str, str, bool] = DEFAULT_MATCHING,
 ) -> Generator[
     Progress, None, tuple[list[DocumentComparison], dict[tuple[str, str], DocumentScores]]
 ]:
@@ -486,7 +567,7 @@ def _compare_documents(
             sa, na = sets_of(docs[a])
             sb, nb = sets_of(docs[b])
             pairs.append(PairComparison(a, b, match_sets(sa, sb, na, nb, cost)))
-            s = score_document(entities_of(docs[a]), entities_of(docs[b]))
+            s = pair_scores(docs[a], docs[b], matching)
             scores[(a, b)] = s
             corpus[(a, b)] = corpus[(a, b)] + s
         documents.append(DocumentComparison(name, docs, pairs, scores))

@@ -11,7 +11,8 @@ mention) has the split antecedents ``e1`` and ``e2``. Documents start at ``# new
 ``# global.columns`` line names the columns; the IDENTITY column holds ``(EntityID=1|MarkableID=
 markable_1|...`` openings (several joined with ``@``), ``)`` closings (last opened, first
 closed), and a markable whose MarkableID appears in several bracketed chunks is discontinuous.
-The SPLIT column's ``EntityID=1|ElementOf=3`` gives split antecedents.
+The SPLIT column's ``EntityID=1|ElementOf=3``, or an ``ElementOf=3`` (``3,4``: of several) among
+a markable's attributes, gives split antecedents (the Universal Anaphora scorer's plural cases).
 
 Mentions are token spans counted over the document (every word and empty node; multi-word
 token ranges are not words), as in :func:`~iaa_desktop.core.kinds.coref.readers.read_conll`.
@@ -26,8 +27,14 @@ columns) whose lines hold no tab is split at runs of spaces, as the Universal An
 reads its own space-aligned test files. A line that does not give the column count is an error
 at its line.
 A discontinuous mention keeps its parts in its type, ``"parts 3-5+8-9"``, so it matches only
-the same parts. Split antecedents do not change the identity chains scored here (as in the
-CoNLL scorers); they are listed in the document's notes.
+the same parts. Split antecedents are kept beside the chains (``CorefDocument.plurals``): they
+change the scores only when asked for (:mod:`~iaa_desktop.core.metrics.coref_split`, as the
+Universal Anaphora scorer with ``keep_split_antecedents``), and are listed in the notes.
+
+Each mention also keeps its head (CorefUD: the ``head`` attribute of its ``Entity`` chunk, named
+by ``# global.Entity``, counting the mention's words and empty nodes from 1; its first word when
+none is given, as udapi reads it) and each token its DEPS cell, for the CorefUD scorer's partial,
+head and dependency matching (:mod:`~iaa_desktop.core.kinds.coref.mention_match`).
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ from iaa_desktop.core.kinds.coref.readers import CorefDocument, MentionKey, Toke
 from iaa_desktop.core.textio import read_text
 
 _PART = re.compile(r"^(?P<eid>[^\[\]]+?)(?:\[(?P<i>\d+)/(?P<n>\d+)\])?$")
+#: udapi's attribute order of an ``Entity`` chunk when no ``# global.Entity`` line names them
+ENTITY_FIELDS = ("eid", "etype", "head", "other")
 
 
 def is_corefud(head: str) -> bool:
@@ -69,6 +78,11 @@ class _Doc:
     ids: list[TokenId] | None = field(default_factory=list)  # None: an ID that is not a number
     sentence: int = 0
     sentence_done: bool = False  # a blank line ended the sentence: the next token begins one
+    heads: dict[str, int] = field(default_factory=dict)  # mention id → its 1-based head index
+    mins: dict[str, tuple[int, int]] = field(default_factory=dict)  # UA Min: word numbers
+    word_positions: list[int] = field(default_factory=list)  # the position of each word
+    deps: dict[TokenId, tuple[tuple[TokenId, str], ...]] = field(default_factory=dict)
+    fields: tuple[str, ...] = ENTITY_FIELDS  # the '# global.Entity' attribute names
 
     def add_token(self, ident: str, form: str) -> int:
         """Append a word or empty node (its ID column and form); its position."""
@@ -81,7 +95,21 @@ class _Doc:
         elif self.ids is not None:
             self.ids.append((self.sentence, *parsed))
         self.words.append(form)
+        if parsed is None or parsed[1] == 0:
+            self.word_positions.append(len(self.words) - 1)
         return len(self.words) - 1
+
+    def add_deps(self, cell: str) -> None:
+        """The DEPS cell (``4:nsubj|5.1:obj``) of the token added last."""
+        if self.ids is None or not self.ids or cell in ("", "_"):
+            return
+        out = []
+        for item in cell.split("|"):
+            parent, _, rel = item.partition(":")
+            number = token_number(parent)
+            if number is not None:
+                out.append(((self.sentence, *number), rel))
+        self.deps[self.ids[-1]] = tuple(out)
 
 
 def token_number(ident: str) -> tuple[int, int] | None:
@@ -140,24 +168,41 @@ def _to_documents(docs: list[_Doc], path: Path) -> list[CorefDocument]:
         doc = CorefDocument(d.name, str(path), " ".join(d.words), errors=d.errors, line=d.line)
         if d.ids is not None and len(d.ids) == len(d.words):
             doc.tokens = list(zip(d.ids, d.words, strict=True))
+            doc.deps = d.deps
         classes: dict[str, list[MentionKey]] = {}
-        for _mid, (eid, parts, _line) in d.mentions.items():
+        for mid, (eid, parts, _line) in d.mentions.items():
             parts = sorted(parts)
             start, end = parts[0][0], parts[-1][1]
             mtype = "" if len(parts) == 1 else "parts " + "+".join(f"{a}-{b}" for a, b in parts)
             key = (mtype, start, end)
             doc.mentions.setdefault(key, " ".join(" ".join(d.words[a:b]) for a, b in parts))
+            if mid in d.mins and key not in doc.mins:
+                a, b = d.mins[mid]
+                if 1 <= a <= b <= len(d.word_positions):
+                    doc.mins[key] = tuple(d.word_positions[k - 1] for k in range(a, b + 1))
+            if mid in d.heads and key not in doc.heads:
+                # udapi: the head index counts the mention's words (empty nodes included) from
+                # 1; none given or one past the end: its first word
+                words = sorted({p for a, b in parts for p in range(a, b)})
+                k = d.heads[mid]
+                doc.heads[key] = words[k - 1] if 0 < k <= len(words) else words[0]
             cls = classes.setdefault(eid, [])
             if key not in cls:
                 cls.append(key)
         seen: set[MentionKey] = set()
+        first: dict[str, MentionKey] = {}  # entity → a mention of it
         for eid in sorted(classes, key=lambda e: min((m[1], m[2]) for m in classes[e])):
             kept = [m for m in classes[eid] if m not in seen]
             seen.update(kept)
             if kept:
                 doc.classes.append(kept)
+                first[eid] = kept[0]
+        antecedents: dict[str, list[MentionKey]] = {}
         for ante, plural in d.split:
             doc.notes.append(f"split antecedent: entity {ante} is part of entity {plural}")
+            if ante in first and plural in first and first[ante] not in antecedents.get(plural, []):
+                antecedents.setdefault(plural, []).append(first[ante])
+        doc.plurals = [(first[p], tuple(a)) for p, a in antecedents.items()]
         out.append(doc)
     return out
 
@@ -174,18 +219,24 @@ def read_corefud(path: Path) -> list[CorefDocument]:
     docs: list[_Doc] = []
     doc: _Doc | None = None
     open_: dict[str, list[tuple[str, int]]] = {}  # eid[part] → stack of (mention, start)
+    fields = ENTITY_FIELDS
     for n, line in enumerate(lines, 1):
         if line.startswith("# newdoc"):
             if doc is not None:
                 _drop_unclosed(doc, open_, path)
             m = re.search(r"id\s*=\s*(\S+)", line)
-            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}", n)
+            doc = _Doc(m.group(1) if m else f"{path.stem}:{len(docs) + 1}", n, fields=fields)
             docs.append(doc)
             open_ = {}
             continue
         if not line.strip():
             if doc is not None:
                 doc.sentence_done = True
+            continue
+        if line.startswith("# global.Entity"):
+            fields = tuple(line.split("=", 1)[-1].strip().split("-"))
+            if doc is not None:
+                doc.fields = fields
             continue
         if line.startswith("#"):
             continue
@@ -199,19 +250,25 @@ def read_corefud(path: Path) -> list[CorefDocument]:
             continue
         if doc is None:
             doc = _first(docs, path)
+            doc.fields = fields
         token = doc.add_token(cols[0], cols[1])
-        split = _misc(cols, "SplitAnte")
-        if split:
-            for item in split.split(","):
-                if "<" in item:
-                    antes, plural = item.rsplit("<", 1)
-                    doc.split.extend((a, plural) for a in antes.split("+") if a)
+        doc.add_deps(cols[8])
+        _split_antecedents(doc, cols)
         value = _misc(cols, "Entity")
         if value:
             _entity_chunks(doc, value, token, n, path, open_)
     if doc is not None:
         _drop_unclosed(doc, open_, path)
     return _to_documents(docs, path)
+
+
+def _split_antecedents(doc: _Doc, cols: list[str]) -> None:
+    """The ``SplitAnte=e1<e5,e2<e5`` of a token's MISC (``e1+e2<e5`` read the same)."""
+    split = _misc(cols, "SplitAnte")
+    for item in (split or "").split(","):
+        if "<" in item:
+            antes, plural = item.rsplit("<", 1)
+            doc.split.extend((a, plural) for a in antes.split("+") if a)
 
 
 def _drop_unclosed(doc: _Doc, open_: dict[str, list[tuple[str, int]]], path: Path) -> None:
@@ -250,6 +307,9 @@ def _entity_chunks(
             mid = _mention_id(doc, eid, part, path, n)
             if mid is None:
                 continue
+            head = _head_index(doc.fields, content)
+            if head is not None:  # of a discontinuous mention: its last part's, as udapi reads it
+                doc.heads[mid] = head
             if kind == "single":
                 doc.mentions[mid][1].append((token, token + 1))
             else:
@@ -265,6 +325,16 @@ def _entity_chunks(
             continue
         mid, start = stack.pop()
         doc.mentions[mid][1].append((start, token + 1))
+
+
+def _head_index(fields: tuple[str, ...], content: str) -> int | None:
+    """The ``head`` attribute of an opening ``Entity`` chunk (``e1-person-2-…``), if a number."""
+    if "head" not in fields:
+        return None
+    values = content.split("-")
+    k = fields.index("head")
+    value = values[k] if k < len(values) else ""
+    return int(value) if value.isdigit() and len(value) < 7 else None
 
 
 def _mention_id(doc: _Doc, eid: str, part: str | None, path: Path, n: int) -> str | None:
@@ -308,8 +378,16 @@ def _ua_events(cell: str) -> list[tuple[str, dict[str, str]]]:
         elif ch == ")":
             out.append(("close", {}))
             i += 1
-        else:
+        elif ch in "@_ ":
             i += 1  # '@' between openings, '_' for none, stray spaces
+        else:  # 'markable_1)': the closing names its markable (boundaries may cross)
+            j = i
+            while j < len(cell) and cell[j] not in "()@":
+                j += 1
+            if j < len(cell) and cell[j] == ")":
+                out.append(("close", {"markableid": cell[i:j].strip()}))
+                j += 1
+            i = j
     return out
 
 
@@ -374,8 +452,9 @@ def _ua_token(
             k.strip().lower(): v.strip()
             for k, _, v in (x.partition("=") for x in cols[i_split].split("|"))
         }
-        if s.get("entityid") and s.get("elementof"):
-            doc.split.append((s["entityid"], s["elementof"]))
+        for plural in filter(None, s.get("elementof", "").split(",")):
+            if s.get("entityid"):
+                doc.split.append((_entity(s["entityid"]), _entity(plural.strip())))
     if len(cols) <= i_ident:
         return
     for kind, attrs in _ua_events(cols[i_ident]):
@@ -387,13 +466,35 @@ def _ua_token(
                 mid = ""
             elif mid not in doc.mentions:
                 doc.mentions[mid] = (_entity(eid), [], n)
+                minimum = _min_span(attrs.get("min", ""))
+                if minimum:
+                    doc.mins[mid] = minimum
+            for plural in filter(None, attrs.get("elementof", "").split(",")):
+                if eid and (_entity(eid), _entity(plural.strip())) not in doc.split:
+                    doc.split.append((_entity(eid), _entity(plural.strip())))
             stack.append((mid, token))
         elif not stack:
             doc.errors.append(ReaderError(path, n, "a ')' closes no open markable; left out."))
         else:
-            mid, start = stack.pop()
+            named = attrs.get("markableid")
+            k = next((k for k in range(len(stack) - 1, -1, -1) if stack[k][0] == named), -1)
+            if named and k < 0:
+                doc.errors.append(
+                    ReaderError(path, n, f"'{named})' closes no open markable; left out.")
+                )
+                continue
+            mid, start = stack.pop(k)
             if mid:
                 doc.mentions[mid][1].append((start, token + 1))
+
+
+def _min_span(value: str) -> tuple[int, int] | None:
+    """A markable's ``Min=7`` or ``Min=7,9``: its minimum span, as the 1-based numbers of the
+    document's words (empty nodes not counted), first and last."""
+    parts = [x.strip() for x in value.split(",")]
+    if not 1 <= len(parts) <= 2 or not all(x.isdigit() and len(x) < 10 for x in parts):
+        return None
+    return int(parts[0]), int(parts[-1])
 
 
 def _column_count_error(path: Path, n: int, got: int, want: int, line: str) -> ReaderError:

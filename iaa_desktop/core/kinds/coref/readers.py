@@ -43,6 +43,20 @@ class CorefDocument:
     line: int | None = field(default=None, compare=False)
     #: CoNLL-U only: each token position's identity and form (positions index this list)
     tokens: list[tuple[TokenId, str]] | None = field(default=None, compare=False, repr=False)
+    #: CorefUD only: the position of each mention's head (the ``head`` index of its ``Entity``
+    #: chunk, else its first word, as udapi reads it)
+    heads: dict[MentionKey, int] = field(default_factory=dict, compare=False, repr=False)
+    #: Universal Anaphora only: the positions of each mention's minimum span (its ``Min``)
+    mins: dict[MentionKey, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    #: CoNLL-U only: split antecedents, as (a mention of the plural entity, one mention of each
+    #: of its antecedent entities) (CorefUD ``SplitAnte``, Universal Anaphora ``ElementOf``)
+    plurals: list[tuple[MentionKey, tuple[MentionKey, ...]]] = field(
+        default_factory=list, compare=False, repr=False
+    )
+    #: CoNLL-U only: each token's enhanced dependencies (DEPS column) as (parent, relation)
+    deps: dict[TokenId, tuple[tuple[TokenId, str], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def singletons(self) -> list[MentionKey]:

@@ -236,9 +236,17 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     )
     p2 = (
         "Standard coreference scores with the first annotator as key: MUC, B³, CEAF-m, CEAF-e, BLANC "
-        "(Pradhan et al. 2014) and LEA (Moosavi &amp; Strube 2016), mention F1 and the CoNLL average."
+        "(Pradhan et al. 2014) and LEA (Moosavi &amp; Strube 2016), mention F1 and the CoNLL average. "
+        + _matching_text(o)
     )
-    paragraphs, refs = [p1, p2], ["seed_coref", "kuhn1955", "pradhan2014", "moosavi2016"]
+    refs = ["seed_coref", "kuhn1955", "pradhan2014", "moosavi2016"]
+    if str(o.get("mention_matching") or "exact") != "exact" or (
+        str(o.get("zero_matching") or "linear") != "linear"
+    ):
+        refs += ["nedoluzhko2022", "zabokrtsky2023"]
+    if o.get("split_antecedents"):
+        refs.append("yu2022")
+    paragraphs = [p1, p2]
     occ = getattr(result, "occurrences", None)
     if occ is not None:
         paragraphs.append(
@@ -250,3 +258,40 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         )
         refs.append("shannon1948")
     return paragraphs, refs
+
+
+def _matching_text(o: dict[str, Any]) -> str:
+    """How key and response mentions were paired for the standard scores (the settings
+    ``mention_matching`` and ``zero_matching``; the CorefUD scorer's rules)."""
+    mode = str(o.get("mention_matching") or "exact")
+    text = {
+        "exact": "A response mention counts as a key mention when it has exactly the same words "
+        "(in CoNLL-U, a word is identified by its sentence and ID, an empty node by its decimal "
+        "ID).",
+        "partial": "Mentions were matched partially, as the CorefUD scorer does (Nedoluzhko et "
+        "al. 2022): after the exact matches, a response mention lying within a key mention and "
+        "covering its minimum span (its head; in Universal Anaphora files its Min) is paired with "
+        "it one to one (Hungarian algorithm on |r| / |k|) and counts as that key mention.",
+        "head": "Mentions were matched by their heads, as the CorefUD scorer does (Žabokrtský et "
+        "al. 2023): after the mentions with the same words and head, mentions with the same head "
+        "word are paired one to one (Hungarian algorithm on |k ∩ r| / |k|).",
+    }.get(mode, esc(mode))
+    if str(o.get("zero_matching") or "linear") == "dependent":
+        text += (
+            " Zeros (mentions headed by an empty node) were first paired by their heads' "
+            "enhanced dependencies (10 · F1 of parent and relation pairs + F1 of parents, same "
+            "sentence only; Žabokrtský et al. 2023)."
+        )
+    if mode != "exact":
+        text += " Mentions without a head or minimum span (other formats) match only exactly."
+    if o.get("split_antecedents"):
+        text += (
+            " Split antecedents were scored as the Universal Anaphora scorer does (Yu et al. "
+            "2022): a plural entity gains one mention, the set of its antecedent entities; key "
+            "and response split antecedents are paired by the Hungarian algorithm on each "
+            "metric's F1 over those entities, and count with that recall, precision or F1 as "
+            "credit."
+        )
+    else:
+        text += " Split antecedents (plurals) were not scored, as in the CoNLL scorers."
+    return text

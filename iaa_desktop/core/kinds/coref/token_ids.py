@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from iaa_desktop.core.kinds.coref.readers import CorefDocument, MentionKey, TokenId
 
 
-def _positions(key: MentionKey) -> list[int]:
+def mention_positions(key: MentionKey) -> list[int]:
     """The token positions of a mention (every part of a discontinuous one)."""
     mtype, start, end = key
     if mtype.startswith("parts "):
@@ -52,7 +52,7 @@ def _key_of(positions: list[int]) -> MentionKey:
 def _renumber(doc: CorefDocument, order: Mapping[TokenId, int], union: list[tuple[TokenId, str]]):
     assert doc.tokens is not None
     new = [order[tid] for tid, _form in doc.tokens]
-    moved = {key: _key_of([new[p] for p in _positions(key)]) for key in doc.mentions}
+    moved = {key: _key_of([new[p] for p in mention_positions(key)]) for key in doc.mentions}
     mentions: dict[MentionKey, str] = {}
     for key, covered in doc.mentions.items():
         mentions.setdefault(moved[key], covered)
@@ -65,12 +65,18 @@ def _renumber(doc: CorefDocument, order: Mapping[TokenId, int], union: list[tupl
                 kept.append(moved[m])
         if kept:
             classes.append(kept)
+    heads: dict[MentionKey, int] = {}
+    for key, head in doc.heads.items():
+        heads.setdefault(moved[key], new[head])
     return dataclasses.replace(
         doc,
         text=" ".join(form for _tid, form in union),
         mentions=mentions,
         classes=classes,
         tokens=list(union),
+        heads=heads,
+        plurals=[(moved[m], tuple(moved[a] for a in ante)) for m, ante in doc.plurals],
+        mins={moved[k]: tuple(new[p] for p in v) for k, v in doc.mins.items()},
     )
 
 
@@ -91,4 +97,4 @@ def align_documents(docs: Mapping[str, CorefDocument]) -> dict[str, CorefDocumen
     return {a: _renumber(d, order, union) for a, d in docs.items()}
 
 
-__all__ = ["align_documents"]
+__all__ = ["align_documents", "mention_positions"]
