@@ -104,18 +104,9 @@ class CorefDocument:
 
 
 def _source_format(path: str) -> str:
-    from iaa_desktop.core.kinds.coref.readers import is_conll
-    from iaa_desktop.core.kinds.coref.sources import is_coref_file
+    from iaa_desktop.core.kinds.coref.source_text import source_format
 
-    p = Path(path)
-    if p.suffix == ".ann":
-        return "brat"
-    if p.is_file() and is_coref_file(p):
-        # CorefUD, Universal Anaphora, TSV 3.x and INCEpTION exports: the gold is a mention table
-        return "table"
-    if p.suffix.lower() in (".csv", ".tsv", ".xlsx"):
-        return "table"
-    return "conll" if is_conll(p) else "brat"
+    return source_format(path)
 
 
 def _pairs_of(dc: Any, a: str, b: str) -> list[tuple[int, int]] | None:
