@@ -9,7 +9,8 @@ says which, so a merge never goes unnoticed.
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
@@ -57,3 +58,45 @@ def nfc_column(col: pd.Series, what: str) -> tuple[pd.Series, str | None, int]:
         f"{shown}{more}.",
         at,
     )
+
+
+#: how forms are matched: as written (after NFC), ignoring case, ignoring case and diacritics
+FormMatch = Literal["exact", "case", "case_diacritics"]
+FORM_MATCHES: tuple[FormMatch, ...] = get_args(FormMatch)
+
+
+@lru_cache(maxsize=1 << 16)
+def fold(form: str, match: FormMatch = "exact") -> str:
+    """The key two forms share when they are "the same form" under ``match``.
+
+    >>> fold("Pott\\u00e9e"), fold("Potte\\u0301e") == fold("Pott\\u00e9e")
+    ('Pottée', True)
+    >>> fold("Pottée", "case"), fold("Pottée", "case_diacritics")
+    ('pottée', 'pottee')
+    """
+    key = unicodedata.normalize("NFC", form)
+    if match == "exact":
+        return key
+    key = key.casefold()
+    if match == "case_diacritics":
+        decomposed = unicodedata.normalize("NFD", key)
+        key = unicodedata.normalize(
+            "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        )
+    return key
+
+
+def fold_with_offsets(text: str, match: FormMatch) -> tuple[str, list[int]]:
+    """``text`` folded character by character, with the offset in ``text`` at which each
+    character of the folded text starts (and ``len(text)`` at the end), so that a match found in
+    the folded text maps back to the original offsets."""
+    if match == "exact":
+        return text, list(range(len(text) + 1))
+    out: list[str] = []
+    starts: list[int] = []
+    for i, ch in enumerate(text):
+        f = fold(ch, match) if not ch.isascii() else (ch.lower() if ch.isalpha() else ch)
+        out.append(f)
+        starts.extend([i] * len(f))
+    starts.append(len(text))
+    return "".join(out), starts

@@ -36,7 +36,7 @@ def _context():
 def test_tiny_grid_shows_table4(qtbot):
     res = _result(FIX / "tiny")
     panels = create_panels(res, _context())
-    assert [t for t, _ in panels] == ["Interlinear", "Agreement"]
+    assert [t for t, _ in panels] == ["Interlinear", "Agreement", "Occurrences"]
     panel: NormalizationPanel = panels[0][1]
     qtbot.addWidget(panel)
     panel.show()

@@ -80,6 +80,9 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("layout", "long", "same"),
         ("question", "rating", "same"),
         ("metadata", "topic", "same"),
+        ("occurrence_column", "text", "changes"),  # each review's text is now a form
+        ("occurrence_match", "case", "changes"),
+        ("occurrence_column", "nothing", "refused"),  # no such column
         ("encoding", "utf-8", "same"),
         ("encoding", "x", "refused"),
     ],
@@ -124,9 +127,12 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("encoding", "utf-8", "same"),
     ],
     "normalization": [
-        ("lowercase", "", "same"),  # the example's spellings never differ by case alone
+        # the figures stay (the spellings never differ by case alone), the forms listed by the
+        # Occurrences are now as written ("Vnd")
+        ("lowercase", "", "changes"),
         ("drop_punctuation", "", "changes"),
         ("raw_compare", "", "changes"),
+        ("occurrence_match", "case", "changes"),  # the Occurrences record how forms matched
         ("encoding", "x", "refused"),
     ],
     "coref": [
@@ -143,6 +149,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("mention_matching", "partial", "changes"),
         ("zero_matching", "dependent", "changes"),
         ("split_antecedents", "", "changes"),
+        ("occurrence_match", "case", "changes"),  # the Occurrences record how forms matched
         ("encoding", "x", "refused"),
     ],
     "spans": [
@@ -157,6 +164,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("end_column", "stop", "same"),
         ("label_column", "tag", "same"),
         ("annotator_column", "coder", "same"),
+        ("occurrence_match", "case_diacritics", "changes"),
         ("encoding", "x", "refused"),
     ],
 }

@@ -72,3 +72,34 @@ def accept_unanimous(
         for i in _open(session, idx)
         if values[i] is not None
     ]
+
+
+def same_form(session: AdjudicationSession, i: int) -> NDArray[Any]:
+    """Units whose form (the historical token, the covered text: :meth:`AdjudicationModel.form`)
+    is unit ``i``'s, matched as the study's ``occurrence_match`` option says (empty when the kind
+    has no forms)."""
+    key = session.model.form_key(i)
+    return np.array(session.model.units_of_form(key) if key else [], dtype=np.int64)
+
+
+def decide_form(
+    session: AdjudicationSession,
+    i: int,
+    treatment: str,
+    include_decided: bool = False,
+    note: str = "",
+) -> tuple[list[Decide], int]:
+    """Changes treating every occurrence of unit ``i``'s form as ``treatment`` (a normalization,
+    a label: :meth:`AdjudicationModel.form_value`), and how many occurrences decided one by one
+    were left as they are (all of them are included when ``include_decided``). The caller
+    commits the changes in one transaction and undoes them as one step."""
+    m = session.model
+    out, kept = [], 0
+    for j in same_form(session, i).tolist():
+        if session.is_decided(j) and not include_decided:
+            kept += 1
+            continue
+        value = m.form_value(j, treatment)
+        if value is not None:
+            out.append(session.make_change(j, f"form:{treatment}", value, note))
+    return out, kept

@@ -90,6 +90,7 @@ class AdjudicationModel:
         self.options = dict(options or {})
         #: per unit, more text the queue's filter searches (e.g. every mention of a chain)
         self.search_texts: tuple[str, ...] = ()
+        self._form_keys: list[str] | None = None
         self.index = {k: i for i, k in enumerate(self.keys)}
         self._codes, self._values = encode_versions(v)
         self.disagreement = (
@@ -113,6 +114,38 @@ class AdjudicationModel:
     def code_values(self) -> list[str]:
         """Value of each code."""
         return self._values
+
+    # -- forms (consistency across occurrences) -------------------------------------------------
+
+    def form(self, i: int) -> str:
+        """The form unit ``i`` is an occurrence of (a historical token, a span's covered text),
+        for deciding every occurrence of a form at once; empty when the kind has none."""
+        return ""
+
+    def form_key(self, i: int) -> str:
+        """:meth:`form` folded as the study's ``occurrence_match`` option says (the key two
+        occurrences of one form share)."""
+        from iaa_desktop.core.nfc import FORM_MATCHES, fold
+
+        form = self.form(i)
+        if not form:
+            return ""
+        match = self.options.get("occurrence_match") or "exact"
+        return fold(form, match if match in FORM_MATCHES else "exact")
+
+    def units_of_form(self, key: str) -> list[int]:
+        """The units whose :meth:`form_key` is ``key`` (the keys are computed once)."""
+        if self._form_keys is None:
+            self._form_keys = [self.form_key(j) for j in range(self.n_units)]
+        return [j for j, k in enumerate(self._form_keys) if k and k == key]
+
+    def form_treatments(self, i: int) -> list[str]:
+        """The treatments the annotators gave unit ``i``'s form anywhere, most frequent first."""
+        return []
+
+    def form_value(self, i: int, treatment: str) -> str | None:
+        """Unit ``i``'s value when its form is given ``treatment`` (None: not applicable)."""
+        return None
 
     # -- presentation ---------------------------------------------------------------------------
 

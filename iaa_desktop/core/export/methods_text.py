@@ -111,6 +111,8 @@ REFERENCES: dict[str, str] = {
     "categorization of a continuum. Computational Linguistics, 43(3), 661–681.",
     "hopcroft1973": "Hopcroft, J. E. & Karp, R. M. (1973). An n^5/2 algorithm for maximum matchings "
     "in bipartite graphs. SIAM Journal on Computing, 2(4), 225–231.",
+    "shannon1948": "Shannon, C. E. (1948). A mathematical theory of communication. Bell System "
+    "Technical Journal, 27(3), 379–423.",
 }
 
 

@@ -41,6 +41,25 @@ class BulkMenu(QMenu):
                 f"Take {names[pos]}'s version for every open unit disagreeing like this one",
                 partial(self.take, a, "same"),
             )
+        self._add_form_actions(i)
+
+    #: treatments of a form offered at most (the most frequent first)
+    MAX_FORM_TREATMENTS = 9
+
+    def _add_form_actions(self, i: int) -> None:
+        """One action per treatment the current unit's form received anywhere: every occurrence
+        of the form decided that way at once."""
+        m = self.panel.session.model
+        form = m.form(i)
+        if not form:
+            return
+        n = len(m.units_of_form(m.form_key(i)))
+        self.addSeparator()
+        for t in m.form_treatments(i)[: self.MAX_FORM_TREATMENTS]:
+            self.addAction(
+                f"Treat every occurrence of ‘\u2068{form}\u2069’ ({n:,}) as \u2068{t}\u2069",
+                partial(self.decide_form, t),
+            )
 
     def _split(self, changes: list) -> tuple[int, int, int]:
         """(units still to decide, units merged automatically already, of which with the same
@@ -98,6 +117,56 @@ class BulkMenu(QMenu):
         if not self._ask(changes, what):
             return False
         return self._push(changes, what, f"accept {len(changes)} unanimous units")
+
+    def decide_form(self, treatment: str) -> bool:
+        """Every occurrence of the current unit's form decided as ``treatment`` in one step; the
+        occurrences decided one by one are left as they are unless the user includes them."""
+        p = self.panel
+        s = p.session
+        i = p.current
+        if i is None:
+            return False
+        note = p.note_edit.text().strip()
+        form = s.model.form(i)
+        changes, kept = bulk.decide_form(s, i, treatment, note=note)
+        what = f"Treat every occurrence of ‘\u2068{form}\u2069’ as \u2068{treatment}\u2069"
+        if kept:
+            include = self._ask_include(changes, kept, what)
+            if include is None:
+                return False
+            if include:
+                changes, _ = bulk.decide_form(s, i, treatment, include_decided=True, note=note)
+        elif not self._ask(changes, what):
+            return False
+        return self._push(changes, what, f"‘{form}’ as {treatment}: {len(changes)} units")
+
+    def _ask_include(self, changes: list, kept: int, what: str) -> bool | None:
+        """Whether to include the occurrences decided one by one (None: cancelled)."""
+        if not self.confirm:
+            return False
+        box = QMessageBox(self.panel)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Decide a form once")
+        box.setText(
+            f"{what}: {self._what(changes) if changes else 'no open unit'}.\n\n"
+            f"{kept:,} occurrence(s) already decided one by one stay as they are, unless you "
+            "include them. (One step to undo.)"
+        )
+        open_only = box.addButton(
+            f"Decide the {len(changes):,} open", QMessageBox.ButtonRole.AcceptRole
+        )
+        everything = box.addButton(
+            f"Include the {kept:,} decided too", QMessageBox.ButtonRole.AcceptRole
+        )
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(open_only)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is everything:
+            return True
+        if clicked is open_only and changes:
+            return False
+        return None
 
     def take(self, annotator: str, scope: str) -> bool:
         """Take ``annotator``'s version for the open units of the current unit's group

@@ -26,6 +26,7 @@ from iaa_desktop.core.kinds.spans.measures import KINDS
 from iaa_desktop.core.metrics import catalogue
 from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
 
@@ -526,4 +527,12 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         "Figures over all annotators (F1: mean over pairs), 95% bootstrap intervals over documents "
         "(hover a figure for what it is and how its interval was computed). " + result.gamma_note
     )
-    return [("Spans side by side", panel), ("Figures", summary), ("Tables", tables)]
+    occurrences = context.cache.get("spans_occurrences") or OccurrencesPanel()
+    context.cache["spans_occurrences"] = occurrences
+    occurrences.set_occurrences(result.occurrences, "label")
+    return [
+        ("Spans side by side", panel),
+        ("Figures", summary),
+        ("Tables", tables),
+        ("Occurrences", occurrences),
+    ]

@@ -104,18 +104,9 @@ class CorefDocument:
 
 
 def _source_format(path: str) -> str:
-    from iaa_desktop.core.kinds.coref.readers import is_conll
-    from iaa_desktop.core.kinds.coref.sources import is_coref_file
+    from iaa_desktop.core.kinds.coref.source_text import source_format
 
-    p = Path(path)
-    if p.suffix == ".ann":
-        return "brat"
-    if p.is_file() and is_coref_file(p):
-        # CorefUD, Universal Anaphora, TSV 3.x and INCEpTION exports: the gold is a mention table
-        return "table"
-    if p.suffix.lower() in (".csv", ".tsv", ".xlsx"):
-        return "table"
-    return "conll" if is_conll(p) else "brat"
+    return source_format(path)
 
 
 def _pairs_of(dc: Any, a: str, b: str) -> list[tuple[int, int]] | None:
@@ -230,6 +221,30 @@ class CorefModel(AdjudicationModel):
         self.units = units or []
         self.fmt = fmt
         self._templates = templates
+
+    # -- forms: every mention unit of one text decided at once --------------------------------
+
+    def form(self, i: int) -> str:
+        """The words of a mention unit (chains have no single form)."""
+        u = self.units[i] if i < len(self.units) else None
+        if u is None or u.kind != "mention" or u.mention is None:
+            return ""
+        return self.docs[u.doc].surface(u.mention)
+
+    def form_treatments(self, i: int) -> list[str]:
+        """Keep (a mention) or drop (not a mention), the more frequent among the versions of
+        the form's mention units first."""
+        counts = {KEEP: 0, DROP: 0}
+        for j in self.units_of_form(self.form_key(i)):
+            for v in self.versions[j]:
+                if v in counts:
+                    counts[v] += 1
+        return sorted(counts, key=lambda t: -counts[t])
+
+    def form_value(self, i: int, treatment: str) -> str | None:
+        if not self.form(i) or treatment not in (KEEP, DROP):
+            return None
+        return treatment
 
     # -- presentation -------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from iaa_desktop.core.kinds.coref.sources import (
     read_project_exports,
 )
 from iaa_desktop.core.kinds.coref.token_ids import align_documents
+from iaa_desktop.core.kinds.occurrences import FORM_MATCHES, Occurrences
 from iaa_desktop.core.kinds.spec import (
     Setting,
     StepsKind,
@@ -120,6 +121,15 @@ SETTINGS = [
         "only, as the CoNLL scorers",
     ),
     Setting(
+        "occurrence_match",
+        "Occurrences: match forms",
+        "exact",
+        str,
+        FORM_MATCHES,
+        "how the Occurrences view groups mention texts: exact (as written, after Unicode NFC), "
+        "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
+    ),
+    Setting(
         "iaa_dir",
         "Write .iaa files into",
         "",
@@ -161,6 +171,8 @@ class CorefResult(TaskResult):
     documents: list[DocumentComparison] = field(default_factory=list)
     corpus_scores: dict[tuple[str, str], DocumentScores] = field(default_factory=dict)
     study_threshold: float = 1 / 3
+    #: every mention text with what each annotator made of it at each place it stands
+    occurrences: Occurrences | None = None
 
     def pair_total(self, a: str, b: str) -> MatchRow:
         rows = [r for d in self.documents for p in d.pairs if (p.a, p.b) == (a, b) for r in p.rows]
@@ -192,6 +204,7 @@ class CorefResult(TaskResult):
             "documents": docs,
             "total": {"pairs": total_pairs},
             "scores": scores,
+            **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
         }
         matching = _matching(self.options)
         if matching != DEFAULT_MATCHING:  # the defaults leave the layout as it was
@@ -253,6 +266,7 @@ class CorefResult(TaskResult):
             "totals": pd.DataFrame(totals_rows),
             "scores": pd.DataFrame(corpus),
             "scores_per_document": pd.DataFrame(sc),
+            **(self.occurrences.tables() if self.occurrences else {}),
         }
 
     def headline(self) -> list[tuple[str, str]]:
@@ -452,6 +466,9 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
     )
     if opts.get("iaa_dir"):
         write_iaa_files(result, Path(opts["iaa_dir"]))
+    from iaa_desktop.core.kinds.coref.occurrences import occurrences
+
+    result.occurrences = occurrences(result, opts.get("occurrence_match") or "exact")
     yield Progress(1, 1, "Done")
     return result
 

@@ -15,6 +15,7 @@ from iaa_desktop.core.export.methods_text import (
     esc,
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 from iaa_desktop.core.metrics import catalogue
 
 #: documents whose class tables are printed
@@ -97,6 +98,9 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     kr.summary, kr.summary_caption = summary(result)
     sections = (_scores_section(data, kr.tables), _documents_section(result, data, ctx, kr.tables))
     kr.sections.extend(s for s in sections if s is not None)
+    occ = getattr(result, "occurrences", None)
+    if occ is not None and occ.inconsistent:
+        kr.sections.append(report_section(occ, "treatment", ctx.max_rows))
     return kr
 
 
@@ -242,7 +246,18 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         refs += ["nedoluzhko2022", "zabokrtsky2023"]
     if o.get("split_antecedents"):
         refs.append("yu2022")
-    return [p1, p2], refs
+    paragraphs = [p1, p2]
+    occ = getattr(result, "occurrences", None)
+    if occ is not None:
+        paragraphs.append(
+            methods_paragraph(
+                occ,
+                "treatment (in a chain, a singleton mention, or not marked)",
+                "mention (and every other place the same words stand in the documents)",
+            )
+        )
+        refs.append("shannon1948")
+    return paragraphs, refs
 
 
 def _matching_text(o: dict[str, Any]) -> str:

@@ -178,3 +178,29 @@ def token_layout(
 
 
 __all__ = ["conllu_layout", "token_layout"]
+
+
+def source_format(path: str) -> str:
+    """How a document's gold is written, from its annotator's file: ``brat``, ``conll``
+    (CoNLL-2012) or ``table`` (CorefUD, Universal Anaphora, WebAnno TSV 3.x, INCEpTION exports
+    and mention tables)."""
+    from iaa_desktop.core.kinds.coref.readers import is_conll
+    from iaa_desktop.core.kinds.coref.sources import is_coref_file
+
+    p = Path(path)
+    if p.suffix == ".ann":
+        return "brat"
+    if p.is_file() and is_coref_file(p):
+        # CorefUD, Universal Anaphora, TSV 3.x and INCEpTION exports: the gold is a mention table
+        return "table"
+    if p.suffix.lower() in (".csv", ".tsv", ".xlsx"):
+        return "table"
+    return "conll" if is_conll(p) else "brat"
+
+
+def display_layout(doc: Any) -> tuple[str, list[tuple[int, int]] | None]:
+    """The text a reader document is shown from and each token's character span in it (``None``:
+    its mentions are character offsets already), as the adjudication and the gold use them."""
+    text = doc.text or ""
+    last = max((m[2] for m in doc.mentions), default=0)
+    return token_layout(source_format(doc.path), doc, text, last)

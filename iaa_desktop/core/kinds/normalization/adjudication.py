@@ -88,6 +88,24 @@ class NormalizationModel(AdjudicationModel):
             raise OptionError("A value cannot contain a tab.")
         return encode(norm, mod, typ)
 
+    # -- forms: every occurrence of a historical spelling decided at once --------------------
+
+    def form(self, i: int) -> str:
+        return self.orig[i]
+
+    def form_treatments(self, i: int) -> list[str]:
+        """The normalizations (with modernizations) the historical form of unit ``i`` received
+        anywhere, most frequent first."""
+        from collections import Counter
+
+        counts: Counter[str] = Counter()
+        for j in self.units_of_form(self.form_key(i)):
+            counts.update(self.format_value(v) for v in self.versions[j] if v is not None)
+        return [t for t, _n in counts.most_common()]
+
+    def form_value(self, i: int, treatment: str) -> str | None:
+        return self.parse_value(treatment, i)
+
     def _window(self, i: int) -> range:
         t = self.text_ids[i]
         lo, hi = max(0, i - CONTEXT), min(len(self.orig), i + CONTEXT + 1)

@@ -32,6 +32,7 @@ from iaa_desktop.core.kinds.normalization.analysis import (
     is_unchanged,
     simplify,
 )
+from iaa_desktop.core.kinds.normalization.occurrences import occurrences
 from iaa_desktop.core.kinds.normalization.reader import (
     expand_inputs,
     looks_like_normalization,
@@ -44,6 +45,7 @@ from iaa_desktop.core.kinds.normalization.result import (
     Agreement,
     NormalizationResult,
 )
+from iaa_desktop.core.kinds.occurrences import FORM_MATCHES
 from iaa_desktop.core.kinds.spec import Setting, rename_annotators
 from iaa_desktop.core.progress import Progress
 
@@ -88,6 +90,15 @@ SETTINGS = [
         "form; by default also when it equals the simplified form (ſ→s, abbreviation marks removed)",
     ),
     Setting(
+        "occurrence_match",
+        "Occurrences: match forms",
+        "exact",
+        str,
+        FORM_MATCHES,
+        "how the Occurrences view groups historical forms: exact (as written, after Unicode NFC), "
+        "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
+    ),
+    Setting(
         "tokens",
         "Include per-token units in JSON",
         False,
@@ -123,9 +134,12 @@ class NormalizationKind:
         yield Progress(0, 100, "Reading the token files")
         data = read_normalization([Path(p) for p in inputs])
         data = replace(data, annotators=rename_annotators(data.annotators, opts))
-        return (
-            yield from analyse(data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name)
+        result = yield from analyse(
+            data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name
         )
+        yield Progress(98, 100, "Occurrences of each form")
+        result.occurrences = occurrences(result, opts["occurrence_match"])
+        return result
 
 
 KIND = NormalizationKind()

@@ -19,6 +19,7 @@ from iaa_desktop.core.export.report import (
     Section,
     SummaryRow,
 )
+from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 
 #: the headline prints four decimals and percentages with two; the report does the same
 DIGITS = 4
@@ -117,6 +118,8 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         _pairs_section(tables, kr)
     _modernization_section(tables, ctx, kr)
     _tokens_section(result, tables, ctx, kr)
+    if result.occurrences is not None and result.occurrences.inconsistent:
+        kr.sections.append(report_section(result.occurrences, "normalization", ctx.max_rows))
     return kr
 
 
@@ -338,7 +341,13 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         "matrix, and character-based agreement of the modernized forms per type. No intervals are computed for "
         "this kind; κ bands (Landis &amp; Koch 1977) and the α guideline (Krippendorff 2004) are conventions."
     )
-    return [p1, p2], [
+    paragraphs = [p1, p2]
+    refs = []
+    if getattr(result, "occurrences", None) is not None:
+        paragraphs.append(methods_paragraph(result.occurrences, "normalization", "token"))
+        refs.append("shannon1948")
+    return paragraphs, [
+        *refs,
         "bollmann2016",
         "fleiss1971",
         "artstein2008",

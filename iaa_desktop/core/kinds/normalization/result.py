@@ -13,6 +13,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.align.characters import EMPTY_LABEL, CharacterAligner
+from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics.subsets import SubsetAgreement
 
@@ -89,6 +90,8 @@ class NormalizationResult(TaskResult):
     token_agreement: NDArray[Any] = field(default_factory=lambda: np.empty(0))
     n_dropped_punctuation: int = 0
     aligner: CharacterAligner | None = None
+    #: every historical form with each annotator's normalization of each occurrence
+    occurrences: Occurrences | None = None
 
     # -- per-token access (the view's character grid) -------------------------------------
 
@@ -158,6 +161,8 @@ class NormalizationResult(TaskResult):
             },
             "n_disagreements": int(len(self.disagreements)),
         }
+        if self.occurrences is not None:
+            out["occurrences"] = self.occurrences.to_json()
         if self.options.get("tokens"):
             out["tokens"] = [self.token_units(i) for i in range(self.n_tokens)]
         return out
@@ -184,6 +189,8 @@ class NormalizationResult(TaskResult):
             [{"type": t, **a.to_json()} for t, a in self.by_type.items()]
         )
         out["disagreements"] = self.disagreements
+        if self.occurrences is not None:
+            out.update(self.occurrences.tables())
         if self.options.get("tokens"):
             out["tokens"] = self.tokens_table()
         return out

@@ -145,6 +145,63 @@ class SpansModel(AdjudicationModel):
     def describe(self, i: int) -> str:
         return self.titles[i]
 
+    # -- forms: every occurrence of a covered text decided at once ---------------------------
+
+    def _unit_spans(self, i: int) -> Counter[Span]:
+        """The spans of unit ``i``, with how many annotators marked each."""
+        return Counter(s for v in self.versions[i] if v for s in decode(v))
+
+    def _covered(self, i: int, s: Span) -> str:
+        from iaa_desktop.core.kinds.spans.occurrences import covered_text
+
+        return covered_text(self._text(i) or None, s.fragments)
+
+    def form(self, i: int) -> str:
+        """The covered text most annotators marked in unit ``i`` (the first of equals)."""
+        spans = self._unit_spans(i)
+        if not spans:
+            return ""
+        best = max(spans.values())
+        return self._covered(i, next(s for s, n in spans.items() if n == best))
+
+    def _form_span(self, i: int, key: str) -> Span | None:
+        """The span of unit ``i`` whose covered text is the form ``key`` (most marked first)."""
+        from iaa_desktop.core.nfc import fold
+
+        match = self.options.get("occurrence_match") or "exact"
+        for s, _n in self._unit_spans(i).most_common():
+            if fold(self._covered(i, s), match) == key:
+                return s
+        return None
+
+    def form_treatments(self, i: int) -> list[str]:
+        """The labels the form of unit ``i`` received in any unit, most frequent first, and
+        "(none)" when some annotator left it unmarked somewhere."""
+        from iaa_desktop.core.kinds.occurrences import NOT_MARKED
+
+        key = self.form_key(i)
+        counts: Counter[str] = Counter()
+        for j in self.units_of_form(key):
+            s = self._form_span(j, key)
+            if s is None:
+                continue
+            for v in self.versions[j]:
+                if v is None:
+                    continue
+                labels = [t.label for t in decode(v) if t.fragments == s.fragments]
+                counts.update(labels or [NOT_MARKED])
+        return [t for t, _n in counts.most_common()]
+
+    def form_value(self, i: int, treatment: str) -> str | None:
+        """Unit ``i`` as the one span of the form with the label ``treatment`` ("(none)": no
+        span); None when the unit holds no span of the form."""
+        from iaa_desktop.core.kinds.occurrences import NOT_MARKED
+
+        s = self._form_span(i, self.form_key(i))
+        if s is None:
+            return None
+        return "" if treatment == NOT_MARKED else encode([Span(treatment, s.fragments)])
+
     def describe_html(
         self, i: int, names: Sequence[str] | None = None, current: str | None = None
     ) -> str:

@@ -21,6 +21,7 @@ from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.occurrences import occurrences
 from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
@@ -221,6 +222,7 @@ def compare_corpus(
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
     result.gamma_note = note
+    result.occurrences = occurrences(corpus, opts.occurrence_match)
     yield Progress(6, 6, "Done")
     return result
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from iaa_desktop.core.kinds.occurrences import FormMatch
 from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED, Options, option
 
 #: the span layer and label feature of WebAnno TSV 3.x files and INCEpTION exports: named entities
@@ -41,6 +42,12 @@ class SpansOptions(Options):
     label_column: str = option("", "Span table: label column")
     annotator_column: str = option("", "Span table: annotator column")
     encoding: str = option("", "Text encoding", "encoding of the files (empty: UTF-8)")
+    occurrence_match: FormMatch = option(
+        "exact",
+        "Occurrences: match forms",
+        "how the Occurrences view groups covered texts: exact (as written, after Unicode NFC), "
+        "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
+    )
 
     def column(self, role: str) -> str:
         """The column given for ``role`` (document, start, end, label, annotator) of span tables."""

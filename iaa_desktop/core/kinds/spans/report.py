@@ -24,6 +24,7 @@ from iaa_desktop.core.export.report import (
     Section,
     SummaryRow,
 )
+from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 from iaa_desktop.core.metrics import catalogue
 
 #: documents whose disagreements are printed in context
@@ -214,6 +215,8 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     sec = _documents_section(result, ctx)
     if sec is not None:
         kr.sections.append(sec)
+    if result.occurrences is not None and result.occurrences.inconsistent:
+        kr.sections.append(report_section(result.occurrences, "label", ctx.max_rows))
     return kr
 
 
@@ -431,4 +434,14 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     ]
     if "gamma" in getattr(result, "overall", {}):
         refs += ["mathet2015", "mathet2017"]
-    return [p1, p2, p3], refs
+    paragraphs = [p1, p2, p3]
+    if getattr(result, "occurrences", None) is not None:
+        paragraphs.append(
+            methods_paragraph(
+                result.occurrences,
+                "label",
+                "marked text (and every other place the same words stand in the documents)",
+            )
+        )
+        refs.append("shannon1948")
+    return paragraphs, refs

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 from numpy.typing import NDArray
 
+from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
@@ -41,6 +42,8 @@ class SpansResult(TaskResult):
     #: the options it was computed with, and how its intervals were made
     chosen: SpansOptions = field(default_factory=SpansOptions)
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
+    #: every covered text with each annotator's label at each of its occurrences
+    occurrences: Occurrences | None = None
 
     def to_json(self) -> dict[str, Any]:
         def records(name: str) -> list[dict[str, Any]]:
@@ -69,6 +72,7 @@ class SpansResult(TaskResult):
             "confusion": records("confusion"),
             "disagreements": records("disagreements")[:200],
             "gamma_note": self.gamma_note,
+            **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
         }
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -81,7 +85,8 @@ class SpansResult(TaskResult):
                 for k, v in self.overall.items()
             ]
         )
-        return {"overall": overall, **self.frames}
+        extra = self.occurrences.tables() if self.occurrences else {}
+        return {"overall": overall, **self.frames, **extra}
 
     def headline(self) -> list[tuple[str, str]]:
         out = [

@@ -23,6 +23,7 @@ from iaa_desktop.core.errors import (
     ReaderError,
     with_earlier_problems,
 )
+from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.kinds.table.agreement import (
@@ -132,6 +133,8 @@ class TableResult(TaskResult):
     #: the options it was computed with, and how its intervals were made
     chosen: TableOptions = field(default_factory=TableOptions)
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
+    #: with a form column: every form with each annotator's label of each of its items
+    occurrences: Occurrences | None = None
 
     def pair_matrix(self, metric: str) -> pd.DataFrame:
         """Annotators × annotators matrix of a pair metric (diagonal 1, or n for ``n_items``)."""
@@ -167,6 +170,7 @@ class TableResult(TaskResult):
                 {k: _json_value(v) for k, v in rec.items()}
                 for rec in self.per_category.to_dict("records")
             ],
+            **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
         }
 
     def overall_table(self, overall: Mapping[str, AgreementResult] | None = None) -> pd.DataFrame:
@@ -207,6 +211,8 @@ class TableResult(TaskResult):
                 t.insert(1, "group_n_items", g.n_items)
                 rows.append(t)
             out["groups"] = pd.concat(rows, ignore_index=True)
+        if self.occurrences is not None:
+            out.update(self.occurrences.tables())
         return out
 
     def headline(self) -> list[tuple[str, str]]:
@@ -319,7 +325,7 @@ class TableKind:
             "annotator",
         )
         yield Progress(100, 100, "Done")
-        return TableResult(
+        result = TableResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
             options=resolve_options(self.settings, options),  # as given, for the study's record
@@ -340,6 +346,10 @@ class TableKind:
             item_context=context,
             notes=notes,
         )
+        from iaa_desktop.core.kinds.table.occurrences import occurrences
+
+        result.occurrences = occurrences(result, opts.occurrence_column, opts.occurrence_match)
+        return result
 
 
 KIND = TableKind()

@@ -14,6 +14,7 @@ from iaa_desktop.core.kinds.options import (
     Options,
     option,
 )
+from iaa_desktop.core.nfc import FormMatch
 
 #: how the table is laid out (see :mod:`iaa_desktop.core.kinds.table.layouts`)
 Layout = Literal["auto", "long", "wide", "wide-no-item", "contingency", "counts", "triples"]
@@ -89,6 +90,18 @@ class TableOptions(Options):
     )
     metadata: str = option(
         "", "Metadata columns", "columns of a wide table that are not annotators"
+    )
+    occurrence_column: str = option(
+        "",
+        "Occurrences: form column",
+        "the column holding each item's form (a token, a word, a term) for the Occurrences tab; "
+        "empty: a column named form, token, word, term or lemma, when there is one",
+    )
+    occurrence_match: FormMatch = option(
+        "exact",
+        "Occurrences: match forms",
+        "how the Occurrences view groups the items' forms: exact (as written, after Unicode NFC), "
+        "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
     )
 
     @property

@@ -20,8 +20,66 @@ _NORM = "Spelling normalization"
 _CAND = "Candidate pairs"
 _MULTI = "Multi-label"
 _UNC = "Uncertainty"
+_OCC = "Consistency across occurrences"
+_SHANNON = (
+    "Shannon (1948), A mathematical theory of communication, Bell System Technical Journal 27"
+)
 
 KIND_FIGURES: tuple[Metric, ...] = (
+    Metric(
+        "form_entropy",
+        "Inconsistency of a form (entropy of its treatments)",
+        "H",
+        inputs="other",
+        scope="other",
+        bounds=(0.0, INF),
+        chance_corrected=False,
+        group=_OCC,
+        aliases=("entropy",),
+        help=Help(
+            "Every occurrence of a form (a historical spelling, a span's covered text) and what each annotator made of it (its normalization, its label, or nothing) are pooled; H = −Σ p log₂ p over the shares p of each treatment among those judgments.",
+            "nothing: it describes how the treatments are spread, not whether they agree beyond chance.",
+            "0 bits (every annotator treated every occurrence the same way) upwards; log₂ k when k treatments are given equally often. Higher = more inconsistent.",
+            "a form occurs once: its entropy is then only the annotators' disagreement on that occurrence; and forms that are really different words written alike (homographs) are inconsistent by nature.",
+            _SHANNON,
+        ),
+    ),
+    Metric(
+        "within_entropy",
+        "Inconsistency within annotators",
+        "H_w",
+        inputs="other",
+        scope="other",
+        bounds=(0.0, INF),
+        chance_corrected=False,
+        group=_OCC,
+        aliases=(),
+        help=Help(
+            "For each annotator who met the form at two or more occurrences, the entropy of their own treatments of it; the mean over those annotators.",
+            "nothing.",
+            "0 bits (each annotator is consistent with themself) upwards; empty when no annotator met the form twice.",
+            "an annotator met the form only twice: one change gives a full bit.",
+            _SHANNON,
+        ),
+    ),
+    Metric(
+        "share_inconsistent",
+        "Share of repeated forms treated in more than one way",
+        "s_incons",
+        inputs="other",
+        scope="other",
+        bounds=(0.0, 1.0),
+        chance_corrected=False,
+        group=_OCC,
+        aliases=(),
+        help=Help(
+            "Of the forms an annotator met at two or more occurrences, the share they treated in more than one way (within-annotator consistency is one minus it).",
+            "nothing.",
+            "0 (always the same treatment for the same form) to 1.",
+            "an annotator who saw few repeated forms: the share rests on a handful of forms; and homographs that deserve different treatments count as inconsistent.",
+            _SHANNON,
+        ),
+    ),
     Metric(
         "class_matching_d",
         "Class matching δ (d = D / (D + M))",

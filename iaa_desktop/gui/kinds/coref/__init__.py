@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from iaa_desktop.gui.kinds.coref.panel import MATCH_TOOLTIPS, SYMBOL_HEADERS, CorefPanel
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 from iaa_desktop.gui.widgets.summary_table import SummaryTable
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 
@@ -90,4 +91,7 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
     scores = context.cache.get("coref_scores") or ScoresPanel()
     context.cache["coref_scores"] = scores
     scores.set_result(result)
-    return [("Side by side", panel), ("Scores", scores)]
+    occurrences = context.cache.get("coref_occurrences") or OccurrencesPanel()
+    context.cache["coref_occurrences"] = occurrences
+    occurrences.set_occurrences(getattr(result, "occurrences", None), "treatment")
+    return [("Side by side", panel), ("Scores", scores), ("Occurrences", occurrences)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from iaa_desktop.core.kinds.coref.marks import Mark, nesting, render
+from iaa_desktop.core.kinds.coref.source_text import display_layout
 from iaa_desktop.gui.widgets.text import direction
 
 ONLY_ONE = "#c00000"  # a mention only this annotator has: red, italic, underlined
@@ -29,10 +30,12 @@ def render_document(
     ``"only"`` / ``"other"``, ``selected`` mentions drawn bold, ``other_side`` mention → its class
     on the other annotator's side (for the tooltip).
     """
-    text = doc.text or ""
+    text, tokens = display_layout(doc)
     other_side = other_side or {}
-    mentions = [m for m in doc.mentions if 0 <= m[1] < m[2] <= len(text)]
-    nested = nesting([(m[1], m[2]) for m in mentions])
+    # CoNLL formats count tokens: each mention drawn over its tokens' characters
+    at = {m: char_span(m, tokens) for m in doc.mentions}
+    mentions = [m for m in doc.mentions if 0 <= at[m][0] < at[m][1] <= len(text)]
+    nested = nesting([at[m] for m in mentions])
     out = []
     for m, is_nested in zip(mentions, nested):
         cls = class_of.get(m, "S")
@@ -50,8 +53,8 @@ def render_document(
         )
         out.append(
             Mark(
-                m[1],
-                m[2],
+                at[m][0],
+                at[m][1],
                 colour_of.get(cls, SINGLETON),
                 cls if is_nested else "",
                 tip,
@@ -63,3 +66,12 @@ def render_document(
         )
     body = render(text, out)
     return f"<div dir='{direction(text)}' style='font-size:large; line-height:150%'>{body}</div>"
+
+
+def char_span(m: Any, tokens: list[tuple[int, int]] | None) -> tuple[int, int]:
+    """A mention's characters: its offsets, or its first token's start to its last token's end."""
+    if tokens is None:
+        return m[1], m[2]
+    if not 0 <= m[1] < m[2] <= len(tokens):
+        return -1, -1
+    return tokens[m[1]][0], tokens[m[2] - 1][1]

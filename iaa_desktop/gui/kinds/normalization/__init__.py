@@ -2,7 +2,9 @@
 
 * **Interlinear** — the historical text with every annotator's normalization beneath, the selected
   token's line and character grid, and the disagreements (:mod:`.interlinear`, :mod:`.grid`);
-* **Agreement** — the summary with interpretation and every table (:mod:`.agreement`).
+* **Agreement** — the summary with interpretation and every table (:mod:`.agreement`);
+* **Occurrences** — every historical form with each annotator's normalization of each of its
+  occurrences (:mod:`iaa_desktop.gui.widgets.occurrences`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 from iaa_desktop.gui.kinds.normalization.agreement import AgreementPanel
 from iaa_desktop.gui.kinds.normalization.grid import CharacterGridModel
 from iaa_desktop.gui.kinds.normalization.interlinear import NormalizationPanel
+from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 
 __all__ = ["AgreementPanel", "CharacterGridModel", "NormalizationPanel", "create_panels"]
 
@@ -25,9 +28,10 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         cache = {}
     panels = cache.get("normalization")
     if panels is None:
-        panels = (NormalizationPanel(), AgreementPanel())
+        panels = (NormalizationPanel(), AgreementPanel(), OccurrencesPanel())
         cache["normalization"] = panels
-    inter, agreement = panels
+    inter, agreement, occurrences = panels
     inter.set_result(result)
     agreement.set_result(result)
-    return [("Interlinear", inter), ("Agreement", agreement)]
+    occurrences.set_occurrences(result.occurrences, "normalization")
+    return [("Interlinear", inter), ("Agreement", agreement), ("Occurrences", occurrences)]

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QWidget
 
 from iaa_desktop.gui.kinds.table.categories import CategoriesPanel, GroupsPanel
 from iaa_desktop.gui.kinds.table.overview import OverviewPanel
+from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 
 __all__ = ["CategoriesPanel", "GroupsPanel", "OverviewPanel", "create_panels"]
 
@@ -30,4 +31,9 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         cache["categories"] = cats
         cats.set_result(result)
         panels.append(("Categories", cats))
+    if getattr(result, "occurrences", None) is not None:
+        occ = cache.get("occurrences") or OccurrencesPanel()
+        cache["occurrences"] = occ
+        occ.set_occurrences(result.occurrences, "label")
+        panels.append(("Occurrences", occ))
     return panels
