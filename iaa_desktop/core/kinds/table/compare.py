@@ -37,6 +37,7 @@ from iaa_desktop.core.kinds.table.agreement import (
     study_stats,
     with_categories,
 )
+from iaa_desktop.core.kinds.table.gold import GoldLayout, gold_layout
 from iaa_desktop.core.kinds.table.layouts import sniff_export
 from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, Judgments, read_judgments
@@ -132,6 +133,8 @@ class TableResult(TaskResult):
     #: the options it was computed with, and how its intervals were made
     chosen: TableOptions = field(default_factory=TableOptions)
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
+    #: the shape of the inputs the gold table is written in (see :mod:`.gold`)
+    gold_layout: GoldLayout | None = None
 
     def pair_matrix(self, metric: str) -> pd.DataFrame:
         """Annotators × annotators matrix of a pair metric (diagonal 1, or n for ``n_items``)."""
@@ -277,6 +280,7 @@ class TableKind:
             question=opts.question or None,
         )
         judgments = read_judgments(list(inputs), roles)
+        gold = gold_layout(judgments, roles.annotator, roles.label)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
         yield Progress(15, 100, "Building the reliability data")
         try:
@@ -338,6 +342,7 @@ class TableKind:
             coincidence=coinc,
             per_category=per_cat,
             item_context=context,
+            gold_layout=gold,
             notes=notes,
         )
 
