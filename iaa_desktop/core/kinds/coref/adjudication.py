@@ -42,6 +42,7 @@ from iaa_desktop.core.kinds.coref.gold_values import (
     mention_text,
 )
 from iaa_desktop.core.kinds.coref.marks import line_of
+from iaa_desktop.core.kinds.coref.options import CorefOptions
 from iaa_desktop.core.kinds.coref.source_text import token_layout
 
 NAME = "\x00"  # where a title names annotators (replaced by the shown names)
@@ -223,9 +224,12 @@ class CorefModel(AdjudicationModel):
         units: list[CorefUnit] | None = None,
         fmt: str = "brat",
         templates: tuple[list[str], list[tuple[int, ...]]] | None = None,
+        chosen: CorefOptions | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(*args, **kw)
+        #: the options of the comparison (from the options record when not given)
+        self.chosen = chosen if chosen is not None else CorefOptions.resolve(self.options)
         self.docs = docs or []
         self.units = units or []
         self.fmt = fmt
@@ -421,7 +425,7 @@ class CorefModel(AdjudicationModel):
         if self.fmt == "conll":
             return writers.write_conll(self.docs, chains, out_dir)
         if self.fmt == "table":
-            return writers.write_mention_table(self.docs, chains, out_dir, self.options)
+            return writers.write_mention_table(self.docs, chains, out_dir, self.chosen)
         return writers.write_brat(self.docs, chains, out_dir)
 
 
@@ -538,6 +542,7 @@ def build_model(
     inputs: Sequence[str] = (),
     options: dict[str, Any] | None = None,
     matched: Sequence[Sequence[tuple[int, int]] | None] | None = None,
+    chosen: CorefOptions | None = None,
 ) -> CorefModel:
     """Units of the documents (every annotator); ``matched`` = for two annotators, the class
     pairs per document (default: the N-way matching)."""
@@ -574,6 +579,7 @@ def build_model(
         units=b.units,
         fmt=fmt,
         templates=(b.titles, b.owners),
+        chosen=chosen,
     )
     model.search_texts = tuple(b.search)
     return model
@@ -587,4 +593,6 @@ def model_from_inputs(inputs: Sequence[Path], options: dict[str, Any] | None = N
 def units_for_coref(result: Any) -> CorefModel:
     """Units of a :class:`~iaa_desktop.core.kinds.coref.compare.CorefResult` (every annotator)."""
     names, docs, fmt, matched = documents_from_result(result)
-    return build_model(names, docs, fmt, result.inputs, dict(result.options), matched)
+    return build_model(
+        names, docs, fmt, result.inputs, dict(result.options), matched, result.chosen
+    )

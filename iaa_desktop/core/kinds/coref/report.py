@@ -4,7 +4,7 @@ L/M/R/D/δ rows per matched class pair, corpus totals, standard scores per annot
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -16,6 +16,9 @@ from iaa_desktop.core.export.methods_text import (
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.metrics import catalogue
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.coref.compare import CorefResult
 
 #: documents whose class tables are printed
 N_WORST_DOCUMENTS = 5
@@ -61,7 +64,7 @@ def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: CorefResult) -> tuple[list[SummaryRow], str]:
     """The headline figures (rows of the summary table) and their caption: δ per pair over the
     corpus and the coreference F1 scores (no interval, no interpretation convention)."""
     data = result.to_json()
@@ -80,16 +83,14 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
             title = SCORE_TITLES[k]
             if title in row:
                 rows.append(SummaryRow(f"{title} F1, {row['a']} – {row['b']}", row[title]))
-    threshold = (getattr(result, "options", {}) or {}).get("study_threshold")
+    threshold = result.chosen.study_threshold
     caption = "δ: lower is better (0 = identical classes); F1 in 0–1" + (
-        f"; documents with δ ≥ {float(threshold or 0):.3g} are flagged for study"
-        if finite(threshold)
-        else ""
+        f"; documents with δ ≥ {threshold:.3g} are flagged for study" if finite(threshold) else ""
     )
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: CorefResult, ctx: ReportContext) -> KindReport:
     """The kind's report: the coreference scores, then the documents, most disagreeing first."""
     data = result.to_json()
     paragraphs, refs = methods(result)
@@ -216,13 +217,13 @@ def _class_tables(result: Any, worst: pd.DataFrame, ctx: ReportContext) -> list[
     return body
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = getattr(result, "options", {}) or {}
+def methods(result: CorefResult) -> tuple[list[str], list[str]]:
+    chosen = result.chosen.cost
     cost = {
         "symdiff": "symmetric difference |a △ b| (Erwich's Psalms method; ties broken by the largest total overlap)",
         "jaccard": "Jaccard distance 1 − |a ∩ b| / |a ∪ b|",
         "opt": "symmetric difference, where leaving a class unmatched costs its size",
-    }.get(str(o.get("cost", "symdiff")), str(o.get("cost", "symdiff")))
+    }[chosen]
     p1 = (
         "Coreference annotations of two annotators were compared class by class as in Erwich's Psalms study "
         "(github.com/cmerwich/participant-analysis): the classes (sets of mentions) of the two annotators are matched by a minimum-cost "

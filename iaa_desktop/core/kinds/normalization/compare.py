@@ -32,6 +32,7 @@ from iaa_desktop.core.kinds.normalization.analysis import (
     is_unchanged,
     simplify,
 )
+from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.normalization.reader import (
     expand_inputs,
     looks_like_normalization,
@@ -44,7 +45,7 @@ from iaa_desktop.core.kinds.normalization.result import (
     Agreement,
     NormalizationResult,
 )
-from iaa_desktop.core.kinds.spec import Setting, rename_annotators
+from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
 from iaa_desktop.core.progress import Progress
 
 __all__ = [
@@ -61,42 +62,7 @@ __all__ = [
     "simplify",
 ]
 
-SETTINGS = [
-    Setting(
-        "lowercase",
-        "Lower-case everything",
-        True,
-        bool,
-        (),
-        "lower-case historical forms, normalizations and modernizations before comparing (as Bollmann et al. 2016 do)",
-    ),
-    Setting(
-        "drop_punctuation",
-        "Drop punctuation tokens",
-        True,
-        bool,
-        (),
-        "leave out tokens whose historical form is punctuation only (as Bollmann et al. 2016 do)",
-    ),
-    Setting(
-        "raw_compare",
-        "Compare raw strings only",
-        False,
-        bool,
-        (),
-        "a token counts as unchanged only when the normalization equals the (lower-cased) historical "
-        "form; by default also when it equals the simplified form (ſ→s, abbreviation marks removed)",
-    ),
-    Setting(
-        "tokens",
-        "Include per-token units in JSON",
-        False,
-        bool,
-        (),
-        "add every token's Full and Diff units per annotator to the JSON output",
-        gui=False,
-    ),
-]
+SETTINGS = NormalizationOptions.settings()
 
 
 class NormalizationKind:
@@ -117,15 +83,15 @@ class NormalizationKind:
     def run(
         self, inputs: Sequence[Path], options: Mapping[str, Any]
     ) -> Generator[Progress, None, NormalizationResult]:
-        from iaa_desktop.core.kinds.spec import resolve_options
-
-        opts = resolve_options(self.settings, options)
+        opts = NormalizationOptions.resolve(options)
         yield Progress(0, 100, "Reading the token files")
         data = read_normalization([Path(p) for p in inputs])
-        data = replace(data, annotators=rename_annotators(data.annotators, opts))
-        return (
-            yield from analyse(data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name)
+        data = replace(data, annotators=rename_annotators(data.annotators, opts.as_dict()))
+        result = yield from analyse(
+            data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name
         )
+        result.options = resolve_options(self.settings, options)  # as given, for the study's record
+        return result
 
 
 KIND = NormalizationKind()

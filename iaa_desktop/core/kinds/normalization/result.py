@@ -13,6 +13,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.align.characters import EMPTY_LABEL, CharacterAligner
+from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics.subsets import SubsetAgreement
 
@@ -89,6 +90,8 @@ class NormalizationResult(TaskResult):
     token_agreement: NDArray[Any] = field(default_factory=lambda: np.empty(0))
     n_dropped_punctuation: int = 0
     aligner: CharacterAligner | None = None
+    #: the options it was computed with
+    chosen: NormalizationOptions = field(default_factory=NormalizationOptions)
 
     # -- per-token access (the view's character grid) -------------------------------------
 
@@ -158,7 +161,7 @@ class NormalizationResult(TaskResult):
             },
             "n_disagreements": int(len(self.disagreements)),
         }
-        if self.options.get("tokens"):
+        if self.chosen.tokens:
             out["tokens"] = [self.token_units(i) for i in range(self.n_tokens)]
         return out
 
@@ -184,7 +187,7 @@ class NormalizationResult(TaskResult):
             [{"type": t, **a.to_json()} for t, a in self.by_type.items()]
         )
         out["disagreements"] = self.disagreements
-        if self.options.get("tokens"):
+        if self.chosen.tokens:
             out["tokens"] = self.tokens_table()
         return out
 
