@@ -398,6 +398,6 @@ def _modernization(
             continue
         sel = np.flatnonzero(m)
         cd = build_character_data(tok.orig[sel].tolist(), modern[sel], aligner)
-        a = SubsetReliability(cd.codes, cd.labels).agreement()
-        by_type[t] = Agreement.of(a, nt, int(cd.codes.shape[0]))
+        found = SubsetReliability(cd.codes, cd.labels).agreement()
+        by_type[t] = Agreement.of(found, nt, int(cd.codes.shape[0]))
     return modernization, confusion, by_type

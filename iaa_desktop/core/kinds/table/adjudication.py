@@ -130,8 +130,9 @@ def units_for_table(result: Any) -> TableModel:
     """Units of a :class:`~iaa_desktop.core.kinds.table.compare.TableResult` (one per item)."""
     items: pd.DataFrame = result.items
     annotators = tuple(result.annotators)
-    labels = items[list(annotators)].to_numpy(dtype=object)
-    versions = np.where(labels == "", None, labels).astype(object)
+    labels: NDArray[Any] = items[list(annotators)].to_numpy(dtype=object)
+    versions = labels.copy()
+    versions[labels == ""] = None
     groups = items["group"].astype(str).tolist() if "group" in items.columns else None
     numeric = result.level in ("ordinal", "interval", "ratio") and all(
         isinstance(c, int | float | np.integer | np.floating) for c in result.categories

@@ -296,8 +296,8 @@ def _file_frame(
     """One input file as long judgments, whatever its layout or format."""
     head = read_head(path)
     if path.suffix.lower() in (".json", ".jsonl") or looks_like_json(head):
-        frame, found = read_tool_export(path, head, roles.question)
-        return frame, tuple(c for c in frame.columns if c not in _LONG_COLS), "export", found
+        frame, problems = read_tool_export(path, head, roles.question)
+        return frame, tuple(c for c in frame.columns if c not in _LONG_COLS), "export", problems
     layout = roles.layout
     warnings: list[ReaderError] = []
     if layout in ("auto", "triples", "contingency") and path.suffix.lower() not in (
