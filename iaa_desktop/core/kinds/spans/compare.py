@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,8 @@ FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_f
 def _mean_pairs(values: NDArray[Any]) -> NDArray[Any]:
     """Mean over annotator pairs (axis 0), NaN-aware (a pair without spans has no F1)."""
     with np.errstate(invalid="ignore"), _quiet():
-        return np.nanmean(values, axis=0)
+        mean: NDArray[Any] = np.nanmean(values, axis=0)
+    return mean
 
 
 class _quiet:
@@ -47,8 +49,13 @@ class _quiet:
         self._w.__enter__()
         warnings.simplefilter("ignore", RuntimeWarning)
 
-    def __exit__(self, *exc: object) -> None:
-        self._w.__exit__(*exc)
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._w.__exit__(kind, error, trace)
 
 
 def _pair_f1(tp: NDArray[Any], tot: NDArray[Any], draws: NDArray[Any]) -> dict[str, Any]:
