@@ -6,7 +6,7 @@ mention table. Documents are paired by name; every pair of annotators is compare
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -32,9 +32,9 @@ from iaa_desktop.core.kinds.coref.sources import (
 )
 from iaa_desktop.core.kinds.coref.token_ids import align_documents
 from iaa_desktop.core.kinds.spec import (
+    GivenOptions,
     TaskResult,
     rename_annotators,
-    resolve_options,
     result_fields,
     unique_name,
 )
@@ -318,9 +318,7 @@ def read_annotators(
     return by_annotator, sources
 
 
-def run(
-    inputs: Sequence[Path], options: Mapping[str, Any]
-) -> Generator[Progress, None, CorefResult]:
+def run(inputs: Sequence[Path], options: GivenOptions) -> Generator[Progress, None, CorefResult]:
     """The comparison of the inputs with the options given (resolved here, once)."""
     opts = CorefOptions.resolve(options)
     inputs = [Path(p) for p in inputs]
@@ -348,9 +346,8 @@ def run(
     documents, corpus = yield from _compare_documents(
         by_annotator, annotators, names, opts.cost, len(inputs), errors
     )
-    record = resolve_options(SETTINGS, options)  # as given, for the study's record
     result = CorefResult(
-        **result_fields("coref", original_inputs, record, errors),
+        **result_fields("coref", original_inputs, opts.record(), errors),
         annotators=annotators,
         documents=documents,
         corpus_scores=corpus,
@@ -434,12 +431,14 @@ class CorefKind:
 
     name = "coref"
     settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`CorefOptions.resolve`), computed with as they are
+    options = CorefOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         return looks_like_coref(inputs)
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, CorefResult]:
         return (yield from run(inputs, options))
 

@@ -20,10 +20,9 @@ The figures are computed in :mod:`.analysis`; the result class is in :mod:`.resu
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from iaa_desktop.core.kinds.normalization.analysis import (
     CharacterData,
@@ -45,7 +44,7 @@ from iaa_desktop.core.kinds.normalization.result import (
     Agreement,
     NormalizationResult,
 )
-from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import GivenOptions, rename_annotators
 from iaa_desktop.core.progress import Progress
 
 __all__ = [
@@ -70,6 +69,9 @@ class NormalizationKind:
 
     name = "normalization"
     settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`NormalizationOptions.resolve`), computed with as
+    #: they are
+    options = NormalizationOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         try:
@@ -81,7 +83,7 @@ class NormalizationKind:
         return min(looks_like_normalization(f) for f in files)
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, NormalizationResult]:
         opts = NormalizationOptions.resolve(options)
         yield Progress(0, 100, "Reading the token files")
@@ -90,7 +92,7 @@ class NormalizationKind:
         result = yield from analyse(
             data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name
         )
-        result.options = resolve_options(self.settings, options)  # as given, for the study's record
+        result.options = opts.record()  # as given, for the study's record
         return result
 
 

@@ -25,7 +25,7 @@ from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
 from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
-from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import GivenOptions, rename_annotators
 from iaa_desktop.core.metrics import spans as S
 from iaa_desktop.core.progress import Progress
 
@@ -137,6 +137,8 @@ def unit_figures(corpus: SpanCorpus, level: str, draws: NDArray[Any]) -> dict[st
 class SpansKind:
     name = "spans"
     settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`SpansOptions.resolve`), computed with as they are
+    options = SpansOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         from iaa_desktop.core.kinds.spans.sniffing import sniff
@@ -144,7 +146,7 @@ class SpansKind:
         return sniff(inputs)
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, SpansResult]:
         opts = SpansOptions.resolve(options)
         errors: list[ReaderError] = []
@@ -161,7 +163,7 @@ class SpansKind:
                 + "\n".join(str(e) for e in errors[:10])
             )
         result = yield from compare_corpus(corpus, opts, errors)
-        result.options = resolve_options(SETTINGS, options)  # as given, for the study's record
+        result.options = opts.record()  # as given, for the study's record
         result.inputs = tuple(str(p) for p in inputs)
         return result
 

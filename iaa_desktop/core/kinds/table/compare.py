@@ -24,7 +24,7 @@ from iaa_desktop.core.errors import (
     with_earlier_problems,
 )
 from iaa_desktop.core.kinds.options import IntervalProvenance
-from iaa_desktop.core.kinds.spec import TaskResult
+from iaa_desktop.core.kinds.spec import GivenOptions, TaskResult
 from iaa_desktop.core.kinds.table.agreement import (
     MAX_TABLE_CATEGORIES,
     coincidences,
@@ -251,6 +251,8 @@ def below_minus_one(overall: Mapping[str, AgreementResult]) -> list[ReaderError]
 class TableKind:
     name = "table"
     settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`TableOptions.resolve`), computed with as they are
+    options = TableOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         files = []
@@ -264,10 +266,8 @@ class TableKind:
         return 0.5 if exports else 0.0
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, TableResult]:
-        from iaa_desktop.core.kinds.spec import resolve_options
-
         opts = TableOptions.resolve(options)
         yield Progress(0, 100, "Reading the tables")
         roles = ColumnRoles(
@@ -326,7 +326,7 @@ class TableKind:
         return TableResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
-            options=resolve_options(self.settings, options),  # as given, for the study's record
+            options=opts.record(),  # as given, for the study's record
             errors=errors,
             warnings=warnings,
             annotators=data.annotators,
