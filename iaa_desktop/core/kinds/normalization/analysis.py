@@ -297,7 +297,7 @@ def analyse(
     res = NormalizationResult(
         kind=kind,
         inputs=inputs,
-        options=opts.as_dict(),
+        options=opts.record(),
         chosen=opts,
         errors=list(data.errors),
         warnings=list(data.warnings),

@@ -226,7 +226,7 @@ def compare_corpus(
     by_pair_label = pair_label_counts(corpus, counts, edges)
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
     add_pairwise_figures(result, by_pair_label)
-    result.options, result.errors, result.warnings = opts.as_dict(), errors, warnings
+    result.options, result.errors, result.warnings = opts.record(), errors, warnings
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
     result.gamma_note = note
