@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import timing  # noqa: E402
-from bench_normalization import generate  # noqa: E402
+import timing
+from bench_normalization import generate
 
 
 def synthetic(n: int, c: int):

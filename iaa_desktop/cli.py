@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.kinds.spec import result_json
+from iaa_desktop.core.kinds.spec import ResolvedOptions, result_json
 from iaa_desktop.study_command import (
     EXIT_FAILED,
     EXIT_INPUT_ERRORS,
@@ -73,7 +73,9 @@ def _report_parser(add_help: bool) -> argparse.ArgumentParser:
     return p
 
 
-def parse_report_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
+def parse_report_args(
+    argv: Sequence[str],
+) -> tuple[argparse.Namespace, str, ResolvedOptions | dict[str, Any]]:
     return parse_kind_args(_report_parser, argv, study_file=True)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.kinds import get_kind
+from iaa_desktop.core.kinds.spec import ENCODING, GivenOptions, ResolvedOptions, given_of
 from iaa_desktop.study_command import (
     EXIT_INPUT_ERRORS,
     EXIT_OK,
@@ -50,12 +51,14 @@ def _parser(add_help: bool = True) -> argparse.ArgumentParser:
     return p
 
 
-def parse_gold_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str, dict[str, Any]]:
+def parse_gold_args(
+    argv: Sequence[str],
+) -> tuple[argparse.Namespace, str, ResolvedOptions | dict[str, Any]]:
     return parse_kind_args(_parser, argv)
 
 
 def build_model(
-    kind_name: str, inputs: Sequence[Path], options: dict[str, Any], quiet: bool = True
+    kind_name: str, inputs: Sequence[Path], options: GivenOptions, quiet: bool = True
 ) -> tuple[Any, list[Any]]:
     """The adjudication units of the inputs, and the reader problems (list of ReaderError)."""
     from iaa_desktop.core.adjudication import units_for
@@ -64,8 +67,9 @@ def build_model(
     if spec.gold_units is not None:  # units that need no comparison (faster)
         from iaa_desktop.core.textio import encoding_scope
 
-        with encoding_scope(options.get("encoding") or None):
-            return spec.gold_units([Path(p) for p in inputs], options)
+        record = options.record() if isinstance(options, ResolvedOptions) else dict(options)
+        with encoding_scope(given_of(options).get(ENCODING.name) or None):
+            return spec.gold_units([Path(p) for p in inputs], record)
     result = compute(kind_name, inputs, options, quiet=quiet)
     return units_for(result), list(result.errors)
 

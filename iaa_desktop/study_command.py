@@ -17,7 +17,12 @@ from typing import Any
 
 from iaa_desktop.core.errors import IaaError, OptionError, ReaderError, shown_path
 from iaa_desktop.core.kinds import FALLBACK_KIND, detect_kind, get_kind, kind_names
-from iaa_desktop.core.kinds.spec import TaskResult, add_settings_to_parser, resolve_options
+from iaa_desktop.core.kinds.spec import (
+    GivenOptions,
+    ResolvedOptions,
+    TaskResult,
+    add_settings_to_parser,
+)
 from iaa_desktop.core.progress import Progress, run_to_end
 
 EXIT_OK = 0
@@ -81,11 +86,13 @@ def _study_input(inputs: Sequence[str], ns: argparse.Namespace | None = None) ->
 
 def parse_kind_args(
     make_parser: Any, argv: Sequence[str], study_file: bool = False
-) -> tuple[argparse.Namespace, str, dict[str, Any]]:
+) -> tuple[argparse.Namespace, str, ResolvedOptions | dict[str, Any]]:
     """Parse in two steps: find the kind, then add that kind's own options.
 
     ``make_parser(add_help)`` builds the command's parser; with ``study_file`` a single
-    ``.iaa-study`` input stands for its kind, inputs and saved options (flags given win).
+    ``.iaa-study`` input stands for its kind, inputs and saved options (flags given win). The
+    options come back resolved by the kind (:meth:`KindSpec.resolve`), which computes with them
+    as they are.
     """
     # first pass without --help, so that `CMD --kind K --help` lists K's own options
     known, _rest = make_parser(False).parse_known_args(list(argv))
@@ -108,10 +115,10 @@ def parse_kind_args(
         ns.inputs = list(study.inputs)
         given = {k: study.options.get(k) if v is None else v for k, v in given.items()}
         try:
-            return ns, kind_name, resolve_options(kind.settings, given)
+            return ns, kind_name, kind.resolve(given)
         except OptionError as e:  # the study file's own options (flags are checked by argparse)
             raise ReaderError(Path(known.inputs[0]), None, f"in its options: {e}") from None
-    return ns, kind_name, resolve_options(kind.settings, given)
+    return ns, kind_name, kind.resolve(given)
 
 
 def check_inputs(inputs: Sequence[Path]) -> None:
@@ -158,7 +165,7 @@ def run_guarded(body: Any, what: str = "output") -> int | None:
 
 
 def compute(
-    kind_name: str, inputs: Sequence[Path], options: dict[str, Any], quiet: bool = True
+    kind_name: str, inputs: Sequence[Path], options: GivenOptions, quiet: bool = True
 ) -> TaskResult:
     kind = get_kind(kind_name)
     last = [-1]

@@ -183,6 +183,10 @@ def check_header(path: Path, names: list[str], line: int = 1) -> list[str]:
     return out
 
 
+#: the key of a text table's delimiter in the ``attrs`` of the frame :func:`read_table` returns
+DELIMITER = "delimiter"
+
+
 def read_table(
     path: Path, sheet: str | int | None = 0, encoding: str | None = None
 ) -> pd.DataFrame:
@@ -237,7 +241,9 @@ def read_table(
     # lines that are entirely empty (e.g. a trailing blank line) carry no data
     blank = (df.iloc[:, : len(names)] == "").all(axis=1)  # no list of names: NumPy would
     # make it one fixed-width string array as wide as the longest name
-    return restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
+    out = restore_neutralised(df.loc[~blank].reset_index(drop=True), names)
+    out.attrs[DELIMITER] = delim  # a writer of the same table (the gold) uses it again
+    return out
 
 
 def parse_csv(

@@ -333,11 +333,9 @@ class MainWindow(QMainWindow):
         self.settings_panel.set_kinds(names, study.kind)
         kind = study.kind or self.session.kind_name
         if kind:
-            from iaa_desktop.core.kinds.spec import resolve_options
-
             k = get_kind(kind)
-            try:
-                opts = resolve_options(k.settings, study.options)
+            try:  # the values the kind computes with, as it resolves them
+                opts = k.shown_values(study.options)
             except Exception:  # noqa: BLE001
                 opts = dict(study.options)
             self.settings_panel.set_settings(list(k.settings), opts)

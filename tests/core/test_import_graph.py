@@ -16,8 +16,6 @@ import grimp
 PACKAGE = Path(__file__).resolve().parents[2] / "iaa_desktop"
 #: cycles still to be cut, each as its sorted modules (the list only shrinks)
 KNOWN_CYCLES: list[list[str]] = [
-    # the generic report section is built from the report's own blocks
-    ["iaa_desktop.core.export.report", "iaa_desktop.core.export.report_generic"],
     # a result checks its range against the catalogue, whose entries hold the functions that
     # make results (the catalogue is read lazily, at the first check)
     [

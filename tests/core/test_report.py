@@ -249,13 +249,16 @@ def test_trotr_pair_with_emoji_is_in_the_pdf(tmp_path):
 
 
 def test_coref_sections_follow_the_documented_json_layout():
-    """The coref kind may land later: its sections read only the README's JSON layout."""
-    from dataclasses import dataclass
+    """The coref kind's sections read only the README's JSON layout and the result's options."""
+    from dataclasses import dataclass, field
 
+    from iaa_desktop.core.kinds.coref.options import CorefOptions
     from iaa_desktop.core.kinds.spec import TaskResult
 
     @dataclass
     class FakeCoref(TaskResult):
+        chosen: CorefOptions = field(default_factory=CorefOptions)
+
         def to_json(self):
             row = {"class_a": "אדני", "class_b": "יהוה", "L": 1, "M": 3, "R": 0, "D": 1, "d": 0.25}
             docs = [

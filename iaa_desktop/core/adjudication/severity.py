@@ -30,7 +30,9 @@ MAX_TABULATED = 2000
 
 
 def item_severity(
-    codes: NDArray[Any], level: str = "nominal", values: Sequence[float] | None = None
+    codes: NDArray[Any],
+    level: str = "nominal",
+    values: Sequence[float] | NDArray[Any] | None = None,
 ) -> NDArray[Any]:
     """Severity of every item (see the module docstring).
 

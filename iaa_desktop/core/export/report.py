@@ -21,7 +21,7 @@ import locale
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,13 @@ from iaa_desktop.core.export.html_blocks import (  # noqa: F401  (re-exported fo
     table_html,
     text_cell,
     text_dir,
+)
+from iaa_desktop.core.export.report_parts import (  # noqa: F401  (re-exported for the kinds)
+    MAX_TABLE_ROWS,
+    AdjudicationSummary,
+    KindReport,
+    ReportContext,
+    Section,
 )
 from iaa_desktop.core.export.summary import (  # noqa: F401  (re-exported for the kinds)
     INTERPRETATION_NOTE,
@@ -67,8 +74,6 @@ __all__ = [
 COVER_SUMMARY_ROWS = 24
 #: kept for callers that asked when the contents appear: now always, on the cover
 TOC_MIN_PAGES = 0
-#: rows of a "worst first" table in the document (the CSV has them all)
-MAX_TABLE_ROWS = 40
 
 # territories whose paper is US Letter (CLDR); everything else gets A4
 _LETTER_TERRITORIES = {
@@ -91,47 +96,7 @@ _LETTER_TERRITORIES = {
 
 
 # ---------------------------------------------------------------------------------------------
-# value types
-
-
-@dataclass
-class Section:
-    """A titled part of the report; ``html`` is already escaped markup."""
-
-    title: str
-    html: str
-    level: int = 2
-    anchor: str = ""
-
-
-@dataclass
-class KindReport:
-    """What a kind contributes to the report."""
-
-    summary: list[SummaryRow] = field(default_factory=list)
-    sections: list[Section] = field(default_factory=list)
-    #: methods paragraphs (escaped markup) and the reference keys they cite
-    methods: list[str] = field(default_factory=list)
-    references: list[str] = field(default_factory=list)
-    annotators: list[str] = field(default_factory=list)
-    #: tables behind the charts and tables of the report that ``result.tables()`` lacks
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    summary_caption: str = ""
-
-
-@dataclass
-class AdjudicationSummary:
-    """Adjudication figures for the report (all optional).
-
-    ``overruled``: annotator → number of decisions where the gold differs from that annotator;
-    ``agreement_with_gold``: annotator → (measure name, value).
-    """
-
-    resolved: int = 0
-    open: int = 0
-    overruled: Mapping[str, int] = field(default_factory=dict)
-    agreement_with_gold: Mapping[str, tuple[str, float]] = field(default_factory=dict)
-    store: str = ""
+# adjudication figures
 
 
 def adjudication_from_session(session: Any) -> AdjudicationSummary:
@@ -162,19 +127,6 @@ def adjudication_from_store(result: Any, store_path: str | os.PathLike[str]) -> 
         return adjudication_from_session(AdjudicationSession(units_for(result), store))
     finally:
         store.close()
-
-
-@dataclass
-class ReportContext:
-    """Settings of one report rendering."""
-
-    title: str = ""
-    paper: str = "a4"
-    generated: _dt.datetime | None = None
-    adjudication: AdjudicationSummary | None = None
-    max_rows: int = MAX_TABLE_ROWS
-    with_toc: bool = False
-    charts: bool = True
 
 
 # ---------------------------------------------------------------------------------------------

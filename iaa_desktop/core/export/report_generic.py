@@ -7,7 +7,8 @@ from typing import Any
 
 from iaa_desktop.core.export.html_blocks import table_html
 from iaa_desktop.core.export.methods_text import annotators_of, methods_for
-from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.export.report_parts import KindReport, ReportContext, Section
+from iaa_desktop.core.export.summary import SummaryRow
 
 
 def _value(text: str) -> float:

@@ -20,6 +20,8 @@ from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin
 from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.kinds.spec import (
     ANNOTATOR_NAMES,
+    GivenOptions,
+    ResolvedOptions,
     Setting,
     annotator_names,
     resolve_options,
@@ -35,6 +37,7 @@ __all__ = [
     "IntervalProvenance",
     "Level",
     "Options",
+    "as_record",
     "option",
 ]
 
@@ -91,6 +94,10 @@ class Options:
     _settings: ClassVar[dict[type, tuple[Setting, ...]]] = {}
 
     annotator_names: Mapping[str, str] = field(default_factory=dict, metadata={"setting": False})
+    #: what the user gave (flags, a study file, the panel), as given: the study's record
+    given: Mapping[str, Any] = field(
+        default_factory=dict, compare=False, repr=False, metadata={"setting": False}
+    )
 
     @classmethod
     def _fields(cls) -> list[tuple[Field[Any], type, tuple[Any, ...]]]:
@@ -123,9 +130,15 @@ class Options:
         return Options._settings[cls]
 
     @classmethod
-    def resolve(cls: type[OptionsT], given: Mapping[str, Any] | None) -> OptionsT:
+    def resolve(cls: type[OptionsT], given: GivenOptions | None) -> OptionsT:
         """The options the user gave over the defaults; a choice not offered is an
-        :class:`OptionError` naming the option; keys that are not options are ignored."""
+        :class:`OptionError` naming the option; keys that are not options are ignored (and kept
+        in :attr:`given`). Options already resolved are returned as they are: the command line
+        resolves them once and the kind computes with them."""
+        if isinstance(given, cls):
+            return given
+        if isinstance(given, ResolvedOptions):  # another kind's: what the user gave them
+            given = given.given
         values = resolve_options(cls.settings(), given)
         out: dict[str, Any] = {}
         for f, kind, _choices in cls._fields():
@@ -134,10 +147,27 @@ class Options:
             out[f.name] = v if v is None or isinstance(v, kind) else _coerce(v, kind, label)
         annotator_names(values)  # a renaming that cannot be done is refused here, once
         out[ANNOTATOR_NAMES] = dict(values.get(ANNOTATOR_NAMES) or {})
-        return cls(**out)
+        return cls(**out, given=dict(given or {}))
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def values(self) -> dict[str, Any]:
+        """Each option's resolved value by name (what the settings panel shows)."""
+        return {s.name: getattr(self, s.name) for s in self.settings()}
+
+    def record(self) -> dict[str, Any]:
+        """The options as given over the defaults, keys that are not options kept: what a
+        result records of the options it was computed with (a study file, the methods text)."""
+        out = {s.name: s.default for s in self.settings()}
+        out.update((k, v) for k, v in self.given.items() if v is not None)
+        return out
+
+
+def as_record(options: Options | Mapping[str, Any] | None) -> dict[str, Any]:
+    """The record of ``options``: :meth:`Options.record` of resolved options, else a copy of
+    the mapping given."""
+    return options.record() if isinstance(options, Options) else dict(options or {})
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,28 @@ def _check_value(s: Setting, v: Any) -> None:
         raise OptionError(f"{name}: contains a NUL character.")
 
 
+@runtime_checkable
+class ResolvedOptions(Protocol):
+    """A kind's options already resolved: its typed, frozen
+    :class:`~iaa_desktop.core.kinds.options.Options` (what the user gave kept in ``given``)."""
+
+    @property
+    def given(self) -> Mapping[str, Any]: ...
+
+    def values(self) -> dict[str, Any]: ...
+
+    def record(self) -> dict[str, Any]: ...
+
+
+#: options as a kind's run takes them: what the user gave, or already resolved
+GivenOptions = Mapping[str, Any] | ResolvedOptions
+
+
+def given_of(options: GivenOptions | None) -> Mapping[str, Any]:
+    """What the user gave, of options given or resolved."""
+    return options.given if isinstance(options, ResolvedOptions) else (options or {})
+
+
 @dataclass
 class TaskResult:
     """Base of every kind's result.
@@ -209,6 +231,22 @@ class TaskKind(Protocol):
     ) -> Generator[Progress, None, TaskResult]:
         """Load the inputs and compute everything; yield progress, return the result."""
         ...
+
+
+@runtime_checkable
+class TypedKind(TaskKind, Protocol):
+    """A kind whose options are typed: ``options`` is its
+    :class:`~iaa_desktop.core.kinds.options.Options` class, and its run takes them resolved
+    (computing with them as they are) or as given (resolving them)."""
+
+    @property
+    def options(self) -> Any:
+        """The kind's Options class (``options.resolve(given)`` gives the resolved options)."""
+        ...
+
+    def run(
+        self, inputs: Sequence[Path], options: GivenOptions
+    ) -> Generator[Progress, None, TaskResult]: ...
 
 
 @dataclass(frozen=True)
@@ -371,8 +409,29 @@ class KindSpec:
     def sniff(self, inputs: Sequence[Path]) -> float:
         return self.kind.sniff(inputs)
 
+    def resolve(self, given: Mapping[str, Any] | None) -> ResolvedOptions | dict[str, Any]:
+        """The options the kind computes with, from what the user gave (flags, a study file, the
+        panel): its typed options (``kind.options.resolve``, the one place they are resolved;
+        the run computes with them as they are), or for a kind whose options are not typed the
+        settings' defaults overlaid with what was given. A value the kind does not take is an
+        :class:`OptionError` naming the option."""
+        kind = self.kind
+        if not isinstance(kind, TypedKind):
+            return resolve_options(self.settings, given)
+        chosen: ResolvedOptions = kind.options.resolve(given)
+        own = {s.name for s in kind.settings}
+        resolve_options([s for s in self.settings if s.name not in own], given)  # the encoding
+        return chosen
+
+    def shown_values(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Every setting's value as the kind resolves ``given`` (the settings panel)."""
+        chosen = self.resolve(given)
+        if not isinstance(chosen, ResolvedOptions):
+            return chosen
+        return {**resolve_options(self.settings, given), **chosen.values()}
+
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, TaskResult]:
         """The kind's run; every text input is read with the chosen ``encoding`` option."""
         return run_kind(self.kind, inputs, options)
@@ -406,15 +465,18 @@ class KindSpec:
 
 
 def run_kind(
-    kind: TaskKind, inputs: Sequence[Path], options: Mapping[str, Any]
+    kind: TaskKind, inputs: Sequence[Path], options: GivenOptions
 ) -> Generator[Progress, None, TaskResult]:
     """``kind.run(inputs, options)`` with every text input read in the ``encoding`` option;
     libraries' warnings about the inputs go to the result's warnings, not the terminal."""
     from iaa_desktop.core.input_warnings import collected
     from iaa_desktop.core.textio import with_encoding
 
-    steps = kind.run(inputs, options)
-    encoding = (options or {}).get(ENCODING.name)
+    if isinstance(kind, TypedKind):
+        steps = kind.run(inputs, options)
+    else:
+        steps = kind.run(inputs, given_of(options))
+    encoding = given_of(options).get(ENCODING.name)
     return collected(with_encoding(steps, str(encoding)) if encoding else steps)
 
 

@@ -36,7 +36,9 @@ from numpy.typing import NDArray
 CONFLICT = -2
 
 
-def f1_from_counts(tp: NDArray[Any], n_a: NDArray[Any], n_b: NDArray[Any]) -> NDArray[Any]:
+def f1_from_counts(
+    tp: NDArray[Any], n_a: NDArray[Any] | float, n_b: NDArray[Any] | float
+) -> NDArray[Any]:
     r"""Span F1 :math:`2TP / (|A| + |B|)`, elementwise; NaN where neither annotator has a span.
 
     >>> f1_from_counts(np.array([3, 0]), np.array([4, 0]), np.array([5, 0])).round(4).tolist()

@@ -23,7 +23,7 @@ nothing. Gold files: :mod:`iaa_desktop.core.kinds.coref.gold`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from iaa_desktop.core.kinds.coref.gold_values import (
     mention_text,
 )
 from iaa_desktop.core.kinds.coref.marks import line_of
+from iaa_desktop.core.kinds.coref.options import CorefOptions
 from iaa_desktop.core.kinds.coref.source_text import token_layout
 
 NAME = "\x00"  # where a title names annotators (replaced by the shown names)
@@ -174,7 +175,9 @@ def _run_coref(inputs: Sequence[Path], options: dict[str, Any] | None = None) ->
     return run_to_end(run_kind(KIND, [Path(p) for p in inputs], dict(options or {})))
 
 
-def match_classes(a: Sequence[frozenset], b: Sequence[frozenset]) -> list[tuple[int, int]]:
+def match_classes(
+    a: Sequence[frozenset[Mention]], b: Sequence[frozenset[Mention]]
+) -> list[tuple[int, int]]:
     """Pairs (i, j) of a minimum-|a △ b| assignment (ties: largest overlap) that share a mention."""
     from iaa_desktop.core.align.nway import match_n_way
 
@@ -214,9 +217,12 @@ class CorefModel(AdjudicationModel):
         units: list[CorefUnit] | None = None,
         fmt: str = "brat",
         templates: tuple[list[str], list[tuple[int, ...]]] | None = None,
+        chosen: CorefOptions | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(*args, **kw)
+        #: the options of the comparison (from the options record when not given)
+        self.chosen = chosen if chosen is not None else CorefOptions.resolve(self.options)
         self.docs = docs or []
         self.units = units or []
         self.fmt = fmt
@@ -316,7 +322,13 @@ class CorefModel(AdjudicationModel):
             return t.lower()
         raise OptionError("Type 'keep' or 'drop'.")
 
-    def choices(self, i: int, order=None, names=None, min_share: float = 0.5) -> list[Choice]:
+    def choices(
+        self,
+        i: int,
+        order: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        min_share: float = 0.5,
+    ) -> list[Choice]:
         out = super().choices(i, order, names, min_share)
         if self.units[i].kind != "group":
             return out
@@ -399,16 +411,21 @@ class CorefModel(AdjudicationModel):
             units = by_doc.get(d, [])
             common = frozenset.intersection(*(a.mentions for a in doc.present))
             kept = {
-                self.units[i].mention
+                m
                 for i in units
-                if self.units[i].kind == "mention" and gold[i] == KEEP
+                if self.units[i].kind == "mention"
+                and gold[i] == KEEP
+                and (m := self.units[i].mention) is not None
             }
             mentions = frozenset(common | kept)
             chains: list[frozenset[Mention]] = []
             used: set[Mention] = set()
 
             def add(
-                c: frozenset[Mention] | set[Mention], used=used, chains=chains, mentions=mentions
+                c: frozenset[Mention] | set[Mention],
+                used: set[Mention] = used,
+                chains: list[frozenset[Mention]] = chains,
+                mentions: frozenset[Mention] = mentions,
             ) -> None:
                 c = frozenset(m for m in c if m in mentions and m not in used)
                 if len(c) >= 2:
@@ -436,7 +453,7 @@ class CorefModel(AdjudicationModel):
         if self.fmt == "conll":
             return writers.write_conll(self.docs, chains, out_dir)
         if self.fmt == "table":
-            return writers.write_mention_table(self.docs, chains, out_dir, self.options)
+            return writers.write_mention_table(self.docs, chains, out_dir, self.chosen)
         return writers.write_brat(self.docs, chains, out_dir)
 
 
@@ -455,7 +472,17 @@ class _Built:
     disagreement: list[float] = field(default_factory=list)
     units: list[CorefUnit] = field(default_factory=list)
 
-    def add(self, key, title, owners, doc, search, versions, disagreement, unit) -> None:
+    def add(
+        self,
+        key: str,
+        title: str,
+        owners: Sequence[int],
+        doc: CorefDocument,
+        search: str,
+        versions: list[str | None],
+        disagreement: float,
+        unit: CorefUnit,
+    ) -> None:
         self.keys.append(key)
         self.titles.append(title)
         self.owners.append(tuple(owners))
@@ -476,14 +503,15 @@ def _surfaces(doc: CorefDocument, c: frozenset[Mention], limit: int = 3) -> str:
     return words + ("…" if len(ms) > limit else "")
 
 
-def _add_groups(b: _Built, d: int, doc: CorefDocument, groups: list[tuple[int | None, ...]]):
+def _add_groups(
+    b: _Built, d: int, doc: CorefDocument, groups: list[tuple[int | None, ...]]
+) -> None:
     from iaa_desktop.core.align.nway import group_disagreement
 
     n = len(doc.annotations)
     for g in groups:
         classes = tuple(
-            doc.annotations[x].classes[k] if k is not None and doc.annotations[x] else None
-            for x, k in enumerate(g)
+            a.classes[k] if k is not None and a else None for a, k in zip(doc.annotations, g)
         )
         owners = [x for x, c in enumerate(classes) if c is not None]
         union = frozenset().union(*(c for c in classes if c is not None))
@@ -553,6 +581,7 @@ def build_model(
     inputs: Sequence[str] = (),
     options: dict[str, Any] | None = None,
     matched: Sequence[Sequence[tuple[int, int]] | None] | None = None,
+    chosen: CorefOptions | None = None,
 ) -> CorefModel:
     """Units of the documents (every annotator); ``matched`` = for two annotators, the class
     pairs per document (default: the N-way matching)."""
@@ -565,7 +594,9 @@ def build_model(
     for d, doc in enumerate(docs):
         classes = [a.classes if a is not None else () for a in doc.annotations]
         pairs = matched[d] if matched is not None and d < len(matched) else None
-        position = {m: (m[1], m[2]) for cls in classes for c in cls for m in c}
+        position: dict[Hashable, tuple[int, ...]] = {
+            m: (m[1], m[2]) for cls in classes for c in cls for m in c
+        }
         groups = match_n_way(classes, pairs, position)
         _add_groups(b, d, doc, groups)
         _add_mentions(b, d, doc)
@@ -589,6 +620,7 @@ def build_model(
         units=b.units,
         fmt=fmt,
         templates=(b.titles, b.owners),
+        chosen=chosen,
     )
     model.search_texts = tuple(b.search)
     return model
@@ -602,4 +634,6 @@ def model_from_inputs(inputs: Sequence[Path], options: dict[str, Any] | None = N
 def units_for_coref(result: Any) -> CorefModel:
     """Units of a :class:`~iaa_desktop.core.kinds.coref.compare.CorefResult` (every annotator)."""
     names, docs, fmt, matched = documents_from_result(result)
-    return build_model(names, docs, fmt, result.inputs, dict(result.options), matched)
+    return build_model(
+        names, docs, fmt, result.inputs, dict(result.options), matched, result.chosen
+    )

@@ -6,7 +6,7 @@ mention table. Documents are paired by name; every pair of annotators is compare
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -14,9 +14,10 @@ from typing import Any
 
 import pandas as pd
 
-from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
+from iaa_desktop.core.align.class_matching import MatchRow, format_d, match_sets, totals
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
-from iaa_desktop.core.kinds.coref.mention_match import MATCHING, ZERO_MATCHING, matched_entities
+from iaa_desktop.core.kinds.coref.mention_match import matched_entities
+from iaa_desktop.core.kinds.coref.options import CorefOptions
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
     MentionKey,
@@ -31,10 +32,9 @@ from iaa_desktop.core.kinds.coref.sources import (
     read_project_exports,
 )
 from iaa_desktop.core.kinds.coref.token_ids import align_documents
-from iaa_desktop.core.kinds.occurrences import FORM_MATCHES, Occurrences
+from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.spec import (
-    Setting,
-    StepsKind,
+    GivenOptions,
     TaskResult,
     rename_annotators,
     result_fields,
@@ -45,100 +45,7 @@ from iaa_desktop.core.metrics.coref_split import score_document_with_splits
 from iaa_desktop.core.progress import Progress
 from iaa_desktop.core.refusals import what_it_is
 
-SETTINGS = [
-    Setting(
-        "cost",
-        "Matching cost",
-        "symdiff",
-        str,
-        COSTS,
-        "symdiff: |a △ b| (Erwich's Psalms study); jaccard: d; opt: square assignment where an unmatched set costs its size",
-    ),
-    Setting(
-        "study_threshold",
-        "Flag texts with d ≥",
-        1 / 3,
-        float,
-        (),
-        "texts whose d reaches this are flagged for study",
-    ),
-    Setting(
-        "relation_types",
-        "Relation types",
-        "Coreference",
-        str,
-        (),
-        "brat relation (and * line) types that link coreferent mentions, comma-separated",
-    ),
-    Setting(
-        "doc_column",
-        "Mention table: document column",
-        "",
-        str,
-        (),
-        "column naming the document (empty: one document per file)",
-    ),
-    Setting("begin_column", "Mention table: begin column", "begin", str),
-    Setting("end_column", "Mention table: end column", "end", str),
-    Setting("entity_column", "Mention table: entity column", "entityNum", str),
-    Setting(
-        "curation",
-        "INCEpTION export: compare the curated version too",
-        False,
-        bool,
-        (),
-        "read the curation folder of an INCEpTION project export as one more annotator",
-    ),
-    # how the standard scores pair key and response mentions (CorefUD scorer; mention_match.py)
-    Setting(
-        "mention_matching",
-        "Scores: mention matching",
-        "exact",
-        str,
-        MATCHING,
-        "exact: the same words; partial: the response lies within the key mention and covers its "
-        "head (CorefUD scorer; Universal Anaphora: its Min); head: the same head word (CRAC 2023, "
-        "the CorefUD scorer's default). Mentions without a head or Min match exactly",
-    ),
-    Setting(
-        "zero_matching",
-        "Scores: zero matching",
-        "linear",
-        str,
-        ZERO_MATCHING,
-        "linear: an empty node is matched by its position; dependent: zeros (mentions headed by "
-        "an empty node) are paired by their heads' enhanced dependencies (the CorefUD scorer's "
-        "default)",
-    ),
-    Setting(
-        "split_antecedents",
-        "Scores: split antecedents (plurals)",
-        False,
-        bool,
-        (),
-        "score a plural mention's split antecedents (CorefUD SplitAnte, Universal Anaphora "
-        "ElementOf) as the Universal Anaphora scorer does (Yu et al. 2022); off: identity chains "
-        "only, as the CoNLL scorers",
-    ),
-    Setting(
-        "occurrence_match",
-        "Occurrences: match forms",
-        "exact",
-        str,
-        FORM_MATCHES,
-        "how the Occurrences view groups mention texts: exact (as written, after Unicode NFC), "
-        "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
-    ),
-    Setting(
-        "iaa_dir",
-        "Write .iaa files into",
-        "",
-        str,
-        (),
-        "write the Psalms study's per-document .iaa files and a totals file",
-        gui=False,
-    ),
-]
+SETTINGS = CorefOptions.settings()
 
 
 def _counts(r: MatchRow) -> dict[str, Any]:
@@ -173,6 +80,8 @@ class CorefResult(TaskResult):
     study_threshold: float = 1 / 3
     #: every mention text with what each annotator made of it at each place it stands
     occurrences: Occurrences | None = None
+    #: the options it was computed with
+    chosen: CorefOptions = field(default_factory=CorefOptions)
 
     def pair_total(self, a: str, b: str) -> MatchRow:
         rows = [r for d in self.documents for p in d.pairs if (p.a, p.b) == (a, b) for r in p.rows]
@@ -206,7 +115,7 @@ class CorefResult(TaskResult):
             "scores": scores,
             **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
         }
-        matching = _matching(self.options)
+        matching = _matching(self.chosen)
         if matching != DEFAULT_MATCHING:  # the defaults leave the layout as it was
             out["scores_matching"] = {
                 "mentions": matching[0],
@@ -352,13 +261,11 @@ _NO_MENTIONS = (
 
 
 def read_annotator(
-    path: Path, opts: Mapping[str, Any], errors: list[ReaderError]
+    path: Path, opts: CorefOptions, errors: list[ReaderError]
 ) -> dict[str, CorefDocument]:
     """One annotator's documents by name: every file of a folder (or the one file) in a format
     the kind reads; problems go to ``errors``."""
-    rel = tuple(
-        t.strip() for t in str(opts.get("relation_types") or "Coreference").split(",") if t.strip()
-    )
+    rel = opts.relations
     files = sorted(path.iterdir()) if path.is_dir() else [path]
     docs: dict[str, CorefDocument] = {}
     for f in files:
@@ -370,13 +277,7 @@ def read_annotator(
             elif is_coref_file(f):
                 found = read_coref_file(f)
             elif f.suffix.lower() in (".csv", ".tsv", ".xlsx"):
-                found = read_mention_table(
-                    f,
-                    opts.get("doc_column") or "",
-                    opts.get("begin_column") or "begin",
-                    opts.get("end_column") or "end",
-                    opts.get("entity_column") or "entityNum",
-                )
+                found = read_mention_table(f, *opts.mention_columns)
             elif f.suffix == ".txt" and f.with_suffix(".ann").exists():
                 continue
             elif is_conll(f):
@@ -417,12 +318,12 @@ def read_annotator(
 
 
 def read_annotators(
-    inputs: Sequence[Path], opts: Mapping[str, Any], errors: list[ReaderError]
+    inputs: Sequence[Path], opts: CorefOptions, errors: list[ReaderError]
 ) -> Generator[Progress, None, tuple[dict[str, dict[str, CorefDocument]], dict[str, Path | None]]]:
     """Annotator → documents over ``inputs``, and each annotator's input (``None``: an INCEpTION
     project export, which holds every annotator). Every other input is one annotator named
     after it, with a prime for twins; problems go to ``errors``."""
-    by_annotator, rest = read_project_exports(list(inputs), bool(opts.get("curation")), errors)
+    by_annotator, rest = read_project_exports(list(inputs), opts.curation, errors)
     sources: dict[str, Path | None] = dict.fromkeys(by_annotator)
     for k, p in enumerate(rest):
         yield Progress(k, len(rest) + 1, f"Reading {p.name}")
@@ -432,8 +333,9 @@ def read_annotators(
     return by_annotator, sources
 
 
-def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, None, CorefResult]:
-    """The comparison of the inputs (``opts`` resolved against :data:`SETTINGS`)."""
+def run(inputs: Sequence[Path], options: GivenOptions) -> Generator[Progress, None, CorefResult]:
+    """The comparison of the inputs with the options given (resolved here, once)."""
+    opts = CorefOptions.resolve(options)
     inputs = [Path(p) for p in inputs]
     original_inputs = tuple(str(p) for p in inputs)
     errors: list[ReaderError] = []
@@ -442,7 +344,9 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
         raise IaaError(
             "Coreference needs two or more annotators: give one folder (or file) per annotator."
         )
-    by_annotator = dict(zip(rename_annotators(list(by_annotator), opts), by_annotator.values()))
+    by_annotator = dict(
+        zip(rename_annotators(list(by_annotator), opts.as_dict()), by_annotator.values())
+    )
     # an annotator of whose files not one mention was read is a problem (read_annotator), not
     # an annotator who agrees with nobody: left out
     annotators = tuple(
@@ -455,20 +359,21 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
         )
     by_annotator, names = _document_names(by_annotator, annotators)
     documents, corpus = yield from _compare_documents(
-        by_annotator, annotators, names, opts["cost"], len(inputs), errors, _matching(opts)
+        by_annotator, annotators, names, opts.cost, len(inputs), errors, _matching(opts)
     )
     result = CorefResult(
-        **result_fields("coref", original_inputs, opts, errors),
+        **result_fields("coref", original_inputs, opts.record(), errors),
         annotators=annotators,
         documents=documents,
         corpus_scores=corpus,
-        study_threshold=float(opts["study_threshold"]),
+        study_threshold=opts.study_threshold,
+        chosen=opts,
     )
-    if opts.get("iaa_dir"):
-        write_iaa_files(result, Path(opts["iaa_dir"]))
+    if opts.iaa_dir:
+        write_iaa_files(result, Path(opts.iaa_dir))
     from iaa_desktop.core.kinds.coref.occurrences import occurrences
 
-    result.occurrences = occurrences(result, opts.get("occurrence_match") or "exact")
+    result.occurrences = occurrences(result, opts.occurrence_match)
     yield Progress(1, 1, "Done")
     return result
 
@@ -489,14 +394,10 @@ def _document_names(
     return by_annotator, names
 
 
-def _matching(opts: Mapping[str, Any]) -> tuple[str, str, bool]:
+def _matching(opts: CorefOptions) -> tuple[str, str, bool]:
     """How the standard scores pair mentions and treat plurals: mention matching, zero
     matching, split antecedents (defaults: exact, linear, off)."""
-    return (
-        str(opts.get("mention_matching") or "exact"),
-        str(opts.get("zero_matching") or "linear"),
-        bool(opts.get("split_antecedents")),
-    )
+    return (opts.mention_matching, opts.zero_matching, opts.split_antecedents)
 
 
 DEFAULT_MATCHING = ("exact", "linear", False)
@@ -579,4 +480,21 @@ def _compare_documents(
     return documents, {pair: s for pair, s in corpus.items() if s.counts}
 
 
-KIND = StepsKind("coref", SETTINGS, looks_like_coref, run)
+class CorefKind:
+    """Kind ``coref``: see the module docstring."""
+
+    name = "coref"
+    settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`CorefOptions.resolve`), computed with as they are
+    options = CorefOptions
+
+    def sniff(self, inputs: Sequence[Path]) -> float:
+        return looks_like_coref(inputs)
+
+    def run(
+        self, inputs: Sequence[Path], options: GivenOptions
+    ) -> Generator[Progress, None, CorefResult]:
+        return (yield from run(inputs, options))
+
+
+KIND = CorefKind()

@@ -12,11 +12,14 @@ Each writer takes, per document, ``(gold mentions, gold chains)`` and writes ato
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iaa_desktop.core.io import NameAllocator, path_inside, write_text_atomic
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.coref.options import CorefOptions
 
 Mention = tuple[str, int, int]
 Chains = Sequence[tuple[frozenset[Mention], list[frozenset[Mention]]]]
@@ -126,7 +129,7 @@ def write_conll(docs: Sequence[Any], chains: Chains, out_dir: Path) -> list[Path
 
 
 def write_mention_table(
-    docs: Sequence[Any], chains: Chains, out_dir: Path, options: Mapping[str, Any]
+    docs: Sequence[Any], chains: Chains, out_dir: Path, options: CorefOptions
 ) -> list[Path]:
     """Mention tables (``begin, end, entityNum, surface``), one per document in ``gold/``."""
     import pandas as pd
@@ -135,9 +138,7 @@ def write_mention_table(
 
     folder = out_dir / "gold"
     folder.mkdir(parents=True, exist_ok=True)
-    o = options
-    begin, end = o.get("begin_column") or "begin", o.get("end_column") or "end"
-    entity, doc_col = o.get("entity_column") or "entityNum", o.get("doc_column") or ""
+    doc_col, begin, end, entity = options.mention_columns
     frames = []
     for doc, (mentions, doc_chains) in zip(docs, chains):
         cluster_of = {m: str(cid + 1) for cid, c in enumerate(doc_chains) for m in c}

@@ -4,7 +4,7 @@ L/M/R/D/δ rows per matched class pair, corpus totals, standard scores per annot
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -17,6 +17,10 @@ from iaa_desktop.core.export.methods_text import (
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 from iaa_desktop.core.metrics import catalogue
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.coref.compare import CorefResult
+    from iaa_desktop.core.kinds.coref.options import CorefOptions
 
 #: documents whose class tables are printed
 N_WORST_DOCUMENTS = 5
@@ -62,7 +66,7 @@ def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: CorefResult) -> tuple[list[SummaryRow], str]:
     """The headline figures (rows of the summary table) and their caption: δ per pair over the
     corpus and the coreference F1 scores (no interval, no interpretation convention)."""
     data = result.to_json()
@@ -81,16 +85,14 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
             title = SCORE_TITLES[k]
             if title in row:
                 rows.append(SummaryRow(f"{title} F1, {row['a']} – {row['b']}", row[title]))
-    threshold = (getattr(result, "options", {}) or {}).get("study_threshold")
+    threshold = result.chosen.study_threshold
     caption = "δ: lower is better (0 = identical classes); F1 in 0–1" + (
-        f"; documents with δ ≥ {float(threshold or 0):.3g} are flagged for study"
-        if finite(threshold)
-        else ""
+        f"; documents with δ ≥ {threshold:.3g} are flagged for study" if finite(threshold) else ""
     )
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: CorefResult, ctx: ReportContext) -> KindReport:
     """The kind's report: the coreference scores, then the documents, most disagreeing first."""
     data = result.to_json()
     paragraphs, refs = methods(result)
@@ -220,13 +222,14 @@ def _class_tables(result: Any, worst: pd.DataFrame, ctx: ReportContext) -> list[
     return body
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = getattr(result, "options", {}) or {}
+def methods(result: CorefResult) -> tuple[list[str], list[str]]:
+    o = result.chosen
+    chosen = o.cost
     cost = {
         "symdiff": "symmetric difference |a △ b| (Erwich's Psalms method; ties broken by the largest total overlap)",
         "jaccard": "Jaccard distance 1 − |a ∩ b| / |a ∪ b|",
         "opt": "symmetric difference, where leaving a class unmatched costs its size",
-    }.get(str(o.get("cost", "symdiff")), str(o.get("cost", "symdiff")))
+    }[chosen]
     p1 = (
         "Coreference annotations of two annotators were compared class by class as in Erwich's Psalms study "
         "(github.com/cmerwich/participant-analysis): the classes (sets of mentions) of the two annotators are matched by a minimum-cost "
@@ -240,11 +243,9 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         + _matching_text(o)
     )
     refs = ["seed_coref", "kuhn1955", "pradhan2014", "moosavi2016"]
-    if str(o.get("mention_matching") or "exact") != "exact" or (
-        str(o.get("zero_matching") or "linear") != "linear"
-    ):
+    if o.mention_matching != "exact" or o.zero_matching != "linear":
         refs += ["nedoluzhko2022", "zabokrtsky2023"]
-    if o.get("split_antecedents"):
+    if o.split_antecedents:
         refs.append("yu2022")
     paragraphs = [p1, p2]
     occ = getattr(result, "occurrences", None)
@@ -260,10 +261,10 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     return paragraphs, refs
 
 
-def _matching_text(o: dict[str, Any]) -> str:
+def _matching_text(o: CorefOptions) -> str:
     """How key and response mentions were paired for the standard scores (the settings
     ``mention_matching`` and ``zero_matching``; the CorefUD scorer's rules)."""
-    mode = str(o.get("mention_matching") or "exact")
+    mode = o.mention_matching
     text = {
         "exact": "A response mention counts as a key mention when it has exactly the same words "
         "(in CoNLL-U, a word is identified by its sentence and ID, an empty node by its decimal "
@@ -276,7 +277,7 @@ def _matching_text(o: dict[str, Any]) -> str:
         "al. 2023): after the mentions with the same words and head, mentions with the same head "
         "word are paired one to one (Hungarian algorithm on |k ∩ r| / |k|).",
     }.get(mode, esc(mode))
-    if str(o.get("zero_matching") or "linear") == "dependent":
+    if o.zero_matching == "dependent":
         text += (
             " Zeros (mentions headed by an empty node) were first paired by their heads' "
             "enhanced dependencies (10 · F1 of parent and relation pairs + F1 of parents, same "
@@ -284,7 +285,7 @@ def _matching_text(o: dict[str, Any]) -> str:
         )
     if mode != "exact":
         text += " Mentions without a head or minimum span (other formats) match only exactly."
-    if o.get("split_antecedents"):
+    if o.split_antecedents:
         text += (
             " Split antecedents were scored as the Universal Anaphora scorer does (Yu et al. "
             "2022): a plural entity gains one mention, the set of its antecedent entities; key "

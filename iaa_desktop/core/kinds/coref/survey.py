@@ -15,9 +15,11 @@ CONLL_SUFFIXES = ("_conll", ".conll", ".key", ".response", ".gold_conll", ".auto
 def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
     """Each annotator's documents, with their mentions and chains, read as the comparison will."""
     from iaa_desktop.core.kinds.coref.compare import read_annotators
+    from iaa_desktop.core.kinds.coref.options import CorefOptions
 
     errors: list[Any] = []
-    by_annotator, found = run_to_end(read_annotators(list(inputs), opts, errors))
+    chosen = CorefOptions.resolve(opts)
+    by_annotator, found = run_to_end(read_annotators(list(inputs), chosen, errors))
     sources = {n: source(p) if p else "a project export" for n, p in found.items()}
     out = documents_survey(
         by_annotator,

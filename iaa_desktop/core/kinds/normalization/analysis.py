@@ -18,6 +18,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.align.characters import CharacterAligner
+from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.normalization.reader import NormalizationData
 from iaa_desktop.core.kinds.normalization.result import (
     MOD_TYPES,
@@ -228,15 +229,15 @@ class _Tokens:
     n_punct: int  # punctuation tokens left out
 
 
-def _prepare_tokens(data: NormalizationData, opts: Mapping[str, Any]) -> _Tokens:
+def _prepare_tokens(data: NormalizationData, opts: NormalizationOptions) -> _Tokens:
     orig = np.asarray(data.orig, dtype=object)
     norm, mod, mod_type = data.norm, data.mod, data.mod_type
-    if opts.get("lowercase", True):
+    if opts.lowercase:
         orig = _map_unique(orig, str.lower)
         norm = _map_unique(norm, str.lower)
         mod = _map_unique(mod, str.lower)
     keep = np.ones(len(orig), dtype=bool)
-    if opts.get("drop_punctuation", True):
+    if opts.drop_punctuation:
         keep = ~_map_unique(orig, _is_punctuation).astype(bool)
     return _Tokens(
         orig[keep],
@@ -251,18 +252,17 @@ def _prepare_tokens(data: NormalizationData, opts: Mapping[str, Any]) -> _Tokens
 
 def analyse(
     data: NormalizationData,
-    opts: Mapping[str, Any],
+    given: NormalizationOptions | Mapping[str, Any],
     inputs: tuple[str, ...] = (),
     kind: str = "normalization",
     aligner: CharacterAligner | None = None,
 ) -> Generator[Progress, None, NormalizationResult]:
     """Every figure of a normalization study from matched tokens (see the module docstring)."""
+    opts = given if isinstance(given, NormalizationOptions) else NormalizationOptions.resolve(given)
     yield Progress(10, 100, "Preparing the tokens")
     tok = _prepare_tokens(data, opts)
     n = len(tok.orig)
-    changed, types = _compute_types(
-        tok.orig, tok.norm, tok.mod_type, bool(opts.get("raw_compare", False))
-    )
+    changed, types = _compute_types(tok.orig, tok.norm, tok.mod_type, opts.raw_compare)
     masks = {"ALL": np.ones(n, bool), "MEDIUM": changed.any(axis=1), "STRICT": changed.all(axis=1)}
 
     yield Progress(20, 100, "Aligning characters")
@@ -297,7 +297,8 @@ def analyse(
     res = NormalizationResult(
         kind=kind,
         inputs=inputs,
-        options=dict(opts),
+        options=opts.record(),
+        chosen=opts,
         errors=list(data.errors),
         warnings=list(data.warnings),
         annotators=tuple(names),
@@ -397,6 +398,6 @@ def _modernization(
             continue
         sel = np.flatnonzero(m)
         cd = build_character_data(tok.orig[sel].tolist(), modern[sel], aligner)
-        a = SubsetReliability(cd.codes, cd.labels).agreement()
-        by_type[t] = Agreement.of(a, nt, int(cd.codes.shape[0]))
+        found = SubsetReliability(cd.codes, cd.labels).agreement()
+        by_type[t] = Agreement.of(found, nt, int(cd.codes.shape[0]))
     return modernization, confusion, by_type

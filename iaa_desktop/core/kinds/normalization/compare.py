@@ -20,10 +20,9 @@ The figures are computed in :mod:`.analysis`; the result class is in :mod:`.resu
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from iaa_desktop.core.kinds.normalization.analysis import (
     CharacterData,
@@ -33,6 +32,7 @@ from iaa_desktop.core.kinds.normalization.analysis import (
     simplify,
 )
 from iaa_desktop.core.kinds.normalization.occurrences import occurrences
+from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.normalization.reader import (
     expand_inputs,
     looks_like_normalization,
@@ -45,8 +45,7 @@ from iaa_desktop.core.kinds.normalization.result import (
     Agreement,
     NormalizationResult,
 )
-from iaa_desktop.core.kinds.occurrences import FORM_MATCHES
-from iaa_desktop.core.kinds.spec import Setting, rename_annotators
+from iaa_desktop.core.kinds.spec import GivenOptions, rename_annotators
 from iaa_desktop.core.progress import Progress
 
 __all__ = [
@@ -63,51 +62,7 @@ __all__ = [
     "simplify",
 ]
 
-SETTINGS = [
-    Setting(
-        "lowercase",
-        "Lower-case everything",
-        True,
-        bool,
-        (),
-        "lower-case historical forms, normalizations and modernizations before comparing (as Bollmann et al. 2016 do)",
-    ),
-    Setting(
-        "drop_punctuation",
-        "Drop punctuation tokens",
-        True,
-        bool,
-        (),
-        "leave out tokens whose historical form is punctuation only (as Bollmann et al. 2016 do)",
-    ),
-    Setting(
-        "raw_compare",
-        "Compare raw strings only",
-        False,
-        bool,
-        (),
-        "a token counts as unchanged only when the normalization equals the (lower-cased) historical "
-        "form; by default also when it equals the simplified form (ſ→s, abbreviation marks removed)",
-    ),
-    Setting(
-        "occurrence_match",
-        "Occurrences: match forms",
-        "exact",
-        str,
-        FORM_MATCHES,
-        "how the Occurrences view groups historical forms: exact (as written, after Unicode NFC), "
-        "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
-    ),
-    Setting(
-        "tokens",
-        "Include per-token units in JSON",
-        False,
-        bool,
-        (),
-        "add every token's Full and Diff units per annotator to the JSON output",
-        gui=False,
-    ),
-]
+SETTINGS = NormalizationOptions.settings()
 
 
 class NormalizationKind:
@@ -115,6 +70,9 @@ class NormalizationKind:
 
     name = "normalization"
     settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`NormalizationOptions.resolve`), computed with as
+    #: they are
+    options = NormalizationOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         try:
@@ -126,19 +84,18 @@ class NormalizationKind:
         return min(looks_like_normalization(f) for f in files)
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, NormalizationResult]:
-        from iaa_desktop.core.kinds.spec import resolve_options
-
-        opts = resolve_options(self.settings, options)
+        opts = NormalizationOptions.resolve(options)
         yield Progress(0, 100, "Reading the token files")
         data = read_normalization([Path(p) for p in inputs])
-        data = replace(data, annotators=rename_annotators(data.annotators, opts))
+        data = replace(data, annotators=rename_annotators(data.annotators, opts.as_dict()))
         result = yield from analyse(
             data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name
         )
         yield Progress(98, 100, "Occurrences of each form")
-        result.occurrences = occurrences(result, opts["occurrence_match"])
+        result.occurrences = occurrences(result, opts.occurrence_match)
+        result.options = opts.record()  # as given, for the study's record
         return result
 
 

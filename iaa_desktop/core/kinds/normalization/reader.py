@@ -19,16 +19,19 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, ReaderError
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.tabular import Quoting
 
 #: notes about tokens without a normalization, per study; the rest are counted in one message
 _MAX_EMPTY_NOTES = 20
@@ -127,7 +130,7 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, NDArray[Any], list
             path, 1, "the first line must be a header (e.g. text_id, token_id, orig, norm)."
         )
     delim = line_delimiter(first_line)
-    quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
+    quoting: Quoting = csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL
     first = first_records(path, text, delim, quoting)
     header = check_header(path, [h.strip().lower() for h in first[0]])
     errors: list[ReaderError] = []
@@ -154,7 +157,12 @@ def _read_table(path: Path) -> tuple[list[str], pd.DataFrame, NDArray[Any], list
 
 
 def _read_rows(
-    path: Path, text: str, delim: str, quoting: int, header: list[str], errors: list[ReaderError]
+    path: Path,
+    text: str,
+    delim: str,
+    quoting: Quoting,
+    header: list[str],
+    errors: list[ReaderError],
 ) -> tuple[pd.DataFrame, NDArray[Any]]:
     """Row by row with the ``csv`` module: a row with the wrong number of fields is reported and
     left out, the others are kept."""
@@ -240,10 +248,10 @@ class _Annot:
 _SEP = "\x1f"
 
 
-def _col(df, i: int | None) -> NDArray[Any]:
+def _col(df: pd.DataFrame, i: int | None) -> NDArray[Any]:
     if i is None:
         return np.full(len(df), "", dtype=object)
-    return df.iloc[:, i].to_numpy(dtype=object)
+    return np.asarray(df.iloc[:, i].to_numpy(dtype=object))
 
 
 def _dedupe(a: _Annot, errors: list[ReaderError]) -> _Annot:
@@ -279,7 +287,18 @@ def _dedupe(a: _Annot, errors: list[ReaderError]) -> _Annot:
     )
 
 
-def _make(name, path, df, lines, ix_text, ix_tok, ix_orig, ix_norm, ix_mod, ix_type) -> _Annot:
+def _make(
+    name: str,
+    path: Path,
+    df: pd.DataFrame,
+    lines: NDArray[Any],
+    ix_text: int | None,
+    ix_tok: int | None,
+    ix_orig: int | None,
+    ix_norm: int | None,
+    ix_mod: int | None,
+    ix_type: int | None,
+) -> _Annot:
     text, token = _col(df, ix_text), _col(df, ix_tok)
     keys = (pd_str(text) + _SEP + pd_str(token)).to_numpy(dtype=object)
     mtype = (
@@ -301,7 +320,7 @@ def _make(name, path, df, lines, ix_text, ix_tok, ix_orig, ix_norm, ix_mod, ix_t
     )
 
 
-def pd_str(a: NDArray[Any]):
+def pd_str(a: NDArray[Any]) -> pd.Series:
     import pandas as pd
 
     return pd.Series(a, dtype=object)
@@ -397,7 +416,9 @@ def _read_file(path: Path, errors: list[ReaderError]) -> list[_Annot]:
     ]
 
 
-def _missing_normalizations(norm: NDArray[Any], orig: NDArray[Any], names: list[str]):
+def _missing_normalizations(
+    norm: NDArray[Any], orig: NDArray[Any], names: list[str]
+) -> Iterator[tuple[int, str]]:
     """``(row, message)`` for tokens without a normalization (row ``-1``: the count of the rest).
 
     An empty normalization is a missing value (an undecided token of a gold file, a token the
@@ -483,7 +504,7 @@ def _missing_tokens(
     annots: list[_Annot], all_keys: NDArray[Any], pos: NDArray[Any], errors: list[ReaderError]
 ) -> NDArray[Any]:
     """Tokens some annotator lacks (each reported once, at its first annotator's line)."""
-    missing = (pos < 0).any(axis=1)
+    missing: NDArray[Any] = (pos < 0).any(axis=1)
     for k in np.flatnonzero(missing):
         x = int(np.flatnonzero(pos[k] >= 0)[0])
         ref = annots[x]

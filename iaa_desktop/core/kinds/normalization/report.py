@@ -19,6 +19,7 @@ from iaa_desktop.core.export.report import (
     Section,
     SummaryRow,
 )
+from iaa_desktop.core.kinds.normalization.result import NormalizationResult
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 
 #: the headline prints four decimals and percentages with two; the report does the same
@@ -94,7 +95,7 @@ def _grid_rows(units: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def summary(result: Any) -> tuple[list[SummaryRow], str]:
+def summary(result: NormalizationResult) -> tuple[list[SummaryRow], str]:
     """The headline coefficients (rows of the summary table) and their caption."""
     rows: list[SummaryRow] = []
     for subset in ("ALL", "MEDIUM", "STRICT"):
@@ -106,7 +107,7 @@ def summary(result: Any) -> tuple[list[SummaryRow], str]:
     return rows, caption
 
 
-def build(result: Any, ctx: ReportContext) -> KindReport:
+def build(result: NormalizationResult, ctx: ReportContext) -> KindReport:
     """The report section of a normalization result: per text, annotator pairs, modernization,
     the most disagreeing tokens with their character grids."""
     paragraphs, refs = methods(result)
@@ -312,17 +313,13 @@ def _tokens_section(
     kr.sections.append(Section("Normalization tokens", "\n".join(body), anchor="tokens"))
 
 
-def methods(result: Any) -> tuple[list[str], list[str]]:
-    o = result.options
-    case = "compared in lower case" if o.get("lowercase", True) else "compared with their case"
-    punct = (
-        "punctuation tokens left out"
-        if o.get("drop_punctuation", True)
-        else "punctuation tokens kept"
-    )
+def methods(result: NormalizationResult) -> tuple[list[str], list[str]]:
+    o = result.chosen
+    case = "compared in lower case" if o.lowercase else "compared with their case"
+    punct = "punctuation tokens left out" if o.drop_punctuation else "punctuation tokens kept"
     raw = (
         "as written"
-        if o.get("raw_compare")
+        if o.raw_compare
         else "after simplifying the historical spelling (e.g. long s as s)"
     )
     p1 = (
@@ -343,7 +340,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     )
     paragraphs = [p1, p2]
     refs = []
-    if getattr(result, "occurrences", None) is not None:
+    if result.occurrences is not None:
         paragraphs.append(methods_paragraph(result.occurrences, "normalization", "token"))
         refs.append("shannon1948")
     return paragraphs, [

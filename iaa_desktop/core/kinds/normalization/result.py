@@ -13,6 +13,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.align.characters import EMPTY_LABEL, CharacterAligner
+from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics.subsets import SubsetAgreement
@@ -92,6 +93,8 @@ class NormalizationResult(TaskResult):
     aligner: CharacterAligner | None = None
     #: every historical form with each annotator's normalization of each occurrence
     occurrences: Occurrences | None = None
+    #: the options it was computed with
+    chosen: NormalizationOptions = field(default_factory=NormalizationOptions)
 
     # -- per-token access (the view's character grid) -------------------------------------
 
@@ -163,7 +166,7 @@ class NormalizationResult(TaskResult):
         }
         if self.occurrences is not None:
             out["occurrences"] = self.occurrences.to_json()
-        if self.options.get("tokens"):
+        if self.chosen.tokens:
             out["tokens"] = [self.token_units(i) for i in range(self.n_tokens)]
         return out
 
@@ -191,7 +194,7 @@ class NormalizationResult(TaskResult):
         out["disagreements"] = self.disagreements
         if self.occurrences is not None:
             out.update(self.occurrences.tables())
-        if self.options.get("tokens"):
+        if self.chosen.tokens:
             out["tokens"] = self.tokens_table()
         return out
 

@@ -84,7 +84,9 @@ class SpansModel(AdjudicationModel):
         )
 
     def extra_choices(self, i: int) -> list[Choice]:
-        show = lambda v: self.value_text(i, v)  # noqa: E731
+        def show(v: str | None) -> str:
+            return self.value_text(i, v)
+
         versions = [decode(v) for v in self.versions[i] if v]
         every = [s for v in versions for s in v]
         if not every:
@@ -273,7 +275,8 @@ class SpansModel(AdjudicationModel):
         for by in self.corpus.docs.values():
             for d in by.values():
                 if key in d.meta:
-                    return d.meta
+                    meta: dict[str, Any] = d.meta
+                    return meta
         return None
 
     def _layer_feature(self) -> tuple[str, str]:

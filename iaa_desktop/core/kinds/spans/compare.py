@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ from iaa_desktop.core.kinds.spans.occurrences import occurrences
 from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
-from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import GivenOptions, rename_annotators
 from iaa_desktop.core.metrics import spans as S
 from iaa_desktop.core.progress import Progress
 
@@ -37,7 +38,8 @@ FIGURES = ("exact_f1", "overlap_f1", "char_fleiss_kappa", "char_alpha", "token_f
 def _mean_pairs(values: NDArray[Any]) -> NDArray[Any]:
     """Mean over annotator pairs (axis 0), NaN-aware (a pair without spans has no F1)."""
     with np.errstate(invalid="ignore"), _quiet():
-        return np.nanmean(values, axis=0)
+        mean: NDArray[Any] = np.nanmean(values, axis=0)
+    return mean
 
 
 class _quiet:
@@ -48,8 +50,13 @@ class _quiet:
         self._w.__enter__()
         warnings.simplefilter("ignore", RuntimeWarning)
 
-    def __exit__(self, *exc: object) -> None:
-        self._w.__exit__(*exc)
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._w.__exit__(kind, error, trace)
 
 
 def _pair_f1(tp: NDArray[Any], tot: NDArray[Any], draws: NDArray[Any]) -> dict[str, Any]:
@@ -131,6 +138,8 @@ def unit_figures(corpus: SpanCorpus, level: str, draws: NDArray[Any]) -> dict[st
 class SpansKind:
     name = "spans"
     settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`SpansOptions.resolve`), computed with as they are
+    options = SpansOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         from iaa_desktop.core.kinds.spans.sniffing import sniff
@@ -138,7 +147,7 @@ class SpansKind:
         return sniff(inputs)
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, SpansResult]:
         opts = SpansOptions.resolve(options)
         errors: list[ReaderError] = []
@@ -155,7 +164,7 @@ class SpansKind:
                 + "\n".join(str(e) for e in errors[:10])
             )
         result = yield from compare_corpus(corpus, opts, errors)
-        result.options = resolve_options(SETTINGS, options)  # as given, for the study's record
+        result.options = opts.record()  # as given, for the study's record
         result.inputs = tuple(str(p) for p in inputs)
         return result
 
@@ -218,7 +227,7 @@ def compare_corpus(
     by_pair_label = pair_label_counts(corpus, counts, edges)
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
     add_pairwise_figures(result, by_pair_label)
-    result.options, result.errors, result.warnings = opts.as_dict(), errors, warnings
+    result.options, result.errors, result.warnings = opts.record(), errors, warnings
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
     result.gamma_note = note

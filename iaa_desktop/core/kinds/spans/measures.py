@@ -203,14 +203,14 @@ def span_groups(corpus: SpanCorpus, edges: tuple[NDArray[Any], NDArray[Any]]) ->
 
 def pair_disagreements(
     corpus: SpanCorpus, edges: tuple[NDArray[Any], NDArray[Any]]
-) -> tuple[NDArray[Any], list[dict[str, int]]]:
+) -> tuple[NDArray[Any], list[dict[str, Any]]]:
     """Label confusion (labels × labels, first annotator of each pair in rows) and, per pair,
     the spans of the first annotator by kind of match with the second's: exact, boundary only
     (same label, other fragments), label only (same fragments), boundary and label, alone."""
     Q = len(corpus.labels)
     conf = np.zeros((Q, Q), dtype=np.int64)
     i, j = edges
-    rows = []
+    rows: list[dict[str, Any]] = []
     for x, y in pairs_of(corpus):
         sel = (corpus.ann[i] == x) & (corpus.ann[j] == y)
         a, b = i[sel], j[sel]
@@ -321,7 +321,7 @@ def unitizing_figures(
     raters: tuple[int, ...] | None = None,
     draws: NDArray[Any] | None = None,
     units: tuple[NDArray[Any], ...] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """αU per document (over its labels), per label and overall for the corpus (the documents
     every annotator has, concatenated in input order into one continuum, as DKPro Statistics
     computes αU of one continuum), for the given annotators (default: all).

@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans import pairwise as P
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
 
+if TYPE_CHECKING:
+    from iaa_desktop.core.metrics.gamma import GammaResult
+
+
+#: figures by name (F1 tables, character/token coefficients, αU) as the measures give them
+Figures = dict[str, Any]
+#: two annotators' indices
+Pair = tuple[int, int]
+
 
 def _nan(v: Any) -> float:
     return math.nan if v is None else float(v)
 
 
-def versions_text(corpus: SpanCorpus, spans_ix: np.ndarray) -> dict[int, str]:
+def versions_text(corpus: SpanCorpus, spans_ix: NDArray[Any]) -> dict[int, str]:
     """Per annotator index: that annotator's spans among ``spans_ix`` as ``LABEL 'text'@start``."""
     out: dict[int, list[str]] = {}
     for i in sorted(spans_ix.tolist(), key=lambda k: corpus.spans[k].start):
@@ -57,7 +67,9 @@ def disagreement_frame(corpus: SpanCorpus, groups: M.Groups) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def _pairs_frame(corpus, f1, units, ua_pairs) -> pd.DataFrame:
+def _pairs_frame(
+    corpus: SpanCorpus, f1: Figures, units: dict[str, Figures], ua_pairs: dict[Pair, Figures]
+) -> pd.DataFrame:
     rows = []
     for p, (x, y) in enumerate(M.pairs_of(corpus)):
         row = dict(f1["pairs"][p])
@@ -73,7 +85,7 @@ def _pairs_frame(corpus, f1, units, ua_pairs) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _labels_frame(corpus, f1, ua) -> pd.DataFrame:
+def _labels_frame(corpus: SpanCorpus, f1: Figures, ua: Figures) -> pd.DataFrame:
     n = np.zeros((len(corpus.annotators), len(corpus.labels)), dtype=np.int64)
     np.add.at(n, (corpus.ann, corpus.label), 1)
     rows = []
@@ -96,7 +108,9 @@ def _labels_frame(corpus, f1, ua) -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
-def _documents_frame(corpus, f1, groups, units, ua) -> pd.DataFrame:
+def _documents_frame(
+    corpus: SpanCorpus, f1: Figures, groups: M.Groups, units: dict[str, Figures], ua: Figures
+) -> pd.DataFrame:
     D = len(corpus.names)
     n = np.zeros((len(corpus.annotators), D), dtype=np.int64)
     np.add.at(n, (corpus.ann, corpus.doc), 1)
@@ -124,7 +138,17 @@ def _with_gamma_k(df: pd.DataFrame, gamma: Any) -> pd.DataFrame:
     return df
 
 
-def assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma) -> Any:
+def assemble(
+    corpus: SpanCorpus,
+    f1: Figures,
+    groups: M.Groups,
+    confusion: NDArray[Any],
+    pair_dis: list[dict[str, Any]],
+    units: dict[str, Figures],
+    ua: Figures,
+    ua_pairs: dict[Pair, Figures],
+    gamma: GammaResult | None,
+) -> SpansResult:
     overall = dict(f1["overall"])
     for level in ("char", "token"):
         figs = units[level].get("figures", {})

@@ -14,13 +14,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from iaa_desktop.core.adjudication.gold_io import (
-    delimiter_for,
-    free_name,
-    table_suffix,
-    write_table,
-)
+from iaa_desktop.core.adjudication.gold_io import free_name, table_suffix, write_table
 from iaa_desktop.core.adjudication.model import AdjudicationModel
+from iaa_desktop.core.errors import IaaError
+from iaa_desktop.core.kinds.table.gold import SAME_SHAPE, GoldLayout
 
 GOLD = "gold"
 
@@ -33,9 +30,12 @@ class TableModel(AdjudicationModel):
         *args: Any,
         item_context: pd.DataFrame | None = None,
         notes: pd.DataFrame | None = None,
+        gold_layout: GoldLayout | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(*args, **kw)
+        #: the shape of the inputs the gold table is written in (taken when they were read)
+        self.gold_layout = gold_layout
         ctx = item_context if item_context is not None else pd.DataFrame(columns=["item"])
         self._context = ctx.drop_duplicates("item").set_index("item") if len(ctx) else None
         self._notes = notes if notes is not None and len(notes) else None
@@ -71,51 +71,32 @@ class TableModel(AdjudicationModel):
         return context_block(head, self.context(i), notes)
 
     def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
-        from iaa_desktop.core.kinds.table.reader import (
-            ANNOTATOR_NAMES,
-            FILE,
-            LABEL_NAMES,
-            ColumnRoles,
-            find_column,
-            read_judgments,
-        )
-        from iaa_desktop.core.tabular import LINE, read_table
+        from iaa_desktop.core.kinds.table.reader import ANNOTATOR_NAMES, LABEL_NAMES, find_column
 
-        opts = self.options
-        split = lambda s: tuple(c.strip() for c in str(s or "").split(",") if c.strip())  # noqa: E731
-        roles = ColumnRoles(
-            item=split(opts.get("item")),
-            annotator=opts.get("annotator") or None,
-            label=opts.get("label") or None,
-            group_by=opts.get("group_by") or None,
-            metadata=split(opts.get("metadata")),
-            layout=str(opts.get("layout") or "auto"),
-            question=opts.get("question") or None,
-        )
-        j = read_judgments([Path(p) for p in self.inputs], roles)
-        frame, item_cols, meta = j.frame, list(j.item_columns), list(j.metadata_columns)
-        first_file = Path(frame[FILE].iloc[0])
-        layout = j.layout.split("+")[0]
-        if layout in ("long", "wide", "per-annotator"):
-            sep, suffix = delimiter_for(first_file), table_suffix(first_file)
-            header = [c for c in read_table(first_file).columns if c != LINE]
+        shape = self.gold_layout
+        if shape is None:
+            raise IaaError("This table study's units carry no gold layout: run the comparison.")
+        firsts, item_cols = shape.firsts, list(shape.item_columns)
+        meta = list(shape.metadata_columns)
+        layout = shape.layout
+        if layout in SAME_SHAPE:
+            sep, suffix, header = shape.delimiter, table_suffix(shape.first_file), shape.header
         else:
             # tool exports, triples, contingency and count tables: the gold is a long table
             # (item, annotator, label) that opens as any other long table
             sep, suffix, layout = ",", ".csv", "long"
             header = [*item_cols, "annotator", "label", *meta]
         gold_of = dict(zip(self.keys, gold))
-        firsts = frame.drop_duplicates(item_cols, keep="first")
         keys = firsts[item_cols].astype(str).agg(" | ".join, axis=1)
         labels = [("" if gold_of.get(k) is None else str(gold_of[k])) for k in keys]
         name = free_name(GOLD, self.annotators)
         if layout == "long":
             ann_col = (
-                roles.annotator
+                shape.annotator
                 or find_column([c for c in header if c not in item_cols], ANNOTATOR_NAMES)
                 or "annotator"
             )
-            lab_col = roles.label or find_column(
+            lab_col = shape.label or find_column(
                 [c for c in header if c not in item_cols and c != ann_col], LABEL_NAMES
             )
             if lab_col is None:
@@ -136,7 +117,7 @@ class TableModel(AdjudicationModel):
                 out[m] = firsts[m].to_numpy() if m in firsts.columns else ""
             out[name] = labels
         else:  # one file per annotator: item + label, the file name is the annotator
-            lab_col = roles.label or next(
+            lab_col = shape.label or next(
                 (c for c in header if c not in item_cols and c not in meta), "label"
             )
             out = pd.DataFrame({c: firsts[c].to_numpy() for c in item_cols})
@@ -149,8 +130,9 @@ def units_for_table(result: Any) -> TableModel:
     """Units of a :class:`~iaa_desktop.core.kinds.table.compare.TableResult` (one per item)."""
     items: pd.DataFrame = result.items
     annotators = tuple(result.annotators)
-    labels = items[list(annotators)].to_numpy(dtype=object)
-    versions = np.where(labels == "", None, labels).astype(object)
+    labels: NDArray[Any] = items[list(annotators)].to_numpy(dtype=object)
+    versions = labels.copy()
+    versions[labels == ""] = None
     groups = items["group"].astype(str).tolist() if "group" in items.columns else None
     numeric = result.level in ("ordinal", "interval", "ratio") and all(
         isinstance(c, int | float | np.integer | np.floating) for c in result.categories
@@ -172,6 +154,7 @@ def units_for_table(result: Any) -> TableModel:
         options=result.options,
         item_context=getattr(result, "item_context", None),
         notes=getattr(result, "notes", None),
+        gold_layout=getattr(result, "gold_layout", None),
     )
     model.numeric = bool(numeric)
     model.level = str(result.level)

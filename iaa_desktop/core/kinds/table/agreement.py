@@ -89,7 +89,7 @@ def with_categories(data: ReliabilityData, names: Sequence[str]) -> ReliabilityD
             raise OptionError(
                 "Category order: the labels are numbers, so the declared categories must be too."
             ) from None
-        old = [float(c) for c in data.categories]
+        old: list[float] | list[str] = [float(c) for c in data.categories]
     else:
         declared = np.array(list(dict.fromkeys(names)), dtype=object)
         old = [str(c) for c in data.categories]
@@ -374,4 +374,5 @@ def coincidences(stats: StudyStats) -> NDArray[Any]:
     """Krippendorff's coincidence matrix of the study (empty beyond the table size)."""
     if stats.tally.n_categories > MAX_TABLE_CATEGORIES:
         return np.zeros((0, 0))
-    return batch.coincidences(stats.tally, stats.aggregates)[0]
+    out: NDArray[Any] = batch.coincidences(stats.tally, stats.aggregates)[0]
+    return out

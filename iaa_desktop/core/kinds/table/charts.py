@@ -18,7 +18,6 @@ def pairwise_heatmap_figure(
     matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, figure: Any = None
 ) -> Figure:
     """Annotators × annotators heatmap with the value in each cell (NaN cells left blank)."""
-    import numpy as np
     from matplotlib.figure import Figure
 
     fig = figure if figure is not None else Figure(figsize=(4.6, 3.8), layout="constrained")
@@ -26,7 +25,8 @@ def pairwise_heatmap_figure(
     ax = fig.add_subplot(111)
     names = [str(n) for n in matrix.index]
     values = matrix.to_numpy(dtype=float)
-    im = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlGn", vmin=vmin, vmax=vmax)
+    # imshow masks the NaN cells (no value) itself: they get no colour
+    im = ax.imshow(values, cmap="RdYlGn", vmin=vmin, vmax=vmax)
     ax.set_xticks(range(len(names)), labels=names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), labels=names)
     for i in range(len(names)):

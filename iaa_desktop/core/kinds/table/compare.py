@@ -25,7 +25,7 @@ from iaa_desktop.core.errors import (
 )
 from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.options import IntervalProvenance
-from iaa_desktop.core.kinds.spec import TaskResult
+from iaa_desktop.core.kinds.spec import GivenOptions, TaskResult
 from iaa_desktop.core.kinds.table.agreement import (
     MAX_TABLE_CATEGORIES,
     coincidences,
@@ -38,6 +38,7 @@ from iaa_desktop.core.kinds.table.agreement import (
     study_stats,
     with_categories,
 )
+from iaa_desktop.core.kinds.table.gold import GoldLayout, gold_layout
 from iaa_desktop.core.kinds.table.layouts import sniff_export
 from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, Judgments, read_judgments
@@ -135,6 +136,8 @@ class TableResult(TaskResult):
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
     #: with a form column: every form with each annotator's label of each of its items
     occurrences: Occurrences | None = None
+    #: the shape of the inputs the gold table is written in (see :mod:`.gold`)
+    gold_layout: GoldLayout | None = None
 
     def pair_matrix(self, metric: str) -> pd.DataFrame:
         """Annotators × annotators matrix of a pair metric (diagonal 1, or n for ``n_items``)."""
@@ -254,6 +257,8 @@ def below_minus_one(overall: Mapping[str, AgreementResult]) -> list[ReaderError]
 class TableKind:
     name = "table"
     settings = SETTINGS
+    #: the kind's options: resolved once (:meth:`TableOptions.resolve`), computed with as they are
+    options = TableOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         files = []
@@ -267,10 +272,8 @@ class TableKind:
         return 0.5 if exports else 0.0
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, TableResult]:
-        from iaa_desktop.core.kinds.spec import resolve_options
-
         opts = TableOptions.resolve(options)
         yield Progress(0, 100, "Reading the tables")
         roles = ColumnRoles(
@@ -283,6 +286,7 @@ class TableKind:
             question=opts.question or None,
         )
         judgments = read_judgments(list(inputs), roles)
+        gold = gold_layout(judgments, roles.annotator, roles.label)
         errors, warnings = list(judgments.errors), list(judgments.warnings)
         yield Progress(15, 100, "Building the reliability data")
         try:
@@ -328,7 +332,7 @@ class TableKind:
         result = TableResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
-            options=resolve_options(self.settings, options),  # as given, for the study's record
+            options=opts.record(),  # as given, for the study's record
             errors=errors,
             warnings=warnings,
             annotators=data.annotators,
@@ -344,6 +348,7 @@ class TableKind:
             coincidence=coinc,
             per_category=per_cat,
             item_context=context,
+            gold_layout=gold,
             notes=notes,
         )
         from iaa_desktop.core.kinds.table.occurrences import occurrences

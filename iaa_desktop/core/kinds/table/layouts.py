@@ -22,6 +22,7 @@ import csv
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -88,7 +89,9 @@ def sniff_export(path: Path) -> bool:
     return not re.search(r'"labels?"\s*:\s*\[\s*\[', head)
 
 
-def read_tool_export(path: Path, head: str, question: str | None) -> tuple[pd.DataFrame, list]:
+def read_tool_export(
+    path: Path, head: str, question: str | None
+) -> tuple[pd.DataFrame, list[ReaderError]]:
     """The long frame of a Label Studio / Prodigy / doccano file and its warnings."""
     fits = identify(path, head)
     name = next((f for f in JSON_FORMATS if fits.get(f) is None), None)
@@ -154,7 +157,7 @@ def judgments_frame(
     return frame, warnings
 
 
-def _row(j: Judgment, meta_keys: list[str]) -> list:
+def _row(j: Judgment, meta_keys: list[str]) -> list[Any]:
     if j.rating is not None:
         label = f"{j.rating:g}"
     else:
@@ -275,7 +278,7 @@ def from_contingency(path: Path, text: str) -> tuple[pd.DataFrame, str]:
     header, body = rows[0], rows[1:]
     has_row_labels = len(header) == len(body) + 1 or not _INT.match(body[0][0])
     cats_cols = header[1:] if has_row_labels else header
-    out: list[list] = []
+    out: list[list[Any]] = []
     for k, r in enumerate(body):
         line = k + 2
         cells = r[1:] if has_row_labels else r
@@ -317,7 +320,7 @@ def from_counts(path: Path, frame: pd.DataFrame, item_col: str | None) -> pd.Dat
     exchangeable (Fleiss' κ, Krippendorff's α, AC1, percent agreement) exact.
     """
     cats = [c for c in frame.columns if c not in (LINE, item_col)]
-    out: list[list] = []
+    out: list[list[Any]] = []
     for pos, (_, row) in enumerate(frame.iterrows(), start=1):
         item = str(row[item_col]) if item_col else str(pos)
         k = 0

@@ -26,7 +26,7 @@ from iaa_desktop.core.kinds.table.layouts import (
     read_tool_export,
 )
 from iaa_desktop.core.nfc import nfc_column
-from iaa_desktop.core.tabular import LINE, expand_inputs, read_table
+from iaa_desktop.core.tabular import DELIMITER, LINE, expand_inputs, read_table
 from iaa_desktop.core.textio import read_text
 
 #: what ``expand_inputs`` takes from a folder: tables and the JSON exports of annotation tools
@@ -110,6 +110,22 @@ class Judgments:
     warnings: list[ReaderError] = field(default_factory=list)
     #: the categories count tables declare in their header (chosen or not), in header order
     categories: tuple[str, ...] = ()
+    #: per file read as a table (not a tool export, triples or contingency table): its header
+    #: and delimiter, so that the gold table is written in its shape without reading it again
+    sources: dict[str, SourceTable] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SourceTable:
+    """The header (without the line-number column) and the delimiter (``None``: a spreadsheet)
+    of an input table."""
+
+    header: tuple[str, ...]
+    delimiter: str | None
+
+
+#: the key of a :class:`SourceTable` in the ``attrs`` of a file's long frame (taken off when read)
+_SOURCE = "source_table"
 
 
 def find_column(columns: list[str], names: tuple[str, ...]) -> str | None:
@@ -280,8 +296,8 @@ def _file_frame(
     """One input file as long judgments, whatever its layout or format."""
     head = read_head(path)
     if path.suffix.lower() in (".json", ".jsonl") or looks_like_json(head):
-        frame, found = read_tool_export(path, head, roles.question)
-        return frame, tuple(c for c in frame.columns if c not in _LONG_COLS), "export", found
+        frame, problems = read_tool_export(path, head, roles.question)
+        return frame, tuple(c for c in frame.columns if c not in _LONG_COLS), "export", problems
     layout = roles.layout
     warnings: list[ReaderError] = []
     if layout in ("auto", "triples", "contingency") and path.suffix.lower() not in (
@@ -306,7 +322,9 @@ def _file_frame(
             return frame, (), "contingency", warnings
     df = read_table(path)
     _refuse_repeated_header(path, df)
+    source = SourceTable(tuple(str(c) for c in df.columns if c != LINE), df.attrs.get(DELIMITER))
     long, meta, kind = _long_from_frame(path, df, roles, n_files)
+    long.attrs[_SOURCE] = source
     if kind == "counts" and layout == "auto":
         warnings.append(
             ReaderError(
@@ -427,6 +445,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     layouts: set[str] = set()
     warnings: list[ReaderError] = []
     declared: list[str] = []
+    sources: dict[str, SourceTable] = {}
     for path in files:
         try:
             long, meta, layout, file_warnings = _file_frame(path, roles, len(files))
@@ -434,6 +453,7 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
             errors.append(e)
             continue
         warnings.extend(file_warnings)
+        source = long.attrs.pop(_SOURCE, None)
         if not _has_label(long):
             errors.append(
                 ReaderError(
@@ -458,6 +478,8 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
             continue
         declared.extend(c for c in long.attrs.get(DECLARED, ()) if c not in declared)
         long[FILE] = str(path)
+        if source is not None:
+            sources[str(path)] = source
         frames.append(long)
         layouts.add(layout)
         metas.extend(m for m in meta if m not in metas)
@@ -481,4 +503,6 @@ def read_judgments(paths: list[Path], roles: ColumnRoles) -> Judgments:
     _refuse_reserved_annotators(frame)
     frame = _without_empty_annotators(frame, errors)
     layout = "+".join(sorted(layouts))
-    return Judgments(frame, item_cols, tuple(metas), layout, errors, warnings, tuple(declared))
+    return Judgments(
+        frame, item_cols, tuple(metas), layout, errors, warnings, tuple(declared), sources
+    )

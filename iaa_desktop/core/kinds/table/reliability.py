@@ -207,7 +207,7 @@ def _item_codes(frame: pd.DataFrame, item_cols: Sequence[str]) -> NDArray[Any]:
     for codes_c, uniq_c in parts:
         combined = combined * (len(uniq_c) + 1) + codes_c
     item_codes, _ = pd.factorize(combined, sort=False)
-    return item_codes.astype(np.int64)
+    return np.asarray(item_codes, dtype=np.int64)
 
 
 def _keep_once(
