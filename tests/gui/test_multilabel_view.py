@@ -138,7 +138,11 @@ def test_detail_is_right_to_left_for_hebrew(qtbot, fixture_result) -> None:
     qtbot.waitExposed(dp)
     user.choose_text(qtbot, dp.size_box, "1")
     rows = dp.model.frame["row"].to_numpy(dtype=int)
-    hit = [k for k, p in enumerate(rows) if (r.partitions[p] == s1).all() or (r.partitions[p] == ~s1).all()]
+    hit = [
+        k
+        for k, p in enumerate(rows)
+        if (r.partitions[p] == s1).all() or (r.partitions[p] == ~s1).all()
+    ]
     assert hit, "the partition is offered"
     user.click_row(qtbot, dp.view, hit[0])
     qtbot.waitUntil(lambda: ip.s1 is not None and ((ip.s1 == s1).all() or (ip.s1 == ~s1).all()))

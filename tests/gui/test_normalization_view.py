@@ -142,7 +142,9 @@ def test_five_annotator_screenshot(qtbot, tmp_path):
     qtbot.addWidget(panel)
     panel.resize(1400, 900)
     panel.show()
-    panel.next_disagreement()
+    qtbot.waitExposed(panel)
+    user.focus(qtbot, panel.text_view)
+    qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
     assert panel.current is not None and panel.grid_model.rowCount() >= 5
     img = panel.grab()
     assert img.width() > 0

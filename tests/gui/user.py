@@ -274,7 +274,6 @@ def go_to_unit(qtbot, panel, unit: int) -> None:
     qtbot.waitUntil(lambda: panel.current == unit)
 
 
-
 def open_menu(qtbot, window, menu) -> None:
     """Click the menu bar of ``window`` where it shows ``menu``'s title; the menu opens."""
     activate(qtbot, window)
