@@ -175,8 +175,8 @@ class AdjudicationPanel(QWidget):
         bl.setContentsMargins(0, 0, 0, 0)
         bl.addWidget(view, 1)
         legend = QLabel(
-            "• to decide · = merged automatically · ✓ decided · versions: one colour per value · "
-            "rows: tinted by severity"
+            "• to decide · = merged automatically · ✓ decided · versions: one colour per value "
+            f"({self.session.model.missing_legend}) · rows: tinted by severity"
         )
         legend.setWordWrap(True)
         legend.setStyleSheet("color: #555")

@@ -138,7 +138,7 @@ class QueueModel(QAbstractTableModel):
                     "measurement; rows are tinted by it"
                 )
             if 3 <= section < 3 + n:
-                return "this annotator's version; one colour per value, — = no version"
+                return f"this annotator's version; one colour per value, {self._s.model.missing_legend}"
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -177,7 +177,9 @@ class QueueModel(QAbstractTableModel):
         if x is not None or c == self.decision_column():
             if x is not None:
                 v = m.versions[i, x]
-                text = "—" if v is None else m.describe_value(i, v)
+                missing = m.missing_text(i, x) if v is None else None
+                text = m.describe_value(i, v) if v is not None else missing
+                text = "—" if text is None else text
             else:
                 text = self.decision_text(i)
             return bidi_cell(text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…")
@@ -204,7 +206,9 @@ class QueueModel(QAbstractTableModel):
             return self._s.title(i)
         x = self._annotator_column(c)
         if x is not None:
-            return m.describe_value(i, m.versions[i, x])
+            v = m.versions[i, x]
+            missing = m.missing_text(i, x) if v is None else None
+            return m.describe_value(i, v) if missing is None else m.missing_legend
         if c == self.decision_column():
             return self.decision_text(i) or "to decide"
         return None
