@@ -115,6 +115,10 @@ def rescale(root: QWidget) -> None:
             refit()
     for view in _with_self(root, QAbstractItemView):
         view.doItemsLayout()
+    for w in _with_self(root, QWidget):
+        sheet = w.styleSheet()
+        if sheet:  # a widget with a style sheet keeps the font it was polished with: again
+            w.setStyleSheet(sheet)
     if isinstance(root, QMainWindow):  # its menu bar keeps the old height otherwise
         root.menuBar().updateGeometry()
         layout = root.layout()

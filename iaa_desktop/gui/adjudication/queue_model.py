@@ -10,6 +10,8 @@ looked up when painted.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -125,7 +127,7 @@ class QueueModel(QAbstractTableModel):
             if section < 3:
                 return ("", "Unit", "Group")[section]
             if section < 3 + n:
-                return self._s.display_names()[section - 3]
+                return short_names(self._s.display_names())[section - 3]
             return "Decision" if section == 3 + n else "Severity"
         if role == Qt.ItemDataRole.ToolTipRole:
             if section == 0:
@@ -138,7 +140,7 @@ class QueueModel(QAbstractTableModel):
                     "measurement; rows are tinted by it"
                 )
             if 3 <= section < 3 + n:
-                return f"this annotator's version; one colour per value, {self._s.model.missing_legend}"
+                return f"{self._s.display_names()[section - 3]}: this annotator's version; one colour per value, {self._s.model.missing_legend}"
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -168,8 +170,10 @@ class QueueModel(QAbstractTableModel):
             return self._state(i)
         if c == 1:
             title, group = s.title(i), str(m.groups[i])
-            if group and title.startswith(group + ": "):
-                title = title[len(group) + 2 :]  # the group has its own column
+            for sep in (": ", "/"):  # the group has its own column
+                if group and title.startswith(group + sep) and len(title) > len(group + sep):
+                    title = title[len(group + sep) :]
+                    break
             return bidi_cell(title)
         if c == 2:
             return bidi_cell(str(m.groups[i]))
@@ -212,6 +216,17 @@ class QueueModel(QAbstractTableModel):
         if c == self.decision_column():
             return self.decision_text(i) or "to decide"
         return None
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """Column titles that tell the annotators apart in narrow columns: a prefix every name
+    shares (``annotator_1`` … ``annotator_5``) is left out, "…" in its place; the names as they
+    are when they share less than three characters or one name is all prefix."""
+    names = list(names)
+    prefix = os.path.commonprefix(names) if len(names) > 1 else ""
+    if len(prefix) < 3 or any(len(n) == len(prefix) for n in names):
+        return names
+    return ["…" + n[len(prefix) :] for n in names]
 
 
 def share_columns(view: QTableView, model: QueueModel) -> None:

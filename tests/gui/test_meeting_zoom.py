@@ -1,0 +1,69 @@
+"""Five annotators in the adjudication window at 150 %: every control grows with the zoom (the
+decide buttons and the legend too), and the queue's column titles tell the annotators apart."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLabel
+
+from iaa_desktop.cli import compute
+from iaa_desktop.gui import presentation
+from iaa_desktop.gui.adjudication import open_adjudication
+from tests.conftest import shared_path
+from tests.gui import user
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+@pytest.fixture
+def five(qtbot, tmp_path):
+    d = shared_path("normalization")
+    result = compute("normalization", sorted(d.glob("annotator_*.tsv")), {})
+    dlg = open_adjudication(None, result, None, store_path=tmp_path / "s.sqlite", show=True)
+    qtbot.addWidget(dlg)
+    qtbot.waitExposed(dlg)
+    user.activate(qtbot, dlg)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dlg.panel.queue_view, timeout=5000)
+    yield dlg
+    presentation.zoom().set_factor(1.0)  # the zoom is the application's: back for other tests
+    dlg.close()
+
+
+def test_every_control_grows_with_the_zoom(qtbot, five) -> None:
+    panel = five.panel
+    legend = next(w for w in panel.findChildren(QLabel) if w.text().startswith("• to decide"))
+    for _ in range(3):  # 110 %, 125 %, 150 %
+        qtbot.keyClick(panel.queue_view, Qt.Key.Key_Equal, CTRL)
+    assert presentation.factor() == 1.5
+    size = QApplication.font().pointSizeF()
+    buttons = panel._choice_buttons
+    assert len(buttons) >= 5
+    for widget in (*buttons, legend, panel.toolbar.filter_combo):
+        assert widget.font().pointSizeF() == pytest.approx(size), widget
+    # the next unit's buttons too
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_N)
+    qtbot.waitUntil(lambda: panel._choice_buttons and panel._choice_buttons[0].isVisible())
+    assert panel._choice_buttons[0].font().pointSizeF() == pytest.approx(size)
+    # the unit's label keeps its bold with the new size
+    assert panel.unit_label.font().bold()
+    assert panel.unit_label.font().pointSizeF() == pytest.approx(size)
+
+
+def test_the_queue_titles_tell_five_annotators_apart(qtbot, five) -> None:
+    model = five.panel.queue_model
+    names = five.panel.session.display_names()
+    titles = [model.headerData(3 + k, Qt.Orientation.Horizontal) for k in range(len(names))]
+    assert titles == ["…1", "…2", "…3", "…4", "…5"]
+    tips = [
+        model.headerData(3 + k, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        for k in range(len(names))
+    ]
+    assert all(t.startswith(n + ":") for t, n in zip(tips, names))
+    # the unit column does not repeat the group (its own column)
+    first = model.data(model.index(0, 1))
+    group = model.data(model.index(0, 2))
+    assert not first.strip("\u2068\u2069").startswith(group.strip("\u2068\u2069") + "/")
