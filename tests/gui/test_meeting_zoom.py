@@ -7,7 +7,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLabel
 
 from iaa_desktop.cli import compute
@@ -67,3 +68,36 @@ def test_the_queue_titles_tell_five_annotators_apart(qtbot, five) -> None:
     first = model.data(model.index(0, 1))
     group = model.data(model.index(0, 2))
     assert not first.strip("\u2068\u2069").startswith(group.strip("\u2068\u2069") + "/")
+
+
+def test_deciding_fast_puts_no_button_on_the_screen_as_a_window(qtbot, five) -> None:
+    """Keys pressed faster than the window repaints: the buttons of the units passed on the way
+    are removed without ever being shown as windows of their own."""
+    from PySide6.QtWidgets import QPushButton
+
+    from PySide6.QtCore import QObject
+
+    shown_as_window = []
+
+    class Watch(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Show and isinstance(obj, QPushButton) and obj.isWindow():
+                shown_as_window.append(obj.text())
+            return False
+
+    watch = Watch()
+    QApplication.instance().installEventFilter(watch)
+    panel = five.panel
+    done = panel.session.progress()[0]
+    try:
+        for _ in range(4):  # no event loop between the keys, as when a person types ahead
+            press = QKeyEvent(
+                QEvent.Type.KeyPress, Qt.Key.Key_1, Qt.KeyboardModifier.NoModifier, "1"
+            )
+            QApplication.sendEvent(panel.queue_view, press)
+        qtbot.wait(100)
+    finally:
+        QApplication.instance().removeEventFilter(watch)
+    assert panel.session.progress()[0] == done + 4
+    assert not shown_as_window
+    assert all(b.isVisible() for b in panel._choice_buttons)

@@ -322,8 +322,10 @@ class AdjudicationPanel(QWidget):
         """Show unit ``i``: its context and versions, the ways to decide it, its decision."""
         self.current = i
         for b in self._choice_buttons:
+            # hidden, not unparented: the layout has queued a show for a button just added,
+            # which would put a parentless button on the screen as a window of its own
             self.choices_layout.removeWidget(b)
-            b.setParent(None)
+            b.hide()
             b.deleteLater()
         self._choice_buttons = []
         if i is None:
