@@ -73,9 +73,8 @@ def test_the_queue_titles_tell_five_annotators_apart(qtbot, five) -> None:
 def test_deciding_fast_puts_no_button_on_the_screen_as_a_window(qtbot, five) -> None:
     """Keys pressed faster than the window repaints: the buttons of the units passed on the way
     are removed without ever being shown as windows of their own."""
-    from PySide6.QtWidgets import QPushButton
-
     from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QPushButton
 
     shown_as_window = []
 
