@@ -64,6 +64,8 @@ def test_the_queue_titles_tell_five_annotators_apart(qtbot, five) -> None:
         for k in range(len(names))
     ]
     assert all(t.startswith(n + ":") for t, n in zip(tips, names))
+    # the agreement beside the queue cuts names in the middle, keeping their ends apart
+    assert five.panel.agreement_view.textElideMode() == Qt.TextElideMode.ElideMiddle
     # the unit column does not repeat the group (its own column)
     first = model.data(model.index(0, 1))
     group = model.data(model.index(0, 2))

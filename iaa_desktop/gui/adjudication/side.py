@@ -53,6 +53,8 @@ class SidePanel(QWidget):
         )
         self.agreement_view = make_table(self.agreement_model, sortable=False, name="agreement")
         self.agreement_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # names that share a prefix (annotator_1 … annotator_5) stay apart when cut
+        self.agreement_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         rl.addWidget(self.agreement_view, 1)
         rl.addWidget(QLabel("Decisions of this sitting (click to go back):"))
         self.history_view = QUndoView(panel.undo_stack)
