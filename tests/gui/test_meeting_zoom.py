@@ -102,3 +102,17 @@ def test_deciding_fast_puts_no_button_on_the_screen_as_a_window(qtbot, five) -> 
     assert panel.session.progress()[0] == done + 4
     assert not shown_as_window
     assert all(b.isVisible() for b in panel._choice_buttons)
+
+
+def test_the_same_decision_again_leaves_nothing_to_undo(qtbot, five) -> None:
+    """Pressing 1 on a unit decided so already moves on; Ctrl+Z then undoes the decision made,
+    not a repetition of it."""
+    panel = five.panel
+    first = panel.current
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_1)
+    assert panel.session.is_decided(first)
+    user.go_to_unit(qtbot, panel, first)  # back to it, in the list of all units
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_1)  # the same again
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_Z, CTRL)
+    assert not panel.session.is_decided(first)
+    assert panel.current == first

@@ -62,6 +62,11 @@ def _placeholder(kind: str) -> str:
     return spec.placeholder if spec is not None else "another value"
 
 
+def same_decision(a: Any, b: Any) -> bool:
+    """Whether two decisions say the same (their times aside)."""
+    return (a.choice, a.value, a.note) == (b.choice, b.value, b.note)
+
+
 class AdjudicationPanel(QWidget):
     """Adjudication of one session (see the module docstring)."""
 
@@ -430,6 +435,10 @@ class AdjudicationPanel(QWidget):
         except IaaError as e:
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
+        old, new = change.old, change.new
+        if old is not None and new is not None and same_decision(old, new):
+            self.step(1, after=i)  # decided so already: nothing to record or to undo
+            return True
         label = (
             f"typed {self.session.model.value_text(i, change.new.value if change.new else None)}"
             if isinstance(choice, str)
