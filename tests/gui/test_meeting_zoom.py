@@ -116,3 +116,38 @@ def test_the_same_decision_again_leaves_nothing_to_undo(qtbot, five) -> None:
     qtbot.keyClick(panel.queue_view, Qt.Key.Key_Z, CTRL)
     assert not panel.session.is_decided(first)
     assert panel.current == first
+
+
+def test_zoomed_tables_keep_every_number_whole_and_names_apart(qtbot, window) -> None:
+    """The Psalms study at 150 %: the columns grow with the text, so no number is cut, and names
+    that share a beginning are cut in the middle."""
+    from PySide6.QtWidgets import QTableView
+
+    d = shared_path("psalms-coref")
+    with qtbot.waitSignal(window.session.results_ready, timeout=120000):
+        window.open_inputs([d / "A", d / "B"], "coref", {})
+    window.show()
+    qtbot.waitExposed(window)
+    user.activate(qtbot, window)
+    try:
+        for _ in range(3):
+            qtbot.keyClick(window, Qt.Key.Key_Equal, CTRL)
+        assert presentation.factor() == 1.5
+        tables = [v for v in window.tabs.currentWidget().findChildren(QTableView) if v.isVisible()]
+        assert tables
+        cut = []
+        for view in tables:
+            model, fm = view.model(), view.fontMetrics()
+            last = model.columnCount() - 1
+            for c in range(last):  # the last column stretches
+                if view.isColumnHidden(c):
+                    continue
+                for r in range(min(10, model.rowCount())):
+                    text = str(model.index(r, c).data() or "")
+                    if text.replace(".", "", 1).replace("-", "", 1).isdigit():
+                        if fm.horizontalAdvance(text) + 6 > view.columnWidth(c):
+                            cut.append((view.objectName(), c, text))
+        assert not cut, cut
+        assert all(v.textElideMode() == Qt.TextElideMode.ElideMiddle for v in tables)
+    finally:
+        presentation.zoom().set_factor(1.0)
