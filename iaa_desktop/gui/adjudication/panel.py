@@ -171,6 +171,9 @@ class AdjudicationPanel(QWidget):
         self.queue_model = QueueModel(self.session, self)
         view = make_table(self.queue_model, sortable=False, name="adjudication_queue")
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # versions begin with what tells them apart (a chain's size, a span's label): cut at
+        # the end, not in the middle as the other tables
+        view.setTextElideMode(Qt.TextElideMode.ElideRight)
         view.setColumnHidden(2, not any(self.session.model.groups))
         view.selectionModel().currentChanged.connect(self._on_queue_current)
         self.queue_view = view
