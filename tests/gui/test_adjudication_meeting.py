@@ -69,14 +69,19 @@ def test_spans_meeting_by_keys_quotes_each_unit_from_its_own_document(qtbot, tmp
     panel, s = dlg.panel, dlg.panel.session
     docs = {s.model.group_doc[i] for i in panel.queue_model.indices()}
     assert len(docs) > 1  # the queue spans several documents, in several scripts
-    # the queue quotes each version from its own unit's document
+    # the queue quotes each version from its own unit's document, the quote isolated (its
+    # own isolates are not shown escaped as "<U+2068>")
+    quotes = 0
     for row, i in enumerate(panel.queue_model.indices()):
         text = s.model.corpus.texts[s.model.group_doc[int(i)]] or ""
         for col in range(panel.queue_model.columnCount()):
             shown = str(panel.queue_model.index(row, col).data() or "")
+            assert "<U+2068>" not in shown and "<U+2069>" not in shown, shown
             for _label, quoted, a, b in QUOTE.findall(shown):
                 if " … " not in quoted:
                     assert text[int(a) : int(b)] == quoted
+                    quotes += 1
+    assert quotes > 0
     # decide three units with one key each, undo the last
     decided = []
     for _ in range(3):

@@ -11,6 +11,7 @@ looked up when painted.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -174,9 +175,9 @@ class QueueModel(QAbstractTableModel):
                 if group and title.startswith(group + sep) and len(title) > len(group + sep):
                     title = title[len(group + sep) :]
                     break
-            return bidi_cell(title)
+            return queue_cell(title)
         if c == 2:
-            return bidi_cell(str(m.groups[i]))
+            return queue_cell(str(m.groups[i]))
         x = self._annotator_column(c)
         if x is not None or c == self.decision_column():
             if x is not None:
@@ -186,7 +187,7 @@ class QueueModel(QAbstractTableModel):
                 text = "—" if text is None else text
             else:
                 text = self.decision_text(i)
-            return bidi_cell(text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…")
+            return queue_cell(text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…")
         d = m.disagreement[i]
         return f"{d:.2f}" if np.isfinite(d) else "–"
 
@@ -216,6 +217,17 @@ class QueueModel(QAbstractTableModel):
         if c == self.decision_column():
             return self.decision_text(i) or "to decide"
         return None
+
+
+#: a quote as the kinds write it, isolated (‘FSI text PDI’), once :func:`bidi_cell` escaped it
+_OWN_ISOLATE = re.compile("‘<U\\+2068>(.*?)<U\\+2069>’")
+
+
+def queue_cell(text: str) -> str:
+    """:func:`bidi_cell`, keeping the isolates a kind puts around a quoted text (‘⁨…⁩’:
+    a right-to-left quote stays in its place beside the offsets); any other bidirectional
+    control, a quoted one too, is shown escaped."""
+    return _OWN_ISOLATE.sub("‘⁨\\1⁩’", bidi_cell(text))
 
 
 def short_names(names: Sequence[str]) -> list[str]:
