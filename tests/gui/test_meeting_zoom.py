@@ -151,3 +151,22 @@ def test_zoomed_tables_keep_every_number_whole_and_names_apart(qtbot, window) ->
         assert all(v.textElideMode() == Qt.TextElideMode.ElideMiddle for v in tables)
     finally:
         presentation.zoom().set_factor(1.0)
+
+
+def test_the_agreement_beside_the_queue_shows_every_figure_whole(qtbot, five) -> None:
+    panel = five.panel
+    view, model = panel.agreement_view, panel.agreement_model
+    qtbot.waitUntil(lambda: model.rowCount() == 5, timeout=10000)
+    five.resize(1280, 720)
+    for _ in range(3):  # 150 %
+        qtbot.keyClick(panel.queue_view, Qt.Key.Key_Equal, CTRL)
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_1)  # a decision: the figures are shown again
+    qtbot.waitUntil(lambda: panel.session.progress()[0] > 0)
+    qtbot.wait(300)
+    fm = view.fontMetrics()
+    widths = [view.columnWidth(c) for c in range(model.columnCount())]
+    assert sum(widths) <= view.viewport().width() + 1, (widths, view.viewport().width())
+    for c in range(1, model.columnCount()):
+        for r in range(model.rowCount()):
+            text = str(model.index(r, c).data() or "")
+            assert fm.horizontalAdvance(text) + 6 <= widths[c], (c, text, widths[c])

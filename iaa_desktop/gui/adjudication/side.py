@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QFileDialog,
+    QHeaderView,
     QLabel,
     QMessageBox,
     QPushButton,
@@ -85,6 +86,11 @@ class SidePanel(QWidget):
         shown["annotator"] = [names[a] for a in t["annotator"]]
         self.agreement_model.set_frame(shown)
         fit_columns(self.agreement_view, max_width=90)
+        # the figures keep the width of their text; the names take what is left (cut in the
+        # middle), so the last figure is never hidden behind the edge
+        hh = self.agreement_view.horizontalHeader()
+        hh.setStretchLastSection(False)
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         return t
 
     # -- exports ------------------------------------------------------------------------------
