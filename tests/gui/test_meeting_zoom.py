@@ -170,3 +170,22 @@ def test_the_agreement_beside_the_queue_shows_every_figure_whole(qtbot, five) ->
         for r in range(model.rowCount()):
             text = str(model.index(r, c).data() or "")
             assert fm.horizontalAdvance(text) + 6 <= widths[c], (c, text, widths[c])
+
+
+def test_a_narrow_queue_never_hides_part_of_a_severity(qtbot, five) -> None:
+    """At 150 % beside the side panels, five annotators do not fit the queue: it scrolls, and
+    the severity stays whole where the queue begins."""
+    panel = five.panel
+    view, model = panel.queue_view, panel.queue_model
+    five.resize(1280, 720)
+    for _ in range(3):  # 150 %
+        qtbot.keyClick(panel.queue_view, Qt.Key.Key_Equal, CTRL)
+    qtbot.wait(200)
+    hh = view.horizontalHeader()
+    severity = model.columnCount() - 1
+    left = hh.sectionViewportPosition(severity)
+    assert 0 <= left and left + hh.sectionSize(severity) <= view.viewport().width()
+    fm = view.fontMetrics()
+    assert hh.sectionSize(severity) >= fm.horizontalAdvance("0.00") + 10
+    qtbot.keyClick(panel.queue_view, Qt.Key.Key_0, CTRL)  # 100 %: back in its place, last
+    qtbot.waitUntil(lambda: hh.visualIndex(severity) == severity)

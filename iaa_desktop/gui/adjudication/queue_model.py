@@ -271,6 +271,12 @@ def share_columns(view: QTableView, model: QueueModel) -> None:
         view.setColumnWidth(2, group)
     for c in range(3, model.decision_column() + 1):
         hh.setSectionResizeMode(c, mode.Stretch)
+    # too narrow for every column (a large zoom beside the side panels): the severity is shown
+    # right after the state, where scrolling never hides part of its number
+    needed = state_w + severity_w + unit + group + shared * hh.minimumSectionSize()
+    place = 1 if needed > view.viewport().width() else n - 1
+    if hh.visualIndex(n - 1) != place:
+        hh.moveSection(hh.visualIndex(n - 1), place)
 
 
 class ColumnSharer(QObject):
