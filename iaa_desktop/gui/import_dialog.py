@@ -16,7 +16,6 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -41,6 +40,7 @@ from iaa_desktop.core.study_file import Study
 from iaa_desktop.core.study_import import ImportPlan, plan_import, why
 from iaa_desktop.gui.geometry import fit_window
 from iaa_desktop.gui.tasks import TaskRunner
+from iaa_desktop.gui.widgets.choice_combo import ChoiceCombo
 
 ANNOTATION_FILTER = (
     "Annotation files (*.csv *.tsv *.tab *.txt *.xlsx *.ann *_conll *.conll *.key *.response)"
@@ -197,7 +197,7 @@ class ImportDialog(QDialog):
         row.addStretch(1)
         lay.addLayout(row)
         form = QFormLayout()
-        self.kind_combo = QComboBox()
+        self.kind_combo = ChoiceCombo()
         self.kind_combo.setObjectName("import_kind")
         for name, spec in KINDS.items():
             self.kind_combo.addItem(spec.title, name)

@@ -55,6 +55,7 @@ class Zoom(QObject):
         factor = float(min(LEVELS[-1], max(LEVELS[0], factor)))
         if abs(factor - self.factor) < 1e-6:
             return self.factor
+        ratio = factor / self.factor
         self.factor = factor
         f = QFont(self.base_font)
         size = self.base_font.pointSizeF()
@@ -66,7 +67,7 @@ class Zoom(QObject):
         # the widgets take the new font from posted events: deliver them before measuring
         QApplication.sendPostedEvents(None, QEvent.Type.ApplicationFontChange)
         for top in self.app.topLevelWidgets():
-            rescale(top)
+            rescale(top, ratio)
         self.changed.emit(factor)
         return factor
 
@@ -103,9 +104,11 @@ def base_font() -> QFont:
     return QApplication.font()
 
 
-def rescale(root: QWidget) -> None:
+def rescale(root: QWidget, ratio: float = 1.0) -> None:
     """Bring what does not follow the font by itself to the current zoom: row heights of the
-    tables in ``root`` and the resolution of its matplotlib canvases."""
+    tables in ``root`` and the resolution of its matplotlib canvases; after a zoom step by
+    ``ratio``, the widths of the table columns (fitted to their text at the old size, a number
+    would be cut)."""
     for view in _with_self(root, QTableView):
         vh = view.verticalHeader()
         if vh.sectionResizeMode(0) != QHeaderView.ResizeMode.ResizeToContents:
@@ -113,14 +116,32 @@ def rescale(root: QWidget) -> None:
         refit = getattr(view, "refit_to_font", None)
         if callable(refit):
             refit()
+        elif abs(ratio - 1.0) > 1e-6:
+            _scale_columns(view, ratio)
     for view in _with_self(root, QAbstractItemView):
         view.doItemsLayout()
+    for w in _with_self(root, QWidget):
+        sheet = w.styleSheet()
+        if sheet:  # a widget with a style sheet keeps the font it was polished with: again
+            w.setStyleSheet(sheet)
     if isinstance(root, QMainWindow):  # its menu bar keeps the old height otherwise
         root.menuBar().updateGeometry()
         layout = root.layout()
         if layout is not None:
             layout.invalidate()
     _rescale_canvases(root)
+
+
+def _scale_columns(view: QTableView, ratio: float) -> None:
+    """Widen (or narrow) the columns a user or a fit can size by ``ratio``."""
+    hh = view.horizontalHeader()
+    last = hh.count() - 1
+    for c in range(hh.count()):
+        if view.isColumnHidden(c) or (c == last and hh.stretchLastSection()):
+            continue
+        if hh.sectionResizeMode(c) != QHeaderView.ResizeMode.Interactive:
+            continue
+        view.setColumnWidth(c, max(hh.minimumSectionSize(), round(hh.sectionSize(c) * ratio)))
 
 
 def _with_self(root: QWidget, cls: type) -> Iterable:

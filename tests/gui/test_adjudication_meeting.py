@@ -69,14 +69,19 @@ def test_spans_meeting_by_keys_quotes_each_unit_from_its_own_document(qtbot, tmp
     panel, s = dlg.panel, dlg.panel.session
     docs = {s.model.group_doc[i] for i in panel.queue_model.indices()}
     assert len(docs) > 1  # the queue spans several documents, in several scripts
-    # the queue quotes each version from its own unit's document
+    # the queue quotes each version from its own unit's document, the quote isolated (its
+    # own isolates are not shown escaped as "<U+2068>")
+    quotes = 0
     for row, i in enumerate(panel.queue_model.indices()):
         text = s.model.corpus.texts[s.model.group_doc[int(i)]] or ""
         for col in range(panel.queue_model.columnCount()):
             shown = str(panel.queue_model.index(row, col).data() or "")
+            assert "<U+2068>" not in shown and "<U+2069>" not in shown, shown
             for _label, quoted, a, b in QUOTE.findall(shown):
                 if " … " not in quoted:
                     assert text[int(a) : int(b)] == quoted
+                    quotes += 1
+    assert quotes > 0
     # decide three units with one key each, undo the last
     decided = []
     for _ in range(3):
@@ -134,6 +139,11 @@ def test_spans_meeting_by_keys_quotes_each_unit_from_its_own_document(qtbot, tmp
     undecided = _read(gold_dir / "undecided.csv")
     _check_quotes(undecided, s.model, list(s.model.annotators))
     assert len(undecided) == sum(1 for g in s.gold if g is None)
+    assert _gold_matches_the_decisions(result, s.model, s.gold, gold_dir) >= len(kept)
+    wrong = s.gold
+    wrong[kept[0]] = None  # a decision missing from the gold is seen
+    with pytest.raises(AssertionError):
+        _gold_matches_the_decisions(result, s.model, wrong, gold_dir)
     # close (Ctrl+W) and reopen: the decisions are still there
     user.activate(qtbot, dlg)  # back from the export's message boxes
     qtbot.keyClick(
@@ -172,6 +182,54 @@ MAKERS = [
     _example("coref", "coref", "A", "B"),
     _example("spans", "spans", "Noa", "Omar", "Lena"),
 ]
+
+
+def _gold_matches_the_decisions(result, model, gold, gold_dir: Path) -> int:
+    """Read the gold written into ``gold_dir`` back with the kind's own reader, beside the
+    annotators' inputs, and check it holds exactly ``gold`` (every unit: decided, merged
+    automatically, or undecided). Returns how many units hold a gold value."""
+    from iaa_desktop.core.adjudication import units_for
+
+    kind = model.kind
+    written = sorted(p for p in gold_dir.rglob("*") if p.is_file() and p.name != "undecided.csv")
+    assert written, "no gold file written"
+    if kind == "coref":
+        from iaa_desktop.core.kinds.coref.adjudication import load_documents
+
+        _names, docs, _fmt, _err = load_documents([gold_dir / "gold", Path(result.inputs[0])])
+        chains = model.gold_chains(gold)
+        assert len(docs) == len(chains)
+        for doc, (mentions, classes) in zip(docs, chains):
+            assert doc.annotations[0].mentions == mentions
+            assert set(doc.annotations[0].classes) == set(classes)
+        return sum(g is not None for g in gold)
+    if kind == "spans":
+        back = compute("spans", [*map(Path, result.inputs), gold_dir / "gold"], {"n_resamples": 1})
+        want = model.gold_spans(gold)
+        for d, name in enumerate(model.corpus.names):
+            got = sorted(
+                set(back.corpus.docs[name]["gold"].spans), key=lambda s: (s.start, s.end, s.label)
+            )
+            assert got == want[d], name
+        return sum(g is not None for g in gold)
+    if kind == "durel":
+        back = compute("durel", sorted(gold_dir.iterdir()), {})
+    elif kind == "normalization":
+        from iaa_desktop.core.kinds.normalization.adjudication import model_from_inputs
+
+        loaded = model_from_inputs([*map(Path, result.inputs), *written])
+        back = None
+    else:
+        options = {"level": "ordinal", "group_by": "topic"} if kind == "table" else {}
+        kept = [Path(p) for p in result.inputs if not Path(p).name.startswith("label")]
+        back = compute(kind, [*kept, *written], options)
+    if back is not None:
+        loaded = units_for(back)
+    x = loaded.annotators.index(next(a for a in loaded.annotators if a.startswith("gold")))
+    got = dict(zip(loaded.keys, loaded.versions[:, x]))
+    for k, g in zip(model.keys, gold):
+        assert got.get(k) == g, (k, got.get(k), g)
+    return sum(g is not None for g in gold)
 
 
 @pytest.mark.parametrize("make", MAKERS, ids=lambda m: m.__name__)
@@ -222,6 +280,14 @@ def test_a_meeting_by_keys_keeps_its_decisions(qtbot, tmp_path, monkeypatch, mak
         assert row["decision"] and row["choice"] != ""
     assert any(gold_dir.iterdir())
     assert len(_read(gold_dir / "undecided.csv")) == sum(1 for g in s.gold if g is None)
+    for i in kept:
+        assert s.gold[i] is not None
+    # the gold written holds exactly the decisions (and the automatic merges), read back
+    assert _gold_matches_the_decisions(result, s.model, s.gold, gold_dir) >= len(kept)
+    wrong = s.gold
+    wrong[kept[0]] = None  # a decision missing from the gold file would be seen
+    with pytest.raises(AssertionError):
+        _gold_matches_the_decisions(result, s.model, wrong, gold_dir)
     user.activate(qtbot, dlg)  # back from the export's message boxes
     qtbot.keyClick(dlg.panel.queue_view, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not dlg.isVisible())

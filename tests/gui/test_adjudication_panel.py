@@ -189,10 +189,11 @@ def test_next_previous_filter_and_clear(qtbot, tmp_path: Path) -> None:
     user.choose(qtbot, panel.toolbar.filter_combo, "unresolved")
     i = panel.current
     _press(qtbot, panel, Qt.Key.Key_1)
-    panel.show_unit(i)
-    assert panel.clear_button.isEnabled() and panel.clear_decision()
+    user.go_to_unit(qtbot, panel, i)
+    assert panel.clear_button.isEnabled()
+    user.press(qtbot, panel.clear_button)
     assert not s.is_decided(i)
-    panel.undo_stack.undo()
+    _press(qtbot, panel, Qt.Key.Key_Z, modifier=Qt.KeyboardModifier.ControlModifier)
     assert s.is_decided(i)
     panel.close_store()
 
@@ -252,12 +253,12 @@ def test_coref_by_keyboard(qtbot, tmp_path: Path) -> None:
     _adjudicate_by_keyboard(qtbot, panel, n=10)
     # a class pair: the union by "u"
     pair = next(int(i) for i in session.queue() if model.units[int(i)].kind == "group")
-    panel.show_unit(pair)
+    user.go_to_unit(qtbot, panel, pair)
     _press(qtbot, panel, Qt.Key.Key_U)
     assert session.decision(pair).choice == "union"
     # a lone mention: drop by "x"
     lone = next(int(i) for i in session.queue() if model.units[int(i)].kind == "mention")
-    panel.show_unit(lone)
+    user.go_to_unit(qtbot, panel, lone)
     _press(qtbot, panel, Qt.Key.Key_X)
     assert session.gold[lone] == "drop"
     panel.export_gold(tmp_path / "gold")
@@ -279,8 +280,10 @@ def test_blind_mode_hides_names_in_coref_titles_and_context(qtbot, tmp_path: Pat
     )
     panel = AdjudicationPanel(session)
     qtbot.addWidget(panel)
+    panel.resize(1200, 800)
+    panel.show()
     lone = next(i for i, u in enumerate(model.units) if u.kind == "mention")
-    panel.show_unit(lone)
+    user.go_to_unit(qtbot, panel, lone)
     assert "Annotator" in panel.unit_label.text() and not panel.unit_label.text().endswith(" A")
     row = (
         int(np.flatnonzero(panel.queue_model.indices() == lone)[0])

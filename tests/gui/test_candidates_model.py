@@ -119,7 +119,7 @@ def test_large_studies_get_the_variational_preview_offered(qtbot, panel, cand_re
     from iaa_desktop.core.kinds.candidates.model import results
 
     monkeypatch.setattr(results, "LARGE_OUTCOMES", 10)
-    panel._suggest_preview(cand_result)
+    panel.set_result(cand_result)  # the window gives the panel a large study
     assert panel.method.currentText() == "variational"
     assert "pairwise outcomes" in panel.status.text() and "nuts" in panel.status.text()
 

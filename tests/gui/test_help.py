@@ -54,15 +54,25 @@ def test_help_menu_opens_both_dialogs(qtbot, tmp_path):
     qtbot.addWidget(w)
     seen = []
 
-    def close_modal():
+    def close_modal():  # a person reads the dialog, then presses Esc
         dlg = QApplication.activeModalWidget()
-        seen.append(type(dlg).__name__)
-        qtbot.keyClick(dlg, Qt.Key.Key_Escape)
+        if dlg is not None and dlg.isVisible():
+            seen.append(type(dlg).__name__)
+            qtbot.keyClick(dlg, Qt.Key.Key_Escape)
 
-    # the menu's entries, triggered as the menu does (the offscreen platform opens no menu bar
-    # menu on a click or Alt+H)
+    closer = QTimer()
+    closer.setInterval(100)
+    closer.timeout.connect(close_modal)
+    closer.start()
+    w.show()
+    qtbot.waitExposed(w)
+    # each entry: a click on Help in the menu bar, the arrow keys to the entry, Return
     for action in w.help_menu.actions():
-        QTimer.singleShot(200, close_modal)
-        action.trigger()
+        if action.isSeparator() or not action.isEnabled():
+            continue
+        user.menu_command(qtbot, w, w.help_menu, action.text())
+        qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
+    closer.stop()
     assert seen == ["MeasuresDialog", "AboutDialog"]
+    qtbot.waitUntil(lambda: w.session.is_warm, timeout=60000)  # the shown window warmed up
     w.session.cancel()

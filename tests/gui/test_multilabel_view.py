@@ -130,9 +130,24 @@ def test_detail_is_right_to_left_for_hebrew(qtbot, fixture_result) -> None:
     a, _ = r.pair_index[pairs[0]]
     s1 = np.zeros(8, dtype=bool)
     s1[r.data.codes[i, a]] = True
+    # the partition {that code} vs the rest, picked in the Decomposition table (size 1)
+    dp = panels["Decomposition"]
+    qtbot.addWidget(dp)
+    dp.resize(1000, 600)
+    dp.show()
+    qtbot.waitExposed(dp)
+    user.choose_text(qtbot, dp.size_box, "1")
+    rows = dp.model.frame["row"].to_numpy(dtype=int)
+    hit = [
+        k
+        for k, p in enumerate(rows)
+        if (r.partitions[p] == s1).all() or (r.partitions[p] == ~s1).all()
+    ]
+    assert hit, "the partition is offered"
+    user.click_row(qtbot, dp.view, hit[0])
+    qtbot.waitUntil(lambda: ip.s1 is not None and ((ip.s1 == s1).all() or (ip.s1 == ~s1).all()))
     ip.show()
     qtbot.waitExposed(ip)
-    ip.s1 = s1  # the partition {that code} vs the rest, as picking it in the scatter gives
     user.choose_index(qtbot, ip.pair_box, pairs[0])  # the pair chosen by hand shows it
     rows = ip.first_model.frame
     j = int(np.flatnonzero(rows["item"].to_numpy() == "T04")[0])
@@ -147,8 +162,12 @@ def test_selection_survives_recompute(qtbot, fixture_result) -> None:
     _, panels = _panels(fixture_result, cache)
     dp = panels["Decomposition"]
     qtbot.addWidget(dp)
-    dp.select_partition(42)
+    dp.resize(1000, 600)
+    dp.show()
+    qtbot.waitExposed(dp)
+    user.click_row(qtbot, dp.view, 42)
     chosen = dp.selected_partition()
+    assert (chosen == fixture_result.partitions[int(dp.model.frame["row"].iloc[42])]).all()
     again = run_to_end(KIND.run([FIX / "long.tsv", FIX / "texts.tsv"], {}))
     _, panels2 = _panels(again, cache)
     assert panels2["Decomposition"] is dp

@@ -40,7 +40,9 @@ def test_tiny_grid_shows_table4(qtbot):
     panel: NormalizationPanel = panels[0][1]
     qtbot.addWidget(panel)
     panel.show()
-    panel.select_token(0)
+    qtbot.waitExposed(panel)
+    user.click_anchor(qtbot, panel.text_view, "tok:0")
+    assert panel.current == 0
     m = panel.grid_model
     assert m.columnCount() == 6 and m.rowCount() == 2
     assert [m.headerData(c, Qt.Orientation.Horizontal) for c in range(6)] == list("gewain")
@@ -72,7 +74,10 @@ def test_keyboard_next_previous_and_filters(qtbot):
     # the panel opened on the first disagreement of the list; from no selection, N is the first
     # in text order
     assert panel.current is not None
-    panel.select_token(None)
+    # from the first token (a click on it), N is the first disagreement after it in text order
+    assert idx[0] > 0
+    user.click_anchor(qtbot, panel.text_view, "tok:0")
+    assert panel.current == 0
     qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
     assert panel.current == idx[0]
     qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
@@ -89,7 +94,8 @@ def test_keyboard_next_previous_and_filters(qtbot):
     assert panel.dis_model.rowCount() == 1  # zehant: EXT vs SEM
     # the modernization layer appears beneath the annotators
     k = res.orig.index("zehant")
-    panel.select_token(k)
+    user.click_anchor(qtbot, panel.text_view, f"tok:{k}")
+    assert panel.current == k
     names = [
         panel.grid_model.headerData(r, Qt.Orientation.Vertical)
         for r in range(panel.grid_model.rowCount())
@@ -105,7 +111,12 @@ def test_combining_marks_stay_in_their_unit(qtbot):
     panel = NormalizationPanel()
     qtbot.addWidget(panel)
     panel.set_result(res)
-    panel.select_token(res.orig.index("vn\u0304"))
+    panel.show()
+    qtbot.waitExposed(panel)
+    user.choose_index(qtbot, panel.text_combo, 0)  # all texts
+    k = res.orig.index("vn\u0304")
+    user.click_anchor(qtbot, panel.text_view, f"tok:{k}")
+    assert panel.current == k
     m = panel.grid_model
     assert [m.headerData(c, Qt.Orientation.Horizontal) for c in range(m.columnCount())] == [
         "v",
@@ -131,7 +142,9 @@ def test_five_annotator_screenshot(qtbot, tmp_path):
     qtbot.addWidget(panel)
     panel.resize(1400, 900)
     panel.show()
-    panel.next_disagreement()
+    qtbot.waitExposed(panel)
+    user.focus(qtbot, panel.text_view)
+    qtbot.keyClick(panel.text_view, Qt.Key.Key_N)
     assert panel.current is not None and panel.grid_model.rowCount() >= 5
     img = panel.grab()
     assert img.width() > 0

@@ -31,14 +31,11 @@ def test_disagreements_filter_and_step(qtbot):
     n = panel.dis_model.rowCount()
     assert n == len(result.frames["disagreements"]) > 0
     user.choose(qtbot, panel.kind_combo, "label")
-    panel._apply_filters()
     assert set(panel.dis_model.frame["kind"]) == {"label"}
     user.choose_index(qtbot, panel.kind_combo, 0)
     user.choose(qtbot, panel.label_combo, result.labels.index("ORG"))
-    panel._apply_filters()
     assert all("ORG" in s for s in panel.dis_model.frame["labels"])
     user.choose_index(qtbot, panel.label_combo, 0)
-    panel._apply_filters()
     qtbot.keyClick(panel.dis_view, Qt.Key.Key_N)
     assert panel.dis_view.currentIndex().row() == 1
     qtbot.keyClick(panel.dis_view, Qt.Key.Key_P)
@@ -54,7 +51,8 @@ def test_right_to_left_documents_render_each_annotator(qtbot):
     for who in result.annotators:
         assert who in html
     assert "ירושלים" in html
-    panel.show_document(d)
+    row = int((panel.doc_model.frame["document"] == "haaretz").to_numpy().nonzero()[0][0])
+    user.click_row(qtbot, panel.doc_view, row)
     assert "haaretz" in panel.title.text()
 
 
@@ -74,8 +72,8 @@ def test_adjudication_shows_each_choice_of_the_current_unit_once(qtbot, tmp_path
     many = max(range(len(counts)), key=counts.__getitem__)
     few = min(range(len(counts)), key=counts.__getitem__)
     assert counts[many] > counts[few]
-    panel.show_unit(many)
-    panel.show_unit(few)
+    user.go_to_unit(qtbot, panel, many)
+    user.go_to_unit(qtbot, panel, few)
     QApplication.processEvents()  # shows the new buttons; deleteLater waits for an event loop
     shown = [
         w.text() for w in panel.findChildren(QPushButton) if w.isVisible() and "  ·  " in w.text()

@@ -259,3 +259,33 @@ def menu_item(qtbot, menu, starts_with: str) -> None:
     while menu.activeAction() is not target:
         qtbot.keyClick(menu, Qt.Key.Key_Down)
     qtbot.keyClick(menu, Qt.Key.Key_Return)
+
+
+def go_to_unit(qtbot, panel, unit: int) -> None:
+    """In an adjudication panel, show ``unit`` as a person does: if the queue does not list it,
+    choose "all" in its filter; then click the queue's first visible row and walk down (or up)
+    to the unit's row with the arrow keys."""
+    model = panel.queue_model
+    if model.row_of(unit) < 0:
+        choose(qtbot, panel.toolbar.filter_combo, "all")
+    row = model.row_of(unit)
+    assert row >= 0, f"unit {unit} is not in the queue"
+    click_row(qtbot, panel.queue_view, row, 1)
+    qtbot.waitUntil(lambda: panel.current == unit)
+
+
+def open_menu(qtbot, window, menu) -> None:
+    """Click the menu bar of ``window`` where it shows ``menu``'s title; the menu opens."""
+    activate(qtbot, window)
+    bar = window.menuBar()
+    rect = bar.actionGeometry(menu.menuAction())
+    assert rect.isValid(), f"{menu.title()!r} is not in the menu bar"
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.waitUntil(menu.isVisible)
+
+
+def menu_command(qtbot, window, menu, starts_with: str) -> None:
+    """Open ``menu`` from the menu bar with a click, walk to the entry whose text starts with
+    ``starts_with`` with the arrow keys and press Return."""
+    open_menu(qtbot, window, menu)
+    menu_item(qtbot, menu, starts_with)

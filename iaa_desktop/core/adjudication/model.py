@@ -179,6 +179,15 @@ class AdjudicationModel:
         document overrides it: the text comes from unit ``i``'s own document."""
         return self.format_value(value)
 
+    #: what the text of an annotator without a version means (the queue's legend)
+    missing_legend = "— = no version"
+
+    def missing_text(self, i: int, x: int) -> str | None:
+        """What annotator ``x``'s cell of unit ``i`` shows when they have no version: a kind
+        whose missing versions mean different things (DURel: can't decide, not judged) tells
+        them apart; ``None`` (the default): the kind's text for no value."""
+        return None
+
     def describe_value(self, i: int, value: str | None) -> str:
         """A version of unit ``i`` as the adjudicator reads it (default: :meth:`value_text`)."""
         return self.value_text(i, value)
@@ -252,10 +261,11 @@ class AdjudicationModel:
             v = self.versions[i, x]
             key = str(pos + 1) if pos < 9 else ""
             shared = row.count(v) if v is not None else 0
+            missing = self.missing_text(i, x) if v is None else None
             out.append(
                 Choice(
                     key,
-                    f"{names[pos]}: {self.value_text(i, v)}"
+                    f"{names[pos]}: {self.value_text(i, v) if missing is None else missing}"
                     + (f"   (×{shared})" if shared > 1 else ""),
                     f"annotator:{self.annotators[x]}",
                     v,

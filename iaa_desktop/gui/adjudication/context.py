@@ -21,7 +21,10 @@ def versions_html(session: Any, i: int, colours: ValueColours) -> str:
     rows = []
     for n, c in enumerate(session.choices(i)):
         who, _, rest = c.label.partition(":")
-        value = rest.strip() or (m.describe_value(i, c.value) if c.value is not None else "—")
+        if c.value is None:  # no version: the kind's text for it ("—"; DURel: "?" or empty)
+            value = rest.strip()
+        else:
+            value = rest.strip() or m.describe_value(i, c.value)
         chosen = d is not None and d.choice == c.choice and d.value == c.value
         bg = colours.hex(c.value) if c.value is not None else "#f4f4f4"
         key = f"<b>{html.escape(c.key)}</b>" if c.key else ""

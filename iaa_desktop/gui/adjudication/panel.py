@@ -62,6 +62,11 @@ def _placeholder(kind: str) -> str:
     return spec.placeholder if spec is not None else "another value"
 
 
+def same_decision(a: Any, b: Any) -> bool:
+    """Whether two decisions say the same (their times aside)."""
+    return (a.choice, a.value, a.note) == (b.choice, b.value, b.note)
+
+
 class AdjudicationPanel(QWidget):
     """Adjudication of one session (see the module docstring)."""
 
@@ -166,6 +171,9 @@ class AdjudicationPanel(QWidget):
         self.queue_model = QueueModel(self.session, self)
         view = make_table(self.queue_model, sortable=False, name="adjudication_queue")
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # versions begin with what tells them apart (a chain's size, a span's label): cut at
+        # the end, not in the middle as the other tables
+        view.setTextElideMode(Qt.TextElideMode.ElideRight)
         view.setColumnHidden(2, not any(self.session.model.groups))
         view.selectionModel().currentChanged.connect(self._on_queue_current)
         self.queue_view = view
@@ -175,8 +183,8 @@ class AdjudicationPanel(QWidget):
         bl.setContentsMargins(0, 0, 0, 0)
         bl.addWidget(view, 1)
         legend = QLabel(
-            "• to decide · = merged automatically · ✓ decided · versions: one colour per value · "
-            "rows: tinted by severity"
+            "• to decide · = merged automatically · ✓ decided · versions: one colour per value "
+            f"({self.session.model.missing_legend}) · rows: tinted by severity"
         )
         legend.setWordWrap(True)
         legend.setStyleSheet("color: #555")
@@ -322,8 +330,10 @@ class AdjudicationPanel(QWidget):
         """Show unit ``i``: its context and versions, the ways to decide it, its decision."""
         self.current = i
         for b in self._choice_buttons:
+            # hidden, not unparented: the layout has queued a show for a button just added,
+            # which would put a parentless button on the screen as a window of its own
             self.choices_layout.removeWidget(b)
-            b.setParent(None)
+            b.hide()
             b.deleteLater()
         self._choice_buttons = []
         if i is None:
@@ -428,6 +438,10 @@ class AdjudicationPanel(QWidget):
         except IaaError as e:
             QMessageBox.warning(self, "Adjudication", str(e))
             return False
+        old, new = change.old, change.new
+        if old is not None and new is not None and same_decision(old, new):
+            self.step(1, after=i)  # decided so already: nothing to record or to undo
+            return True
         label = (
             f"typed {self.session.model.value_text(i, change.new.value if change.new else None)}"
             if isinstance(choice, str)

@@ -10,6 +10,9 @@ looked up when painted.
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -125,7 +128,7 @@ class QueueModel(QAbstractTableModel):
             if section < 3:
                 return ("", "Unit", "Group")[section]
             if section < 3 + n:
-                return self._s.display_names()[section - 3]
+                return short_names(self._s.display_names())[section - 3]
             return "Decision" if section == 3 + n else "Severity"
         if role == Qt.ItemDataRole.ToolTipRole:
             if section == 0:
@@ -138,7 +141,7 @@ class QueueModel(QAbstractTableModel):
                     "measurement; rows are tinted by it"
                 )
             if 3 <= section < 3 + n:
-                return "this annotator's version; one colour per value, — = no version"
+                return f"{self._s.display_names()[section - 3]}: this annotator's version; one colour per value, {self._s.model.missing_legend}"
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -168,19 +171,23 @@ class QueueModel(QAbstractTableModel):
             return self._state(i)
         if c == 1:
             title, group = s.title(i), str(m.groups[i])
-            if group and title.startswith(group + ": "):
-                title = title[len(group) + 2 :]  # the group has its own column
-            return bidi_cell(title)
+            for sep in (": ", "/"):  # the group has its own column
+                if group and title.startswith(group + sep) and len(title) > len(group + sep):
+                    title = title[len(group + sep) :]
+                    break
+            return queue_cell(title)
         if c == 2:
-            return bidi_cell(str(m.groups[i]))
+            return queue_cell(str(m.groups[i]))
         x = self._annotator_column(c)
         if x is not None or c == self.decision_column():
             if x is not None:
                 v = m.versions[i, x]
-                text = "—" if v is None else m.describe_value(i, v)
+                missing = m.missing_text(i, x) if v is None else None
+                text = m.describe_value(i, v) if v is not None else missing
+                text = "—" if text is None else text
             else:
                 text = self.decision_text(i)
-            return bidi_cell(text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…")
+            return queue_cell(text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…")
         d = m.disagreement[i]
         return f"{d:.2f}" if np.isfinite(d) else "–"
 
@@ -204,10 +211,34 @@ class QueueModel(QAbstractTableModel):
             return self._s.title(i)
         x = self._annotator_column(c)
         if x is not None:
-            return m.describe_value(i, m.versions[i, x])
+            v = m.versions[i, x]
+            missing = m.missing_text(i, x) if v is None else None
+            return m.describe_value(i, v) if missing is None else m.missing_legend
         if c == self.decision_column():
             return self.decision_text(i) or "to decide"
         return None
+
+
+#: a quote as the kinds write it, isolated (‘FSI text PDI’), once :func:`bidi_cell` escaped it
+_OWN_ISOLATE = re.compile("‘<U\\+2068>(.*?)<U\\+2069>’")
+
+
+def queue_cell(text: str) -> str:
+    """:func:`bidi_cell`, keeping the isolates a kind puts around a quoted text (‘⁨…⁩’:
+    a right-to-left quote stays in its place beside the offsets); any other bidirectional
+    control, a quoted one too, is shown escaped."""
+    return _OWN_ISOLATE.sub("‘⁨\\1⁩’", bidi_cell(text))
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """Column titles that tell the annotators apart in narrow columns: a prefix every name
+    shares (``annotator_1`` … ``annotator_5``) is left out, "…" in its place; the names as they
+    are when they share less than three characters or one name is all prefix."""
+    names = list(names)
+    prefix = os.path.commonprefix(names) if len(names) > 1 else ""
+    if len(prefix) < 3 or any(len(n) == len(prefix) for n in names):
+        return names
+    return ["…" + n[len(prefix) :] for n in names]
 
 
 def share_columns(view: QTableView, model: QueueModel) -> None:
@@ -240,6 +271,12 @@ def share_columns(view: QTableView, model: QueueModel) -> None:
         view.setColumnWidth(2, group)
     for c in range(3, model.decision_column() + 1):
         hh.setSectionResizeMode(c, mode.Stretch)
+    # too narrow for every column (a large zoom beside the side panels): the severity is shown
+    # right after the state, where scrolling never hides part of its number
+    needed = state_w + severity_w + unit + group + shared * hh.minimumSectionSize()
+    place = 1 if needed > view.viewport().width() else n - 1
+    if hh.visualIndex(n - 1) != place:
+        hh.moveSection(hh.visualIndex(n - 1), place)
 
 
 class ColumnSharer(QObject):

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QFileDialog,
+    QHeaderView,
     QLabel,
     QMessageBox,
     QPushButton,
@@ -53,6 +54,8 @@ class SidePanel(QWidget):
         )
         self.agreement_view = make_table(self.agreement_model, sortable=False, name="agreement")
         self.agreement_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # names that share a prefix (annotator_1 … annotator_5) stay apart when cut
+        self.agreement_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         rl.addWidget(self.agreement_view, 1)
         rl.addWidget(QLabel("Decisions of this sitting (click to go back):"))
         self.history_view = QUndoView(panel.undo_stack)
@@ -83,6 +86,11 @@ class SidePanel(QWidget):
         shown["annotator"] = [names[a] for a in t["annotator"]]
         self.agreement_model.set_frame(shown)
         fit_columns(self.agreement_view, max_width=90)
+        # the figures keep the width of their text; the names take what is left (cut in the
+        # middle), so the last figure is never hidden behind the edge
+        hh = self.agreement_view.horizontalHeader()
+        hh.setStretchLastSection(False)
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         return t
 
     # -- exports ------------------------------------------------------------------------------

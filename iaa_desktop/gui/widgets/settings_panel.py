@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from iaa_desktop.gui.widgets.choice_combo import ChoiceCombo
+
 _UNSET = object()
 
 
@@ -37,7 +39,7 @@ class SettingsPanel(QWidget):
         self._values: dict[str, Any] = {}  # the value each editor shows (to skip repeats)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
-        self.kind_combo = QComboBox()
+        self.kind_combo = ChoiceCombo()
         self.kind_combo.setToolTip("Kind of study (detected from the inputs unless you choose one)")
         self.kind_combo.activated.connect(self._on_kind_activated)
         top = QFormLayout()

@@ -44,8 +44,8 @@ class StackedTables(QScrollArea):
         while self.lay.count():
             item = self.lay.takeAt(0)
             w = item.widget() if item is not None else None
-            if w is not None:
-                w.setParent(None)
+            if w is not None:  # hidden, not unparented: a queued show would make it a window
+                w.hide()
                 w.deleteLater()
         self.views = {}
         if header is not None:

@@ -195,7 +195,8 @@ def make_table(
         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
     )
     view.setWordWrap(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    # cut in the middle: names that share a beginning (Psalms_011, Psalms_067) stay apart
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     return view
 
 

@@ -215,11 +215,15 @@ def _pairs_table(
             f"only its first row is used ({n} repeated ids)."
         ),
     )
-    pairs = df.rename(columns={c_id: "pair_id", c_t: "target_text", c_s: "source_text"})
-    if c_tl:
-        pairs = pairs.rename(columns={c_tl: "target_lemma"})
-    if c_sl:
-        pairs = pairs.rename(columns={c_sl: "source_lemma"})
+    texts = {c_t: "target_text", c_s: "source_text"}
+    pairs = df.rename(columns={c_id: "pair_id", **texts})
+    for column, name in ((c_tl, "target_lemma"), (c_sl, "source_lemma")):
+        if not column:
+            continue
+        if column in texts:  # a text column named as the lemmas too: its words are the lemmas
+            pairs[name] = pairs[texts[column]]
+        else:
+            pairs = pairs.rename(columns={column: name})
     return pairs.reset_index(drop=True)
 
 

@@ -38,13 +38,25 @@ def durel_number(v: str | None) -> str:
     return f"{x:.1f}" if x.is_integer() else f"{x:.4g}"
 
 
+#: a judgment the annotator made as "can't decide" (DURel's 0), and one they did not make: the
+#: same glyphs as the pair tables
+CANT_DECIDE = "?"
+NOT_JUDGED = ""
+
+
 class DurelModel(AdjudicationModel):
     kind = "durel"
     numeric = True
+    missing_legend = "? = can't decide · empty = not judged"
 
     def __init__(self, *args: Any, result: Any = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._result = result
+        #: units × annotators: the annotator judged the pair "can't decide"
+        self.cant_decide: NDArray[np.bool_] = np.zeros(self.versions.shape, dtype=bool)
+
+    def missing_text(self, i: int, x: int) -> str | None:
+        return CANT_DECIDE if self.cant_decide[i, x] else NOT_JUDGED
 
     def _use(self, i: int, which: str) -> Any:
         r = self._result
@@ -170,6 +182,25 @@ def units_for_durel(result: DurelResult) -> DurelModel:
         options=result.options,
         result=result,
     )
+    model.cant_decide = cant_decide_mask(result, annotators, np.isnan(vals))
     model.level = level
     model.scale = tuple(float(v) for v in np.unique(vals[np.isfinite(vals)]))
     return model
+
+
+def cant_decide_mask(
+    result: Any, annotators: tuple[str, ...], missing: NDArray[Any]
+) -> NDArray[Any]:
+    """Units × annotators: no value, and the annotator's judgment of the pair was "can't
+    decide" (not a pair they left unjudged)."""
+    mask = np.zeros(missing.shape, dtype=bool)
+    judgments = getattr(result, "judgments", None)
+    if judgments is None or not len(judgments) or "item" not in judgments.columns:
+        return mask
+    cant = judgments[judgments["value"].isna()]
+    who = {a: x for x, a in enumerate(annotators)}
+    for item, a in zip(cant["item"].to_numpy(dtype=int), cant["annotator"].astype(str)):
+        x = who.get(a)
+        if x is not None and 0 <= item < len(mask):
+            mask[item, x] = True
+    return mask & missing
