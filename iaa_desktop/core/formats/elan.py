@@ -103,13 +103,13 @@ class _Reader:
             ):
                 continue  # starts inside a chain: handled from the chain's first annotation
             chain: list[Element] = []
-            a: Element | None = first
+            step: Element | None = first
             seen: set[int] = set()
-            while a is not None and id(a) not in seen:
-                seen.add(id(a))
-                chain.append(a)
-                nxt = a.get("TIME_SLOT_REF2")
-                a = by_start.get(nxt) if self.slots.get(nxt) is None else None
+            while step is not None and id(step) not in seen:
+                seen.add(id(step))
+                chain.append(step)
+                nxt = step.get("TIME_SLOT_REF2")
+                step = by_start.get(nxt) if self.slots.get(nxt) is None else None
             slots = [chain[0].get("TIME_SLOT_REF1")] + [c.get("TIME_SLOT_REF2") for c in chain]
             values = _interpolated([self.slots.get(s) for s in slots])
             for k, c in enumerate(chain):
