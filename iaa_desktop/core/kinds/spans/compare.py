@@ -217,6 +217,10 @@ def compare_corpus(
     by_pair_label = pair_label_counts(corpus, counts, edges)
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
     add_pairwise_figures(result, by_pair_label)
+    if corpus.time_unit:  # units in time (ELAN, Praat): F1 within a boundary tolerance
+        from iaa_desktop.core.kinds.spans.tolerance import add_time_figures
+
+        add_time_figures(result, corpus, opts.tolerance, draws)
     result.options, result.errors, result.warnings = opts.as_dict(), errors, warnings
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
