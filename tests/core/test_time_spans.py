@@ -193,3 +193,42 @@ def test_cli_report_json_states_the_time_unit(tmp_path, capsys):
     code = cli_main(["report", str(TIME / "two_coders.eaf"), "--tolerance", "30", "--json", "-"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["time_unit"] == "ms" and out["tolerance_ms"] == 30
+
+
+# -- gold -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "suffix"), [("two_coders.eaf", ".eaf"), ("two_coders.TextGrid", ".TextGrid")]
+)
+def test_gold_written_back_loads_as_an_annotator_with_f1_one(tmp_path, source, suffix):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+    from iaa_desktop.core.kinds.spans.timed import read_timed
+
+    r = run([TIME / source], gamma=False)
+    model = units_for(r)
+    assert model.fmt == suffix[1:].lower().replace("eaf", "elan")
+    assert "s — " in model.titles[0]  # a recording's units are shown by their time
+    gold = auto_merge(model, Strategy("annotator", annotator="gesture-Eli"))
+    files = model.write_gold(gold, tmp_path)
+    assert [f.name for f in files] == [f"two_coders{suffix}"]
+    assert files[0].is_relative_to(tmp_path / "gold")
+    back = run(files, gamma=False, tiers="gesture-Eli=Eli,gold=gold")
+    assert back.errors == []
+    assert back.overall["exact_f1"]["value"] == 1.0
+    assert back.overall["unitizing_alpha"]["value"] == 1.0
+    f = read_timed(files[0])
+    # the copy keeps the annotators' tiers (and ELAN's linked media)
+    assert [t.name for t in f.tiers] == ["gesture-Dana", "gesture-Eli", "gold"]
+    assert (f.start, f.end) == (0, 10000)
+    if suffix == ".eaf":
+        assert f.media == ("./talk.wav",)
+        assert files[0].read_text(encoding="utf-8").count("<MEDIA_DESCRIPTOR") == 1
+
+
+def test_overlapping_gold_units_and_points_go_to_further_tiers(tmp_path):
+    from iaa_desktop.core.kinds.spans.timed_writers import layers
+    from iaa_desktop.core.formats.timed import TimedUnit
+
+    units = [TimedUnit(0, 10, "a"), TimedUnit(5, 15, "b"), TimedUnit(10, 20, "c")]
+    assert [[u.value for u in layer] for layer in layers(units)] == [["a", "c"], ["b"]]
