@@ -227,8 +227,8 @@ def test_gold_written_back_loads_as_an_annotator_with_f1_one(tmp_path, source, s
 
 
 def test_overlapping_gold_units_and_points_go_to_further_tiers(tmp_path):
-    from iaa_desktop.core.kinds.spans.timed_writers import layers
     from iaa_desktop.core.formats.timed import TimedUnit
+    from iaa_desktop.core.kinds.spans.timed_writers import layers
 
     units = [TimedUnit(0, 10, "a"), TimedUnit(5, 15, "b"), TimedUnit(10, 20, "c")]
     assert [[u.value for u in layer] for layer in layers(units)] == [["a", "c"], ["b"]]

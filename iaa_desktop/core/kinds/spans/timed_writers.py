@@ -58,7 +58,7 @@ def layers(units: list[TimedUnit]) -> list[list[TimedUnit]]:
 
 
 def _tier_names(taken: set[str], n: int, base: str = GOLD) -> list[str]:
-    names = []
+    names: list[str] = []
     k = 1
     while len(names) < n:
         name = base if k == 1 else f"{base} {k}"
