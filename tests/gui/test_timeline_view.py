@@ -78,3 +78,10 @@ def test_time_labels():
     assert time_text(0, 5000) == "0:00"
     assert time_text(61_500, 500) == "1:01.5"
     assert time_text(3_723_004, 1) == "1:02:03.004"
+
+
+def test_a_block_says_who_what_when_and_how_it_agrees(qtbot):
+    _result, _p, panel = _panels(qtbot)
+    data = panel.timeline.data
+    k = next(i for i in range(len(data.label)) if data.label[i] == "beat" and data.lane[i] == 1)
+    assert data.tooltip(k) == "gesture-Eli: beat 8.000–10.000 s — only some"

@@ -353,9 +353,8 @@ def timeline_data(result: Any, d: int) -> TimelineData:
     g = groups.of_span[ix].astype(np.int64)
     kinds = [KINDS[int(k)] for k in groups.kind[g]]
     spans = [corpus.spans[i] for i in ix.tolist()]
-    names = corpus.annotators
     return TimelineData(
-        lanes=list(names),
+        lanes=list(corpus.annotators),
         duration=int(corpus.lengths[d]),
         lane=corpus.ann[ix].astype(np.int64),
         start=np.array([s.start for s in spans], dtype=np.int64),
@@ -364,10 +363,7 @@ def timeline_data(result: Any, d: int) -> TimelineData:
         fill=[colour.get(s.label, "#e0e0e0") for s in spans],
         border=[MARKS.get(k, ("", "#000"))[1] for k in kinds],
         group=g,
-        tip=[
-            f"{names[int(a)]}: {s.label} {s.start / 1000:.3f}–{s.end / 1000:.3f} s — {k}"
-            for a, s, k in zip(corpus.ann[ix].tolist(), spans, kinds)
-        ],
+        note=kinds,
     )
 
 

@@ -40,7 +40,7 @@ MAX_WIDTH = 8_000_000
 @dataclass
 class TimelineData:
     """What the timeline shows: lanes, and per block its lane, start and end (ms), label, fill
-    colour, border colour, group and tooltip."""
+    colour, border colour, group and a note for its tooltip."""
 
     lanes: list[str]
     duration: int
@@ -51,10 +51,17 @@ class TimelineData:
     fill: list[str] = field(default_factory=list)
     border: list[str] = field(default_factory=list)
     group: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    tip: list[str] = field(default_factory=list)
+    #: what the block's tooltip says after its lane, label and time (its kind of agreement)
+    note: list[str] = field(default_factory=list)
     #: blocks sorted by start; the longest block (to find those reaching into view)
     order: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     longest: int = 0
+
+    def tooltip(self, k: int) -> str:
+        """Block ``k`` as a sentence: lane, label, time in seconds, note."""
+        a, b = int(self.start[k]), int(self.end[k])
+        note = f" — {self.note[k]}" if k < len(self.note) else ""
+        return f"{self.lanes[int(self.lane[k])]}: {self.label[k]} {a / 1000:.3f}–{b / 1000:.3f} s{note}"
 
     def prepare(self) -> None:
         self.order = np.argsort(self.start, kind="stable")
@@ -151,7 +158,7 @@ class _Canvas(QWidget):
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         k = self.block_at(event.position().toPoint())
         data = self.view.data
-        self.setToolTip(data.tip[k] if k >= 0 and data is not None else "")
+        self.setToolTip(data.tooltip(k) if k >= 0 and data is not None else "")
         super().mouseMoveEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
