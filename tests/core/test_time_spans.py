@@ -232,3 +232,15 @@ def test_overlapping_gold_units_and_points_go_to_further_tiers(tmp_path):
 
     units = [TimedUnit(0, 10, "a"), TimedUnit(5, 15, "b"), TimedUnit(10, 20, "c")]
     assert [[u.value for u in layer] for layer in layers(units)] == [["a", "c"], ["b"]]
+
+
+def test_report_of_a_recording_states_the_time_methods(tmp_path):
+    from iaa_desktop.core.kinds.spans.report import methods
+
+    r = run([TIME / "two_coders.eaf"], tolerance=40, gamma=False)
+    paragraphs, _refs = methods(r)
+    assert "milliseconds" in paragraphs[0] and "40 ms" in paragraphs[0]
+    text = run([FIXTURES / "spans" / "brat" / "A", FIXTURES / "spans" / "brat" / "B"], gamma=False)
+    assert "milliseconds" not in methods(text)[0][0]
+    code = cli_main(["report", str(TIME / "two_coders.eaf"), "--html", str(tmp_path / "r.html")])
+    assert code == 0 and "whole milliseconds" in (tmp_path / "r.html").read_text(encoding="utf-8")

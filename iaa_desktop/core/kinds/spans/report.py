@@ -431,4 +431,9 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     ]
     if "gamma" in getattr(result, "overall", {}):
         refs += ["mathet2015", "mathet2017"]
+    corpus = getattr(result, "corpus", None)
+    if corpus is not None and corpus.time_unit:  # recordings (ELAN, Praat): units in time
+        from iaa_desktop.core.kinds.spans.tolerance import methods_paragraph
+
+        return [methods_paragraph(result), p1, p2, p3], refs
     return [p1, p2, p3], refs

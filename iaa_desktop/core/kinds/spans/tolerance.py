@@ -134,3 +134,22 @@ def _last_of(df: Any, fig: str) -> str:
 def _insert_after(df: Any, after: str, name: str, values: list[Any]) -> None:
     at = list(df.columns).index(after) + 1 if after in df.columns else len(df.columns)
     df.insert(at, name, values)
+
+
+def methods_paragraph(result: Any) -> str:
+    """The methods paragraph of a study of units in time (before the spans kind's own)."""
+    tol = result.chosen.tolerance
+    return (
+        "The annotations are time-aligned tiers (ELAN annotation documents; Praat TextGrids, "
+        "long or short text format): every non-empty annotation or interval is a unit labelled "
+        "with its text, from its start to its end in whole milliseconds (Praat's seconds × 1,000, "
+        "rounded); a point of a point tier is a unit of length zero, which only the exact and the "
+        "tolerance F1 compare. ELAN annotations of symbolic associations take their parent's "
+        "time, those of symbolic subdivisions divide it evenly, and unaligned time slots are "
+        "divided evenly between the aligned ones around them, as ELAN displays them; an "
+        "annotation whose time cannot be found is reported and not compared. Each recording "
+        "(file) is a document whose continuum runs from 0 to the largest time value of the ELAN "
+        "file, or from the TextGrid's xmin to its xmax; the measures below treat milliseconds as "
+        "they treat characters. The tolerance F1 matches units of the same label whose starts "
+        f"and ends both differ by at most {tol:,} ms, one to one (maximum matching)."
+    )
