@@ -220,7 +220,7 @@ def compare_corpus(
     if corpus.time_unit:  # units in time (ELAN, Praat): F1 within a boundary tolerance
         from iaa_desktop.core.kinds.spans.tolerance import add_time_figures
 
-        add_time_figures(result, corpus, opts.tolerance, draws)
+        add_time_figures(result, corpus, opts.tolerance, draws, f1_tables)
     result.options, result.errors, result.warnings = opts.as_dict(), errors, warnings
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)

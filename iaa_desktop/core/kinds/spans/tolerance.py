@@ -11,6 +11,7 @@ it is the exact-match F1.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -76,11 +77,16 @@ def tolerance_counts(corpus: SpanCorpus, tolerance: int) -> M.F1Counts:
     return M.F1Counts(tp, tp, n)
 
 
-def add_time_figures(result: Any, corpus: SpanCorpus, tolerance: int, draws: NDArray[Any]) -> None:
+def add_time_figures(
+    result: Any,
+    corpus: SpanCorpus,
+    tolerance: int,
+    draws: NDArray[Any],
+    f1_tables: Callable[[SpanCorpus, M.F1Counts, NDArray[Any]], dict[str, Any]],
+) -> None:
     """The tolerance F1 into a result of units in time: overall (micro and macro, with their
-    intervals), per pair, per label and per recording, beside the exact and overlap F1."""
-    from iaa_desktop.core.kinds.spans.compare import f1_tables
-
+    intervals), per pair, per label and per recording, beside the exact and overlap F1;
+    ``f1_tables`` makes the F1 tables of counts (:func:`~.compare.f1_tables`)."""
     f1 = f1_tables(corpus, tolerance_counts(corpus, tolerance), draws)
     overall = {}
     for key, value in result.overall.items():
