@@ -85,3 +85,38 @@ def test_a_block_says_who_what_when_and_how_it_agrees(qtbot):
     data = panel.timeline.data
     k = next(i for i in range(len(data.label)) if data.label[i] == "beat" and data.lane[i] == 1)
     assert data.tooltip(k) == "gesture-Eli: beat 8.000–10.000 s — only some"
+
+
+def test_many_units_in_view_are_drawn_as_coverage(qtbot):
+    import numpy as np
+    from PySide6.QtGui import QColor
+
+    from iaa_desktop.gui.widgets.timeline import MAX_BLOCKS, TimelineData, TimelineView
+
+    n = MAX_BLOCKS + 500
+    start = np.arange(n, dtype=np.int64) * 1000
+    data = TimelineData(
+        lanes=["agree", "disagree"],
+        duration=n * 1000,
+        lane=np.arange(n, dtype=np.int64) % 2,
+        start=start,
+        end=start + 600,
+        label=["x"] * n,
+        fill=["#ffffff"] * n,
+        border=["#2e7d32", "#c00000"] * (n // 2),
+        group=np.arange(n, dtype=np.int64),
+        note=["agree", "label"] * (n // 2),
+    )
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.resize(900, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_data(data)
+    image = view.canvas.grab().toImage()
+    row = lambda lane: [  # noqa: E731
+        QColor(image.pixel(x, AXIS_HEIGHT + lane * LANE_HEIGHT + LANE_HEIGHT // 2)).name()
+        for x in range(130, 880)
+    ]
+    assert "#9e9e9e" in row(0) and "#c00000" not in row(0)
+    assert "#c00000" in row(1)

@@ -364,6 +364,7 @@ def timeline_data(result: Any, d: int) -> TimelineData:
         border=[MARKS.get(k, ("", "#000"))[1] for k in kinds],
         group=g,
         note=kinds,
+        agree_colour=MARKS["agree"][1],
     )
 
 

@@ -35,6 +35,8 @@ AXIS_HEIGHT = 22
 NAME_WIDTH = 120
 #: the widest canvas Qt draws (its limit is 16,777,215 pixels)
 MAX_WIDTH = 8_000_000
+#: more units than this in view are drawn as coverage (grey; red where they disagree)
+MAX_BLOCKS = 1500
 
 
 @dataclass
@@ -56,6 +58,8 @@ class TimelineData:
     #: blocks sorted by start; the longest block (to find those reaching into view)
     order: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     longest: int = 0
+    #: the border colour of units that agree (coverage draws the others in red)
+    agree_colour: str = "#2e7d32"
 
     def tooltip(self, k: int) -> str:
         """Block ``k`` as a sentence: lane, label, time in seconds, note."""
@@ -190,42 +194,17 @@ class _Canvas(QWidget):
             QPointF(self.x_of(data.duration), 0), QPointF(self.x_of(data.duration), self.height())
         )
         ix = data.visible(t0, t1)
-        self._links(p, data, ix)
-        font = QFont(self.font())
-        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
-        p.setFont(font)
-        fm = QFontMetrics(font)
-        sel = self.view.selected
-        for k in ix.tolist():
-            y = self.lane_y(int(data.lane[k])) + 5
-            x0, x1 = self.x_of(float(data.start[k])), self.x_of(float(data.end[k]))
-            h = LANE_HEIGHT - 10
-            pen = QPen(QColor(data.border[k]), 3 if data.group[k] == sel else 1.5)
-            if data.group[k] == sel:
-                pen.setColor(QColor("black"))
-            p.setPen(pen)
-            p.setBrush(QColor(data.fill[k]))
-            if x1 - x0 < 1:  # a point
-                diamond = QPolygonF(
-                    [
-                        QPointF(x0, y),
-                        QPointF(x0 + 5, y + h / 2),
-                        QPointF(x0, y + h),
-                        QPointF(x0 - 5, y + h / 2),
-                    ]
-                )
-                p.drawPolygon(diamond)
-                continue
-            p.drawRect(QRectF(x0, y, x1 - x0, h))
-            if x1 - x0 > 12:
-                p.setPen(QColor("black"))
-                text = fm.elidedText(data.label[k], Qt.TextElideMode.ElideRight, int(x1 - x0 - 6))
-                p.drawText(QRectF(x0 + 3, y, x1 - x0 - 6, h), Qt.AlignmentFlag.AlignVCenter, text)
+        if len(ix) > MAX_BLOCKS:  # too many to tell apart: where units and disagreements are
+            self._coverage(p, data, ix, r.left(), r.right())
+        else:
+            self._links(p, data, ix)
+            self._blocks(p, data, ix)
         # lane names, fixed at the left edge of the view
         left = self.view.horizontalScrollBar().value()
         p.fillRect(QRectF(left, 0, NAME_WIDTH - 4, self.height()), QColor("#fafafa"))
         p.setPen(QColor("#333"))
         p.setFont(self.font())
+        fm = QFontMetrics(self.font())
         for k, name in enumerate(data.lanes):
             rect = QRectF(left + 4, self.lane_y(k), NAME_WIDTH - 10, LANE_HEIGHT)
             p.drawText(
@@ -234,6 +213,57 @@ class _Canvas(QWidget):
                 fm.elidedText(name, Qt.TextElideMode.ElideRight, NAME_WIDTH - 12),
             )
         p.end()
+
+    def _blocks(self, p: QPainter, data: TimelineData, ix: NDArray[np.int64]) -> None:
+        """Each unit a block (a point a diamond), its label inside when it fits."""
+        font = QFont(self.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+        p.setFont(font)
+        fm = QFontMetrics(font)
+        sel = self.view.selected
+        h = LANE_HEIGHT - 10
+        for k in ix.tolist():
+            y = self.lane_y(int(data.lane[k])) + 5
+            x0, x1 = self.x_of(float(data.start[k])), self.x_of(float(data.end[k]))
+            pen = QPen(QColor(data.border[k]), 3 if data.group[k] == sel else 1.5)
+            if data.group[k] == sel:
+                pen.setColor(QColor("black"))
+            p.setPen(pen)
+            p.setBrush(QColor(data.fill[k]))
+            if data.end[k] == data.start[k]:  # a point (Praat's point tiers)
+                diamond = [(0, 0), (5, h / 2), (0, h), (-5, h / 2)]
+                p.drawPolygon(QPolygonF([QPointF(x0 + dx, y + dy) for dx, dy in diamond]))
+                continue
+            p.drawRect(QRectF(x0, y, max(x1 - x0, 1.0), h))
+            if x1 - x0 > 12:
+                p.setPen(QColor("black"))
+                text = fm.elidedText(data.label[k], Qt.TextElideMode.ElideRight, int(x1 - x0 - 6))
+                p.drawText(QRectF(x0 + 3, y, x1 - x0 - 6, h), Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _coverage(
+        self, p: QPainter, data: TimelineData, ix: NDArray[np.int64], left: int, right: int
+    ) -> None:
+        """Per lane, the pixel columns that units cover (grey) and that units in disagreement
+        cover (their kind's colour, drawn over): runs of columns, not one shape per unit."""
+        width = right - left + 1
+        x0 = np.floor(NAME_WIDTH + data.start[ix] * self.view.px_per_ms).astype(np.int64) - left
+        x1 = np.ceil(NAME_WIDTH + data.end[ix] * self.view.px_per_ms).astype(np.int64) - left
+        x0, x1 = np.clip(x0, 0, width), np.clip(np.maximum(x1, x0 + 1), 0, width)
+        border = np.array(data.border, dtype=object)[ix]
+        agree = border == data.agree_colour
+        for lane in range(len(data.lanes)):
+            y = self.lane_y(lane) + 5
+            for mask, colour in (
+                (data.lane[ix] == lane, "#9e9e9e"),
+                ((data.lane[ix] == lane) & ~agree, "#c00000"),
+            ):
+                diff = np.zeros(width + 1, dtype=np.int64)
+                np.add.at(diff, x0[mask], 1)
+                np.add.at(diff, x1[mask], -1)
+                covered = np.cumsum(diff)[:width] > 0
+                edges = np.flatnonzero(np.diff(np.concatenate([[0], covered.astype(np.int8), [0]])))
+                for a, b in zip(edges[::2].tolist(), edges[1::2].tolist()):
+                    p.fillRect(QRectF(left + a, y, b - a, LANE_HEIGHT - 10), QColor(colour))
 
     def _links(self, p: QPainter, data: TimelineData, ix: NDArray[np.int64]) -> None:
         """A line from each block to the block of its group in the next lane down."""
