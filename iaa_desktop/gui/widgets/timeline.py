@@ -35,8 +35,10 @@ AXIS_HEIGHT = 22
 NAME_WIDTH = 120
 #: the widest canvas Qt draws (its limit is 16,777,215 pixels)
 MAX_WIDTH = 8_000_000
-#: more units than this in view are drawn as coverage (grey; red where they disagree)
+#: more units than this in view are drawn as coverage (grey to red: the share in disagreement)
 MAX_BLOCKS = 1500
+#: shades of the coverage, from every unit agreeing (grey) to every unit disagreeing (red)
+SHADES = ("#9e9e9e", "#b98080", "#c86060", "#d03030", "#c00000")
 
 
 @dataclass
@@ -243,27 +245,35 @@ class _Canvas(QWidget):
     def _coverage(
         self, p: QPainter, data: TimelineData, ix: NDArray[np.int64], left: int, right: int
     ) -> None:
-        """Per lane, the pixel columns that units cover (grey) and that units in disagreement
-        cover (their kind's colour, drawn over): runs of columns, not one shape per unit."""
+        """Per lane, the pixel columns that units cover, shaded from grey (every unit there
+        agrees) to red (every unit there is in a disagreement): runs of columns of one shade,
+        not one shape per unit."""
         width = right - left + 1
         x0 = np.floor(NAME_WIDTH + data.start[ix] * self.view.px_per_ms).astype(np.int64) - left
         x1 = np.ceil(NAME_WIDTH + data.end[ix] * self.view.px_per_ms).astype(np.int64) - left
         x0, x1 = np.clip(x0, 0, width), np.clip(np.maximum(x1, x0 + 1), 0, width)
-        border = np.array(data.border, dtype=object)[ix]
-        agree = border == data.agree_colour
+        bad = (np.array(data.border, dtype=object)[ix] != data.agree_colour).astype(np.int64)
         for lane in range(len(data.lanes)):
-            y = self.lane_y(lane) + 5
-            for mask, colour in (
-                (data.lane[ix] == lane, "#9e9e9e"),
-                ((data.lane[ix] == lane) & ~agree, "#c00000"),
-            ):
+            sel = data.lane[ix] == lane
+            counts = []
+            for weight in (np.ones(int(sel.sum()), dtype=np.int64), bad[sel]):
                 diff = np.zeros(width + 1, dtype=np.int64)
-                np.add.at(diff, x0[mask], 1)
-                np.add.at(diff, x1[mask], -1)
-                covered = np.cumsum(diff)[:width] > 0
-                edges = np.flatnonzero(np.diff(np.concatenate([[0], covered.astype(np.int8), [0]])))
-                for a, b in zip(edges[::2].tolist(), edges[1::2].tolist()):
-                    p.fillRect(QRectF(left + a, y, b - a, LANE_HEIGHT - 10), QColor(colour))
+                np.add.at(diff, x0[sel], weight)
+                np.add.at(diff, x1[sel], -weight)
+                counts.append(np.cumsum(diff)[:width])
+            every, worse = counts
+            # 0: nothing; 1..5: covered, from all agreeing to all disagreeing
+            level = np.where(every > 0, 1 + np.round(4 * worse / np.maximum(every, 1)), 0)
+            cuts = np.flatnonzero(np.diff(level)) + 1
+            y = self.lane_y(lane) + 5
+            for a, b in zip(
+                np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [width]]).tolist()
+            ):
+                if level[a]:
+                    p.fillRect(
+                        QRectF(left + a, y, b - a, LANE_HEIGHT - 10),
+                        QColor(SHADES[int(level[a]) - 1]),
+                    )
 
     def _links(self, p: QPainter, data: TimelineData, ix: NDArray[np.int64]) -> None:
         """A line from each block to the block of its group in the next lane down."""
