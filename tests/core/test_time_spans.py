@@ -244,3 +244,14 @@ def test_report_of_a_recording_states_the_time_methods(tmp_path):
     assert "milliseconds" not in methods(text)[0][0]
     code = cli_main(["report", str(TIME / "two_coders.eaf"), "--html", str(tmp_path / "r.html")])
     assert code == 0 and "whole milliseconds" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_import_survey_names_each_annotators_tier_and_elan_hints():
+    from iaa_desktop.core.kinds.spans.survey import survey
+
+    s = survey([TIME / "two_coders.eaf"], {})
+    assert [a.name for a in s.annotators] == ["gesture-Dana", "gesture-Eli"]
+    assert s.annotators[0].source == "tier gesture-Dana of two_coders.eaf"
+    assert any("participant Speaker A, annotator Eli" in n for n in s.notes)
+    mapped = survey([TIME / "two_coders.eaf"], {"tiers": "gesture-Dana=D,gesture-Eli=E"})
+    assert [a.name for a in mapped.annotators] == ["D", "E"]
