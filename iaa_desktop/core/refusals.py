@@ -6,7 +6,8 @@ the format and says what to do instead.
 
 * ELAN annotation documents (``.eaf``: XML whose root is ``ANNOTATION_DOCUMENT``; ELAN manual,
   "EAF format") and Praat TextGrids (``File type = "ooTextFile"``, ``Object class =
-  "TextGrid"``; Praat manual, "TextGrid file formats") hold time-aligned tiers;
+  "TextGrid"``; Praat manual, "TextGrid file formats") hold time-aligned tiers, which the
+  spans kind reads; the other kinds name them;
 * an INCEpTION project export (ZIP with ``exportedproject*.json`` and ``annotation/<document>/
   <user>`` members; INCEpTION user guide, "Project export") is read by the span and coreference
   comparisons when its annotations are UIMA CAS XMI or WebAnno TSV 3.x, and refused with the
@@ -25,8 +26,8 @@ from iaa_desktop.core.textio import is_zip, read_head
 _ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError, RuntimeError)
 
 _TIERS = (
-    "its tiers are time-aligned annotations, which are not compared here; export the tiers "
-    "as a table (one row per annotation: tier, start, end, value) to compare their labels."
+    "its tiers are time-aligned annotations, which this kind of study does not compare; compare "
+    "them as labelled spans (--kind spans), which reads ELAN and Praat tiers as units in time."
 )
 
 #: formats INCEpTION writes into ``annotation/`` by the suffix of their files

@@ -54,14 +54,27 @@ def _report(args, capsys):
     ("suffix", "text", "what"),
     [(".eaf", EAF, "ELAN annotation document"), (".TextGrid", TEXTGRID, "Praat TextGrid")],
 )
-@pytest.mark.parametrize("kind", [[], ["--kind", "table"], ["--kind", "spans"]])
-def test_time_aligned_files_are_named(tmp_path, capsys, suffix, text, what, kind):
+def test_time_aligned_files_are_named_by_the_table_kind(tmp_path, capsys, suffix, text, what):
     for who in ("a", "b"):
         (tmp_path / f"{who}{suffix}").write_text(text, encoding="utf-8")
-    code, cap = _report([*kind, tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"], capsys)
+    code, cap = _report(
+        ["--kind", "table", tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"], capsys
+    )
     assert code == 2
-    assert what in cap.err and "time-aligned" in cap.err
+    assert what in cap.err and "time-aligned" in cap.err and "--kind spans" in cap.err
     assert "only one column" not in cap.err
+
+
+@pytest.mark.parametrize(("suffix", "text"), [(".eaf", EAF), (".TextGrid", TEXTGRID)])
+@pytest.mark.parametrize("kind", [[], ["--kind", "spans"]])
+def test_time_aligned_files_are_compared_as_spans(tmp_path, capsys, suffix, text, kind):
+    for who in ("a", "b"):
+        (tmp_path / who).mkdir()
+        (tmp_path / who / f"talk{suffix}").write_text(text, encoding="utf-8")
+    code, cap = _report([*kind, tmp_path / "a", tmp_path / "b"], capsys)
+    assert code == 0, cap.err
+    out = json.loads(cap.out)
+    assert out["kind"] == "spans" and out["overall"]["exact_f1"]["value"] == 1.0
 
 
 def test_coreference_says_what_the_file_is(tmp_path, capsys):

@@ -29,6 +29,7 @@ from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
+from iaa_desktop.gui.widgets.timeline import TimelineData, TimelineView
 
 #: agreement mark after each span, by the kind of its group
 MARKS = {
@@ -185,6 +186,11 @@ class SpansPanel(QWidget):
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
         rl.addWidget(self.text, 1)
+        # recordings (ELAN, Praat): the annotators' units on a timeline instead of the text
+        self.timeline = TimelineView()
+        self.timeline.unit_clicked.connect(self._on_unit_clicked)
+        self.timeline.hide()
+        rl.addWidget(self.timeline, 1)
         split.addWidget(right)
         split.setSizes([560, 720])
         outer.addWidget(split, 1)
@@ -231,6 +237,7 @@ class SpansPanel(QWidget):
         ]
         self._fill_combo(self.pair_combo, "every pair", pairs)
         self.current_doc = -1
+        self.timeline.document = -1
         self._apply_filters()
         if self.doc_model.rowCount() and not self.dis_model.rowCount():
             self.doc_view.setCurrentIndex(self.doc_model.index(0, 0))
@@ -308,9 +315,58 @@ class SpansPanel(QWidget):
             f"<b>{html.escape(corpus.names[d])}</b> — exact F1 {rec['exact_f1']:.3f}, "
             f"{int(rec['disagreements'])} disagreements"
         )
+        timed = bool(corpus.time_unit)
+        if timed:
+            self.title.setText(
+                self.title.text() + " · Ctrl + wheel or + / −: zoom · click a unit: its row"
+            )
+        self.text.setVisible(not timed)
+        self.timeline.setVisible(timed)
+        if timed:
+            if self.timeline.document != d:
+                self.timeline.set_data(timeline_data(self.result, d))
+                self.timeline.document = d
+            self.timeline.select(group, scroll=group >= 0)
+            return
         self.text.setHtml(render_document(self.result, d, group))
         if group >= 0:
             self.text.scrollToAnchor(f"g{group}")
+
+    def _on_unit_clicked(self, group: int) -> None:
+        """A unit clicked on the timeline: its disagreement selected in the table (when the
+        filters show it)."""
+        frame = self.dis_model.frame
+        if frame is None or "group" not in frame:
+            return
+        rows = np.flatnonzero(frame["group"].to_numpy(dtype=np.int64) == group)
+        if len(rows):
+            self.dis_view.setCurrentIndex(self.dis_model.index(int(rows[0]), 0))
+        else:
+            self.dis_view.clearSelection()
+
+
+def timeline_data(result: Any, d: int) -> TimelineData:
+    """Recording ``d``'s units for the timeline: a lane per annotator, the label's colour, the
+    border of the group's kind of agreement (the marks' colours)."""
+    corpus, groups = result.corpus, result.groups
+    colour = {lab: MARKABLE[k % len(MARKABLE)] for k, lab in enumerate(corpus.labels)}
+    ix = np.flatnonzero(corpus.doc == d)
+    g = groups.of_span[ix].astype(np.int64)
+    kinds = [KINDS[int(k)] for k in groups.kind[g]]
+    spans = [corpus.spans[i] for i in ix.tolist()]
+    return TimelineData(
+        lanes=list(corpus.annotators),
+        duration=int(corpus.lengths[d]),
+        lane=corpus.ann[ix].astype(np.int64),
+        start=np.array([s.start for s in spans], dtype=np.int64),
+        end=np.array([s.end for s in spans], dtype=np.int64),
+        label=[s.label for s in spans],
+        fill=[colour.get(s.label, "#e0e0e0") for s in spans],
+        border=[MARKS.get(k, ("", "#000"))[1] for k in kinds],
+        group=g,
+        note=kinds,
+        agree_colour=MARKS["agree"][1],
+    )
 
 
 def unsorted(view: Any) -> None:
@@ -527,12 +583,15 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         "Figures over all annotators (F1: mean over pairs), 95% bootstrap intervals over documents "
         "(hover a figure for what it is and how its interval was computed). " + result.gamma_note
     )
-    occurrences = context.cache.get("spans_occurrences") or OccurrencesPanel()
-    context.cache["spans_occurrences"] = occurrences
-    occurrences.set_occurrences(result.occurrences, "label")
-    return [
-        ("Spans side by side", panel),
-        ("Figures", summary),
-        ("Tables", tables),
-        ("Occurrences", occurrences),
-    ]
+    first = (
+        "Timeline"
+        if result.corpus is not None and result.corpus.time_unit
+        else "Spans side by side"
+    )
+    panels = [(first, panel), ("Figures", summary), ("Tables", tables)]
+    if result.occurrences is not None:
+        occurrences = context.cache.get("spans_occurrences") or OccurrencesPanel()
+        context.cache["spans_occurrences"] = occurrences
+        occurrences.set_occurrences(result.occurrences, "label")
+        panels.append(("Occurrences", occurrences))
+    return panels

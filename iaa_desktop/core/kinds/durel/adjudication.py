@@ -203,4 +203,5 @@ def cant_decide_mask(
         x = who.get(a)
         if x is not None and 0 <= item < len(mask):
             mask[item, x] = True
-    return mask & missing
+    out: NDArray[Any] = mask & missing
+    return out

@@ -32,7 +32,8 @@ SPEC = KindSpec(
     inputs=(
         "one folder or file per annotator: brat standoff, WebAnno/INCEpTION TSV 3.x, doccano "
         "JSONL or span tables (document, start, end, label); or one Label Studio JSON, Prodigy "
-        "JSONL or INCEpTION project export holding every annotator"
+        "JSONL or INCEpTION project export holding every annotator; or ELAN (.eaf) and Praat "
+        "(.TextGrid) files whose tiers are compared in time"
     ),
     parts=_parts,
     example=Example(

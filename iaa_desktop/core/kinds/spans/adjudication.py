@@ -257,6 +257,12 @@ class SpansModel(AdjudicationModel):
         corpus = self.corpus
         if self.fmt == "brat":
             return writers.write_brat(corpus, spans, folder)
+        if self.fmt in ("elan", "textgrid"):  # units in time: a gold tier in ELAN or Praat
+            from iaa_desktop.core.kinds.spans import timed_writers
+
+            if self.fmt == "elan":
+                return timed_writers.write_eaf(corpus, spans, folder)
+            return timed_writers.write_textgrid(corpus, spans, folder)
         if self.fmt == "label-studio":
             return T.write_label_studio(corpus, spans, folder, self._meta("from_name") or {})
         if self.fmt == "doccano":
@@ -327,9 +333,10 @@ def units_for_spans(result: Any) -> SpansModel:
         text = corpus.texts[d] or ""
         s, e = int(groups.start[g]), int(groups.end[g])
         keys.append(f"{name}|{s}|{e}")
-        titles.append(
-            f"{name} {s}–{e} ‘\u2068{text[s:e][:60]}\u2069’ — {KINDS[int(groups.kind[g])]}"
-        )
+        quoted = f"{s}–{e} ‘\u2068{text[s:e][:60]}\u2069’"
+        if corpus.time_unit:  # a recording: the group's time, in seconds
+            quoted = f"{s / 1000:.3f}–{e / 1000:.3f} s"
+        titles.append(f"{name} {quoted} — {KINDS[int(groups.kind[g])]}")
         grp.append(name)
         dis.append(float(groups.score[g]))
         gdoc.append(d)

@@ -227,11 +227,16 @@ def compare_corpus(
     by_pair_label = pair_label_counts(corpus, counts, edges)
     result = assemble(corpus, f1, groups, confusion, pair_dis, units, ua, ua_pairs, gamma)
     add_pairwise_figures(result, by_pair_label)
+    if corpus.time_unit:  # units in time (ELAN, Praat): F1 within a boundary tolerance
+        from iaa_desktop.core.kinds.spans.tolerance import add_time_figures
+
+        add_time_figures(result, corpus, opts.tolerance, draws, f1_tables)
     result.options, result.errors, result.warnings = opts.record(), errors, warnings
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
     result.gamma_note = note
-    result.occurrences = occurrences(corpus, opts.occurrence_match)
+    if not corpus.time_unit:  # units in time cover no words: no forms to gather
+        result.occurrences = occurrences(corpus, opts.occurrence_match)
     yield Progress(6, 6, "Done")
     return result
 

@@ -43,6 +43,8 @@ class SpanCorpus:
     frag_end: NDArray[Any]
     duplicates: int = 0
     docs: dict[str, dict[str, SpanDocument]] = field(default_factory=dict)
+    #: "ms" when the documents are recordings (ELAN, Praat) and offsets are times; "" for texts
+    time_unit: str = ""
 
     @property
     def offsets(self) -> NDArray[Any]:
@@ -97,7 +99,9 @@ def build_corpus(
         by = docs[name]
         text = next((x.text for x in by.values() if x.text is not None), None)
         end = max((s.end for x in by.values() for s in x.spans), default=0)
-        lengths.append(len(text) if text is not None else end)
+        # a recording is as long as its file says (ELAN, Praat), at least up to its last unit
+        duration = max((int(x.meta.get("duration", 0)) for x in by.values()), default=0)
+        lengths.append(len(text) if text is not None else max(end, duration))
         texts.append(text)
         for a, sd in by.items():
             x = ann_ix[a]
@@ -134,4 +138,13 @@ def build_corpus(
         frag_end=flat[:, 1],
         duplicates=duplicates,
         docs=docs,
+        time_unit=next(
+            (
+                x.meta["time_unit"]
+                for by in docs.values()
+                for x in by.values()
+                if "time_unit" in x.meta
+            ),
+            "",
+        ),
     )

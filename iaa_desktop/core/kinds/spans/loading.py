@@ -191,8 +191,8 @@ def read_inputs(
 ) -> dict[str, dict[str, SpanDocument]]:
     """Annotator → documents over all inputs; annotator names made unique."""
     out: dict[str, dict[str, SpanDocument]] = {}
-    for p in inputs:
-        for who, docs in read_input(Path(p), opts, errors).items():
+    for p, found in inputs_read(inputs, opts, errors):
+        for who, docs in found.items():
             name = unique_name(who, out)
             if docs and not any(d.spans for d in docs.values()):
                 errors.append(_no_spans(Path(p), who, name, docs))
@@ -205,6 +205,23 @@ def read_inputs(
             + "\n".join(str(e) for e in errors[:10])
         )
     return {a: d for a, d in out.items() if d}
+
+
+def inputs_read(
+    inputs: Sequence[Path], opts: SpansOptions, errors: list[ReaderError]
+) -> list[tuple[Path, dict[str, dict[str, SpanDocument]]]]:
+    """Each input and what it holds; time-aligned files (ELAN, Praat) are read together, as their
+    tiers may name the same annotators across files (:mod:`.timed`)."""
+    from iaa_desktop.core.kinds.spans.timed import is_timed_input, read_timed_inputs
+
+    timed = [Path(p) for p in inputs if is_timed_input(Path(p))]
+    out = []
+    if timed:
+        found = read_timed_inputs(timed, opts.tier_map(), opts.encoding or None, errors)
+        out.append((timed[0] if len(timed) == 1 else timed[0].parent, found))
+    return out + [
+        (Path(p), read_input(Path(p), opts, errors)) for p in inputs if Path(p) not in timed
+    ]
 
 
 def _no_spans(given: Path, who: str, name: str, docs: dict[str, SpanDocument]) -> ReaderError:

@@ -299,7 +299,8 @@ def unit_coefficients(ut: UnitTable, weights: NDArray[Any] | None) -> dict[str, 
 def unitizing_units(corpus: SpanCorpus, docs: NDArray[Any]) -> tuple[NDArray[Any], ...]:
     """Fragments of the given documents as units: begin, end (document-relative), annotator,
     document, label; one annotator's overlapping units of one label merged (DKPro's precondition)."""
-    keep = np.isin(corpus.doc[corpus.frag_span], docs)
+    # a point (a unit of length zero, Praat's point tiers) has no extent on the continuum
+    keep = np.isin(corpus.doc[corpus.frag_span], docs) & (corpus.frag_end > corpus.frag_start)
     fs = corpus.frag_span[keep]
     b, e = corpus.frag_start[keep], corpus.frag_end[keep]
     a, d, lab = corpus.ann[fs], corpus.doc[fs], corpus.label[fs]

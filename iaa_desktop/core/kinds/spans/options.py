@@ -48,6 +48,25 @@ class SpansOptions(Options):
         "how the Occurrences view groups covered texts: exact (as written, after Unicode NFC), "
         "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
     )
+    tiers: str = option(
+        "",
+        "Tiers → annotators (ELAN, Praat)",
+        "TIER=ANNOTATOR,… : the annotator of each tier compared (several tiers may go to one "
+        "annotator, other tiers are ignored, every file is one recording); empty: one annotator "
+        "per tier, or per folder of files",
+    )
+    tolerance: int = option(
+        0,
+        "Boundary tolerance (ms, ELAN, Praat)",
+        "tolerance F1 of time-aligned units: same label and both boundaries within this many "
+        "milliseconds",
+    )
+
+    def tier_map(self) -> dict[str, str]:
+        """Tier → annotator of :attr:`tiers` (empty: no mapping)."""
+        from iaa_desktop.core.kinds.spans.timed import parse_tier_map
+
+        return parse_tier_map(self.tiers)
 
     def column(self, role: str) -> str:
         """The column given for ``role`` (document, start, end, label, annotator) of span tables."""

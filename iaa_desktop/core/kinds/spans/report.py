@@ -435,6 +435,11 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     if "gamma" in getattr(result, "overall", {}):
         refs += ["mathet2015", "mathet2017"]
     paragraphs = [p1, p2, p3]
+    corpus = getattr(result, "corpus", None)
+    if corpus is not None and corpus.time_unit:  # recordings (ELAN, Praat): units in time
+        from iaa_desktop.core.kinds.spans.tolerance import methods_paragraph as time_methods
+
+        paragraphs.insert(0, time_methods(result))
     if getattr(result, "occurrences", None) is not None:
         paragraphs.append(
             methods_paragraph(

@@ -73,7 +73,14 @@ class SpansResult(TaskResult):
             "disagreements": records("disagreements")[:200],
             "gamma_note": self.gamma_note,
             **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
+            **self._time_fields(),
         }
+
+    def _time_fields(self) -> dict[str, Any]:
+        """The unit of times and the boundary tolerance, for units in time (ELAN, Praat)."""
+        if self.corpus is None or not self.corpus.time_unit:
+            return {}
+        return {"time_unit": self.corpus.time_unit, "tolerance_ms": self.chosen.tolerance}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         overall = pd.DataFrame(

@@ -63,13 +63,18 @@ def _candidates(p: Path) -> list[Path]:
 
 
 def sniff(inputs: Sequence[Path]) -> float:
-    """0.97 for brat files without coreference links (the coref kind claims those at 0.95);
+    """0.97 for ELAN and Praat files (time-aligned tiers) and for brat files without coreference links (the coref kind claims those at 0.95);
     0.96 for a tool's export of spans (WebAnno/INCEpTION TSV 3.x and INCEpTION exports without a
     chain layer, Label Studio/doccano/Prodigy exports with span results — the table kind takes
     those with choices or ratings); 0.9 for a table with start, end and label columns; else 0.
     """
+    from iaa_desktop.core.kinds.spans.timed import is_timed_input
+
     score = 0.0
     for p in map(Path, inputs):
+        if is_timed_input(p):  # ELAN or Praat tiers: units in time
+            score = max(score, 0.97)
+            continue
         anns = _ann_files(p)
         if anns:
             if any(_links_mentions(a) for a in anns):

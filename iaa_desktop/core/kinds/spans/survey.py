@@ -15,18 +15,19 @@ TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
 
 def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
     """Each annotator's documents and their spans, read as the comparison will."""
-    from iaa_desktop.core.kinds.spans.loading import read_input
+    from iaa_desktop.core.kinds.spans.loading import inputs_read
     from iaa_desktop.core.kinds.spans.options import SpansOptions
+    from iaa_desktop.core.kinds.spans.timed import tiers_survey
 
     chosen = SpansOptions.resolve(opts)
     errors: list[Any] = []
     by_annotator: dict[str, dict[str, Any]] = {}
     sources: dict[str, str] = {}
-    for p in inputs:
-        for who, docs in read_input(Path(p), chosen, errors).items():
+    for p, found in inputs_read([Path(p) for p in inputs], chosen, errors):
+        for who, docs in found.items():
             name = unique_name(who, by_annotator)  # the kind's own rule
             by_annotator[name] = docs
-            sources[name] = source(Path(p))
+            sources[name] = tiers_survey(docs) or source(Path(p))
     out = documents_survey(
         by_annotator,
         sources,
@@ -34,7 +35,26 @@ def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
         "labelled spans per document",
         errors,
     )
-    return replace(out, annotators=tuple(a for a in out.annotators if by_annotator[a.name]))
+    from iaa_desktop.core.kinds.spans.timed import is_timed_input, tier_hints
+
+    timed = [Path(p) for p in inputs if is_timed_input(Path(p))]
+    notes = tuple(
+        f"{h['file']}: tier ‘\u2068{h['tier']}\u2069’ ({h['units']} units"
+        + (f", participant {h['participant']}" if h["participant"] else "")
+        + (f", annotator {h['annotator']}" if h["annotator"] else "")
+        + ")"
+        for h in tier_hints(timed, chosen.encoding or None)[:60]
+    )
+    if notes:
+        notes += (
+            "Which tier is which annotator: the setting ‘Tiers → annotators’ "
+            "(TIER=ANNOTATOR,…; unmapped tiers are ignored).",
+        )
+    return replace(
+        out,
+        annotators=tuple(a for a in out.annotators if by_annotator[a.name]),
+        notes=out.notes + notes,
+    )
 
 
 def _is_span_input(f: Path) -> bool:

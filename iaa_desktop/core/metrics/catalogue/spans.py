@@ -121,6 +121,24 @@ SPAN_FIGURES: tuple[Metric, ...] = (
         "as found, so splitting and merging go unnoticed.",
     ),
     _f1(
+        "tolerance_f1",
+        "Span F1 within a boundary tolerance (micro)",
+        "tolerance F1",
+        "For units in time (ELAN, Praat): a unit counts as found when a unit of the same label "
+        "has both its start and its end within the tolerance (milliseconds, the setting "
+        "‘Boundary tolerance’), one to one (a maximum matching); a tolerance of 0 is the "
+        "exact-match F1. Points (Praat point tiers) match points within the tolerance.",
+        "the tolerance is wider than the units are long: short units of one label near each "
+        "other match whichever way they are paired.",
+    ),
+    _f1(
+        "tolerance_f1_macro",
+        "Span F1 within a boundary tolerance (macro over labels)",
+        "tolerance F1 (macro)",
+        "The tolerance F1 of each label, then their plain mean.",
+        "a rare label is used a few times: its F1 rests on very little.",
+    ),
+    _f1(
         "overlap_f1_macro",
         "Overlap span F1 (macro over labels)",
         "overlap F1 (macro)",
