@@ -221,6 +221,10 @@ def compare_corpus(
     result.chosen = opts
     result.interval = IntervalProvenance("bootstrap", opts.n_resamples, opts.seed)
     result.gamma_note = note
+    from iaa_desktop.core.kinds.spans.relation_figures import has_relations, relation_figures
+
+    if has_relations(corpus):
+        result.relations = relation_figures(corpus, draws)
     yield Progress(6, 6, "Done")
     return result
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED, Options, option
+from iaa_desktop.core.kinds.spans.relations import RelationsFrom
 
 #: the span layer and label feature of WebAnno TSV 3.x files and INCEpTION exports: named entities
 DEFAULT_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
@@ -41,6 +42,12 @@ class SpansOptions(Options):
     label_column: str = option("", "Span table: label column")
     annotator_column: str = option("", "Span table: annotator column")
     encoding: str = option("", "Text encoding", "encoding of the files (empty: UTF-8)")
+    relations_from: RelationsFrom = option(
+        "R",
+        "brat: relations from",
+        "which brat lines give the relations compared: R lines; also event arguments (E, a link "
+        "from the trigger to each argument, labelled by its role); also equivalences (*)",
+    )
 
     def column(self, role: str) -> str:
         """The column given for ``role`` (document, start, end, label, annotator) of span tables."""

@@ -13,6 +13,7 @@ from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.kinds.spans.options import SpansOptions
+from iaa_desktop.core.kinds.spans.relation_figures import RelationFigures
 from iaa_desktop.core.kinds.spec import TaskResult
 
 
@@ -41,6 +42,8 @@ class SpansResult(TaskResult):
     #: the options it was computed with, and how its intervals were made
     chosen: SpansOptions = field(default_factory=SpansOptions)
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
+    #: agreement on the relations between the spans, when the inputs hold relations
+    relations: RelationFigures | None = None
 
     def to_json(self) -> dict[str, Any]:
         def records(name: str) -> list[dict[str, Any]]:
@@ -55,7 +58,7 @@ class SpansResult(TaskResult):
                 for r in df.to_dict("records")
             ]
 
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "annotators": list(self.annotators),
             "labels": list(self.labels),
@@ -70,6 +73,9 @@ class SpansResult(TaskResult):
             "disagreements": records("disagreements")[:200],
             "gamma_note": self.gamma_note,
         }
+        if self.relations is not None:
+            out["relations"] = self.relations.to_json()
+        return out
 
     def tables(self) -> dict[str, pd.DataFrame]:
         overall = pd.DataFrame(
@@ -81,7 +87,8 @@ class SpansResult(TaskResult):
                 for k, v in self.overall.items()
             ]
         )
-        return {"overall": overall, **self.frames}
+        extra = self.relations.frames if self.relations is not None else {}
+        return {"overall": overall, **self.frames, **extra}
 
     def headline(self) -> list[tuple[str, str]]:
         out = [
