@@ -60,7 +60,9 @@ def fragments_overlap(a: Fragments, b: Fragments) -> bool:
     return any(s1 < e2 and s2 < e1 for s1, e1 in a for s2, e2 in b)
 
 
-def _fits(x: Rel, y: Rel, rule: Rule) -> bool:
+def may_match(x: Rel, y: Rel, rule: Rule) -> bool:
+    """Whether two relations may be matched: the same label and both arguments matching by
+    ``rule`` (identical fragments, or sharing at least one character)."""
     if x[0] != y[0]:
         return False
     if rule == "exact":
@@ -87,7 +89,7 @@ def max_matching(a: Sequence[Rel], b: Sequence[Rel], rule: Rule) -> list[tuple[i
     rows, cols = [], []
     for i, x in enumerate(a):
         for j, y in enumerate(b):
-            if _fits(x, y, rule):
+            if may_match(x, y, rule):
                 rows.append(i)
                 cols.append(j)
     if not rows:

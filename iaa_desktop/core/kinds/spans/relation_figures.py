@@ -174,7 +174,7 @@ def relation_figures(corpus: SpanCorpus, draws: NDArray[Any]) -> RelationFigures
             ci = S.percentile_interval(mb) if mb is not None and mb.size else nan2
             lrow[f"{rule}_f1_ci_low"], lrow[f"{rule}_f1_ci_high"] = ci
         lab_rows.append(lrow)
-    kappa_rows, out.kappa_mean, out.kappa_fleiss, out.kappa_fleiss_units = _label_kappa(rels, names)
+    kappa_rows, out.kappa_mean, out.kappa_fleiss, out.kappa_fleiss_units = label_kappa(rels, names)
     out.frames = {
         "relations_pairs": pd.DataFrame(pair_rows),
         "relations_per_label": pd.DataFrame(lab_rows),
@@ -243,7 +243,7 @@ def _linked(docs: list[list[MR.Rel] | None]) -> dict[tuple[int, Fragments, Fragm
     return out
 
 
-def _label_kappa(
+def label_kappa(
     rels: list[list[list[MR.Rel] | None]], names: tuple[str, ...]
 ) -> tuple[list[dict[str, Any]], float, float, int]:
     """Cohen's κ of the relation labels per annotator pair over the directed argument pairs both

@@ -1,0 +1,247 @@
+"""Relations between spans: read from brat, WebAnno TSV 3.3 and Label Studio, and compared.
+
+The files under ``fixtures/spans/relations`` were written from each format's documentation (brat's
+"Annotation data format" ``R`` lines; the INCEpTION user guide's "WebAnno TSV 3.3 File format"
+relation layers, the relation on the dependent's row and the governor in the ``BT_`` column; Label
+Studio's JSON ``relation`` results, ``from_id`` → ``to_id`` with a ``direction``). They hold the
+same annotations of one sentence by A and B, worked out by hand:
+
+* Employer Alice → Acme: both (a match);
+* Located Acme → Paris (A) and Paris → Acme (B): a link in the other direction;
+* Meets (A) and Knows (B) Bob → Carol: a relabelled link;
+* Based Alice → Rome (A) and Alice → "Rome." (B): arguments' boundaries differ (an overlap match);
+* Does Alice → works (B): A has no span at "works" (argument not annotated by the other);
+* Knows Alice → Bob (B): A has both spans, no link;
+* a relation of B whose argument is not a span: a problem at its line, left out.
+
+So A has 4 relations, B 6; 1 exact match (F1 = 2·1/10 = 0.2), 2 overlap matches (0.4); Cohen's κ
+of the labels on the two argument pairs both linked (Employer/Employer, Meets/Knows) is
+(0.5 − 0.25)/(1 − 0.25) = 1/3 and Fleiss' κ (Scott's π for two) (0.5 − 0.375)/(1 − 0.375) = 0.2.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from iaa_desktop.core.kinds import get_kind
+from iaa_desktop.core.kinds.spans.readers import read_brat
+from iaa_desktop.core.metrics import relations as MR
+from iaa_desktop.core.progress import run_to_end
+from tests.conftest import FIXTURES
+
+REL = FIXTURES / "spans" / "relations"
+INPUTS = {
+    "brat": [REL / "brat"],
+    "webanno-tsv3": [REL / "tsv"],
+    "label-studio": [REL / "label_studio" / "export.json"],
+}
+
+
+def run(inputs, **opts):
+    opts.setdefault("n_resamples", 200)
+    opts.setdefault("gamma", False)
+    return run_to_end(get_kind("spans").run([Path(p) for p in inputs], opts))
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {fmt: run(paths) for fmt, paths in INPUTS.items()}
+
+
+@pytest.mark.parametrize("fmt", list(INPUTS))
+def test_hand_checked_relation_figures(results, fmt):
+    r = results[fmt]
+    assert r.annotators == ("A", "B")
+    rel = r.to_json()["relations"]
+    assert rel["overall"]["exact_f1"]["value"] == pytest.approx(0.2)
+    assert rel["overall"]["overlap_f1"]["value"] == pytest.approx(0.4)
+    (pair,) = rel["pairs"]
+    assert (pair["a"], pair["b"], pair["n_a"], pair["n_b"]) == ("A", "B", 4, 6)
+    per_label = {row["label"]: (row["exact_f1"], row["overlap_f1"]) for row in rel["per_label"]}
+    assert per_label == {
+        "Based": (0.0, 1.0),
+        "Does": (0.0, 0.0),
+        "Employer": (1.0, 1.0),
+        "Knows": (0.0, 0.0),
+        "Located": (0.0, 0.0),
+        "Meets": (0.0, 0.0),
+    }
+    assert {row["label"] for row in rel["pairs_labels"]} == set(per_label)
+    assert all({"a", "b", "label"} <= set(row) for row in rel["pairs_labels"])
+    kappa = rel["label_kappa"]
+    assert kappa["pairs"][0]["n_units"] == 2
+    assert kappa["mean"] == pytest.approx(1 / 3)
+    assert kappa["fleiss"] == pytest.approx(0.2)
+    causes = {row["cause"]: (row["n_of_a"], row["n_of_b"]) for row in rel["disagreements"]}
+    assert causes == {
+        "argument not annotated by the other": (0, 1),
+        "argument boundary differs": (1, 1),
+        "different label": (1, 1),
+        "link in the other direction": (1, 1),
+        "no link": (0, 1),
+    }
+
+
+def test_same_relation_figures_in_every_format(results):
+    first = results["brat"].to_json()["relations"]
+    for fmt in INPUTS:
+        assert results[fmt].to_json()["relations"] == first, fmt
+
+
+@pytest.mark.parametrize(
+    ("fmt", "where"),
+    [("brat", ("doc1.ann", 14)), ("webanno-tsv3", ("doc1.tsv", 16)), ("label-studio", None)],
+)
+def test_relation_with_a_missing_argument_is_a_problem_at_its_line(results, fmt, where):
+    errors = [e for e in results[fmt].errors if "relation" in str(e)]
+    assert len(errors) == 1
+    if where is not None:
+        assert Path(str(errors[0].path)).name == where[0] and errors[0].line == where[1]
+    else:
+        assert "BT9" in str(errors[0])
+
+
+def test_no_relations_no_relation_figures():
+    import iaa_desktop
+
+    example = Path(iaa_desktop.__file__).parent / "resources" / "examples" / "spans"
+    r = run([example / name for name in ("Lena", "Noa", "Omar")])
+    assert r.relations is None and "relations" not in r.to_json()
+
+
+def test_intervals_over_documents(tmp_path):
+    # four documents: the sentence as annotated, and three where B agrees with A
+    for who in ("A", "B"):
+        (tmp_path / who).mkdir()
+        for k in range(4):
+            src = REL / "brat" / ("B" if who == "B" and k == 0 else "A")
+            shutil.copy(src / "doc1.txt", tmp_path / who / f"doc{k}.txt")
+            shutil.copy(src / "doc1.ann", tmp_path / who / f"doc{k}.ann")
+    r = run([tmp_path / "A", tmp_path / "B"], n_resamples=300)
+    overall = r.to_json()["relations"]["overall"]
+    # A 16 relations, B 18; exact matches 1 + 3·4, overlap matches 2 + 3·4
+    assert overall["exact_f1"]["value"] == pytest.approx(2 * 13 / 34)
+    assert overall["overlap_f1"]["value"] == pytest.approx(2 * 14 / 34)
+    for fig in overall.values():
+        assert fig["ci_low"] <= fig["value"] <= fig["ci_high"]
+    assert "relations_pairs" in r.tables() and "relations_disagreements" in r.tables()
+
+
+def test_events_and_equivalences_on_request(tmp_path):
+    (tmp_path / "d.txt").write_text("Acme bought Beta and Gamma.", encoding="utf-8")
+    (tmp_path / "d.ann").write_text(
+        "T1\tORG 0 4\tAcme\nT2\tBuy 5 11\tbought\nT3\tORG 12 16\tBeta\nT4\tORG 21 26\tGamma\n"
+        "E1\tBuy:T2 Buyer:T1 Theme:T3 Theme2:T4\n*\tAlias T4 T3\nR1\tPart Arg1:T3 Arg2:T1\n",
+        encoding="utf-8",
+    )
+    only_r = read_brat(tmp_path / "d.ann")
+    assert [r.label for r in only_r.relations] == ["Part"] and only_r.errors == []
+    every = read_brat(tmp_path / "d.ann", relations_from="R+E+*")
+    assert sorted((r.label, r.source, r.target) for r in every.relations) == sorted(
+        [
+            ("Buyer", ((5, 11),), ((0, 4),)),
+            ("Theme", ((5, 11),), ((12, 16),)),
+            ("Theme", ((5, 11),), ((21, 26),)),
+            ("Alias", ((12, 16),), ((21, 26),)),  # members in text order
+            ("Part", ((12, 16),), ((0, 4),)),
+        ]
+    )
+    assert sorted(set(every.relation_lines)) == [5, 6, 7]
+
+
+def test_malformed_relation_lines_name_file_and_line(tmp_path):
+    (tmp_path / "d.txt").write_text("Acme bought Beta.", encoding="utf-8")
+    (tmp_path / "d.ann").write_text(
+        "T1\tORG 0 4\tAcme\nR1\tPart Arg1:T1\nR2\tPart Arg1:T1 Arg2:T7\nT2\tORG 99 120\tx\n"
+        "R3\tPart Arg1:T1 Arg2:T2\n",
+        encoding="utf-8",
+    )
+    doc = read_brat(tmp_path / "d.ann")
+    assert doc.relations == []
+    assert sorted(e.line for e in doc.errors) == [2, 3, 4, 5]
+    assert all("d.ann" in str(e) for e in doc.errors)
+
+
+# --------------------------------------------------------------------------- the measure itself
+
+frag = st.tuples(st.integers(0, 12), st.integers(1, 4)).map(lambda t: ((t[0], t[0] + t[1]),))
+relation = st.tuples(st.sampled_from(["R", "S"]), frag, frag)
+relations = st.lists(relation, max_size=6, unique=True)
+
+
+def brute_force_matches(a, b, rule) -> int:
+    """The largest number of disjoint allowed pairs, by trying every assignment."""
+    best = 0
+    ok = [[MR.may_match(x, y, rule) for y in b] for x in a]
+    for k in range(min(len(a), len(b)), 0, -1):
+        for rows in itertools.combinations(range(len(a)), k):
+            for cols in itertools.permutations(range(len(b)), k):
+                if all(ok[i][j] for i, j in zip(rows, cols)):
+                    return k
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(relations, relations, st.sampled_from(["exact", "overlap"]))
+def test_matching_is_maximum_and_symmetric(a, b, rule):
+    n = len(MR.max_matching(a, b, rule))
+    assert n == brute_force_matches(a, b, rule)
+    f = MR.relation_f1(a, b, rule)
+    g = MR.relation_f1(b, a, rule)
+    assert (math.isnan(f) and math.isnan(g)) or f == pytest.approx(g)
+    pairs = MR.max_matching(a, b, rule)
+    assert len({i for i, _ in pairs}) == len({j for _, j in pairs}) == len(pairs)
+
+
+@settings(max_examples=100, deadline=None)
+@given(relations, relations, st.randoms(use_true_random=False))
+def test_f1_does_not_depend_on_the_order_of_relations(a, b, rnd):
+    a2, b2 = list(a), list(b)
+    rnd.shuffle(a2)
+    rnd.shuffle(b2)
+    for rule in ("exact", "overlap"):
+        f, g = MR.relation_f1(a, b, rule), MR.relation_f1(a2, b2, rule)
+        assert (math.isnan(f) and math.isnan(g)) or f == g
+
+
+@settings(max_examples=100, deadline=None)
+@given(relations.filter(bool))
+def test_perfect_agreement_is_one_and_exact_never_exceeds_overlap(a):
+    assert MR.relation_f1(a, a, "exact") == 1.0
+    assert MR.relation_f1(a, a, "overlap") == 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(relations, relations)
+def test_exact_f1_at_most_overlap_f1_and_reversal_breaks_matches(a, b):
+    e, o = MR.relation_f1(a, b, "exact"), MR.relation_f1(a, b, "overlap")
+    if not math.isnan(e):
+        assert e <= o + 1e-12
+    reversed_a = [(lab, t, s) for lab, s, t in a if s != t]
+    if reversed_a and all(not MR.fragments_overlap(s, t) for _, s, t in a):
+        # relations are directed: no relation matches its own reversal
+        assert MR.relation_f1(reversed_a, [(lab, s, t) for lab, t, s in reversed_a]) == 0.0
+
+
+def test_label_kappa_equals_scikit_learn():
+    sklearn = pytest.importorskip("sklearn.metrics")
+    from iaa_desktop.core.kinds.spans.relation_figures import label_kappa
+
+    x = [("R", ((i, i + 1),), ((i + 2, i + 3),)) for i in range(0, 40, 4)]
+    labels_a = list("PPQQRPQRRP")
+    labels_b = list("PQQQRPPRRQ")
+    rels = [
+        [[(la, s, t) for la, (_, s, t) in zip(labels_a, x)]],
+        [[(lb, s, t) for lb, (_, s, t) in zip(labels_b, x)]],
+    ]
+    rows, mean, _fleiss, n = label_kappa(rels, ("a", "b"))
+    expected = sklearn.cohen_kappa_score(labels_a, labels_b)
+    assert rows[0]["kappa"] == pytest.approx(expected) and mean == pytest.approx(expected)
+    assert n == 10
