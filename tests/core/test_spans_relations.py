@@ -78,7 +78,7 @@ def test_hand_checked_relation_figures(results, fmt):
     kappa = rel["label_kappa"]
     assert kappa["pairs"][0]["n_units"] == 2
     assert kappa["mean"] == pytest.approx(1 / 3)
-    assert kappa["fleiss"] == pytest.approx(0.2)
+    assert kappa["fleiss_kappa"] == pytest.approx(0.2)
     causes = {row["cause"]: (row["n_of_a"], row["n_of_b"]) for row in rel["disagreements"]}
     assert causes == {
         "argument not annotated by the other": (0, 1),
@@ -243,5 +243,40 @@ def test_label_kappa_equals_scikit_learn():
     ]
     rows, mean, _fleiss, n = label_kappa(rels, ("a", "b"))
     expected = sklearn.cohen_kappa_score(labels_a, labels_b)
-    assert rows[0]["kappa"] == pytest.approx(expected) and mean == pytest.approx(expected)
+    assert rows[0]["cohen_kappa"] == pytest.approx(expected) and mean == pytest.approx(expected)
     assert n == 10
+
+
+def test_every_relation_figure_has_a_catalogue_entry(results):
+    from iaa_desktop.core.metrics import catalogue
+
+    missing: set[str] = set()
+
+    def walk(data, path):
+        if isinstance(data, dict):
+            for k, v in data.items():
+                walk(v, (*path, str(k)))
+        elif isinstance(data, list):
+            for v in data:
+                walk(v, path)
+        elif isinstance(data, (int, float)) and not isinstance(data, bool):
+            if not any(catalogue.known(k) for k in reversed(path)):
+                missing.add(".".join(path))
+
+    walk(results["brat"].to_json()["relations"], ("relations",))
+    assert not missing, sorted(missing)
+    assert catalogue.find("relation_exact_f1").help.summary
+
+
+def test_report_section_and_methods_state_both_matching_rules(results):
+    from iaa_desktop.core.kinds.spans import relation_report
+    from iaa_desktop.core.kinds.spans.report import methods
+
+    r = results["brat"]
+    paragraphs, refs = methods(r)
+    text = paragraphs[-1]
+    assert "identical offsets" in text and "at least one character" in text
+    assert "uzuner2011" in refs
+    sec = relation_report.section(r.relations)
+    assert sec.anchor == "relations" and "argument boundary differs" in sec.html
+    assert relation_report.methods(None) == ([], [])

@@ -65,8 +65,8 @@ class RelationFigures:
             "label_kappa": {
                 "pairs": _records(self.frames["relations_label_kappa"]),
                 "mean": _finite(self.kappa_mean),
-                "fleiss": _finite(self.kappa_fleiss),
-                "fleiss_n_units": self.kappa_fleiss_units,
+                "fleiss_kappa": _finite(self.kappa_fleiss),
+                "n_units_fleiss": self.kappa_fleiss_units,
             },
             "disagreements": _records(self.frames["relations_disagreements"]),
         }
@@ -148,7 +148,7 @@ def relation_figures(corpus: SpanCorpus, draws: NDArray[Any]) -> RelationFigures
                     "a": names[x],
                     "b": names[y],
                     "cause": cause,
-                    "n": of_a + of_b,
+                    "n_relations": of_a + of_b,
                     "n_of_a": of_a,
                     "n_of_b": of_b,
                 }
@@ -165,7 +165,7 @@ def relation_figures(corpus: SpanCorpus, draws: NDArray[Any]) -> RelationFigures
     for k, lab in enumerate(labels):
         lrow: dict[str, Any] = {
             "label": lab,
-            "n": sum(1 for row in rels for doc in row if doc for r in doc if r[0] == lab),
+            "n_relations": sum(1 for row in rels for doc in row if doc for r in doc if r[0] == lab),
         }
         for rule in RULES:
             vals = np.array([v[k] for v in lab_value[rule]]) if pairs else np.zeros(0)
@@ -179,7 +179,9 @@ def relation_figures(corpus: SpanCorpus, draws: NDArray[Any]) -> RelationFigures
         "relations_pairs": pd.DataFrame(pair_rows),
         "relations_per_label": pd.DataFrame(lab_rows),
         "relations_pairs_labels": pd.DataFrame(pl_rows),
-        "relations_label_kappa": pd.DataFrame(kappa_rows, columns=["a", "b", "kappa", "n_units"]),
+        "relations_label_kappa": pd.DataFrame(
+            kappa_rows, columns=["a", "b", "cohen_kappa", "n_units"]
+        ),
         "relations_disagreements": pd.DataFrame(dis_rows),
     }
     return out
@@ -260,8 +262,8 @@ def label_kappa(
         if keys:
             codes, _ = encode([[linked[x][k], linked[y][k]] for k in keys])
             kappa = float(cohen_kappa(codes).value)
-        rows.append({"a": names[x], "b": names[y], "kappa": kappa, "n_units": len(keys)})
-    values = np.array([r["kappa"] for r in rows], dtype=float)
+        rows.append({"a": names[x], "b": names[y], "cohen_kappa": kappa, "n_units": len(keys)})
+    values = np.array([r["cohen_kappa"] for r in rows], dtype=float)
     mean = float(_nanmean(values)) if values.size and np.isfinite(values).any() else math.nan
     every = [k for k in (linked[0] if linked else {}) if all(k in lk and lk[k] for lk in linked)]
     fleiss = math.nan

@@ -214,6 +214,10 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     sec = _documents_section(result, ctx)
     if sec is not None:
         kr.sections.append(sec)
+    if getattr(result, "relations", None) is not None:
+        from iaa_desktop.core.kinds.spans import relation_report
+
+        kr.sections.append(relation_report.section(result.relations))
     return kr
 
 
@@ -431,4 +435,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     ]
     if "gamma" in getattr(result, "overall", {}):
         refs += ["mathet2015", "mathet2017"]
-    return [p1, p2, p3], refs
+    from iaa_desktop.core.kinds.spans import relation_report
+
+    more, more_refs = relation_report.methods(getattr(result, "relations", None))
+    return [p1, p2, p3, *more], refs + more_refs
