@@ -280,3 +280,64 @@ def test_report_section_and_methods_state_both_matching_rules(results):
     sec = relation_report.section(r.relations)
     assert sec.anchor == "relations" and "argument boundary differs" in sec.html
     assert relation_report.methods(None) == ([], [])
+
+
+# --------------------------------------------------------------------------- adjudication
+
+
+def test_relation_units_decided_and_gold_loads_back_with_relation_f1_one(tmp_path):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    r = run(INPUTS["brat"])
+    model = units_for(r)
+    rel = [i for i, k in enumerate(model.keys) if "|rel|" in k]
+    # Employer, Located both ways, Bob → Carol, Alice → Rome and → "Rome.", → works, → Bob
+    assert len(rel) == 8
+    by_title = {model.titles[i].split(" — ")[0].split(" relation ")[1]: i for i in rel}
+    bob_carol = by_title["‘\u2068Bob\u2069’ → ‘\u2068Carol\u2069’"]
+    assert list(model.versions[bob_carol]) == ["Meets", "Knows"]
+    assert model.titles[bob_carol].endswith("— label")
+    choices = {c.choice: c for c in model.choices(bob_carol)}
+    assert {"label:Knows", "label:Meets", "drop"} <= set(choices)
+    assert "Bob" in model.describe_html(bob_carol) and "Knows" in model.describe_html(bob_carol)
+    gold = auto_merge(model, Strategy("annotator", annotator="B"))
+    gold[bob_carol] = choices["label:Meets"].value
+    assert model.parse_value("Meets; Knows", bob_carol) == "Knows;Meets"
+    files = model.write_gold(gold, tmp_path)
+    ann = next(f for f in files if f.suffix == ".ann")
+    back = read_brat(ann)
+    assert back.errors == []
+    assert ("Meets", "Bob", "Carol") in {
+        (
+            x.label,
+            back.text[x.source[0][0] : x.source[0][1]],
+            back.text[x.target[0][0] : x.target[0][1]],
+        )
+        for x in back.relations
+    }
+    # the gold, compared with itself read back as an annotator, agrees perfectly on relations
+    shutil.copytree(tmp_path / "gold", tmp_path / "again")
+    again = run([tmp_path / "gold", tmp_path / "again"])
+    assert again.to_json()["relations"]["overall"]["exact_f1"]["value"] == 1.0
+    # and with B it differs by the relabelled link only (B's 6 relations, one relabelled)
+    with_b = run([tmp_path / "gold", REL / "brat" / "B"])
+    assert with_b.to_json()["relations"]["overall"]["exact_f1"]["value"] == pytest.approx(10 / 12)
+
+
+def test_gold_relation_whose_argument_span_was_dropped_adds_the_span(tmp_path):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    r = run(INPUTS["brat"])
+    model = units_for(r)
+    gold = auto_merge(model, Strategy("annotator", annotator="A"))
+    # keep the spans undecided (no gold span) but B's link Alice → works
+    for i, k in enumerate(model.keys):
+        if "|rel|" not in k:
+            gold[i] = None
+        elif "6-11" in k:
+            gold[i] = "Does"
+    ann = next(f for f in model.write_gold(gold, tmp_path) if f.suffix == ".ann")
+    back = read_brat(ann)
+    assert back.errors == []
+    assert ("MISC", "works") in {(s.label, back.text[s.start : s.end]) for s in back.spans}
+    assert "Does" in {x.label for x in back.relations}

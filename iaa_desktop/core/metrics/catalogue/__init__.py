@@ -33,8 +33,7 @@ from iaa_desktop.core.metrics.catalogue.columns import (
 )
 from iaa_desktop.core.metrics.catalogue.entry import Help, Metric, Scope
 from iaa_desktop.core.metrics.catalogue.figures import KIND_FIGURES
-from iaa_desktop.core.metrics.catalogue.relations import RELATION_FIGURES
-from iaa_desktop.core.metrics.catalogue.spans import SPAN_FIGURES
+from iaa_desktop.core.metrics.catalogue.spans import RELATION_FIGURES, SPAN_FIGURES
 
 __all__ = [
     "CATALOGUE",
