@@ -271,3 +271,38 @@ def label_kappa(
         codes, _ = encode([[lk[k] for lk in linked] for k in every])
         fleiss = float(fleiss_kappa(codes).value)
     return rows, mean, fleiss, len(every)
+
+
+#: how a relation of one annotator stands with the others: matched by all, or the first cause
+MATCHED = "matched"
+
+
+def document_relations(corpus: SpanCorpus, d: int) -> list[tuple[str, list[tuple[MR.Rel, str]]]]:
+    """Per annotator who has document ``d``: their relations (each once) and how each stands:
+    :data:`MATCHED` when every other annotator with the document has it (same label, exact
+    arguments), else the cause (:data:`~iaa_desktop.core.metrics.relations.CAUSES`) with
+    respect to the first annotator who lacks it. For the view's arcs."""
+    by = corpus.docs.get(corpus.names[d], {})
+    rels = [
+        list(dict.fromkeys((r.label, r.source, r.target) for r in by[a].relations))
+        if a in by
+        else None
+        for a in corpus.annotators
+    ]
+    out: list[tuple[str, list[tuple[MR.Rel, str]]]] = []
+    for x, name in enumerate(corpus.annotators):
+        mine = rels[x]
+        if mine is None:
+            continue
+        rows: list[tuple[MR.Rel, str]] = []
+        for r in mine:
+            status = MATCHED
+            for y in range(len(corpus.annotators)):
+                theirs = rels[y]
+                if y == x or theirs is None or r in theirs:
+                    continue
+                status = MR.unmatched_cause(r, theirs, _spans(corpus, d, y))
+                break
+            rows.append((r, status))
+        out.append((name, rows))
+    return out
