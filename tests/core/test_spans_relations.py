@@ -341,3 +341,18 @@ def test_gold_relation_whose_argument_span_was_dropped_adds_the_span(tmp_path):
     assert back.errors == []
     assert ("MISC", "works") in {(s.label, back.text[s.start : s.end]) for s in back.spans}
     assert "Does" in {x.label for x in back.relations}
+
+
+def test_label_studio_gold_with_relations_round_trips(tmp_path):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    r = run(INPUTS["label-studio"])
+    model = units_for(r)
+    gold = auto_merge(model, Strategy("annotator", annotator="A"))
+    (path,) = model.write_gold(gold, tmp_path)
+    assert path.suffix == ".json"
+    # the gold read back beside annotator A's own export: relation F1 = 1
+    back = run([path, REL / "label_studio" / "export.json"])
+    pairs = {(p["a"], p["b"]): p for p in back.to_json()["relations"]["pairs"]}
+    gold_a = pairs.get(("gold", "A")) or pairs[("A", "gold")]
+    assert gold_a["exact_f1"] == 1.0 and gold_a["n_a"] == gold_a["n_b"] == 4

@@ -192,9 +192,11 @@ class SpansRelationsModel(SpansModel):
         return found.most_common(1)[0][0] if found else NO_LABEL
 
     def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
-        if self.fmt != "brat":
+        """Gold spans and relations in brat standoff or Label Studio JSON; in the other formats
+        the spans only (their writers do not write relations yet)."""
+        if self.fmt not in ("brat", "label-studio"):
             return super().write_gold(gold, out_dir, notes)
-        from iaa_desktop.core.kinds.spans import writers
+        from iaa_desktop.core.kinds.spans import tool_writers, writers
 
         spans = self.gold_spans(gold)
         relations = self.gold_relations(gold)
@@ -206,7 +208,11 @@ class SpansRelationsModel(SpansModel):
                         spans.setdefault(d, []).append(Span(self._argument_label(d, arg), arg))
                         have.add(arg)
             spans[d] = sorted(spans[d], key=lambda s: (s.start, s.end, s.label))
-        return writers.write_brat(self.corpus, spans, Path(out_dir) / "gold", relations)
+        folder = Path(out_dir) / "gold"
+        if self.fmt == "brat":
+            return writers.write_brat(self.corpus, spans, folder, relations)
+        info = self._meta("from_name") or {}
+        return tool_writers.write_label_studio(self.corpus, spans, folder, info, relations)
 
 
 def units(result: Any) -> SpansModel:

@@ -34,6 +34,7 @@ from typing import Any
 from iaa_desktop.core.io import safe_filename, write_bytes_atomic, write_text_atomic
 from iaa_desktop.core.kinds.spans.options import DEFAULT_FEATURE, DEFAULT_LAYER
 from iaa_desktop.core.kinds.spans.readers import Span
+from iaa_desktop.core.kinds.spans.relations import Relation
 from iaa_desktop.core.kinds.spans.tools import (
     GOLD,
     NO_VALUE,
@@ -77,13 +78,19 @@ def utf16_offsets(text: str) -> list[int]:
 
 
 def write_label_studio(
-    corpus: Any, spans: dict[int, list[Span]], folder: Path, info: dict[str, str]
+    corpus: Any,
+    spans: dict[int, list[Span]],
+    folder: Path,
+    info: dict[str, str],
+    relations: dict[int, list[Relation]] | None = None,
 ) -> list[Path]:
+    """One Label Studio JSON export of the gold; with ``relations``, a ``relation`` result per
+    relation between the results of its arguments (contiguous spans)."""
     tasks = []
     for d, name in enumerate(corpus.names):
         text = corpus.texts[d] or ""
         to16 = utf16_offsets(text)
-        result = [
+        result: list[dict[str, Any]] = [
             {
                 "id": f"gold{k}",
                 "from_name": info.get("from_name", "label"),
@@ -93,6 +100,20 @@ def write_label_studio(
             }
             for k, (a, b, lab) in enumerate(_pieces(spans.get(d, [])), 1)
         ]
+        ids: dict[tuple[tuple[int, int], ...], str] = {}
+        for k, (a, b, _lab) in enumerate(_pieces(spans.get(d, [])), 1):
+            ids.setdefault(((a, b),), f"gold{k}")
+        for r in (relations or {}).get(d, []):
+            if r.source in ids and r.target in ids:
+                result.append(
+                    {
+                        "from_id": ids[r.source],
+                        "to_id": ids[r.target],
+                        "type": "relation",
+                        "direction": "right",
+                        "labels": [r.label],
+                    }
+                )
         tasks.append(
             {
                 "id": _raw_id(name),
