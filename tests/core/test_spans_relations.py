@@ -356,3 +356,31 @@ def test_label_studio_gold_with_relations_round_trips(tmp_path):
     pairs = {(p["a"], p["b"]): p for p in back.to_json()["relations"]["pairs"]}
     gold_a = pairs.get(("gold", "A")) or pairs[("A", "gold")]
     assert gold_a["exact_f1"] == 1.0 and gold_a["n_a"] == gold_a["n_b"] == 4
+
+
+def test_tsv_relations_between_spans_of_another_layer_are_not_compared(tmp_path):
+    from iaa_desktop.core.kinds.spans.options import SpansOptions
+    from iaa_desktop.core.kinds.spans.tools import read_tsv3
+
+    pos_layer = "de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS"
+    dep_layer = "de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency"
+    src = (REL / "tsv" / "A" / "doc1.tsv").read_text(encoding="utf-8")
+    # a dependency layer over part-of-speech spans: works → Alice (nsubj), not compared
+    src = src.replace(
+        "#T_RL=",
+        f"#T_SP={pos_layer}|PosValue\n#T_RL={dep_layer}|DependencyType|BT_{pos_layer}\n#T_RL=",
+        1,
+    )
+    out = []
+    for line in src.split("\n"):
+        cells = line.split("\t")
+        if len(cells) == 6 and cells[0].startswith("1-"):
+            pos = {"1-1": "NOUN", "1-2": "VERB"}.get(cells[0], "_")
+            dep, gov = ("nsubj", "1-1") if cells[0] == "1-2" else ("_", "_")
+            cells = [*cells[:4], pos, dep, gov, *cells[4:]]
+        out.append("\t".join(cells))
+    (tmp_path / "doc1.tsv").write_text("\n".join(out), encoding="utf-8")
+    errors: list = []
+    doc = read_tsv3(tmp_path / "doc1.tsv", SpansOptions(), errors)
+    assert doc.errors == [] and errors == []
+    assert sorted(r.label for r in doc.relations) == ["Based", "Employer", "Located", "Meets"]

@@ -205,18 +205,32 @@ def span_document(
             continue
         out.add(Span(value if value else NO_VALUE, frags), s.line)
     if doc.relations:
-        add_relations(out, doc, [(r.source, r.target, r.label, r.line) for r in doc.relations])
+        links = [(r.source, r.target, r.label, r.line) for r in doc.relations]
+        add_relations(out, doc, links, layer)
     return out
 
 
 def add_relations(
-    out: SpanDocument, doc: Document, links: list[tuple[str, str, str | None, int | None]]
+    out: SpanDocument,
+    doc: Document,
+    links: list[tuple[str, str, str | None, int | None]],
+    layer: str | None = None,
 ) -> None:
-    """The relations ``links`` (source id, target id, label, line) between spans of ``doc``
-    (of any layer: relations compare their arguments by offsets), onto ``out``."""
+    """The relations ``links`` (source id, target id, label, line) between spans of ``doc``,
+    onto ``out``; with ``layer``, only the relations between spans of that layer (the spans
+    compared: a dependency relation between part-of-speech spans is not one of them)."""
     from iaa_desktop.core.kinds.spans.relations import linked
 
     ids = {s.id: tuple(sorted(s.pieces)) for s in doc.spans if s.id}
+    if layer is not None:
+        compared = {s.id for s in doc.spans if s.id and layer_matches(s.layer, layer)}
+        links = [
+            link
+            for link in links
+            if link[0] not in ids
+            or link[1] not in ids  # a missing argument is reported
+            or (link[0] in compared and link[1] in compared)
+        ]
     found, where, problems = linked(links, ids, doc.source)
     out.relations.extend(found)
     out.relation_lines.extend(where)
