@@ -384,3 +384,39 @@ def test_tsv_relations_between_spans_of_another_layer_are_not_compared(tmp_path)
     doc = read_tsv3(tmp_path / "doc1.tsv", SpansOptions(), errors)
     assert doc.errors == [] and errors == []
     assert sorted(r.label for r in doc.relations) == ["Based", "Employer", "Located", "Meets"]
+
+
+def _xmi_annotator(folder: Path, doc, relation_layer: str) -> None:
+    """``doc`` (a brat document read back) as INCEpTION writes a custom relation layer in UIMA
+    CAS XMI: a relation annotation with ``Governor`` and ``Dependent`` spans and a label feature
+    (the INCEpTION user guide, "Relation layers"), ``TypeSystem.xml`` beside."""
+    cassis = pytest.importorskip("cassis")
+    ner = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
+    ts = cassis.TypeSystem()
+    ne = ts.create_type(ner, supertypeName="uima.tcas.Annotation")
+    ts.create_feature(ne, "value", "uima.cas.String")
+    rel = ts.create_type(relation_layer, supertypeName="uima.tcas.Annotation")
+    ts.create_feature(rel, "Governor", ner)
+    ts.create_feature(rel, "Dependent", ner)
+    ts.create_feature(rel, "label", "uima.cas.String")
+    cas = cassis.Cas(typesystem=ts)
+    cas.sofa_string = doc.text
+    NE, REL_T = ts.get_type(ner), ts.get_type(relation_layer)
+    made = {}
+    for s in doc.spans:
+        made[s.fragments] = NE(begin=s.start, end=s.end, value=s.label)
+        cas.add(made[s.fragments])
+    for r in doc.relations:
+        gov, dep = made[r.source], made[r.target]
+        cas.add(REL_T(begin=dep.begin, end=dep.end, Governor=gov, Dependent=dep, label=r.label))
+    folder.mkdir()
+    cas.to_xmi(str(folder / "doc1.xmi"))
+    ts.to_xml(str(folder / "TypeSystem.xml"))
+
+
+def test_xmi_relation_layers_give_the_same_figures(results, tmp_path):
+    for who in ("A", "B"):
+        doc = read_brat(REL / "brat" / who / "doc1.ann")
+        _xmi_annotator(tmp_path / who, doc, "webanno.custom.Relation")
+    r = run([tmp_path / "A", tmp_path / "B"])
+    assert r.to_json()["relations"] == results["brat"].to_json()["relations"]
