@@ -17,7 +17,8 @@ fragments; then :math:`|M| = |R_a \cap R_b|`), or by *overlap* (each argument sh
 character with its counterpart). This is the pairwise F1 of Hripcsak & Rothschild (2005), the
 "exact" and "lenient/overlap" relation criteria of the i2b2 2010 relation task (Uzuner et al.
 2011) and of brat-based relation corpora (e.g. the SciERC and ChemProt evaluations); the maximum
-matching (Hopcroft & Karp 1973) makes the count independent of the order of the relations.
+matching (of maximum size: Hopcroft & Karp 1973; computed as an assignment, Crouse 2016) makes the
+count independent of the order of the relations.
 
 References
 ----------
@@ -27,6 +28,8 @@ Uzuner, Ö., South, B. R., Shen, S., & DuVall, S. L. (2011). 2010 i2b2/VA challe
 assertions, and relations in clinical text. *JAMIA* 18(5), 552–556.
 Hopcroft, J. E., & Karp, R. M. (1973). An n^{5/2} algorithm for maximum matchings in bipartite
 graphs. *SIAM J. Computing* 2(4), 225–231.
+Crouse, D. F. (2016). On implementing 2D rectangular assignment algorithms. *IEEE Transactions
+on Aerospace and Electronic Systems* 52(4), 1679–1696.
 """
 
 from __future__ import annotations
@@ -74,29 +77,24 @@ def max_matching(a: Sequence[Rel], b: Sequence[Rel], rule: Rule) -> list[tuple[i
     r"""A one-to-one matching of maximum size between ``a`` and ``b`` (index pairs), a pair
     allowed when the relations have the same label and their arguments match by ``rule``
     (``"exact"``: identical fragments; ``"overlap"``: each argument shares a character with its
-    counterpart). Maximum bipartite matching (Hopcroft & Karp 1973, via SciPy).
+    counterpart). A maximum bipartite matching, as the maximum-weight assignment of the 0/1
+    matrix of allowed pairs (SciPy's ``linear_sum_assignment``, Crouse 2016).
 
     >>> a = [("R", ((0, 2),), ((5, 7),)), ("R", ((0, 3),), ((5, 7),))]
     >>> b = [("R", ((1, 3),), ((6, 7),))]
     >>> len(max_matching(a, b, "overlap")), len(max_matching(a, b, "exact"))
     (1, 0)
     """
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import maximum_bipartite_matching
+    from scipy.optimize import linear_sum_assignment
 
     if not a or not b:
         return []
-    rows, cols = [], []
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            if may_match(x, y, rule):
-                rows.append(i)
-                cols.append(j)
-    if not rows:
+    allowed = np.array([[may_match(x, y, rule) for y in b] for x in a], dtype=bool)
+    if not allowed.any():
         return []
-    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(a), len(b)))
-    match = maximum_bipartite_matching(graph, perm_type="column")
-    return [(i, int(j)) for i, j in enumerate(match) if j >= 0]
+    # a maximum-weight assignment of the 0/1 matrix is a maximum matching of its allowed pairs
+    rows, cols = linear_sum_assignment(allowed, maximize=True)
+    return [(int(i), int(j)) for i, j in zip(rows, cols) if allowed[i, j]]
 
 
 def relation_f1(a: Sequence[Rel], b: Sequence[Rel], rule: Rule = "exact") -> float:
