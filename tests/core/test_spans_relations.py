@@ -420,3 +420,18 @@ def test_xmi_relation_layers_give_the_same_figures(results, tmp_path):
         _xmi_annotator(tmp_path / who, doc, "webanno.custom.Relation")
     r = run([tmp_path / "A", tmp_path / "B"])
     assert r.to_json()["relations"] == results["brat"].to_json()["relations"]
+
+
+def test_tsv_gold_with_relations_round_trips(tmp_path):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    r = run(INPUTS["webanno-tsv3"])
+    model = units_for(r)
+    gold = auto_merge(model, Strategy("annotator", annotator="B"))
+    files = model.write_gold(gold, tmp_path)
+    assert [f.suffix for f in files] == [".tsv"]
+    # B's spans include the two-token "Rome." (an id) and stacked relations on one row
+    back = run([tmp_path / "gold", REL / "tsv" / "B"])
+    assert not [e for e in back.errors if "gold" in str(e.path)]
+    (pair,) = back.to_json()["relations"]["pairs"]
+    assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
