@@ -68,3 +68,31 @@ def test_no_relations_no_relations_tab(qtbot):
     )
     tabs = [t for t, _ in create_panels(result, ViewContext())]
     assert "Relations" not in tabs
+
+
+def test_adjudicating_a_relation_unit_by_its_label_key(qtbot, tmp_path):
+    from PySide6.QtWidgets import QApplication
+
+    from iaa_desktop.cli import compute
+    from iaa_desktop.gui.adjudication import open_adjudication
+
+    result = compute("spans", [REL / "A", REL / "B"], {"n_resamples": 20, "gamma": False})
+    dlg = open_adjudication(None, result, None, store_path=tmp_path / "s.sqlite", show=True)
+    qtbot.addWidget(dlg)
+    qtbot.waitExposed(dlg)
+    dlg.activateWindow()
+    panel = dlg.panel
+    s = panel.session
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None, timeout=5000)
+    target = next(i for i, t in enumerate(s.model.titles) if "Bob\u2069’ → ‘\u2068Carol" in t)
+    for _ in range(s.model.n_units):  # N until the relabelled link Bob → Carol is shown
+        if panel.current == target:
+            break
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_N)
+    assert panel.current == target
+    context = panel.context_view.toPlainText()
+    assert "Meets" in context and "Knows" in context and "Bob" in context
+    meets = next(c for c in s.choices(target) if c.choice == "label:Meets")
+    qtbot.keyClick(QApplication.focusWidget(), getattr(Qt.Key, f"Key_{meets.key.upper()}"))
+    assert s.is_decided(target) and s.decision(target).value == "Meets"
+    s.store.close()
