@@ -153,6 +153,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("label_column", "tag", "same"),
         ("annotator_column", "coder", "same"),
         ("encoding", "x", "refused"),
+        ("relations_from", "R+E+*", "same"),  # the example's brat files hold no relation
     ],
 }
 
