@@ -15,7 +15,8 @@ files use. Formats:
   governor (the ``BT_`` column) to the dependent (the row the relation is on), labelled by the
   first feature with a value.
 * **Label Studio JSON**: ``relation`` results, ``from_id`` → ``to_id`` (reversed for
-  ``"direction": "left"``), labelled by their ``labels`` (one relation per label; ``*`` without).
+  ``"direction": "left"``; ``"bi"`` is read as ``from_id`` → ``to_id``), labelled by their
+  ``labels`` (one relation per label; ``*`` without).
 
 A relation whose argument is not a span of its document is a problem at its file and line, and is
 left out.
