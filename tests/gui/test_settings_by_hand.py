@@ -166,6 +166,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("annotator_column", "coder", "same"),
         ("occurrence_match", "case_diacritics", "changes"),
         ("encoding", "x", "refused"),
+        ("relations_from", "R+E+*", "same"),  # the example's brat files hold no relation
     ],
 }
 

@@ -99,6 +99,9 @@ REFERENCES: dict[str, str] = {
     "hripcsak2005": "Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and "
     "reliability in information retrieval. Journal of the American Medical Informatics "
     "Association, 12(3), 296–298.",
+    "uzuner2011": "Uzuner, Ö., South, B. R., Shen, S. & DuVall, S. L. (2011). 2010 i2b2/VA "
+    "challenge on concepts, assertions, and relations in clinical text. Journal of the American "
+    "Medical Informatics Association, 18(5), 552–556.",
     "krippendorff1995": "Krippendorff, K. (1995). On the reliability of unitizing continuous data. "
     "Sociological Methodology, 25, 47–76.",
     "meyer2014": "Meyer, C. M., Mieskes, M., Stab, C. & Gurevych, I. (2014). DKPro Agreement: An "

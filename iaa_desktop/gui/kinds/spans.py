@@ -588,10 +588,143 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         if result.corpus is not None and result.corpus.time_unit
         else "Spans side by side"
     )
-    panels = [(first, panel), ("Figures", summary), ("Tables", tables)]
+    out: list[tuple[str, QWidget]] = [(first, panel), ("Figures", summary), ("Tables", tables)]
+    if getattr(result, "relations", None) is not None:
+        relations = context.cache.get("spans_relations") or RelationsPanel()
+        context.cache["spans_relations"] = relations
+        relations.set_result(result)
+        out.insert(1, ("Relations", relations))
     if result.occurrences is not None:
         occurrences = context.cache.get("spans_occurrences") or OccurrencesPanel()
         context.cache["spans_occurrences"] = occurrences
         occurrences.set_occurrences(result.occurrences, "label")
-        panels.append(("Occurrences", occurrences))
-    return panels
+        out.append(("Occurrences", occurrences))
+    return out
+
+
+#: headers of the relation tables' columns that the span tables name otherwise
+RELATION_HEADERS = {
+    "n_a": "relations of a",
+    "n_b": "relations of b",
+    "n_of_a": "relations of a",
+    "n_of_b": "relations of b",
+    "n_units": "argument pairs both linked",
+    "n_relations": "relations",
+}
+
+#: colour of a relation's arc by how it stands with the other annotators
+ARC_COLOURS = {
+    "matched": "#2e7d32",
+    "argument not annotated by the other": "#8e24aa",
+    "argument boundary differs": "#1f3fbf",
+    "different label": "#c00000",
+    "link in the other direction": "#e65100",
+    "no link": "#616161",
+}
+
+
+class RelationsPanel(QWidget):
+    """Relations as arcs over each annotator's text (one document at a time), the relation
+    tables beside."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        from PySide6.QtWidgets import QScrollArea
+
+        from iaa_desktop.gui.widgets.arcs import ArcView
+
+        super().__init__(parent)
+        self.result: Any = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        legend = QLabel(
+            "Arcs: source → target, coloured by how each stands with the other annotators: "
+            + " · ".join(
+                f"<span style='color:{c}'>■</span> {html.escape(k)}" for k, c in ARC_COLOURS.items()
+            )
+            + " (dashed: not shared)"
+        )
+        legend.setTextFormat(Qt.TextFormat.RichText)
+        legend.setWordWrap(True)
+        outer.addWidget(legend)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Document:"))
+        self.doc_combo = QComboBox()
+        self.doc_combo.setObjectName("relation_documents")
+        self.doc_combo.currentIndexChanged.connect(lambda _i: self.show_document())
+        top.addWidget(self.doc_combo, 1)
+        outer.addLayout(top)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.arcs = ArcView()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.arcs)
+        split.addWidget(scroll)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.models: list[DataFrameModel] = []
+        self.views: list[Any] = []
+        for title in (
+            "Relation F1 per annotator pair",
+            "Relation F1 per label",
+            "Relation labels (κ on the links both drew)",
+            "Relations one drew and the other did not",
+        ):
+            rl.addWidget(QLabel(title))
+            model = DataFrameModel(headers={**HEADERS, **RELATION_HEADERS})
+            view = make_table(model)
+            rl.addWidget(view, 1)
+            self.models.append(model)
+            self.views.append(view)
+        split.addWidget(right)
+        split.setSizes([760, 500])
+        outer.addWidget(split, 1)
+
+    def set_result(self, result: Any) -> None:
+        self.result = result
+        f = result.relations.frames
+        for model, view, name in zip(
+            self.models,
+            self.views,
+            (
+                "relations_pairs",
+                "relations_per_label",
+                "relations_label_kappa",
+                "relations_disagreements",
+            ),
+        ):
+            frame = f[name]
+            model.set_frame(frame[[c for c in frame.columns if not c.endswith(("_low", "_high"))]])
+            fit_columns(view)
+        self.doc_combo.blockSignals(True)
+        self.doc_combo.clear()
+        self.doc_combo.addItems(list(result.corpus.names))
+        self.doc_combo.blockSignals(False)
+        self.show_document()
+
+    def show_document(self) -> None:
+        from iaa_desktop.core.kinds.spans.relation_figures import document_relations
+        from iaa_desktop.gui.widgets.arcs import Arc, ArcBlock
+
+        corpus = self.result.corpus
+        d = max(0, self.doc_combo.currentIndex())
+        text = corpus.texts[d] or ""
+        colour = {lab: MARKABLE[k % len(MARKABLE)] for k, lab in enumerate(corpus.labels)}
+        blocks = []
+        for name, rows in document_relations(corpus, d):
+            sd = corpus.docs[corpus.names[d]][name]
+            spans = [
+                ((a, b), colour.get(s.label, "#dddddd")) for s in sd.spans for a, b in s.fragments
+            ]
+            arcs = [
+                Arc(
+                    (r[1][0][0], r[1][-1][1]),
+                    (r[2][0][0], r[2][-1][1]),
+                    r[0],
+                    ARC_COLOURS.get(status, "#616161"),
+                    dashed=status != "matched",
+                )
+                for r, status in rows
+            ]
+            blocks.append(ArcBlock(name, text, spans, arcs))
+        self.arcs.set_blocks(blocks)

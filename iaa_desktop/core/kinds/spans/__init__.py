@@ -14,13 +14,13 @@ from iaa_desktop.core.kinds.spec import Example, KindParts, KindSpec, ViewRef
 
 def _parts() -> KindParts:
     """The kind's code, its modules imported when first needed (the registry stays light)."""
-    from iaa_desktop.core.kinds.spans import adjudication, compare, report, survey
+    from iaa_desktop.core.kinds.spans import compare, relation_adjudication, report, survey
 
     return KindParts(
         compare.KIND,
         report=report.build,
         methods=report.methods,
-        adjudication=adjudication.units_for_spans,
+        adjudication=relation_adjudication.units,
         survey=survey.survey,
         arrange=survey.arrange,
     )

@@ -237,6 +237,10 @@ def compare_corpus(
     result.gamma_note = note
     if not corpus.time_unit:  # units in time cover no words: no forms to gather
         result.occurrences = occurrences(corpus, opts.occurrence_match)
+    from iaa_desktop.core.kinds.spans.relation_figures import has_relations, relation_figures
+
+    if has_relations(corpus):
+        result.relations = relation_figures(corpus, draws)
     yield Progress(6, 6, "Done")
     return result
 

@@ -88,7 +88,7 @@ def read_input(
             _merge(out, _read_table(t, opts, texts, errors), errors)
         return out
     if path.suffix == ".ann":
-        return {path.stem: {path.stem: _checked(read_brat(path, enc), errors)}}
+        return {path.stem: {path.stem: _checked(read_brat(path, enc, opts.relations_from), errors)}}
     fmt = file_format(path)
     if fmt in PER_DOCUMENT:
         try:
@@ -135,7 +135,7 @@ def _read_folder(
     for f, fmt in found:
         try:
             if fmt == "brat":
-                doc = _checked(read_brat(f, enc), errors)
+                doc = _checked(read_brat(f, enc, opts.relations_from), errors)
                 doc.name = f.relative_to(folder).with_suffix("").as_posix()
             else:
                 doc = _checked(read_document(f, fmt, opts, errors), errors)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from iaa_desktop.core.kinds.occurrences import FormMatch
 from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED, Options, option
+from iaa_desktop.core.kinds.spans.relations import RelationsFrom
 
 #: the span layer and label feature of WebAnno TSV 3.x files and INCEpTION exports: named entities
 DEFAULT_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
@@ -60,6 +61,12 @@ class SpansOptions(Options):
         "Boundary tolerance (ms, ELAN, Praat)",
         "tolerance F1 of time-aligned units: same label and both boundaries within this many "
         "milliseconds",
+    )
+    relations_from: RelationsFrom = option(
+        "R",
+        "brat: relations from",
+        "which brat lines give the relations compared: R lines; also event arguments (E, a link "
+        "from the trigger to each argument, labelled by its role); also equivalences (*)",
     )
 
     def tier_map(self) -> dict[str, str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats.brat import text_bound
+from iaa_desktop.core.kinds.spans.relations import Relation, brat_relation_line, brat_relations
 from iaa_desktop.core.textio import read_text
 
 Fragment = tuple[int, int]
@@ -66,6 +67,9 @@ class SpanDocument:
     format: str = ""
     #: what a gold writer needs to write the format again (source file, task id, question names)
     meta: dict[str, Any] = field(default_factory=dict)
+    #: relations between its spans (see :mod:`.relations`) and the line each was read from
+    relations: list[Relation] = field(default_factory=list)
+    relation_lines: list[int | None] = field(default_factory=list)
 
     def add(self, span: Span, line: int | None) -> None:
         self.spans.append(span)
@@ -80,11 +84,14 @@ def parse_fragments(text: str) -> tuple[Fragment, ...]:
     return tuple(sorted(tuple(map(int, part.split())) for part in text.split(";")))  # type: ignore[misc]
 
 
-def read_brat(ann_path: Path, encoding: str | None = None) -> SpanDocument:
-    """Read a brat ``.ann`` file and the ``.txt`` beside it: every ``T`` line with its type.
+def read_brat(
+    ann_path: Path, encoding: str | None = None, relations_from: str = "R"
+) -> SpanDocument:
+    """Read a brat ``.ann`` file and the ``.txt`` beside it: every ``T`` line with its type, and
+    the relations of its ``R`` lines (also of ``E`` and ``*`` lines as ``relations_from`` asks).
 
-    Attribute, relation, event, normalization, equivalence and note lines (``A R E N * #``) are
-    brat's too and are passed over; any other line is reported.
+    Attribute, normalization and note lines (``A N #``) are brat's too and are passed over; any
+    other line is reported.
     """
     ann_path = Path(ann_path)
     txt_path = ann_path.with_suffix(".txt")
@@ -101,7 +108,12 @@ def read_brat(ann_path: Path, encoding: str | None = None) -> SpanDocument:
             )
         )
     doc = SpanDocument(ann_path.stem, str(ann_path), text, errors=errors, format="brat")
+    ids: dict[str, tuple[Fragment, ...]] = {}
+    links: list[tuple[int, str]] = []
     for lineno, line in enumerate(read_text(ann_path, encoding).splitlines(), 1):
+        if line.strip() and brat_relation_line(line):
+            links.append((lineno, line))
+            continue
         if not line.strip() or line[0] in "AREN*#M":
             continue
         if not line.startswith("T"):
@@ -129,6 +141,12 @@ def read_brat(ann_path: Path, encoding: str | None = None) -> SpanDocument:
             errors.append(ReaderError(ann_path, lineno, f"span {tid} {problem}; left out."))
             continue
         doc.add(Span(label, parse_fragments(offsets)), lineno)
+        ids[tid] = parse_fragments(offsets)
+    if links:
+        rels, rel_lines, problems = brat_relations(ann_path, links, ids, relations_from)
+        doc.relations.extend(rels)
+        doc.relation_lines.extend(rel_lines)
+        errors.extend(problems)
     return doc
 
 

@@ -215,6 +215,10 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     sec = _documents_section(result, ctx)
     if sec is not None:
         kr.sections.append(sec)
+    if getattr(result, "relations", None) is not None:
+        from iaa_desktop.core.kinds.spans import relation_report
+
+        kr.sections.append(relation_report.section(result.relations))
     if result.occurrences is not None and result.occurrences.inconsistent:
         kr.sections.append(report_section(result.occurrences, "label", ctx.max_rows))
     return kr
@@ -449,4 +453,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
             )
         )
         refs.append("shannon1948")
-    return paragraphs, refs
+    from iaa_desktop.core.kinds.spans import relation_report
+
+    more, more_refs = relation_report.methods(getattr(result, "relations", None))
+    return [*paragraphs, *more], refs + more_refs

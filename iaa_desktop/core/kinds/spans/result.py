@@ -14,6 +14,7 @@ from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.kinds.spans.options import SpansOptions
+from iaa_desktop.core.kinds.spans.relation_figures import RelationFigures
 from iaa_desktop.core.kinds.spec import TaskResult
 
 
@@ -44,6 +45,8 @@ class SpansResult(TaskResult):
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
     #: every covered text with each annotator's label at each of its occurrences
     occurrences: Occurrences | None = None
+    #: agreement on the relations between the spans, when the inputs hold relations
+    relations: RelationFigures | None = None
 
     def to_json(self) -> dict[str, Any]:
         def records(name: str) -> list[dict[str, Any]]:
@@ -58,7 +61,7 @@ class SpansResult(TaskResult):
                 for r in df.to_dict("records")
             ]
 
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "annotators": list(self.annotators),
             "labels": list(self.labels),
@@ -75,6 +78,9 @@ class SpansResult(TaskResult):
             **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
             **self._time_fields(),
         }
+        if self.relations is not None:
+            out["relations"] = self.relations.to_json()
+        return out
 
     def _time_fields(self) -> dict[str, Any]:
         """The unit of times and the boundary tolerance, for units in time (ELAN, Praat)."""
@@ -92,7 +98,10 @@ class SpansResult(TaskResult):
                 for k, v in self.overall.items()
             ]
         )
-        extra = self.occurrences.tables() if self.occurrences else {}
+        extra = {
+            **(self.occurrences.tables() if self.occurrences else {}),
+            **(self.relations.frames if self.relations is not None else {}),
+        }
         return {"overall": overall, **self.frames, **extra}
 
     def headline(self) -> list[tuple[str, str]]:

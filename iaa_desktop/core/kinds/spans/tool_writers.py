@@ -34,6 +34,7 @@ from typing import Any
 from iaa_desktop.core.io import safe_filename, write_bytes_atomic, write_text_atomic
 from iaa_desktop.core.kinds.spans.options import DEFAULT_FEATURE, DEFAULT_LAYER
 from iaa_desktop.core.kinds.spans.readers import Span
+from iaa_desktop.core.kinds.spans.relations import Relation
 from iaa_desktop.core.kinds.spans.tools import (
     GOLD,
     NO_VALUE,
@@ -77,13 +78,19 @@ def utf16_offsets(text: str) -> list[int]:
 
 
 def write_label_studio(
-    corpus: Any, spans: dict[int, list[Span]], folder: Path, info: dict[str, str]
+    corpus: Any,
+    spans: dict[int, list[Span]],
+    folder: Path,
+    info: dict[str, str],
+    relations: dict[int, list[Relation]] | None = None,
 ) -> list[Path]:
+    """One Label Studio JSON export of the gold; with ``relations``, a ``relation`` result per
+    relation between the results of its arguments (contiguous spans)."""
     tasks = []
     for d, name in enumerate(corpus.names):
         text = corpus.texts[d] or ""
         to16 = utf16_offsets(text)
-        result = [
+        result: list[dict[str, Any]] = [
             {
                 "id": f"gold{k}",
                 "from_name": info.get("from_name", "label"),
@@ -93,6 +100,20 @@ def write_label_studio(
             }
             for k, (a, b, lab) in enumerate(_pieces(spans.get(d, [])), 1)
         ]
+        ids: dict[tuple[tuple[int, int], ...], str] = {}
+        for k, (a, b, _lab) in enumerate(_pieces(spans.get(d, [])), 1):
+            ids.setdefault(((a, b),), f"gold{k}")
+        for r in (relations or {}).get(d, []):
+            if r.source in ids and r.target in ids:
+                result.append(
+                    {
+                        "from_id": ids[r.source],
+                        "to_id": ids[r.target],
+                        "type": "relation",
+                        "direction": "right",
+                        "labels": [r.label],
+                    }
+                )
         tasks.append(
             {
                 "id": _raw_id(name),
@@ -294,8 +315,11 @@ def _own_sentences(text: str) -> list[_Sentence]:
     return out
 
 
-def _place(sentences: list[_Sentence], text: str, pieces: list[tuple[int, int, str]]) -> None:
-    """Mark every gold span on the rows it covers (sub-tokens added where it cuts a token).
+def _place(
+    sentences: list[_Sentence], text: str, pieces: list[tuple[int, int, str]]
+) -> list[tuple[list[_Row], int]]:
+    """Mark every gold span on the rows it covers (sub-tokens added where it cuts a token); the
+    rows of each piece and its disambiguation id (0: none).
 
     A span gets a disambiguation id ``[N]`` when it covers several rows or shares a row with
     another span, as the format asks.
@@ -319,13 +343,44 @@ def _place(sentences: list[_Sentence], text: str, pieces: list[tuple[int, int, s
         for r in rows:
             on_row[id(r)] = on_row.get(id(r), 0) + 1
     next_id = 1
+    placed: list[tuple[list[_Row], int]] = []
     for (_a, _b, lab), rows in zip(pieces, marks):
         value = NO_VALUE if lab == NO_VALUE else escape(lab)
+        given = 0
         if len(rows) > 1 or any(on_row[id(r)] > 1 for r in rows):
             value += f"[{next_id}]"
+            given = next_id
             next_id += 1
         for r in rows:
             r.cell.append(value)
+        placed.append((rows, given))
+    return placed
+
+
+#: the relation layer of gold relations in TSV 3.3 (INCEpTION's custom relation layer)
+RELATION_LAYER = "webanno.custom.Relation"
+
+
+def _place_relations(
+    pieces: list[tuple[int, int, str]],
+    placed: list[tuple[list[_Row], int]],
+    relations: list[Relation],
+) -> dict[int, list[tuple[str, str]]]:
+    """Row (by ``id``) → (label, governor reference) of each relation on it: the relation sits on
+    the first row of its dependent (target), the ``BT_`` cell names the governor's first row with
+    the ids ``[governor_dependent]`` when either span has one."""
+    where: dict[tuple[tuple[int, int], ...], tuple[_Row, int]] = {}
+    for (a, b, _lab), (rows, given) in zip(pieces, placed):
+        if rows:
+            where.setdefault(((a, b),), (rows[0], given))
+    out: dict[int, list[tuple[str, str]]] = {}
+    for r in relations:
+        if r.source not in where or r.target not in where:
+            continue
+        (gov, gid), (dep, did) = where[r.source], where[r.target]
+        ref = gov.tid + (f"[{gid}_{did}]" if gid or did else "")
+        out.setdefault(id(dep), []).append((escape(r.label), ref))
+    return out
 
 
 def _sub_token(sent: _Sentence, row: _Row, b16: int, e16: int, text: str, to_cp: list[int]) -> None:
@@ -346,8 +401,10 @@ def write_tsv3(
     sources: dict[int, tuple[str, tuple[str, ...]]],
     layer: str = DEFAULT_LAYER,
     feature: str = DEFAULT_FEATURE,
+    relations: dict[int, list[Relation]] | None = None,
 ) -> list[Path]:
-    """``<document>.tsv`` per document (see the module docstring)."""
+    """``<document>.tsv`` per document (see the module docstring); with ``relations``, a relation
+    layer (``#T_RL=``) holding them."""
     from iaa_desktop.core.textio import decode_text
 
     written = []
@@ -359,12 +416,23 @@ def write_tsv3(
             sentences = _source_sentences(decode_text(raw, sources[d][0]))
         if not sentences:
             sentences = _own_sentences(text)
-        _place(sentences, text, list(_pieces(spans.get(d, []))))
-        lines = ["#FORMAT=WebAnno TSV 3.3", f"#T_SP={layer}|{feature}", "", ""]
+        pieces = list(_pieces(spans.get(d, [])))
+        placed = _place(sentences, text, pieces)
+        lines = ["#FORMAT=WebAnno TSV 3.3", f"#T_SP={layer}|{feature}"]
+        links: dict[int, list[tuple[str, str]]] | None = None
+        if relations is not None:
+            lines.append(f"#T_RL={RELATION_LAYER}|label|BT_{layer}")
+            links = _place_relations(pieces, placed, relations.get(d, []))
+        lines += ["", ""]
         for sent in sentences:
             lines.extend(sent.header)
             for r in sent.rows:
-                lines.append(f"{r.tid}\t{r.b16}-{r.e16}\t{r.rest}\t{'|'.join(r.cell) or '_'}")
+                row = f"{r.tid}\t{r.b16}-{r.e16}\t{r.rest}\t{'|'.join(r.cell) or '_'}"
+                if links is not None:
+                    mine = links.get(id(r), [])
+                    labels = "|".join(lab for lab, _ in mine) or "_"
+                    row += f"\t{labels}\t{'|'.join(ref for _, ref in mine) or '_'}"
+                lines.append(row)
             lines.append("")
         path = _inside(folder, name, ".tsv")
         write_text_atomic(path, "\n".join(lines) + "\n")

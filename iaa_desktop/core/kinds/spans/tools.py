@@ -204,7 +204,37 @@ def span_document(
             out.errors.append(ReaderError(doc.source, s.line, f"the span {problem}; left out."))
             continue
         out.add(Span(value if value else NO_VALUE, frags), s.line)
+    if doc.relations:
+        links = [(r.source, r.target, r.label, r.line) for r in doc.relations]
+        add_relations(out, doc, links, layer)
     return out
+
+
+def add_relations(
+    out: SpanDocument,
+    doc: Document,
+    links: list[tuple[str, str, str | None, int | None]],
+    layer: str | None = None,
+) -> None:
+    """The relations ``links`` (source id, target id, label, line) between spans of ``doc``,
+    onto ``out``; with ``layer``, only the relations between spans of that layer (the spans
+    compared: a dependency relation between part-of-speech spans is not one of them)."""
+    from iaa_desktop.core.kinds.spans.relations import linked
+
+    ids = {s.id: tuple(sorted(s.pieces)) for s in doc.spans if s.id}
+    if layer is not None:
+        compared = {s.id for s in doc.spans if s.id and layer_matches(s.layer, layer)}
+        links = [
+            link
+            for link in links
+            if link[0] not in ids
+            or link[1] not in ids  # a missing argument is reported
+            or (link[0] in compared and link[1] in compared)
+        ]
+    found, where, problems = linked(links, ids, doc.source)
+    out.relations.extend(found)
+    out.relation_lines.extend(where)
+    out.errors.extend(problems)
 
 
 def _put(out: ByAnnotator, who: str, doc: SpanDocument, errors: list[ReaderError]) -> None:
@@ -441,8 +471,14 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
     errors.extend(parsed.errors)
     errors.extend(parsed.warnings)
     out: ByAnnotator = {}
+    from iaa_desktop.core.kinds.spans.relations import label_studio_links
+
+    links = label_studio_links(data)
     for d in parsed.documents:
-        _put(out, d.annotator, span_document(d, "label-studio", d.name, meta=info), errors)
+        sd = span_document(d, "label-studio", d.name, meta=info)
+        if links.get((d.name, d.annotator)):
+            add_relations(sd, d, [(*link, None) for link in links[(d.name, d.annotator)]])
+        _put(out, d.annotator, sd, errors)
     if out:  # a span project: an annotation without spans is a document without spans
         for item, completed_by, task_data in empties:
             text = task_data.get("text")

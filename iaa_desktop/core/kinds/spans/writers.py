@@ -9,6 +9,7 @@ import pandas as pd
 
 from iaa_desktop.core.io import safe_filename, write_text_atomic
 from iaa_desktop.core.kinds.spans.readers import Span
+from iaa_desktop.core.kinds.spans.relations import Relation
 
 
 def covered(text: str | None, s: Span) -> str:
@@ -25,8 +26,26 @@ def brat_lines(text: str | None, spans: list[Span]) -> list[str]:
     ]
 
 
-def write_brat(corpus: Any, spans: dict[int, list[Span]], folder: Path) -> list[Path]:
-    """``<document>.ann`` and ``<document>.txt`` per document (subfolders kept)."""
+def relation_lines(spans: list[Span], relations: list[Relation]) -> list[str]:
+    """``R`` lines of ``relations`` between ``spans`` (``T<k>`` the k-th span, from 1); a link
+    whose argument is not among the spans is not written."""
+    ids: dict[tuple[tuple[int, int], ...], int] = {}
+    for k, s in enumerate(spans, 1):
+        ids.setdefault(s.fragments, k)
+    return [
+        f"R{n}\t{r.label} Arg1:T{ids[r.source]} Arg2:T{ids[r.target]}\t"
+        for n, r in enumerate((r for r in relations if r.source in ids and r.target in ids), 1)
+    ]
+
+
+def write_brat(
+    corpus: Any,
+    spans: dict[int, list[Span]],
+    folder: Path,
+    relations: dict[int, list[Relation]] | None = None,
+) -> list[Path]:
+    """``<document>.ann`` and ``<document>.txt`` per document (subfolders kept); with
+    ``relations``, an ``R`` line per relation."""
     written = []
     for d, name in enumerate(corpus.names):
         text = corpus.texts[d]
@@ -34,7 +53,10 @@ def write_brat(corpus: Any, spans: dict[int, list[Span]], folder: Path) -> list[
         if not ann.resolve().is_relative_to(folder.resolve()):
             ann = folder / f"{safe_filename(name)}.ann"  # nothing is written outside the folder
         ann.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(ann, "\n".join(brat_lines(text, spans.get(d, []))) + "\n")
+        lines = brat_lines(text, spans.get(d, []))
+        if relations and relations.get(d):
+            lines += relation_lines(spans.get(d, []), relations[d])
+        write_text_atomic(ann, "\n".join(lines) + "\n")
         written.append(ann)
         if text is not None:
             txt = ann.with_suffix(".txt")

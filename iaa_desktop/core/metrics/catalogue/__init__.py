@@ -33,7 +33,7 @@ from iaa_desktop.core.metrics.catalogue.columns import (
 )
 from iaa_desktop.core.metrics.catalogue.entry import Help, Metric, Scope
 from iaa_desktop.core.metrics.catalogue.figures import KIND_FIGURES
-from iaa_desktop.core.metrics.catalogue.spans import SPAN_FIGURES
+from iaa_desktop.core.metrics.catalogue.spans import RELATION_FIGURES, SPAN_FIGURES
 
 __all__ = [
     "CATALOGUE",
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 #: every figure, in the order of Help → Measures
-CATALOGUE: tuple[Metric, ...] = CODED + KIND_FIGURES + SPAN_FIGURES
+CATALOGUE: tuple[Metric, ...] = CODED + KIND_FIGURES + SPAN_FIGURES + RELATION_FIGURES
 
 _BY_NAME: dict[str, Metric] = {m.name: m for m in CATALOGUE}
 _INDEX: dict[str, Metric] = {}
