@@ -166,6 +166,8 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("annotator_column", "coder", "same"),
         ("occurrence_match", "case_diacritics", "changes"),
         ("encoding", "x", "refused"),
+        ("tiers", "speaker=Noa", "same"),  # ELAN and Praat tiers; the example is brat
+        ("tolerance", "20", "same"),  # units in time only
         ("relations_from", "R+E+*", "same"),  # the example's brat files hold no relation
     ],
 }
