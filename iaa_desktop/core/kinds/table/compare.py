@@ -37,6 +37,12 @@ from iaa_desktop.core.kinds.table.agreement import (
     study_stats,
     with_categories,
 )
+from iaa_desktop.core.kinds.table.annotators import (
+    AnnotatorFigures,
+    model_figures,
+    split_models,
+    with_models,
+)
 from iaa_desktop.core.kinds.table.layouts import sniff_export
 from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, Judgments, read_judgments
@@ -129,6 +135,8 @@ class TableResult(TaskResult):
     #: (``item, annotator, column, value``) — see :mod:`iaa_desktop.core.kinds.table.context`
     item_context: pd.DataFrame = field(default_factory=pd.DataFrame)
     notes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: model annotators, competence, batches, retest, planning (see ``annotators.py``)
+    annotator_figures: AnnotatorFigures = field(default_factory=AnnotatorFigures)
     #: the options it was computed with, and how its intervals were made
     chosen: TableOptions = field(default_factory=TableOptions)
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
@@ -167,6 +175,7 @@ class TableResult(TaskResult):
                 {k: _json_value(v) for k, v in rec.items()}
                 for rec in self.per_category.to_dict("records")
             ],
+            **self.annotator_figures.to_json(),
         }
 
     def overall_table(self, overall: Mapping[str, AgreementResult] | None = None) -> pd.DataFrame:
@@ -207,6 +216,7 @@ class TableResult(TaskResult):
                 t.insert(1, "group_n_items", g.n_items)
                 rows.append(t)
             out["groups"] = pd.concat(rows, ignore_index=True)
+        out.update(self.annotator_figures.tables())
         return out
 
     def headline(self) -> list[tuple[str, str]]:
@@ -287,6 +297,7 @@ class TableKind:
             if judgments.categories and not opts.categories.strip():
                 data = _count_table_categories(data, judgments, warnings)
             _check_annotator_count(len(data.annotators))
+            data, models = split_models(data, opts)  # models never count as humans
         except IaaError as e:  # the files left out are named too: they may be the cause
             raise with_earlier_problems(e, list(judgments.errors)) from e
         yield Progress(25, 100, "Computing overall agreement")
@@ -296,13 +307,11 @@ class TableKind:
         yield Progress(60, 100, "Computing pairwise agreement")
         pairwise = compute_pairwise(data, opts, stats)
         yield Progress(70, 100, "Per-item disagreement")
-        items = (
-            items_table(data, opts)
-            .sort_values(
-                ["severity", "disagreement"], ascending=False, kind="stable", na_position="last"
-            )
-            .reset_index(drop=True)
-        )
+        items = with_models(items_table(data, opts), data, models)
+        order = [k for k in ("model_disagrees", "severity", "disagreement") if k in items]
+        items = items.sort_values(
+            order, ascending=False, kind="stable", na_position="last"
+        ).reset_index(drop=True)
         coinc = coincidences(stats)
         per_cat = (
             per_category_table(data, stats)
@@ -318,6 +327,7 @@ class TableKind:
             [c for c in judgments.metadata_columns if c != opts.group_by],
             "annotator",
         )
+        figures = AnnotatorFigures(tuple(model_figures(data, models, pairwise, opts)))
         yield Progress(100, 100, "Done")
         return TableResult(
             kind=self.name,
@@ -339,6 +349,7 @@ class TableKind:
             per_category=per_cat,
             item_context=context,
             notes=notes,
+            annotator_figures=figures,
         )
 
 

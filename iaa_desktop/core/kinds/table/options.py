@@ -20,6 +20,8 @@ Layout = Literal["auto", "long", "wide", "wide-no-item", "contingency", "counts"
 LAYOUTS: tuple[Layout, ...] = get_args(Layout)
 #: α's distance: the level of measurement's, or normalized Levenshtein between text labels
 Distance = Literal["level", "nld"]
+#: the alternative annotator test's alignment score
+AltScore = Literal["auto", "accuracy", "neg_rmse"]
 
 
 def _columns(text: str) -> tuple[str, ...]:
@@ -90,6 +92,31 @@ class TableOptions(Options):
     metadata: str = option(
         "", "Metadata columns", "columns of a wide table that are not annotators"
     )
+
+    model_annotators: str = option(
+        "",
+        "Model annotators",
+        "annotators that are models (comma-separated names): compared with the humans by the "
+        "alternative annotator test (Calderon, Reichart & Dror 2025), never counted as humans",
+        cli_flag="--model-annotator",
+    )
+    epsilon: float = option(
+        0.2,
+        "Alt-test ε",
+        "the alternative annotator test's allowance for the model's lower cost: 0.2 with expert "
+        "annotators, 0.15 skilled, 0.1 crowd workers (Calderon, Reichart & Dror 2025)",
+    )
+    alt_test_score: AltScore = option(
+        "auto",
+        "Alt-test alignment",
+        "accuracy (categories) or neg_rmse (numbers); auto: neg_rmse for numeric labels at an "
+        "ordinal, interval or ratio level, else accuracy",
+    )
+
+    @property
+    def model_names(self) -> tuple[str, ...]:
+        """The model annotators' names, each once, in the order given."""
+        return tuple(dict.fromkeys(_columns(self.model_annotators)))
 
     @property
     def item_columns(self) -> tuple[str, ...]:
