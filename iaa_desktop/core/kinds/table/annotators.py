@@ -16,6 +16,7 @@ reliability data, so it equals what the study would report for that subset.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,11 +30,14 @@ from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.metrics.alt_test import AltTestResult, AltTestScore, alt_test
 
 if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.table.reader import Judgments
     from iaa_desktop.core.kinds.table.reliability import ReliabilityData
+    from iaa_desktop.core.metrics import AgreementResult
 
 __all__ = [
     "HUMAN_MAJORITY",
     "AnnotatorFigures",
+    "annotator_figures",
     "ModelAnnotator",
     "ModelColumns",
     "PairFigure",
@@ -261,9 +265,17 @@ def model_figures(
     return out
 
 
-def with_models(items: pd.DataFrame, humans: ReliabilityData, models: ModelColumns) -> pd.DataFrame:
+def with_models(
+    items: pd.DataFrame,
+    humans: ReliabilityData,
+    models: ModelColumns,
+    hints: Sequence[str] = (),
+) -> pd.DataFrame:
     """The items table with each model's label and ``model_disagrees``: how many models differ
-    from the human majority on the item (the view lists those items first)."""
+    from the human majority on the item (the view lists those items first); with ``hints`` (one
+    per item) a ``suggested`` column (the inferred label and its posterior)."""
+    if hints:
+        items = items.assign(suggested=list(hints))
     if not models.names:
         return items
     cats = humans.categories
@@ -295,6 +307,8 @@ class AnnotatorFigures:
     models: tuple[ModelAnnotator, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
     extra_tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    #: per item of the study (in the reliability data's order) the adjudication suggestion
+    hints: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.models or self.extra)
@@ -323,3 +337,29 @@ class AnnotatorFigures:
             )
         out.update(self.extra_tables)
         return out
+
+
+def annotator_figures(
+    judgments: Judgments,
+    everyone: ReliabilityData,
+    humans: ReliabilityData,
+    models: ModelColumns,
+    pairwise: pd.DataFrame,
+    overall: Mapping[str, AgreementResult],
+    options: TableOptions,
+) -> AnnotatorFigures:
+    """Every annotator figure the options ask for (nothing when they ask for none)."""
+    extra: dict[str, Any] = {}
+    tables: dict[str, pd.DataFrame] = {}
+    hints: tuple[str, ...] = ()
+    frame, item_cols = judgments.frame, judgments.item_columns
+    if options.competence:
+        from iaa_desktop.core.kinds.table.competence import competence_figures
+
+        j, t, h = competence_figures(frame, item_cols, options, everyone, models.names)
+        extra.update(j)
+        tables.update(t)
+        hints = tuple(h)
+    return AnnotatorFigures(
+        tuple(model_figures(humans, models, pairwise, options)), extra, tables, hints
+    )

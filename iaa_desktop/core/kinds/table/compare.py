@@ -39,7 +39,7 @@ from iaa_desktop.core.kinds.table.agreement import (
 )
 from iaa_desktop.core.kinds.table.annotators import (
     AnnotatorFigures,
-    model_figures,
+    annotator_figures,
     split_models,
     with_models,
 )
@@ -282,7 +282,7 @@ class TableKind:
             annotator=opts.annotator or None,
             label=opts.label or None,
             group_by=opts.group_by or None,
-            metadata=opts.metadata_columns,
+            metadata=tuple(dict.fromkeys(opts.metadata_columns + opts.extra_columns)),
             layout=opts.layout,
             question=opts.question or None,
         )
@@ -297,7 +297,7 @@ class TableKind:
             if judgments.categories and not opts.categories.strip():
                 data = _count_table_categories(data, judgments, warnings)
             _check_annotator_count(len(data.annotators))
-            data, models = split_models(data, opts)  # models never count as humans
+            everyone, (data, models) = data, split_models(data, opts)  # models never humans
         except IaaError as e:  # the files left out are named too: they may be the cause
             raise with_earlier_problems(e, list(judgments.errors)) from e
         yield Progress(25, 100, "Computing overall agreement")
@@ -307,7 +307,8 @@ class TableKind:
         yield Progress(60, 100, "Computing pairwise agreement")
         pairwise = compute_pairwise(data, opts, stats)
         yield Progress(70, 100, "Per-item disagreement")
-        items = with_models(items_table(data, opts), data, models)
+        figures = annotator_figures(judgments, everyone, data, models, pairwise, overall, opts)
+        items = with_models(items_table(data, opts), data, models, figures.hints)
         order = [k for k in ("model_disagrees", "severity", "disagreement") if k in items]
         items = items.sort_values(
             order, ascending=False, kind="stable", na_position="last"
@@ -327,7 +328,6 @@ class TableKind:
             [c for c in judgments.metadata_columns if c != opts.group_by],
             "annotator",
         )
-        figures = AnnotatorFigures(tuple(model_figures(data, models, pairwise, opts)))
         yield Progress(100, 100, "Done")
         return TableResult(
             kind=self.name,

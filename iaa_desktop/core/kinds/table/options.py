@@ -112,6 +112,43 @@ class TableOptions(Options):
         "accuracy (categories) or neg_rmse (numbers); auto: neg_rmse for numeric labels at an "
         "ordinal, interval or ratio level, else accuracy",
     )
+    competence: bool = option(
+        False,
+        "Annotator competence",
+        "Dawid–Skene (1979) and MACE (Hovy et al. 2013): each annotator's competence and an "
+        "inferred label per item with its posterior (a suggestion in adjudication)",
+    )
+    batch_column: str = option(
+        "",
+        "Batch column",
+        "a column naming each judgment's batch or date: agreement per batch, with intervals",
+    )
+    batch_size: str = option(
+        "",
+        "Batch size",
+        "dates: week (default), day, month or a number of days; numbers: the width of a bin; "
+        "empty: each value its own batch",
+    )
+    retest: bool = option(
+        False,
+        "Test–retest",
+        "agreement of each annotator with themself on items judged more than once",
+    )
+    occasion_column: str = option(
+        "",
+        "Occasion column",
+        "the column telling an annotator's repeated judgments apart (default: file order)",
+    )
+    planning: bool = option(
+        False,
+        "Planning curve",
+        "the interval's half-width against the number of doubly annotated items, by resampling",
+    )
+
+    @property
+    def extra_columns(self) -> tuple[str, ...]:
+        """Columns the annotator figures read besides item, annotator and label."""
+        return tuple(c for c in (self.batch_column, self.occasion_column) if c)
 
     @property
     def model_names(self) -> tuple[str, ...]:

@@ -1,0 +1,101 @@
+"""Every judgment of a table study as a response, repeats included, and subsets of the judgments.
+
+The reliability data (:mod:`~iaa_desktop.core.kinds.table.reliability`) keeps one label per item
+and annotator; competence models count every response, test–retest agreement compares an
+annotator's occasions and per-batch agreement takes the rows of a batch. All of them go through
+:func:`~iaa_desktop.core.kinds.table.reliability.build_reliability` on a frame whose annotator
+column says what is compared, so labels, missing values and categories are read exactly as the
+study reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.kinds.table.agreement import with_categories
+from iaa_desktop.core.kinds.table.options import TableOptions
+from iaa_desktop.core.kinds.table.reliability import ReliabilityData, build_reliability
+
+__all__ = ["OCCASION_SEP", "Responses", "occasions", "responses", "subset_data"]
+
+#: joins an annotator's name and an occasion in a column name no reader produces
+OCCASION_SEP = "\x1f"
+
+
+def occasions(frame: pd.DataFrame, item_cols: Sequence[str], column: str = "") -> pd.Series:
+    """Each judgment's occasion: the ``column``'s value, or its rank in file order among the same
+    annotator's judgments of the same item (1, 2, …)."""
+    if column:
+        return frame[column].astype(str)
+    keys = [*item_cols, "annotator"]
+    return (frame.groupby(keys, sort=False, dropna=False).cumcount() + 1).astype(str)
+
+
+def subset_data(
+    frame: pd.DataFrame,
+    item_cols: Sequence[str],
+    options: TableOptions,
+    categories: Sequence[Any],
+) -> ReliabilityData:
+    """The reliability data of some of the study's rows, with the study's categories (so that the
+    coefficients that count categories count the same ones)."""
+    plain = replace(options, annotator_names={}, group_by="")
+    data = build_reliability(frame, item_cols, plain, [], [])
+    if list(data.categories) != list(categories):
+        data = with_categories(data, [str(c) for c in categories])
+    return data
+
+
+@dataclass(frozen=True)
+class Responses:
+    """One entry per response: item row (of the study's data), annotator, category code."""
+
+    item: NDArray[Any]
+    annotator: NDArray[Any]
+    label: NDArray[Any]
+    n_items: int
+    annotators: tuple[str, ...]
+    categories: tuple[Any, ...]
+
+
+def responses(
+    frame: pd.DataFrame,
+    item_cols: Sequence[str],
+    options: TableOptions,
+    data: ReliabilityData,
+) -> Responses:
+    """Every response of the study (repeats included) in the codes of ``data``, which must be
+    the reliability data of the same ``frame`` with all its annotators."""
+    raw = pd.unique(frame["annotator"].astype(object))
+    display = dict(zip([str(a) for a in raw], data.annotators, strict=False))
+    f = frame.copy()
+    f["annotator"] = (
+        f["annotator"].astype(str) + OCCASION_SEP + occasions(frame, item_cols).to_numpy()
+    )
+    errors: list[ReaderError] = []
+    plain = replace(options, annotator_names={}, group_by="")
+    sub = build_reliability(f, item_cols, plain, errors, [])
+    codes = sub.codes
+    if list(sub.categories) != list(data.categories):
+        sub = with_categories(sub, [str(c) for c in data.categories])
+        codes = sub.codes
+    owner = np.array(
+        [data.annotators.index(display[c.split(OCCASION_SEP)[0]]) for c in sub.annotators],
+        dtype=np.int64,
+    )
+    rows, cols = np.nonzero(codes >= 0)
+    return Responses(
+        rows.astype(np.int64),
+        owner[cols],
+        codes[rows, cols].astype(np.int64),
+        int(codes.shape[0]),
+        data.annotators,
+        tuple(data.categories),
+    )
