@@ -360,6 +360,65 @@ def annotator_figures(
         extra.update(j)
         tables.update(t)
         hints = tuple(h)
+    time_figures(judgments, everyone, humans, models, overall, options, extra, tables)
     return AnnotatorFigures(
         tuple(model_figures(humans, models, pairwise, options)), extra, tables, hints
     )
+
+
+def time_figures(
+    judgments: Judgments,
+    everyone: ReliabilityData,
+    humans: ReliabilityData,
+    models: ModelColumns,
+    overall: Mapping[str, AgreementResult],
+    options: TableOptions,
+    extra: dict[str, Any],
+    tables: dict[str, pd.DataFrame],
+) -> None:
+    """``per_batch[]``, ``retest[]`` and ``planning[]`` into ``extra`` and ``tables``."""
+    from iaa_desktop.core.kinds.table import annotator_time as at
+
+    frame, item_cols = judgments.frame, judgments.item_columns
+    raw = [str(a) for a in pd.unique(frame["annotator"].astype(object))]
+    display = dict(zip(raw, everyone.annotators, strict=False))
+    cats = list(everyone.categories)
+    if options.batch_column:
+        rows = at.per_batch(frame, item_cols, options, cats, overall, models.names, display)
+        extra["per_batch"] = rows
+        tables["per_batch"] = pd.DataFrame(
+            [
+                {
+                    "batch": r["batch"],
+                    "n_judgments": r["n_judgments"],
+                    "n_items": r["n_items"],
+                    "metric": k,
+                    **v,
+                    "below_study": k in r["below_study"],
+                }
+                for r in rows
+                for k, v in r["overall"].items()
+            ]
+        )
+    if options.retest:
+        rows = at.retest(frame, item_cols, options, cats, display)
+        extra["retest"] = rows
+        tables["retest"] = pd.DataFrame(
+            [
+                {
+                    "annotator": r["annotator"],
+                    "n_occasions": r["n_occasions"],
+                    "n_items": r["n_items"],
+                    "metric": k,
+                    **r[k],
+                }
+                for r in rows
+                for k in at.RETEST_METRICS
+                if k in r
+            ]
+        )
+    if options.planning:
+        curve, needed = at.planning(humans, options)
+        extra["planning"] = curve
+        extra["planning_needed"] = needed
+        tables["planning"] = pd.DataFrame(curve)
