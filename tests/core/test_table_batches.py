@@ -140,3 +140,41 @@ def test_one_batch_is_the_study(tmp_path_factory, seed):
         assert b["overall"][k]["value"] == pytest.approx(v.value, nan_ok=True)
         assert b["overall"][k]["ci_low"] == pytest.approx(v.ci_low, nan_ok=True)
     assert b["below_study"] == []
+
+
+def test_report_has_a_section_and_a_methods_paragraph_per_question(tmp_path):
+    from iaa_desktop.core.export import report as R
+
+    path = tmp_path / "j.csv"
+    _rows().to_csv(path, index=False)
+    res = _run(
+        path,
+        batch_column="date",
+        retest=True,
+        occasion_column="session",
+        planning=True,
+        model_annotators="gpt",
+        competence=True,
+        n_resamples=200,
+    )
+    html = R.build_report(res, R.ReportContext(title="Annotators")).html
+    for part in (
+        "Model annotators",
+        "gpt</b> passes",
+        "Annotator competence",
+        "Agreement over batches",
+        "below the study",
+        "Test–retest agreement",
+        "Planning",
+        "alternative annotator test (Calderon, Reichart &amp; Dror 2025)",
+        "Dawid, A. P. &amp; Skene, A. M. (1979)",
+        "Hovy, D., Berg-Kirkpatrick",
+        "Benjamini, Y. &amp; Yekutieli, D. (2001)",
+        "first occasion",
+    ):
+        assert part in html, part
+    # the inter-annotator figures use each annotator's first occasion: no repeat is an error
+    assert not [e for e in res.errors if "twice" in str(e)]
+    tables = res.tables()
+    for name in ("alt_test", "model_agreement", "competence", "inferred", "per_batch", "retest"):
+        assert name in tables and len(tables[name]), name

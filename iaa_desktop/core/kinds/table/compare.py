@@ -51,6 +51,7 @@ from iaa_desktop.core.kinds.table.reliability import (
     build_reliability,
     factorize_chunked,
 )
+from iaa_desktop.core.kinds.table.responses import first_occasions
 from iaa_desktop.core.metrics import AgreementResult
 from iaa_desktop.core.metrics.catalogue import title as metric_title
 from iaa_desktop.core.progress import Progress
@@ -291,7 +292,11 @@ class TableKind:
         yield Progress(15, 100, "Building the reliability data")
         try:
             data = build_reliability(
-                judgments.frame, judgments.item_columns, opts, errors, warnings
+                first_occasions(judgments.frame, judgments.item_columns, opts),
+                judgments.item_columns,
+                opts,
+                errors,
+                warnings,
             )
             data = declared_order(data, opts)
             if judgments.categories and not opts.categories.strip():

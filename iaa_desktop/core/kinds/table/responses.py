@@ -23,7 +23,14 @@ from iaa_desktop.core.kinds.table.agreement import with_categories
 from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reliability import ReliabilityData, build_reliability
 
-__all__ = ["OCCASION_SEP", "Responses", "occasions", "responses", "subset_data"]
+__all__ = [
+    "OCCASION_SEP",
+    "Responses",
+    "first_occasions",
+    "occasions",
+    "responses",
+    "subset_data",
+]
 
 #: joins an annotator's name and an occasion in a column name no reader produces
 OCCASION_SEP = "\x1f"
@@ -36,6 +43,26 @@ def occasions(frame: pd.DataFrame, item_cols: Sequence[str], column: str = "") -
         return frame[column].astype(str)
     keys = [*item_cols, "annotator"]
     return (frame.groupby(keys, sort=False, dropna=False).cumcount() + 1).astype(str)
+
+
+def first_occasions(
+    frame: pd.DataFrame, item_cols: Sequence[str], options: TableOptions
+) -> pd.DataFrame:
+    """In a test–retest study, each annotator's first judgment of each item (the lowest value of
+    the occasion column — numbers by value —, else the first in the files): the judgments the
+    agreement between annotators is computed on. Other studies: the frame as it is."""
+    if not options.retest:
+        return frame
+    keys = [*item_cols, "annotator"]
+    col = options.occasion_column
+    if col and col in frame.columns:
+        occ = frame[col].astype(str)
+        num = pd.to_numeric(occ, errors="coerce")
+        rank = num if not num.isna().any() else occ
+        order = np.argsort(rank.to_numpy(), kind="stable")
+        first = frame.iloc[order].drop_duplicates(keys, keep="first")
+        return frame.loc[frame.index.isin(first.index)]
+    return frame.drop_duplicates(keys, keep="first")
 
 
 def subset_data(
