@@ -24,7 +24,6 @@ import math
 import re
 from collections.abc import Iterator
 
-from iaa_desktop.core.metrics.catalogue.annotators import ANNOTATOR_FIGURES
 from iaa_desktop.core.metrics.catalogue.coded import CODED
 from iaa_desktop.core.metrics.catalogue.columns import (
     COLUMN_TITLES,
@@ -53,7 +52,7 @@ __all__ = [
 ]
 
 #: every figure, in the order of Help → Measures
-CATALOGUE: tuple[Metric, ...] = CODED + KIND_FIGURES + SPAN_FIGURES + ANNOTATOR_FIGURES
+CATALOGUE: tuple[Metric, ...] = CODED + KIND_FIGURES + SPAN_FIGURES
 
 _BY_NAME: dict[str, Metric] = {m.name: m for m in CATALOGUE}
 _INDEX: dict[str, Metric] = {}
