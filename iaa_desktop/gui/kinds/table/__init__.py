@@ -7,10 +7,11 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
+from iaa_desktop.gui.kinds.table.annotators import AnnotatorsPanel, has_annotator_figures
 from iaa_desktop.gui.kinds.table.categories import CategoriesPanel, GroupsPanel
 from iaa_desktop.gui.kinds.table.overview import OverviewPanel
 
-__all__ = ["CategoriesPanel", "GroupsPanel", "OverviewPanel", "create_panels"]
+__all__ = ["AnnotatorsPanel", "CategoriesPanel", "GroupsPanel", "OverviewPanel", "create_panels"]
 
 
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
@@ -30,4 +31,9 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         cache["categories"] = cats
         cats.set_result(result)
         panels.append(("Categories", cats))
+    if has_annotator_figures(result):
+        ann = cache.get("annotators") or AnnotatorsPanel()
+        cache["annotators"] = ann
+        ann.set_result(result)
+        panels.append(("Annotators", ann))
     return panels
