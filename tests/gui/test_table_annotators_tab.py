@@ -81,3 +81,32 @@ def test_no_tab_without_the_options(qtbot, tmp_path):
     for _, w in create_panels(r, SimpleNamespace(cache={}, session=None)):
         qtbot.addWidget(w)
     assert "Annotators" not in names
+
+
+def test_an_annotator_ticked_as_model_in_the_import_dialog(qtbot, window):
+    from pathlib import Path
+
+    from PySide6.QtCore import QPoint, Qt
+
+    ratings = (
+        Path(__file__).resolve().parents[2] / "iaa_desktop/resources/examples/judgments/ratings.csv"
+    )
+    dialog = window.open_selection([ratings])
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=120000)
+    t = dialog.annotators
+    assert not t.isColumnHidden(3)
+    names = [t.item(r, 0).text() for r in range(t.rowCount())]
+    row = names.index("Cem")
+    rect = t.visualItemRect(t.item(row, 3))
+    qtbot.mouseClick(
+        t.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 12, rect.center().y())
+    )
+    assert t.item(row, 3).checkState() == Qt.CheckState.Checked
+    assert dialog.models() == ["Cem"]
+    with qtbot.waitSignal(window.session.results_ready, timeout=180000) as blocker:
+        user.press(qtbot, dialog.open_button)
+    result = blocker.args[0]
+    assert window.session.study.options["model_annotators"] == "Cem"
+    assert "Cem" not in result.annotators
+    assert result.to_json()["model_annotators"][0]["name"] == "Cem"
