@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from PySide6.QtCore import Qt
 
 from iaa_desktop.cli import compute
 from iaa_desktop.gui.kinds.table import create_panels
@@ -110,3 +111,20 @@ def test_an_annotator_ticked_as_model_in_the_import_dialog(qtbot, window):
     assert window.session.study.options["model_annotators"] == "Cem"
     assert "Cem" not in result.annotators
     assert result.to_json()["model_annotators"][0]["name"] == "Cem"
+
+
+def test_the_overview_marks_the_model_column_and_lists_its_disagreements_first(qtbot, panel):
+    r, panels, _w = panel
+    ov = panels["Overview"]
+    ov.resize(1000, 650)
+    ov.show()
+    qtbot.waitExposed(ov)
+    qtbot.waitUntil(lambda: ov.items_view.currentIndex().isValid(), timeout=3000)
+    model = ov.items_model
+    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert "gpt (model)" in titles and "human majority" in titles
+    flags = model.frame["model_disagrees"].to_numpy()
+    assert flags[0] >= 1 and (np.diff(flags) <= 0).all()
+    # the first item is one where the model's label is not the human majority's
+    first = model.record(0)
+    assert first["gpt (model)"] != first["human majority"]
