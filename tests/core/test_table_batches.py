@@ -178,3 +178,19 @@ def test_report_has_a_section_and_a_methods_paragraph_per_question(tmp_path):
     tables = res.tables()
     for name in ("alt_test", "model_agreement", "competence", "inferred", "per_batch", "retest"):
         assert name in tables and len(tables[name]), name
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 1000))
+def test_retest_does_not_depend_on_the_occasions_names(tmp_path_factory, seed):
+    frame = _rows(seed=seed, n=40)
+    d = tmp_path_factory.mktemp("r")
+    a, b = d / "a.csv", d / "b.csv"
+    frame.to_csv(a, index=False)
+    frame.assign(session=frame.session.map({1: "later", 2: "earlier"})).to_csv(b, index=False)
+    ra = _run(a, retest=True, occasion_column="session", n_resamples=200).to_json()["retest"]
+    rb = _run(b, retest=True, occasion_column="session", n_resamples=200).to_json()["retest"]
+    (x,), (y,) = ra, rb
+    for k in ("krippendorff_alpha", "cohen_kappa_mean", "fleiss_kappa", "percent_agreement"):
+        assert x[k]["value"] == pytest.approx(y[k]["value"]), k
+    assert 0.0 <= x["percent_agreement"]["value"] <= 1.0
