@@ -65,6 +65,10 @@ def test_annotators_tab_shows_the_verdict_and_follows_the_chosen_coefficient(qtb
     frame = view.model().frame
     expected = [b["overall"]["fleiss_kappa"]["value"] for b in per_batch]
     np.testing.assert_allclose(frame["value"].to_numpy(dtype=float), expected)
+    # the chart under it draws the chosen coefficient
+    from iaa_desktop.core.metrics.catalogue import title
+
+    assert w.charts["per_batch"].figure.axes[0].get_xlabel() == title("fleiss_kappa")
     # the last, drifting week is flagged in the table and in the headline
     assert frame["below the study"].iloc[-1] == "yes"
     assert "lies below the study" in w.headline.text()

@@ -12,7 +12,7 @@ from iaa_desktop.core.export.html_blocks import figure_html, fmt, table_html
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section
 
-__all__ = ["add_sections", "methods"]
+__all__ = ["add_sections", "batch_figure", "methods", "planning_figure"]
 
 
 def _models_section(j: dict[str, Any], ctx: ReportContext) -> Section:
@@ -139,20 +139,28 @@ def _competence_section(j: dict[str, Any], ctx: ReportContext) -> Section:
     return Section("Annotator competence", "\n".join(body), anchor="competence")
 
 
+def batch_figure(j: dict[str, Any], key: str) -> Any:
+    """Per batch the coefficient ``key`` with its interval, the study's value as a line."""
+    from iaa_desktop.core.metrics.catalogue import title
+
+    rows = [r for r in j["per_batch"] if r["overall"].get(key)]
+    return charts.interval_dots(
+        [r["batch"] for r in rows],
+        [r["overall"][key]["value"] for r in rows],
+        [r["overall"][key]["ci_low"] for r in rows],
+        [r["overall"][key]["ci_high"] for r in rows],
+        xlabel=title(key),
+        reference=(j["overall"].get(key) or {}).get("value"),
+    )
+
+
 def _batch_section(j: dict[str, Any], key: str, ctx: ReportContext) -> Section:
     rows = [r for r in j["per_batch"] if r["overall"].get(key)]
     body = []
     if rows and ctx.charts:
         body.append(
             figure_html(
-                charts.interval_dots(
-                    [r["batch"] for r in rows],
-                    [r["overall"][key]["value"] for r in rows],
-                    [r["overall"][key]["ci_low"] for r in rows],
-                    [r["overall"][key]["ci_high"] for r in rows],
-                    xlabel="Krippendorff’s α" if key == "krippendorff_alpha" else key,
-                    reference=j["overall"][key]["value"],
-                ),
+                batch_figure(j, key),
                 "Agreement per batch with 95% intervals; the line is the whole study.",
             )
         )
@@ -234,7 +242,8 @@ def _retest_section(j: dict[str, Any], ctx: ReportContext) -> Section:
     return Section("Test–retest agreement", html, anchor="retest")
 
 
-def _planning_figure(curve: pd.DataFrame) -> Any:
+def planning_figure(curve: pd.DataFrame) -> Any:
+    """Half-width against items, one line per coefficient (log scale of items)."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(6.8, 3.2), dpi=100, layout="constrained")
@@ -257,7 +266,7 @@ def _planning_section(j: dict[str, Any], ctx: ReportContext) -> Section:
     if ctx.charts:
         body.append(
             figure_html(
-                _planning_figure(curve),
+                planning_figure(curve),
                 "Half-width of the 95% interval against the number of doubly annotated items "
                 "(dotted: this study's).",
             )

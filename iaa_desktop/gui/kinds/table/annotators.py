@@ -58,6 +58,7 @@ class AnnotatorsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.figures: dict[str, Any] = {}
+        self.charts: dict[str, Any] = {}
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.headline = QLabel()
@@ -78,6 +79,7 @@ class AnnotatorsPanel(QWidget):
 
     def set_result(self, result: Any) -> None:
         self.figures = result.annotator_figures.to_json()
+        self.figures["overall"] = {k: v.to_json() for k, v in result.overall.items()}
         self.headline.setText(self._headline())
         batches = self.figures.get("per_batch", [])
         names: list[str] = []
@@ -202,3 +204,26 @@ class AnnotatorsPanel(QWidget):
                 )
             )
         self.tables.set_tables(tables)
+        self._add_charts()
+
+    def _add_charts(self) -> None:
+        """The per-batch chart (the chosen coefficient) and the planning curve, each under its
+        table."""
+        from iaa_desktop.core.kinds.table.annotators_report import batch_figure, planning_figure
+        from iaa_desktop.gui.widgets.chart_canvas import chart_canvas
+
+        j = self.figures
+        key = self.batch_metric.currentData()
+        charts = []
+        if j.get("per_batch") and key:
+            charts.append(("per_batch", batch_figure(j, key)))
+        if j.get("planning"):
+            charts.append(("planning", planning_figure(pd.DataFrame(j["planning"]))))
+        self.charts = {}
+        for name, fig in charts:
+            view = self.tables.views.get(name)
+            if view is None:
+                continue
+            canvas = chart_canvas(fig, 0.6)
+            self.tables.lay.insertWidget(self.tables.lay.indexOf(view) + 1, canvas)
+            self.charts[name] = canvas
