@@ -11,6 +11,7 @@ from iaa_desktop.core.export import charts
 from iaa_desktop.core.export.html_blocks import figure_html, fmt, table_html
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section
+from iaa_desktop.core.metrics.catalogue import title as metric_title
 
 __all__ = ["add_sections", "batch_figure", "methods", "planning_figure"]
 
@@ -249,7 +250,7 @@ def planning_figure(curve: pd.DataFrame) -> Any:
     fig = Figure(figsize=(6.8, 3.2), dpi=100, layout="constrained")
     ax = fig.add_subplot(111)
     for metric, part in curve.groupby("metric", sort=False):
-        ax.plot(part["n_items"], part["half_width"], marker="o", label=str(metric))
+        ax.plot(part["n_items"], part["half_width"], marker="o", label=metric_title(str(metric)))
     ax.set_xscale("log")
     ax.set_xlabel("doubly annotated items")
     ax.set_ylabel("half-width of the 95% interval")
@@ -274,6 +275,7 @@ def _planning_section(j: dict[str, Any], ctx: ReportContext) -> Section:
     needed = pd.DataFrame(j["planning_needed"])
     if len(needed):
         needed["how"] = needed["extrapolated"].map({True: "extrapolated (1/√n)", False: ""})
+        needed["metric"] = needed["metric"].map(metric_title)
         body.append(
             table_html(
                 needed,

@@ -199,7 +199,9 @@ class AnnotatorsPanel(QWidget):
                 (
                     "planning",
                     "Planning: doubly annotated items needed for a half-width",
-                    pd.DataFrame(j["planning_needed"]),
+                    pd.DataFrame(j["planning_needed"]).assign(
+                        metric=lambda f: f["metric"].map(metric_title)
+                    ),
                     {},
                 )
             )
