@@ -72,3 +72,13 @@ def test_without_the_option_nothing_is_added(tmp_path):
     path, _ = _study(tmp_path)
     j = run_to_end(KIND.run([path], {})).to_json()
     assert "competence" not in j and "inferred" not in j and "model_annotators" not in j
+
+
+def test_too_many_categories_for_dawid_skene_is_refused_by_name(tmp_path, monkeypatch):
+    from iaa_desktop.core.errors import OptionError
+    from iaa_desktop.core.kinds.table import competence
+
+    path, _ = _study(tmp_path)
+    monkeypatch.setattr(competence, "MAX_DS_CELLS", 100)
+    with pytest.raises(OptionError, match="Annotator competence: 40 items × 4 annotators"):
+        run_to_end(KIND.run([path], {"competence": True}))

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reliability import ReliabilityData
 from iaa_desktop.core.kinds.table.responses import responses
@@ -23,6 +24,8 @@ from iaa_desktop.core.metrics.crowd import CrowdResult, dawid_skene, mace
 __all__ = ["METHOD_TITLES", "competence_figures", "item_keys", "label_text", "suggestion"]
 
 METHOD_TITLES = {"dawid_skene": "Dawid–Skene", "mace": "MACE"}
+#: Dawid–Skene holds an items × annotators × categories count table (8 bytes a cell)
+MAX_DS_CELLS = 50_000_000
 
 
 def item_keys(data: ReliabilityData, options: TableOptions) -> list[str]:
@@ -64,6 +67,12 @@ def competence_figures(
     ``data`` the Dawid–Skene suggestion ("" where it has none)."""
     r = responses(frame, item_cols, options, data)
     n_ann, q = len(r.annotators), len(r.categories)
+    if r.n_items * n_ann * q > MAX_DS_CELLS:
+        raise OptionError(
+            f"Annotator competence: {r.n_items:,} items × {n_ann} annotators × {q:,} categories "
+            "is more than Dawid–Skene's count table is computed for here "
+            f"({MAX_DS_CELLS:,} cells); are the labels categories?"
+        )
     fits: dict[str, CrowdResult] = {
         "dawid_skene": dawid_skene(r.item, r.annotator, r.label, r.n_items, n_ann, q),
         "mace": mace(r.item, r.annotator, r.label, r.n_items, n_ann, q, seed=options.seed),
