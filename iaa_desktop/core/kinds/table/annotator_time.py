@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PLANNING_METRICS",
+    "assumed_study",
     "RETEST_METRICS",
     "batch_labels",
     "per_batch",
@@ -261,3 +262,45 @@ def planning(
                 }
             )
     return curve, needed
+
+
+def assumed_study(
+    kappa: float,
+    prevalence: Sequence[float],
+    n_annotators: int = 2,
+    n_items: int = 20_000,
+    seed: int = 0,
+) -> ReliabilityData:
+    r"""A large simulated study with an assumed agreement, for planning before any data exist.
+
+    Each item's true category is drawn from ``prevalence``; each annotator gives it with
+    probability :math:`r` and otherwise draws a category from ``prevalence`` (the "knowing or
+    guessing" annotator of Hovy et al. 2013). Two such annotators have the prevalence as both
+    marginals and :math:`A_o = r^2 + (1 - r^2)\sum_k p_k^2`, hence Cohen's
+    :math:`\kappa = r^2`: :math:`r = \sqrt{\kappa}`. Its planning curve is the sampling spread
+    of the coefficients over studies of each size drawn from this population.
+    """
+    from iaa_desktop.core.kinds.table.reliability import ReliabilityData
+
+    p = np.asarray(prevalence, dtype=float)
+    if len(p) < 2 or (p < 0).any() or not p.sum() > 0:
+        raise OptionError("Prevalence: two or more shares, none negative (e.g. 0.5,0.3,0.2).")
+    if not 0 <= kappa <= 1:
+        raise OptionError(f"Agreement: κ = {kappa:g} must lie between 0 and 1.")
+    if n_annotators < 2:
+        raise OptionError("Annotators: two or more.")
+    p = p / p.sum()
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(len(p), size=n_items, p=p)
+    knows = rng.random((n_items, n_annotators)) < math.sqrt(kappa)
+    guess = rng.choice(len(p), size=(n_items, n_annotators), p=p)
+    codes = np.where(knows, truth[:, None], guess).astype(np.int32)
+    return ReliabilityData(
+        codes,
+        np.array([str(k) for k in range(len(p))], dtype=object),
+        False,
+        None,
+        np.ones_like(codes, dtype=bool),
+        pd.DataFrame({"item": [str(i) for i in range(n_items)]}),
+        tuple(f"annotator {k + 1}" for k in range(n_annotators)),
+    )

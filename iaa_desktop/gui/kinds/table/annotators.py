@@ -224,7 +224,7 @@ class AnnotatorsPanel(QWidget):
         self.charts = {}
         for name, fig in charts:
             view = self.tables.views.get(name)
-            if view is None:
+            if not isinstance(view, QWidget):
                 continue
             canvas = chart_canvas(fig, 0.6)
             self.tables.lay.insertWidget(self.tables.lay.indexOf(view) + 1, canvas)
