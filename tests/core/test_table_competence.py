@@ -82,3 +82,46 @@ def test_too_many_categories_for_dawid_skene_is_refused_by_name(tmp_path, monkey
     monkeypatch.setattr(competence, "MAX_DS_CELLS", 100)
     with pytest.raises(OptionError, match="Annotator competence: 40 items × 4 annotators"):
         run_to_end(KIND.run([path], {"competence": True}))
+
+
+def test_responses_follow_items_and_annotators_by_name_in_a_retest_study(tmp_path):
+    """A second occasion first in the file: the inter-annotator figures use first occasions
+    (other items first), competence still every response, matched by item and name."""
+    _, rows = _study(tmp_path)
+    rows = [(*r, 1) for r in rows]
+    second = ("i39", "dee", "A", 2)
+    rows = [second, *rows]
+    path = tmp_path / "retest.csv"
+    pd.DataFrame(rows, columns=["item", "annotator", "label", "session"]).to_csv(path, index=False)
+    res = run_to_end(
+        KIND.run(
+            [path],
+            {
+                "competence": True,
+                "retest": True,
+                "occasion_column": "session",
+                "annotator_names": {"dee": "Dee D."},
+            },
+        )
+    )
+    j = res.to_json()
+    items = list(dict.fromkeys(r[0] for r in rows))
+    anns = list(dict.fromkeys(r[1] for r in rows))
+    cats = sorted({r[2] for r in rows})
+    ds = dawid_skene(
+        [items.index(r[0]) for r in rows],
+        [anns.index(r[1]) for r in rows],
+        [cats.index(r[2]) for r in rows],
+        len(items),
+        len(anns),
+        len(cats),
+    )
+    got = {r["item"]: r for r in j["inferred"]}
+    for i, key in enumerate(items):
+        assert got[key]["dawid_skene_posterior"] == pytest.approx(ds.posterior[i].max())
+        assert got[key]["dawid_skene"] == cats[ds.labels[i]]
+    comp = {(c["method"], c["annotator"]): c for c in j["competence"]}
+    assert comp["dawid_skene", "Dee D."]["competence"] == pytest.approx(
+        ds.competence[anns.index("dee")]
+    )
+    assert comp["dawid_skene", "Dee D."]["n_responses"] == sum(r[1] == "dee" for r in rows)

@@ -378,10 +378,10 @@ def time_figures(
 ) -> None:
     """``per_batch[]``, ``retest[]`` and ``planning[]`` into ``extra`` and ``tables``."""
     from iaa_desktop.core.kinds.table import annotator_time as at
+    from iaa_desktop.core.kinds.table.responses import display_names
 
     frame, item_cols = judgments.frame, judgments.item_columns
-    raw = [str(a) for a in pd.unique(frame["annotator"].astype(object))]
-    display = dict(zip(raw, everyone.annotators, strict=False))
+    display = display_names(frame, options)
     cats = list(everyone.categories)
     if options.batch_column:
         rows = at.per_batch(frame, item_cols, options, cats, overall, models.names, display)

@@ -19,6 +19,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import ReaderError
+from iaa_desktop.core.kinds.spec import rename_annotators
 from iaa_desktop.core.kinds.table.agreement import with_categories
 from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.reliability import ReliabilityData, build_reliability
@@ -26,6 +27,7 @@ from iaa_desktop.core.kinds.table.reliability import ReliabilityData, build_reli
 __all__ = [
     "OCCASION_SEP",
     "Responses",
+    "display_names",
     "first_occasions",
     "occasions",
     "responses",
@@ -92,16 +94,25 @@ class Responses:
     categories: tuple[Any, ...]
 
 
+def display_names(frame: pd.DataFrame, options: TableOptions) -> dict[str, str]:
+    """Each annotator's name in the inputs → the name shown (the user's renaming applied)."""
+    raw = [str(a) for a in pd.unique(frame["annotator"].astype(object))]
+    return dict(zip(raw, rename_annotators(raw, options.as_dict()), strict=True))
+
+
+def _keys(items: pd.DataFrame, item_cols: Sequence[str]) -> list[tuple[str, ...]]:
+    return list(items[list(item_cols)].astype(str).itertuples(index=False, name=None))
+
+
 def responses(
     frame: pd.DataFrame,
     item_cols: Sequence[str],
     options: TableOptions,
     data: ReliabilityData,
 ) -> Responses:
-    """Every response of the study (repeats included) in the codes of ``data``, which must be
-    the reliability data of the same ``frame`` with all its annotators."""
-    raw = pd.unique(frame["annotator"].astype(object))
-    display = dict(zip([str(a) for a in raw], data.annotators, strict=False))
+    """Every response of the study (repeats included) in the codes of ``data`` (items matched by
+    their key, annotators by name: ``data`` may have been built from some of the rows)."""
+    display = display_names(frame, options)
     f = frame.copy()
     f["annotator"] = (
         f["annotator"].astype(str) + OCCASION_SEP + occasions(frame, item_cols).to_numpy()
@@ -117,12 +128,14 @@ def responses(
         [data.annotators.index(display[c.split(OCCASION_SEP)[0]]) for c in sub.annotators],
         dtype=np.int64,
     )
-    rows, cols = np.nonzero(codes >= 0)
+    row_of = {k: i for i, k in enumerate(_keys(data.items, item_cols))}
+    item_row = np.array([row_of.get(k, -1) for k in _keys(sub.items, item_cols)], dtype=np.int64)
+    rows, cols = np.nonzero((codes >= 0) & (item_row >= 0)[:, None])
     return Responses(
-        rows.astype(np.int64),
+        item_row[rows],
         owner[cols],
         codes[rows, cols].astype(np.int64),
-        int(codes.shape[0]),
+        int(data.codes.shape[0]),
         data.annotators,
         tuple(data.categories),
     )
