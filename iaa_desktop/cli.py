@@ -156,8 +156,18 @@ def _gold(argv: Sequence[str]) -> int:
     return cmd_gold(argv)
 
 
+def _plan(argv: Sequence[str]) -> int:
+    from iaa_desktop.plan_cli import cmd_plan
+
+    return cmd_plan(argv)
+
+
 #: headless sub-command name → its entry point, ``(argv) -> exit status``
-COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {"report": cmd_report, "gold": _gold}
+COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
+    "report": cmd_report,
+    "gold": _gold,
+    "plan": _plan,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

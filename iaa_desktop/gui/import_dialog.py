@@ -89,6 +89,25 @@ def _table(columns: list[str]) -> QTableWidget:
     return t
 
 
+#: the option naming the model annotators (the kinds that have it compare models with humans)
+MODEL_OPTION = "model_annotators"
+
+
+def _has_models(kind: str) -> bool:
+    return any(s.name == MODEL_OPTION for s in KINDS[kind].settings)
+
+
+def _model_box(name: str) -> QTableWidgetItem:
+    it = QTableWidgetItem("model")
+    it.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+    it.setCheckState(Qt.CheckState.Unchecked)
+    it.setToolTip(
+        f"Tick if '{name}' is a model (e.g. an LLM): it is then compared with the human "
+        "annotators by the alternative annotator test and left out of their agreement."
+    )
+    return it
+
+
 class ImportDialog(QDialog):
     """Shows what a selection becomes as a study; :meth:`study` is the study to open.
 
@@ -209,7 +228,7 @@ class ImportDialog(QDialog):
         self.why_label.setWordWrap(True)
         lay.addWidget(self.why_label)
         lay.addWidget(QLabel("<b>Annotators</b> (double-click a name to change it)"))
-        self.annotators = _table(["name", "from", "annotations"])
+        self.annotators = _table(["name", "from", "annotations", "model"])
         self.annotators.setObjectName("annotators")
         self.annotators.itemChanged.connect(self._check_names)
         self.annotators.setMinimumHeight(110)
@@ -334,6 +353,9 @@ class ImportDialog(QDialog):
             t.setItem(r, 0, name)
             t.setItem(r, 1, _item(a.source, a.source))
             t.setItem(r, 2, _item(a.detail))
+            t.setItem(r, 3, _model_box(a.name))
+        # a model annotator is compared with the humans, never counted as one
+        t.setColumnHidden(3, not _has_models(plan.kind))
         t.blockSignals(False)
         t.resizeColumnsToContents()
         t.setColumnWidth(1, min(t.columnWidth(1), 260))
@@ -413,11 +435,26 @@ class ImportDialog(QDialog):
             else f"Ready: {html.escape(summary)}. Nothing has been computed yet."
         )
 
+    def models(self) -> list[str]:
+        """The names shown of the annotators ticked as models (kinds that compare models)."""
+        if self.plan is None or not _has_models(self.plan.kind):
+            return []
+        out = []
+        for r in range(self.annotators.rowCount()):
+            box, name = self.annotators.item(r, 3), self.annotators.item(r, 0)
+            if box is not None and name is not None:
+                if box.checkState() == Qt.CheckState.Checked:
+                    out.append(name.text().strip())
+        return out
+
     def study(self) -> Study:
         """The study to open (call after the dialog was accepted)."""
         if self.plan is None:
             raise RuntimeError("the plan is not ready")
-        return self.plan.study(self.names())
+        study = self.plan.study(self.names())
+        if self.models():
+            study.options[MODEL_OPTION] = ",".join(self.models())
+        return study
 
 
 __all__ = ["ImportDialog", "choose_folders", "enable_multi_selection"]

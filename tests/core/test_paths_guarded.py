@@ -73,7 +73,7 @@ NOT_PATHS = {
     "entity_column", "cant_decide", "pair_id", "target_text", "source_text", "target_lemma",
     "source_lemma", "factors", "model_fixed", "model_varying", "labels", "s1",
     "label_delimiter", "layer", "feature", "document_column", "start_column", "label_column",
-    "annotator_column",
+    "annotator_column", "model_annotators", "batch_column", "batch_size", "occasion_column",
 }  # fmt: skip
 
 

@@ -85,6 +85,16 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("occurrence_column", "nothing", "refused"),  # no such column
         ("encoding", "utf-8", "same"),
         ("encoding", "x", "refused"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "Cem", "changes"),  # Cem leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("alt_test_score", "accuracy", "changes"),
+        ("competence", "", "changes"),
+        ("batch_column", "topic", "changes"),
+        ("batch_size", "x", "refused"),  # topics are neither dates nor numbers
+        ("retest", "", "changes"),
+        ("occasion_column", "x", "refused"),
+        ("planning", "", "changes"),
     ],
     "durel": [
         ("level", "interval", "changes"),

@@ -116,6 +116,15 @@ REFERENCES: dict[str, str] = {
     "in bipartite graphs. SIAM Journal on Computing, 2(4), 225–231.",
     "shannon1948": "Shannon, C. E. (1948). A mathematical theory of communication. Bell System "
     "Technical Journal, 27(3), 379–423.",
+    "calderon2025": "Calderon, N., Reichart, R. & Dror, R. (2025). The Alternative Annotator Test "
+    "for LLM-as-a-Judge: How to Statistically Justify Replacing Human Annotators with LLMs. "
+    "Proceedings of ACL 2025.",
+    "benjamini2001": "Benjamini, Y. & Yekutieli, D. (2001). The control of the false discovery rate "
+    "in multiple testing under dependency. Annals of Statistics, 29(4), 1165–1188.",
+    "dawid1979": "Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer "
+    "error-rates using the EM algorithm. Journal of the Royal Statistical Society C, 28(1), 20–28.",
+    "hovy2013": "Hovy, D., Berg-Kirkpatrick, T., Vaswani, A. & Hovy, E. (2013). Learning whom to "
+    "trust with MACE. Proceedings of NAACL-HLT 2013, 1120–1130.",
 }
 
 

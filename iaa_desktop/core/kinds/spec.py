@@ -113,6 +113,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "max_aligned": (0, 10_000_000),
     "max_s1_size": (0, 64),
     "top": (1, 1_000_000),
+    "epsilon": (0, 1),
 }
 
 

@@ -39,13 +39,18 @@ class TableModel(AdjudicationModel):
         ctx = item_context if item_context is not None else pd.DataFrame(columns=["item"])
         self._context = ctx.drop_duplicates("item").set_index("item") if len(ctx) else None
         self._notes = notes if notes is not None and len(notes) else None
+        #: item key → the inferred label with its posterior ("Dawid–Skene: B, 0.93")
+        self.suggestions: dict[str, str] = {}
 
     def context(self, i: int) -> list[tuple[str, str]]:
         """The item's metadata columns (text, topic …) as (column, value), non-empty ones."""
+        hint = self.suggestions.get(self.keys[i], "")
+        # an inferred label (Dawid & Skene 1979) is shown, never decided
+        out = [("suggested", hint)] if hint else []
         if self._context is None or self.keys[i] not in self._context.index:
-            return []
+            return out
         row = self._context.loc[self.keys[i]]
-        return [(str(c), str(v)) for c, v in row.items() if str(v).strip()]
+        return out + [(str(c), str(v)) for c, v in row.items() if str(v).strip()]
 
     def notes_of(self, i: int) -> list[tuple[str, str, str]]:
         """The annotators' notes on the item: (annotator, column, value)."""
@@ -156,6 +161,8 @@ def units_for_table(result: Any) -> TableModel:
         notes=getattr(result, "notes", None),
         gold_layout=getattr(result, "gold_layout", None),
     )
+    if "suggested" in items:
+        model.suggestions = dict(zip(items["item"].astype(str), items["suggested"].astype(str)))
     model.numeric = bool(numeric)
     model.level = str(result.level)
     if numeric:

@@ -38,6 +38,12 @@ from iaa_desktop.core.kinds.table.agreement import (
     study_stats,
     with_categories,
 )
+from iaa_desktop.core.kinds.table.annotators import (
+    AnnotatorFigures,
+    annotator_figures,
+    split_models,
+    with_models,
+)
 from iaa_desktop.core.kinds.table.gold import GoldLayout, gold_layout
 from iaa_desktop.core.kinds.table.layouts import sniff_export
 from iaa_desktop.core.kinds.table.options import TableOptions
@@ -47,6 +53,7 @@ from iaa_desktop.core.kinds.table.reliability import (
     build_reliability,
     factorize_chunked,
 )
+from iaa_desktop.core.kinds.table.responses import first_occasions
 from iaa_desktop.core.metrics import AgreementResult
 from iaa_desktop.core.metrics.catalogue import title as metric_title
 from iaa_desktop.core.progress import Progress
@@ -131,6 +138,8 @@ class TableResult(TaskResult):
     #: (``item, annotator, column, value``) — see :mod:`iaa_desktop.core.kinds.table.context`
     item_context: pd.DataFrame = field(default_factory=pd.DataFrame)
     notes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: model annotators, competence, batches, retest, planning (see ``annotators.py``)
+    annotator_figures: AnnotatorFigures = field(default_factory=AnnotatorFigures)
     #: the options it was computed with, and how its intervals were made
     chosen: TableOptions = field(default_factory=TableOptions)
     interval: IntervalProvenance = field(default_factory=IntervalProvenance)
@@ -174,6 +183,7 @@ class TableResult(TaskResult):
                 for rec in self.per_category.to_dict("records")
             ],
             **({"occurrences": self.occurrences.to_json()} if self.occurrences else {}),
+            **self.annotator_figures.to_json(),
         }
 
     def overall_table(self, overall: Mapping[str, AgreementResult] | None = None) -> pd.DataFrame:
@@ -216,6 +226,7 @@ class TableResult(TaskResult):
             out["groups"] = pd.concat(rows, ignore_index=True)
         if self.occurrences is not None:
             out.update(self.occurrences.tables())
+        out.update(self.annotator_figures.tables())
         return out
 
     def headline(self) -> list[tuple[str, str]]:
@@ -281,7 +292,7 @@ class TableKind:
             annotator=opts.annotator or None,
             label=opts.label or None,
             group_by=opts.group_by or None,
-            metadata=opts.metadata_columns,
+            metadata=tuple(dict.fromkeys(opts.metadata_columns + opts.extra_columns)),
             layout=opts.layout,
             question=opts.question or None,
         )
@@ -291,12 +302,17 @@ class TableKind:
         yield Progress(15, 100, "Building the reliability data")
         try:
             data = build_reliability(
-                judgments.frame, judgments.item_columns, opts, errors, warnings
+                first_occasions(judgments.frame, judgments.item_columns, opts),
+                judgments.item_columns,
+                opts,
+                errors,
+                warnings,
             )
             data = declared_order(data, opts)
             if judgments.categories and not opts.categories.strip():
                 data = _count_table_categories(data, judgments, warnings)
             _check_annotator_count(len(data.annotators))
+            everyone, (data, models) = data, split_models(data, opts)  # models never humans
         except IaaError as e:  # the files left out are named too: they may be the cause
             raise with_earlier_problems(e, list(judgments.errors)) from e
         yield Progress(25, 100, "Computing overall agreement")
@@ -306,13 +322,12 @@ class TableKind:
         yield Progress(60, 100, "Computing pairwise agreement")
         pairwise = compute_pairwise(data, opts, stats)
         yield Progress(70, 100, "Per-item disagreement")
-        items = (
-            items_table(data, opts)
-            .sort_values(
-                ["severity", "disagreement"], ascending=False, kind="stable", na_position="last"
-            )
-            .reset_index(drop=True)
-        )
+        figures = annotator_figures(judgments, everyone, data, models, pairwise, overall, opts)
+        items = with_models(items_table(data, opts), data, models, figures.hints)
+        order = [k for k in ("model_disagrees", "severity", "disagreement") if k in items]
+        items = items.sort_values(
+            order, ascending=False, kind="stable", na_position="last"
+        ).reset_index(drop=True)
         coinc = coincidences(stats)
         per_cat = (
             per_category_table(data, stats)
@@ -350,6 +365,7 @@ class TableKind:
             item_context=context,
             gold_layout=gold,
             notes=notes,
+            annotator_figures=figures,
         )
         from iaa_desktop.core.kinds.table.occurrences import occurrences
 

@@ -21,6 +21,8 @@ Layout = Literal["auto", "long", "wide", "wide-no-item", "contingency", "counts"
 LAYOUTS: tuple[Layout, ...] = get_args(Layout)
 #: α's distance: the level of measurement's, or normalized Levenshtein between text labels
 Distance = Literal["level", "nld"]
+#: the alternative annotator test's alignment score
+AltScore = Literal["auto", "accuracy", "neg_rmse"]
 
 
 def _columns(text: str) -> tuple[str, ...]:
@@ -103,6 +105,68 @@ class TableOptions(Options):
         "how the Occurrences view groups the items' forms: exact (as written, after Unicode NFC), "
         "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
     )
+
+    model_annotators: str = option(
+        "",
+        "Model annotators",
+        "annotators that are models (comma-separated names): compared with the humans by the "
+        "alternative annotator test (Calderon, Reichart & Dror 2025), never counted as humans",
+        cli_flag="--model-annotator",
+    )
+    epsilon: float = option(
+        0.2,
+        "Alt-test ε",
+        "the alternative annotator test's allowance for the model's lower cost: 0.2 with expert "
+        "annotators, 0.15 skilled, 0.1 crowd workers (Calderon, Reichart & Dror 2025)",
+    )
+    alt_test_score: AltScore = option(
+        "auto",
+        "Alt-test alignment",
+        "accuracy (categories) or neg_rmse (numbers); auto: neg_rmse for numeric labels at an "
+        "ordinal, interval or ratio level, else accuracy",
+    )
+    competence: bool = option(
+        False,
+        "Annotator competence",
+        "Dawid–Skene (1979) and MACE (Hovy et al. 2013): each annotator's competence and an "
+        "inferred label per item with its posterior (a suggestion in adjudication)",
+    )
+    batch_column: str = option(
+        "",
+        "Batch column",
+        "a column naming each judgment's batch or date: agreement per batch, with intervals",
+    )
+    batch_size: str = option(
+        "",
+        "Batch size",
+        "dates: week (default), day, month or a number of days; numbers: the width of a bin; "
+        "empty: each value its own batch",
+    )
+    retest: bool = option(
+        False,
+        "Test–retest",
+        "agreement of each annotator with themself on items judged more than once",
+    )
+    occasion_column: str = option(
+        "",
+        "Occasion column",
+        "the column telling an annotator's repeated judgments apart (default: file order)",
+    )
+    planning: bool = option(
+        False,
+        "Planning curve",
+        "the interval's half-width against the number of doubly annotated items, by resampling",
+    )
+
+    @property
+    def extra_columns(self) -> tuple[str, ...]:
+        """Columns the annotator figures read besides item, annotator and label."""
+        return tuple(c for c in (self.batch_column, self.occasion_column) if c)
+
+    @property
+    def model_names(self) -> tuple[str, ...]:
+        """The model annotators' names, each once, in the order given."""
+        return tuple(dict.fromkeys(_columns(self.model_annotators)))
 
     @property
     def item_columns(self) -> tuple[str, ...]:

@@ -86,6 +86,10 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         _groups_section(result, ctx, kr)
     _items_section(result, ctx, kr)
     _categories_section(result, ctx, kr)
+    if getattr(result, "annotator_figures", None):
+        from iaa_desktop.core.kinds.table import annotators_report
+
+        annotators_report.add_sections(result, ctx, kr)
     return kr
 
 
@@ -315,4 +319,10 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         " The interpretation column names the band of a published convention (Landis &amp; Koch 1977 for "
         "κ-type coefficients; Krippendorff 2004 for α) and is not a verdict on the data."
     )
-    return [p1, p2], refs
+    more_p: list[str] = []
+    if getattr(result, "annotator_figures", None):
+        from iaa_desktop.core.kinds.table import annotators_report
+
+        more_p, more_r = annotators_report.methods(result)
+        refs += more_r
+    return [p1, p2, *more_p], refs

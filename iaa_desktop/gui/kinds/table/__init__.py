@@ -7,11 +7,12 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
+from iaa_desktop.gui.kinds.table.annotators import AnnotatorsPanel, has_annotator_figures
 from iaa_desktop.gui.kinds.table.categories import CategoriesPanel, GroupsPanel
 from iaa_desktop.gui.kinds.table.overview import OverviewPanel
 from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 
-__all__ = ["CategoriesPanel", "GroupsPanel", "OverviewPanel", "create_panels"]
+__all__ = ["AnnotatorsPanel", "CategoriesPanel", "GroupsPanel", "OverviewPanel", "create_panels"]
 
 
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
@@ -31,6 +32,11 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         cache["categories"] = cats
         cats.set_result(result)
         panels.append(("Categories", cats))
+    if has_annotator_figures(result):
+        ann = cache.get("annotators") or AnnotatorsPanel()
+        cache["annotators"] = ann
+        ann.set_result(result)
+        panels.append(("Annotators", ann))
     if getattr(result, "occurrences", None) is not None:
         occ = cache.get("occurrences") or OccurrencesPanel()
         cache["occurrences"] = occ

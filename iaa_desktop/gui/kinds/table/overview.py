@@ -70,8 +70,23 @@ def items_frame(result: Any) -> tuple[pd.DataFrame, list[str]]:
             if c not in items.columns:
                 items[c] = items["item"].map(extra[c]).fillna("").to_numpy()
                 extra_cols.append(c)
-    first = [c for c in ("item", "group", *map(str, result.annotators), "severity") if c in items]
+    models = model_columns(result)
+    if models:  # a model's labels beside the humans', marked, with the human majority
+        items = items.rename(columns=models)
+    marked = [*models.values(), "human majority", "model_disagrees"]
+    first = [
+        c
+        for c in ("item", "group", *map(str, result.annotators), *marked, "severity")
+        if c in items
+    ]
     return items, first + extra_cols
+
+
+def model_columns(result: Any) -> dict[str, str]:
+    """The model annotators' columns of the items table → their shown names ("gpt (model)")."""
+    figures = getattr(result, "annotator_figures", None)
+    names = [m.name for m in figures.models] if figures else []
+    return {n: f"{n} (model)" for n in names if n in result.items}
 
 
 class OverviewPanel(QWidget):
@@ -171,7 +186,11 @@ class OverviewPanel(QWidget):
 
         self.items_model.set_frame(
             self._items,
-            label_columns=map(str, result.annotators),
+            label_columns=[
+                *map(str, result.annotators),
+                *model_columns(result).values(),
+                "human majority",
+            ],
             ordered_labels=result.level != "nominal",
             label_values=[category_label(c) for c in result.categories],
             columns=order,

@@ -1,0 +1,306 @@
+"""Agreement over batches, test–retest agreement and planning curves for a table study.
+
+- ``per_batch[]``: the judgments (rows) carrying a batch value — one item may sit in several
+  batches — are a study of their own; every coefficient is computed on those rows by the study's
+  own functions, with its bootstrap interval, and a batch is flagged where its interval lies
+  wholly below the study's.
+- ``retest[]``: an annotator's repeated judgments of the same items, the occasions standing in
+  for annotators: Krippendorff's α, the mean Cohen's κ over pairs of occasions, Fleiss' κ over
+  occasions and percent agreement, with intervals (test–retest reliability; Krippendorff 2004,
+  §11.1 "stability").
+- ``planning[]``: the 95% interval's half-width against the number of doubly annotated items,
+  by resampling the study's pairable items at increasing sizes (the bootstrap's case
+  resampling, Efron & Tibshirani 1993, at sizes other than the study's).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from iaa_desktop.core.errors import IaaError, OptionError
+from iaa_desktop.core.kinds.table.agreement import compute_overall, study_stats
+from iaa_desktop.core.kinds.table.options import TableOptions
+from iaa_desktop.core.kinds.table.responses import occasions, subset_data
+from iaa_desktop.core.metrics.suite import evaluator
+from iaa_desktop.core.metrics.tally import aggregate
+from iaa_desktop.core.metrics.uncertainty import percentile_interval
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.table.reliability import ReliabilityData
+    from iaa_desktop.core.metrics import AgreementResult
+
+__all__ = [
+    "PLANNING_METRICS",
+    "assumed_study",
+    "RETEST_METRICS",
+    "batch_labels",
+    "per_batch",
+    "planning",
+    "retest",
+]
+
+#: the coefficients of the test–retest table
+RETEST_METRICS = ("krippendorff_alpha", "cohen_kappa_mean", "fleiss_kappa", "percent_agreement")
+#: the coefficients whose planning curves are drawn
+PLANNING_METRICS = ("krippendorff_alpha", "fleiss_kappa", "cohen_kappa_mean")
+#: the sizes of the planning curve (doubly annotated items), up to twice the study's
+PLANNING_SIZES = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000)
+#: half-widths the report states the needed items for
+PLANNING_TARGETS = (0.1, 0.05)
+
+
+def _f(x: float) -> float | None:
+    return float(x) if x is not None and math.isfinite(x) else None
+
+
+def _figure(r: AgreementResult) -> dict[str, Any]:
+    return {"value": _f(r.value), "ci_low": _f(r.ci_low), "ci_high": _f(r.ci_high)}
+
+
+def batch_labels(values: pd.Series, size: str) -> pd.Series:
+    """Each row's batch: the value itself; for dates a week (from Monday, default), a day, a month
+    or a bin of N days from the first date; for numbers with a size a bin of that width."""
+    text = values.astype(str).str.strip()
+    size = str(size or "").strip().lower()
+    num = pd.to_numeric(text, errors="coerce")
+    if size and not num.isna().any():
+        try:
+            width = float(size)
+        except ValueError:
+            raise OptionError(
+                f"Batch size: '{size}' is not a number (the batches are numbers)."
+            ) from None
+        if not width > 0:
+            raise OptionError("Batch size: the width of a bin must be above zero.")
+        low = np.floor(num.to_numpy() / width) * width
+        return pd.Series([f"{lo:g}–{lo + width:g}" for lo in low], index=values.index)
+    if not num.isna().all():  # numbers (or a mix): each value its own batch
+        return text
+    dates = pd.to_datetime(text, errors="coerce", format="mixed")
+    if dates.isna().any():
+        if size:
+            raise OptionError(
+                f"Batch size: '{size}' needs dates or numbers in the batch column; "
+                f"'{text[dates.isna()].iloc[0]}' is neither."
+            )
+        return text
+    day = dates.dt.normalize()
+    if size in ("", "week"):
+        start = day - pd.to_timedelta(day.dt.weekday, unit="D")
+        return start.dt.strftime("week of %Y-%m-%d")
+    if size == "day":
+        return day.dt.strftime("%Y-%m-%d")
+    if size == "month":
+        return day.dt.strftime("%Y-%m")
+    try:
+        n_days = int(size)
+    except ValueError:
+        raise OptionError(
+            f"Batch size: '{size}' is not week, day, month or a number of days."
+        ) from None
+    if n_days < 1:
+        raise OptionError("Batch size: a number of days from 1.")
+    first = day.min()
+    k = ((day - first).dt.days // n_days).astype(int)
+    return (first + pd.to_timedelta(k * n_days, unit="D")).dt.strftime(f"%Y-%m-%d (+{n_days} d)")
+
+
+def _humans_only(frame: pd.DataFrame, models: Sequence[str], display: Mapping[str, str]) -> Any:
+    if not models:
+        return frame
+    shown = frame["annotator"].astype(str).map(lambda a: display.get(a, a))
+    return frame[~shown.isin(list(models))]
+
+
+def per_batch(
+    frame: pd.DataFrame,
+    item_cols: Sequence[str],
+    options: TableOptions,
+    categories: Sequence[Any],
+    study: Mapping[str, AgreementResult],
+    models: Sequence[str] = (),
+    display: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """``per_batch[]``: per batch its judgments, pairable items and every coefficient with its
+    interval; ``below_study`` names the coefficients whose interval lies below the study's."""
+    col = options.batch_column
+    if col not in frame.columns:
+        raise OptionError(f"Batch column: there is no column '{col}'.")
+    frame = _humans_only(frame, models, display or {})
+    labels = batch_labels(frame[col], options.batch_size)
+    out: list[dict[str, Any]] = []
+    for b in sorted(pd.unique(labels), key=str):
+        rows = frame[(labels == b).to_numpy()]
+        row: dict[str, Any] = {"batch": str(b), "n_judgments": int(len(rows))}
+        try:
+            sub = subset_data(rows, item_cols, options, categories)
+            overall = compute_overall(sub, options)
+        except IaaError as e:
+            row.update({"n_items": 0, "overall": {}, "below_study": [], "note": str(e)})
+            out.append(row)
+            continue
+        row["n_items"] = int(((sub.codes >= 0).sum(axis=1) >= 2).sum())
+        row["overall"] = {k: _figure(v) for k, v in overall.items()}
+        row["below_study"] = [
+            k
+            for k, v in overall.items()
+            if k in study
+            and math.isfinite(v.ci_high)
+            and math.isfinite(study[k].ci_low)
+            and v.ci_high < study[k].ci_low
+        ]
+        out.append(row)
+    return out
+
+
+def retest(
+    frame: pd.DataFrame,
+    item_cols: Sequence[str],
+    options: TableOptions,
+    categories: Sequence[Any],
+    display: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """``retest[]``: per annotator who judged an item more than once, their agreement with
+    themself over occasions (the occasion column's values, or the order in the files)."""
+    col = options.occasion_column
+    if col and col not in frame.columns:
+        raise OptionError(f"Occasion column: there is no column '{col}'.")
+    occ = occasions(frame, item_cols, col)
+    display = display or {}
+    out: list[dict[str, Any]] = []
+    for raw in pd.unique(frame["annotator"].astype(str)):
+        mask = (frame["annotator"].astype(str) == raw).to_numpy()
+        rows = frame[mask].copy()
+        rows["annotator"] = occ[mask].to_numpy()
+        if rows["annotator"].nunique() < 2:
+            continue
+        try:
+            sub = subset_data(rows, item_cols, options, categories)
+            overall = compute_overall(sub, options)
+        except IaaError:
+            continue
+        n_rep = int(((sub.codes >= 0).sum(axis=1) >= 2).sum())
+        if n_rep == 0:
+            continue
+        out.append(
+            {
+                "annotator": display.get(raw, raw),
+                "n_occasions": len(sub.annotators),
+                "occasions": list(sub.annotators),
+                "n_items": n_rep,
+                **{k: _figure(overall[k]) for k in RETEST_METRICS if k in overall},
+            }
+        )
+    return out
+
+
+def planning(
+    data: ReliabilityData, options: TableOptions
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``planning[]`` (per coefficient and size: the 95% interval's half-width) and, per
+    coefficient and target half-width, the items needed (read off the curve, or beyond its end
+    extrapolated as :math:`n_{\\max}(h_{\\max}/h)^2`, the :math:`1/\\sqrt n` law)."""
+    pairable = (data.codes >= 0).sum(axis=1) >= 2
+    n = int(pairable.sum())
+    if n < 2:
+        return [], []
+    sub = replace(
+        data,
+        codes=data.codes[pairable],
+        values=None if data.values is None else data.values[pairable],
+        judged=data.judged[pairable],
+        items=data.items[pairable].reset_index(drop=True),
+    )
+    st = study_stats(sub, options)
+    if st.nld and st.options.delta is None:
+        return [], []
+    t = st.tally
+    ev = evaluator(t, st.options)
+    p = t.freq / t.freq.sum()
+    rng = np.random.default_rng(options.seed)
+    sizes = [s for s in PLANNING_SIZES if s <= max(2 * n, 200)]
+    curve: list[dict[str, Any]] = []
+    for size in sizes:
+        w = rng.multinomial(size, p, size=options.n_resamples).astype(float)
+        values = ev(aggregate(t, w))
+        for metric in PLANNING_METRICS:
+            if metric not in values:
+                continue
+            lo, hi = percentile_interval(values[metric])
+            curve.append(
+                {
+                    "metric": metric,
+                    "n_items": size,
+                    "half_width": _f((hi - lo) / 2),
+                    "ci_low": _f(lo),
+                    "ci_high": _f(hi),
+                    "study_items": n,
+                }
+            )
+    needed: list[dict[str, Any]] = []
+    for metric in PLANNING_METRICS:
+        pts = [(c["n_items"], c["half_width"]) for c in curve if c["metric"] == metric]
+        pts = [(s, h) for s, h in pts if h is not None]
+        if not pts:
+            continue
+        for target in PLANNING_TARGETS:
+            hit = next((s for s, h in pts if h <= target), None)
+            s_max, h_max = pts[-1]
+            est = hit if hit is not None else int(math.ceil(s_max * (h_max / target) ** 2))
+            needed.append(
+                {
+                    "metric": metric,
+                    "half_width": target,
+                    "n_items": est,
+                    "extrapolated": hit is None,
+                }
+            )
+    return curve, needed
+
+
+def assumed_study(
+    kappa: float,
+    prevalence: Sequence[float],
+    n_annotators: int = 2,
+    n_items: int = 20_000,
+    seed: int = 0,
+) -> ReliabilityData:
+    r"""A large simulated study with an assumed agreement, for planning before any data exist.
+
+    Each item's true category is drawn from ``prevalence``; each annotator gives it with
+    probability :math:`r` and otherwise draws a category from ``prevalence`` (the "knowing or
+    guessing" annotator of Hovy et al. 2013). Two such annotators have the prevalence as both
+    marginals and :math:`A_o = r^2 + (1 - r^2)\sum_k p_k^2`, hence Cohen's
+    :math:`\kappa = r^2`: :math:`r = \sqrt{\kappa}`. Its planning curve is the sampling spread
+    of the coefficients over studies of each size drawn from this population.
+    """
+    from iaa_desktop.core.kinds.table.reliability import ReliabilityData
+
+    p = np.asarray(prevalence, dtype=float)
+    if len(p) < 2 or (p < 0).any() or not p.sum() > 0:
+        raise OptionError("Prevalence: two or more shares, none negative (e.g. 0.5,0.3,0.2).")
+    if not 0 <= kappa <= 1:
+        raise OptionError(f"Agreement: κ = {kappa:g} must lie between 0 and 1.")
+    if n_annotators < 2:
+        raise OptionError("Annotators: two or more.")
+    p = p / p.sum()
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(len(p), size=n_items, p=p)
+    knows = rng.random((n_items, n_annotators)) < math.sqrt(kappa)
+    guess = rng.choice(len(p), size=(n_items, n_annotators), p=p)
+    codes = np.where(knows, truth[:, None], guess).astype(np.int32)
+    return ReliabilityData(
+        codes,
+        np.array([str(k) for k in range(len(p))], dtype=object),
+        False,
+        None,
+        np.ones_like(codes, dtype=bool),
+        pd.DataFrame({"item": [str(i) for i in range(n_items)]}),
+        tuple(f"annotator {k + 1}" for k in range(n_annotators)),
+    )
