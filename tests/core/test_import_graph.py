@@ -15,22 +15,7 @@ import grimp
 
 PACKAGE = Path(__file__).resolve().parents[2] / "iaa_desktop"
 #: cycles still to be cut, each as its sorted modules (the list only shrinks)
-KNOWN_CYCLES: list[list[str]] = [
-    # a result checks its range against the catalogue, whose entries hold the functions that
-    # make results (the catalogue is read lazily, at the first check)
-    [
-        "iaa_desktop.core.metrics.alpha",
-        "iaa_desktop.core.metrics.catalogue",
-        "iaa_desktop.core.metrics.catalogue.coded",
-        "iaa_desktop.core.metrics.catalogue.entry",
-        "iaa_desktop.core.metrics.catalogue.figures",
-        "iaa_desktop.core.metrics.catalogue.functions",
-        "iaa_desktop.core.metrics.catalogue.spans",
-        "iaa_desktop.core.metrics.coefficients",
-        "iaa_desktop.core.metrics.correlation",
-        "iaa_desktop.core.metrics.result",
-    ],
-]
+KNOWN_CYCLES: list[list[str]] = []
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:

@@ -109,3 +109,6 @@ __all__ = [
     "unique_rows",
     "weighted_kappa",
 ]
+
+# the metrics catalogue installs the ranges every result is checked against (result.py)
+from iaa_desktop.core.metrics import catalogue  # noqa: F401

@@ -29,13 +29,18 @@ _Checks = tuple[dict[str, tuple[float, float]], dict[str, str], frozenset[str]]
 _CHECKS: _Checks | None = None
 
 
-def _checks() -> _Checks:
-    """The catalogue's ranges, read once (the catalogue's functions import this module)."""
+def install_range_checks(checks: _Checks) -> None:
+    """Set the ranges every result is checked against. The metrics catalogue installs them when
+    it is imported, which the metrics package does on its first import, before any result can
+    be made (the catalogue's functions import this module: it never imports the catalogue)."""
     global _CHECKS
-    if _CHECKS is None:
-        from iaa_desktop.core.metrics.catalogue import range_checks
+    _CHECKS = checks
 
-        _CHECKS = range_checks()
+
+def _checks() -> _Checks:
+    """The catalogue's ranges (see :func:`install_range_checks`)."""
+    if _CHECKS is None:
+        raise RuntimeError("the metrics catalogue has not installed the coefficients' ranges")
     return _CHECKS
 
 

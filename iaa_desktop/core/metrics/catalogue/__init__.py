@@ -34,6 +34,7 @@ from iaa_desktop.core.metrics.catalogue.columns import (
 from iaa_desktop.core.metrics.catalogue.entry import Help, Metric, Scope
 from iaa_desktop.core.metrics.catalogue.figures import KIND_FIGURES
 from iaa_desktop.core.metrics.catalogue.spans import RELATION_FIGURES, SPAN_FIGURES
+from iaa_desktop.core.metrics.result import install_range_checks
 
 __all__ = [
     "CATALOGUE",
@@ -196,3 +197,6 @@ def range_checks() -> tuple[dict[str, tuple[float, float]], dict[str, str], froz
             if m.agreement_terms and name == m.name:
                 terms.add(name)
     return ranges, titles, frozenset(terms)
+
+
+install_range_checks(range_checks())  # every result is checked against these ranges
