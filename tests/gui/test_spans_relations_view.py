@@ -57,6 +57,14 @@ def test_relations_tab_draws_arcs_per_annotator_and_follows_the_document(qtbot, 
     pairs = panel.models[0]
     headers = [pairs.headerData(c, Qt.Orientation.Horizontal) for c in range(pairs.columnCount())]
     assert "relations of a" in headers
+    # the F1 columns come before the counts and are in view without scrolling
+    view = panel.views[0]
+    for title in ("exact F1", "overlap F1"):
+        assert title in headers
+        column = headers.index(title)
+        assert column < headers.index("relations of a")
+        right = view.columnViewportPosition(column) + view.columnWidth(column)
+        assert 0 <= right <= view.viewport().width()
 
 
 def test_no_relations_no_relations_tab(qtbot):
