@@ -435,3 +435,48 @@ def test_tsv_gold_with_relations_round_trips(tmp_path):
     assert not [e for e in back.errors if "gold" in str(e.path)]
     (pair,) = back.to_json()["relations"]["pairs"]
     assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
+
+
+def test_xmi_gold_with_relations_round_trips(tmp_path):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    for who in ("A", "B"):
+        doc = read_brat(REL / "brat" / who / "doc1.ann")
+        _xmi_annotator(tmp_path / who, doc, "webanno.custom.Relation")
+    r = run([tmp_path / "A", tmp_path / "B"])
+    model = units_for(r)
+    gold = auto_merge(model, Strategy("annotator", annotator="B"))
+    files = model.write_gold(gold, tmp_path / "out")
+    assert [f.suffix for f in files] == [".zip"]
+    # the gold read back (its relation layer kept, B's links replaced by the decided ones)
+    # beside annotator B: relation F1 = 1 on B's 6 relations
+    shutil.unpack_archive(files[0], tmp_path / "gold")
+    back = run([tmp_path / "gold", tmp_path / "B"])
+    assert not [e for e in back.errors if "gold" in str(e.path)]
+    (pair,) = back.to_json()["relations"]["pairs"]
+    assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
+
+
+def test_xmi_gold_relations_in_a_new_relation_layer_when_the_source_has_none(tmp_path):
+    """A source CAS without a relation layer: the gold adds INCEpTION's custom relation layer
+    (``Governor``, ``Dependent``, ``label``) to the type system, and the reader reads it."""
+    cassis = pytest.importorskip("cassis")
+    from iaa_desktop.core.kinds.spans.relations import Relation
+    from iaa_desktop.core.kinds.spans.tool_writers import write_xmi
+
+    doc = read_brat(REL / "brat" / "A" / "doc1.ann")
+
+    class Corpus:
+        names = ["doc1"]
+        texts = [doc.text]
+
+    spans = {0: list(doc.spans)}
+    rels = {0: [Relation(r.label, r.source, r.target) for r in doc.relations]}
+    (path,) = write_xmi(Corpus(), spans, tmp_path, {}, relations=rels)
+    shutil.unpack_archive(path, tmp_path / "gold")
+    ts = cassis.load_typesystem((tmp_path / "gold" / "TypeSystem.xml").read_text(encoding="utf-8"))
+    names = {t.name for t in ts.get_types()}
+    assert "webanno.custom.Relation" in names
+    back = run([tmp_path / "gold", REL / "brat" / "A"])
+    (pair,) = back.to_json()["relations"]["pairs"]
+    assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 4

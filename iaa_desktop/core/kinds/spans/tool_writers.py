@@ -222,18 +222,41 @@ def write_xmi(
     sources: dict[int, tuple[str, tuple[str, ...]]],
     layer: str = DEFAULT_LAYER,
     feature: str = DEFAULT_FEATURE,
+    relations: dict[int, list[Relation]] | None = None,
 ) -> list[Path]:
-    """``<document>.zip`` per document: the XMI of the gold and ``TypeSystem.xml``."""
+    """``<document>.zip`` per document: the XMI of the gold and ``TypeSystem.xml``; with
+    ``relations``, the gold relations in a relation layer over the gold spans (see
+    :func:`_add_xmi_relations`)."""
     written = []
     for d, name in enumerate(corpus.names):
         text = corpus.texts[d] or ""
         cas, ts = _gold_cas(sources.get(d), text, layer, feature)
         full = next(t.name for t in ts.get_types() if layer_matches(t.name, layer))
+        if relations is not None:
+            rel_type, rel_feature = _xmi_relation_layer(cas, ts, full)
         for fs in list(cas.select(full)):
             cas.remove(fs)
         Layer = ts.get_type(full)
+        made: dict[tuple[tuple[int, int], ...], Any] = {}
         for a, b, lab in _pieces(spans.get(d, [])):
-            cas.add(Layer(begin=a, end=b, **{feature: None if lab == NO_VALUE else lab}))
+            fs = Layer(begin=a, end=b, **{feature: None if lab == NO_VALUE else lab})
+            made.setdefault(((a, b),), fs)
+            cas.add(fs)
+        if relations is not None:
+            Rel = ts.get_type(rel_type)
+            for r in relations.get(d, []):
+                gov, dep = made.get(r.source), made.get(r.target)
+                if gov is not None and dep is not None:  # contiguous arguments only
+                    label = None if r.label == NO_VALUE else r.label
+                    cas.add(
+                        Rel(
+                            begin=dep.begin,
+                            end=dep.end,
+                            Governor=gov,
+                            Dependent=dep,
+                            **{rel_feature: label},
+                        )
+                    )
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr(f"{PurePosixPath(name).stem or 'document'}.xmi", cas.to_xmi())
@@ -242,6 +265,50 @@ def write_xmi(
         write_bytes_atomic(path, buf.getvalue())
         written.append(path)
     return written
+
+
+def _xmi_relation_layer(cas: Any, ts: Any, layer: str) -> tuple[str, str]:
+    """(type, label feature) of the gold relations between spans of ``layer`` in a CAS.
+
+    A relation layer is a type with ``Governor`` and ``Dependent`` features (INCEpTION's relation
+    layers, the INCEpTION user guide, "Relation layers"). The source's relation layer over
+    ``layer`` is kept as the type, its annotations removed (they join the spans being replaced);
+    without one, INCEpTION's custom ``webanno.custom.Relation`` layer with a ``label`` feature is
+    added to the type system. The label goes in the first string feature, which is where the
+    reader takes it from.
+    """
+    found = None
+    for t in ts.get_types():
+        names = {f.name: f for f in t.all_features}
+        if not {"Governor", "Dependent"} <= set(names):
+            continue
+        over = [names[f].rangeType.name for f in ("Governor", "Dependent")]
+        used = list(cas.select(t.name))
+        if all(layer_matches(o, layer) for o in over) or any(
+            fs.Governor is not None and layer_matches(fs.Governor.type.name, layer) for fs in used
+        ):
+            for fs in used:
+                cas.remove(fs)
+            if found is None:
+                found = t
+    if found is None:
+        name = RELATION_LAYER
+        while name in {t.name for t in ts.get_types()}:
+            name += "_"
+        found = ts.create_type(name, supertypeName="uima.tcas.Annotation")
+        ts.create_feature(found, "Governor", layer)
+        ts.create_feature(found, "Dependent", layer)
+        ts.create_feature(found, "label", "uima.cas.String")
+    strings = [
+        f.name
+        for f in found.all_features
+        if f.name not in ("sofa", "begin", "end") and f.rangeType.name == "uima.cas.String"
+    ]
+    if not strings:
+        ts.create_feature(found, "label", "uima.cas.String")
+        strings = ["label"]
+    label: str = strings[0]
+    return found.name, label
 
 
 # -- WebAnno TSV 3.3 ------------------------------------------------------------------------------------
