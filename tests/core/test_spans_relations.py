@@ -3,8 +3,11 @@
 The files under ``fixtures/spans/relations`` were written from each format's documentation (brat's
 "Annotation data format" ``R`` lines; the INCEpTION user guide's "WebAnno TSV 3.3 File format"
 relation layers, the relation on the dependent's row and the governor in the ``BT_`` column; Label
-Studio's JSON ``relation`` results, ``from_id`` → ``to_id`` with a ``direction``). They hold the
-same annotations of one sentence by A and B, worked out by hand:
+Studio's JSON ``relation`` results, ``from_id`` → ``to_id`` with a ``direction``; doccano's
+relation extraction JSONL, ``entities`` with ids and ``relations`` with ``from_id``/``to_id``/
+``type``, a file per annotator; Prodigy's ``rel.manual`` tasks, ``relations`` with ``head``/
+``child`` tokens and ``head_span``/``child_span``). They hold the same annotations of one sentence
+by A and B, worked out by hand:
 
 * Employer Alice → Acme: both (a match);
 * Located Acme → Paris (A) and Paris → Acme (B): a link in the other direction;
@@ -41,6 +44,8 @@ INPUTS = {
     "brat": [REL / "brat"],
     "webanno-tsv3": [REL / "tsv"],
     "label-studio": [REL / "label_studio" / "export.json"],
+    "doccano": [REL / "doccano" / "A.jsonl", REL / "doccano" / "B.jsonl"],
+    "prodigy": [REL / "prodigy" / "export.jsonl"],
 }
 
 
@@ -97,7 +102,13 @@ def test_same_relation_figures_in_every_format(results):
 
 @pytest.mark.parametrize(
     ("fmt", "where"),
-    [("brat", ("doc1.ann", 14)), ("webanno-tsv3", ("doc1.tsv", 16)), ("label-studio", None)],
+    [
+        ("brat", ("doc1.ann", 14)),
+        ("webanno-tsv3", ("doc1.tsv", 16)),
+        ("label-studio", None),
+        ("doccano", ("B.jsonl", 1)),
+        ("prodigy", ("export.jsonl", 2)),
+    ],
 )
 def test_relation_with_a_missing_argument_is_a_problem_at_its_line(results, fmt, where):
     errors = [e for e in results[fmt].errors if "relation" in str(e)]
@@ -480,3 +491,25 @@ def test_xmi_gold_relations_in_a_new_relation_layer_when_the_source_has_none(tmp
     back = run([tmp_path / "gold", REL / "brat" / "A"])
     (pair,) = back.to_json()["relations"]["pairs"]
     assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 4
+
+
+@pytest.mark.parametrize("fmt", ["doccano", "prodigy"])
+def test_jsonl_gold_with_relations_round_trips(tmp_path, fmt):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    r = run(INPUTS[fmt])
+    model = units_for(r)
+    gold = auto_merge(model, Strategy("annotator", annotator="B"))
+    (path,) = model.write_gold(gold, tmp_path)
+    assert path.suffix == ".jsonl"
+    # the gold (annotator "gold") read back beside B: relation F1 = 1 on B's 6 relations
+    b_only = tmp_path / "B.jsonl"
+    if fmt == "doccano":
+        shutil.copy(INPUTS[fmt][1], b_only)
+    else:
+        lines = INPUTS[fmt][0].read_text(encoding="utf-8").splitlines()
+        b_only.write_text(next(x for x in lines if "rel_news-B" in x) + "\n", encoding="utf-8")
+    back = run([path, b_only])
+    assert not [e for e in back.errors if Path(str(e.path)) == path]
+    (pair,) = back.to_json()["relations"]["pairs"]
+    assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
