@@ -513,3 +513,23 @@ def test_jsonl_gold_with_relations_round_trips(tmp_path, fmt):
     assert not [e for e in back.errors if Path(str(e.path)) == path]
     (pair,) = back.to_json()["relations"]["pairs"]
     assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
+
+
+def test_relation_layer_and_feature_settings(results, tmp_path):
+    """The relation layer and its label feature chosen by name (full or short); a layer or a
+    feature that is not there is a problem naming what is, never a silent zero."""
+    for who in ("A", "B"):
+        doc = read_brat(REL / "brat" / who / "doc1.ann")
+        _xmi_annotator(tmp_path / who, doc, "webanno.custom.Relation")
+    inputs = [tmp_path / "A", tmp_path / "B"]
+    expected = results["brat"].to_json()["relations"]
+    for layer, feature in (("Relation", "label"), ("webanno.custom.Relation", ""), ("", "label")):
+        r = run(inputs, relation_layer=layer, relation_feature=feature)
+        assert r.to_json()["relations"] == expected, (layer, feature)
+    other = run(inputs, relation_layer="Dependency")
+    assert other.relations is None or not other.to_json()["relations"]["pairs"][0]["n_a"]
+    problems = [str(e) for e in other.errors if "relation layer" in str(e)]
+    assert len(problems) == 2 and "webanno.custom.Relation" in problems[0]
+    no_feature = run(inputs, relation_feature="role")
+    problems = [str(e) for e in no_feature.errors if "no feature role" in str(e)]
+    assert len(problems) == 2 and "(its features: label)" in problems[0]
