@@ -98,9 +98,18 @@ def test_adjudicating_a_relation_unit_by_its_label_key(qtbot, tmp_path):
             break
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_N)
     assert panel.current == target
+    # the typed value of a relation unit is its labels, and the hint says so (not span offsets)
+    assert panel.value_edit.placeholderText().startswith("relation LABEL")
     context = panel.context_view.toPlainText()
     assert "Meets" in context and "Knows" in context and "Bob" in context
     meets = next(c for c in s.choices(target) if c.choice == "label:Meets")
     qtbot.keyClick(QApplication.focusWidget(), getattr(Qt.Key, f"Key_{meets.key.upper()}"))
     assert s.is_decided(target) and s.decision(target).value == "Meets"
+    # a span unit keeps the kind's hint
+    for _ in range(s.model.n_units):  # P back to a span unit in disagreement
+        if "|rel|" not in s.model.keys[panel.current]:
+            break
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_P)
+    assert "|rel|" not in s.model.keys[panel.current]
+    assert panel.value_edit.placeholderText().startswith("LABEL START END")
     s.store.close()

@@ -122,6 +122,12 @@ class SpansRelationsModel(SpansModel):
         out.append(Choice("x", "drop: no link here", "drop", ""))
         return out
 
+    def value_hint(self, i: int) -> str | None:
+        """A relation unit's typed value: its labels, not spans."""
+        if self._unit(i) is None:
+            return super().value_hint(i)
+        return "relation LABEL, several joined by ;  (the link source → target as shown)"
+
     def parse_value(self, text: str, i: int | None = None) -> str:
         if self._unit(i) is None:
             return super().parse_value(text, i)
