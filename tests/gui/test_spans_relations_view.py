@@ -113,3 +113,30 @@ def test_adjudicating_a_relation_unit_by_its_label_key(qtbot, tmp_path):
     assert "|rel|" not in s.model.keys[panel.current]
     assert panel.value_edit.placeholderText().startswith("LABEL START END")
     s.store.close()
+
+
+def test_labels_of_crowded_arcs_never_cover_one_another(qtbot):
+    """More arcs over a line than its levels hold (a span linked to many others, as in a
+    clinical text): every label is still readable, no label box over another."""
+    from iaa_desktop.gui.widgets.arcs import Arc, ArcBlock, ArcView
+
+    text = "It causes fever, cough, rash, pain, fatigue and nausea in most patients."
+    words = ["fever", "cough", "rash", "pain", "fatigue", "nausea"]
+    spans = [((0, 2), "#dddddd")] + [
+        ((text.index(w), text.index(w) + len(w)), "#ffdddd") for w in words
+    ]
+    arcs = [Arc((0, 2), b, lab, "#2e7d32") for (b, _c), lab in zip(spans[1:], ["Produces"] * 6)]
+    arcs.append(Arc((0, 2), spans[3][0], "Is_a", "#c00000", dashed=True))
+    view = ArcView()
+    qtbot.addWidget(view)
+    view.resize(900, 300)
+    view.set_blocks([ArcBlock("A", text, spans, arcs)])
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.arcs_drawn == 7)
+    (boxes,) = view.label_boxes
+    assert len(boxes) == 7
+    for i, a in enumerate(boxes):
+        assert 0 <= a.left() and a.right() <= view.width()
+        for b in boxes[i + 1 :]:
+            assert not a.intersects(b), (a, b)
