@@ -3,8 +3,11 @@
 The files under ``fixtures/spans/relations`` were written from each format's documentation (brat's
 "Annotation data format" ``R`` lines; the INCEpTION user guide's "WebAnno TSV 3.3 File format"
 relation layers, the relation on the dependent's row and the governor in the ``BT_`` column; Label
-Studio's JSON ``relation`` results, ``from_id`` → ``to_id`` with a ``direction``). They hold the
-same annotations of one sentence by A and B, worked out by hand:
+Studio's JSON ``relation`` results, ``from_id`` → ``to_id`` with a ``direction``; doccano's
+relation extraction JSONL, ``entities`` with ids and ``relations`` with ``from_id``/``to_id``/
+``type``, a file per annotator; Prodigy's ``rel.manual`` tasks, ``relations`` with ``head``/
+``child`` tokens and ``head_span``/``child_span``). They hold the same annotations of one sentence
+by A and B, worked out by hand:
 
 * Employer Alice → Acme: both (a match);
 * Located Acme → Paris (A) and Paris → Acme (B): a link in the other direction;
@@ -41,6 +44,8 @@ INPUTS = {
     "brat": [REL / "brat"],
     "webanno-tsv3": [REL / "tsv"],
     "label-studio": [REL / "label_studio" / "export.json"],
+    "doccano": [REL / "doccano" / "A.jsonl", REL / "doccano" / "B.jsonl"],
+    "prodigy": [REL / "prodigy" / "export.jsonl"],
 }
 
 
@@ -97,7 +102,13 @@ def test_same_relation_figures_in_every_format(results):
 
 @pytest.mark.parametrize(
     ("fmt", "where"),
-    [("brat", ("doc1.ann", 14)), ("webanno-tsv3", ("doc1.tsv", 16)), ("label-studio", None)],
+    [
+        ("brat", ("doc1.ann", 14)),
+        ("webanno-tsv3", ("doc1.tsv", 16)),
+        ("label-studio", None),
+        ("doccano", ("B.jsonl", 1)),
+        ("prodigy", ("export.jsonl", 2)),
+    ],
 )
 def test_relation_with_a_missing_argument_is_a_problem_at_its_line(results, fmt, where):
     errors = [e for e in results[fmt].errors if "relation" in str(e)]
@@ -435,3 +446,90 @@ def test_tsv_gold_with_relations_round_trips(tmp_path):
     assert not [e for e in back.errors if "gold" in str(e.path)]
     (pair,) = back.to_json()["relations"]["pairs"]
     assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
+
+
+def test_xmi_gold_with_relations_round_trips(tmp_path):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    for who in ("A", "B"):
+        doc = read_brat(REL / "brat" / who / "doc1.ann")
+        _xmi_annotator(tmp_path / who, doc, "webanno.custom.Relation")
+    r = run([tmp_path / "A", tmp_path / "B"])
+    model = units_for(r)
+    gold = auto_merge(model, Strategy("annotator", annotator="B"))
+    files = model.write_gold(gold, tmp_path / "out")
+    assert [f.suffix for f in files] == [".zip"]
+    # the gold read back (its relation layer kept, B's links replaced by the decided ones)
+    # beside annotator B: relation F1 = 1 on B's 6 relations
+    shutil.unpack_archive(files[0], tmp_path / "gold")
+    back = run([tmp_path / "gold", tmp_path / "B"])
+    assert not [e for e in back.errors if "gold" in str(e.path)]
+    (pair,) = back.to_json()["relations"]["pairs"]
+    assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
+
+
+def test_xmi_gold_relations_in_a_new_relation_layer_when_the_source_has_none(tmp_path):
+    """A source CAS without a relation layer: the gold adds INCEpTION's custom relation layer
+    (``Governor``, ``Dependent``, ``label``) to the type system, and the reader reads it."""
+    cassis = pytest.importorskip("cassis")
+    from iaa_desktop.core.kinds.spans.relations import Relation
+    from iaa_desktop.core.kinds.spans.tool_writers import write_xmi
+
+    doc = read_brat(REL / "brat" / "A" / "doc1.ann")
+
+    class Corpus:
+        names = ["doc1"]
+        texts = [doc.text]
+
+    spans = {0: list(doc.spans)}
+    rels = {0: [Relation(r.label, r.source, r.target) for r in doc.relations]}
+    (path,) = write_xmi(Corpus(), spans, tmp_path, {}, relations=rels)
+    shutil.unpack_archive(path, tmp_path / "gold")
+    ts = cassis.load_typesystem((tmp_path / "gold" / "TypeSystem.xml").read_text(encoding="utf-8"))
+    names = {t.name for t in ts.get_types()}
+    assert "webanno.custom.Relation" in names
+    back = run([tmp_path / "gold", REL / "brat" / "A"])
+    (pair,) = back.to_json()["relations"]["pairs"]
+    assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 4
+
+
+@pytest.mark.parametrize("fmt", ["doccano", "prodigy"])
+def test_jsonl_gold_with_relations_round_trips(tmp_path, fmt):
+    from iaa_desktop.core.adjudication import Strategy, auto_merge, units_for
+
+    r = run(INPUTS[fmt])
+    model = units_for(r)
+    gold = auto_merge(model, Strategy("annotator", annotator="B"))
+    (path,) = model.write_gold(gold, tmp_path)
+    assert path.suffix == ".jsonl"
+    # the gold (annotator "gold") read back beside B: relation F1 = 1 on B's 6 relations
+    b_only = tmp_path / "B.jsonl"
+    if fmt == "doccano":
+        shutil.copy(INPUTS[fmt][1], b_only)
+    else:
+        lines = INPUTS[fmt][0].read_text(encoding="utf-8").splitlines()
+        b_only.write_text(next(x for x in lines if "rel_news-B" in x) + "\n", encoding="utf-8")
+    back = run([path, b_only])
+    assert not [e for e in back.errors if Path(str(e.path)) == path]
+    (pair,) = back.to_json()["relations"]["pairs"]
+    assert pair["exact_f1"] == 1.0 and pair["n_a"] == pair["n_b"] == 6
+
+
+def test_relation_layer_and_feature_settings(results, tmp_path):
+    """The relation layer and its label feature chosen by name (full or short); a layer or a
+    feature that is not there is a problem naming what is, never a silent zero."""
+    for who in ("A", "B"):
+        doc = read_brat(REL / "brat" / who / "doc1.ann")
+        _xmi_annotator(tmp_path / who, doc, "webanno.custom.Relation")
+    inputs = [tmp_path / "A", tmp_path / "B"]
+    expected = results["brat"].to_json()["relations"]
+    for layer, feature in (("Relation", "label"), ("webanno.custom.Relation", ""), ("", "label")):
+        r = run(inputs, relation_layer=layer, relation_feature=feature)
+        assert r.to_json()["relations"] == expected, (layer, feature)
+    other = run(inputs, relation_layer="Dependency")
+    assert other.relations is None or not other.to_json()["relations"]["pairs"][0]["n_a"]
+    problems = [str(e) for e in other.errors if "relation layer" in str(e)]
+    assert len(problems) == 2 and "webanno.custom.Relation" in problems[0]
+    no_feature = run(inputs, relation_feature="role")
+    problems = [str(e) for e in no_feature.errors if "no feature role" in str(e)]
+    assert len(problems) == 2 and "(its features: label)" in problems[0]

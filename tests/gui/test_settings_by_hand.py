@@ -168,6 +168,8 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("gamma", "", "changes"),
         ("layer", "Entity", "same"),  # WebAnno TSV and INCEpTION only; the example is brat
         ("feature", "label", "same"),
+        ("relation_layer", "Relation", "same"),
+        ("relation_feature", "label", "same"),
         ("curation", "", "same"),
         ("document_column", "doc", "same"),  # columns of span tables
         ("start_column", "begin", "same"),

@@ -57,6 +57,14 @@ def test_relations_tab_draws_arcs_per_annotator_and_follows_the_document(qtbot, 
     pairs = panel.models[0]
     headers = [pairs.headerData(c, Qt.Orientation.Horizontal) for c in range(pairs.columnCount())]
     assert "relations of a" in headers
+    # the F1 columns come before the counts and are in view without scrolling
+    view = panel.views[0]
+    for title in ("exact F1", "overlap F1"):
+        assert title in headers
+        column = headers.index(title)
+        assert column < headers.index("relations of a")
+        right = view.columnViewportPosition(column) + view.columnWidth(column)
+        assert 0 <= right <= view.viewport().width()
 
 
 def test_no_relations_no_relations_tab(qtbot):
@@ -90,9 +98,45 @@ def test_adjudicating_a_relation_unit_by_its_label_key(qtbot, tmp_path):
             break
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_N)
     assert panel.current == target
+    # the typed value of a relation unit is its labels, and the hint says so (not span offsets)
+    assert panel.value_edit.placeholderText().startswith("relation LABEL")
     context = panel.context_view.toPlainText()
     assert "Meets" in context and "Knows" in context and "Bob" in context
     meets = next(c for c in s.choices(target) if c.choice == "label:Meets")
     qtbot.keyClick(QApplication.focusWidget(), getattr(Qt.Key, f"Key_{meets.key.upper()}"))
     assert s.is_decided(target) and s.decision(target).value == "Meets"
+    # a span unit keeps the kind's hint
+    for _ in range(s.model.n_units):  # P back to a span unit in disagreement
+        if "|rel|" not in s.model.keys[panel.current]:
+            break
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_P)
+    assert "|rel|" not in s.model.keys[panel.current]
+    assert panel.value_edit.placeholderText().startswith("LABEL START END")
     s.store.close()
+
+
+def test_labels_of_crowded_arcs_never_cover_one_another(qtbot):
+    """More arcs over a line than its levels hold (a span linked to many others, as in a
+    clinical text): every label is still readable, no label box over another."""
+    from iaa_desktop.gui.widgets.arcs import Arc, ArcBlock, ArcView
+
+    text = "It causes fever, cough, rash, pain, fatigue and nausea in most patients."
+    words = ["fever", "cough", "rash", "pain", "fatigue", "nausea"]
+    spans = [((0, 2), "#dddddd")] + [
+        ((text.index(w), text.index(w) + len(w)), "#ffdddd") for w in words
+    ]
+    arcs = [Arc((0, 2), b, lab, "#2e7d32") for (b, _c), lab in zip(spans[1:], ["Produces"] * 6)]
+    arcs.append(Arc((0, 2), spans[3][0], "Is_a", "#c00000", dashed=True))
+    view = ArcView()
+    qtbot.addWidget(view)
+    view.resize(900, 300)
+    view.set_blocks([ArcBlock("A", text, spans, arcs)])
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.arcs_drawn == 7)
+    (boxes,) = view.label_boxes
+    assert len(boxes) == 7
+    for i, a in enumerate(boxes):
+        assert 0 <= a.left() and a.right() <= view.width()
+        for b in boxes[i + 1 :]:
+            assert not a.intersects(b), (a, b)

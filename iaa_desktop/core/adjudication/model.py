@@ -160,6 +160,11 @@ class AdjudicationModel:
             raise OptionError("Type a value first.")
         return text
 
+    def value_hint(self, i: int) -> str | None:
+        """How a typed value of unit ``i`` is written, when it differs from the kind's
+        placeholder (a kind with units of several sorts overrides it); ``None``: the kind's."""
+        return None
+
     def describe(self, i: int) -> str:
         """Plain text shown above the versions (context of the unit)."""
         return self.titles[i]

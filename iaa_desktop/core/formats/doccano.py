@@ -4,7 +4,10 @@ Documented in the doccano docs, "Export data" (https://doccano.github.io/doccano
 the import/export examples of the doccano repository. Sequence labeling:
 ``{"id": 1, "text": "...", "label": [[0, 5, "PER"], ...]}``; text classification:
 ``{"id": 1, "text": "...", "label": ["positive"]}``; doccano 1.6+ with relations:
-``"entities": [{"start_offset": 0, "end_offset": 5, "label": "PER"}]``. Older releases write
+``"entities": [{"id": 0, "start_offset": 0, "end_offset": 5, "label": "PER"}]`` and
+``"relations": [{"id": 0, "from_id": 0, "to_id": 1, "type": "foundedBy"}]`` (the example of
+doccano's relation extraction import, ``from_id`` → ``to_id`` naming entities by ``id``; a relation
+whose entity is missing is a problem at its line). Older releases write
 ``labels`` instead of ``label``, or one ``annotations`` list whose entries carry ``user``; the
 latter gives the annotators, otherwise the file name (doccano names each user's file after them)
 does. Offsets count code points (doccano's backend is Python).
@@ -22,7 +25,7 @@ from iaa_desktop.core.formats.jsonio import (
     iter_jsonl,
     scalar_text,
 )
-from iaa_desktop.core.formats.model import Document, Judgment, Parsed, Span
+from iaa_desktop.core.formats.model import Document, Judgment, Parsed, Relation, Span
 from iaa_desktop.core.textio import read_text
 
 FORMAT = "doccano"
@@ -67,6 +70,7 @@ def _record(
     entities = obj.get("entities")
     spans: list[Span] = []
     choices: list[str] = []
+    entity_ids: dict[str, str] = {}  # doccano's entity id → the span's id here
     for entry in [*(raw if isinstance(raw, list) else [raw]), *(entities or [])]:
         if isinstance(entry, list | tuple) and len(entry) == 3:
             start, end, label = entry
@@ -86,15 +90,41 @@ def _record(
         if span is None:
             errors.append(ReaderError(path, n, f"span {why}."))
         else:
+            if isinstance(entry, dict) and entry.get("id") is not None:
+                entity_ids[scalar_text(entry["id"])] = span.id
             spans.append(span)
     spans.sort(key=lambda s: (s.start, s.end))
+    relations = _relations(obj.get("relations"), entity_ids, n, path, errors)
     if spans or entities is not None:
         return [_span_judgment(item, annotator, text, meta, spans, path, n)], [
-            Document(item, text, annotator, tuple(spans), source=str(path))
+            Document(item, text, annotator, tuple(spans), relations, source=str(path))
         ]
     return [
         Judgment(item, annotator, tuple(choices), None, "", None, text, meta, (), str(path), n)
     ], []
+
+
+def _relations(
+    raw: Any, entity_ids: dict[str, str], n: int, path: Path, errors: list[ReaderError]
+) -> tuple[Relation, ...]:
+    """``relations: [{from_id, to_id, type}]`` between the record's entities (by their ids); an
+    entity id that names no span stays as ``entity <id>``, a missing argument for the reader."""
+    out: list[Relation] = []
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, dict) or "from_id" not in entry or "to_id" not in entry:
+            errors.append(
+                ReaderError(path, n, f"relation {entry!r} has no 'from_id' and 'to_id'; left out.")
+            )
+            continue
+        ends = []
+        for key in ("from_id", "to_id"):
+            ref = scalar_text(entry[key])
+            ends.append(entity_ids.get(ref, f"entity {ref}"))
+        label = entry.get("type", entry.get("label"))
+        out.append(
+            Relation(ends[0], ends[1], None if label is None else scalar_text(label), line=n)
+        )
+    return tuple(out)
 
 
 def _span_judgment(

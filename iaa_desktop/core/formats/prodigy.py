@@ -7,6 +7,10 @@ input (``text``, ``meta``), ``_input_hash`` (the same for the same input across 
 sessions give ``DATASET-NAME``) and, by interface: ``accept`` (the chosen option ids of a
 ``choice`` task, with ``options``), ``label`` (a binary ``classification`` task) or ``spans``
 (``[{"start", "end", "label"}]``, ``ner_manual``/``spans_manual``). Offsets count code points.
+The ``relations`` interface (``rel.manual``) adds ``relations: [{"head", "child", "head_span",
+"child_span", "label"}]``; a relation's arguments are its ``head_span`` and ``child_span``
+(``start``/``end`` of a span of the task; ``head``/``child`` are token indices), a relation whose
+span is not among the task's ``spans`` is a problem at its line.
 
 Answers: ``ignore`` is no answer (the task was skipped). In a choice task ``reject`` is kept as
 the answer with the choices made. In a binary task the answer itself is the judgment.
@@ -25,7 +29,7 @@ from iaa_desktop.core.formats.jsonio import (
     iter_jsonl,
     scalar_text,
 )
-from iaa_desktop.core.formats.model import Document, Judgment, Parsed, Span
+from iaa_desktop.core.formats.model import Document, Judgment, Parsed, Relation, Span
 from iaa_desktop.core.textio import read_text
 
 FORMAT = "prodigy"
@@ -100,6 +104,34 @@ def _spans(
     return tuple(sorted(spans, key=lambda s: (s.start, s.end)))
 
 
+def _relations(
+    obj: dict[str, Any], spans: tuple[Span, ...], n: int, path: Path, errors: list[ReaderError]
+) -> tuple[Relation, ...]:
+    """The ``rel.manual`` relations of a task, from ``head_span`` to ``child_span`` (a span of
+    the task by its offsets; offsets naming no span stay as ``start-end``, a missing argument)."""
+    by_offsets: dict[tuple[Any, Any], str] = {}
+    for sp in spans:
+        by_offsets.setdefault((sp.start, sp.end), sp.id)
+    out: list[Relation] = []
+    for rel in obj.get("relations") or []:
+        ends = [rel.get(k) if isinstance(rel, dict) else None for k in ("head_span", "child_span")]
+        if not all(isinstance(e, dict) and "start" in e and "end" in e for e in ends):
+            errors.append(
+                ReaderError(
+                    path, n, f"relation {rel!r} has no 'head_span' and 'child_span'; left out."
+                )
+            )
+            continue
+        ids = [
+            by_offsets.get((e["start"], e["end"]), f"{e['start']}-{e['end']}")
+            for e in ends
+            if isinstance(e, dict)
+        ]
+        label = rel.get("label")
+        out.append(Relation(ids[0], ids[1], None if label is None else scalar_text(label), line=n))
+    return tuple(out)
+
+
 class _Common(TypedDict):
     """What every judgment of one line carries."""
 
@@ -161,7 +193,10 @@ def parse(path: Path | str, annotator: str | None = None, encoding: str | None =
             continue
         judgments.append(j)
         if j.question == "spans" and j.answer == "accept":
-            documents.append(Document(j.item, j.item_text or "", who, j.spans, source=str(path)))
+            relations = _relations(obj, j.spans, n, path, errors)
+            documents.append(
+                Document(j.item, j.item_text or "", who, j.spans, relations, source=str(path))
+            )
     if not judgments and not errors:
         raise ReaderError(path, None, "no Prodigy task with an answer could be read.")
     return Parsed(FORMAT, tuple(documents), tuple(judgments), tuple(errors))

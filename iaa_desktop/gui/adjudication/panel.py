@@ -353,6 +353,9 @@ class AdjudicationPanel(QWidget):
         d = s.decision(i)
         self.note_edit.setText(d.note if d else "")
         self.value_edit.clear()
+        self.value_edit.setPlaceholderText(
+            s.model.value_hint(i) or _placeholder(self.session.model.kind)
+        )
         self._update_decision_label()
         self._select_current_in_queue()
 

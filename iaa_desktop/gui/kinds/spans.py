@@ -694,7 +694,12 @@ class RelationsPanel(QWidget):
             ),
         ):
             frame = f[name]
-            model.set_frame(frame[[c for c in frame.columns if not c.endswith(("_low", "_high"))]])
+            shown = [c for c in frame.columns if not c.endswith(("_low", "_high"))]
+            # the figures before the counts, so that a narrow table still shows them
+            shown = [c for c in shown if not c.startswith("n_")] + [
+                c for c in shown if c.startswith("n_")
+            ]
+            model.set_frame(frame[shown])
             fit_columns(view)
         self.doc_combo.blockSignals(True)
         self.doc_combo.clear()

@@ -69,6 +69,8 @@ class ArcView(QWidget):
         self._width = -1.0
         #: arcs drawn at the last paint (halves of a two-line arc count once)
         self.arcs_drawn = 0
+        #: the label boxes of the last paint, per block (labels never cover one another)
+        self.label_boxes: list[list[QRectF]] = []
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setAutoFillBackground(True)
 
@@ -154,7 +156,9 @@ class ArcView(QWidget):
         small = QFont(self.font())
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.8))
         drawn = 0
+        self.label_boxes = []
         for block, layout in zip(self.blocks, self._layouts):
+            self.label_boxes.append([])
             p.setFont(self._bold())
             p.setPen(self.palette().text().color())
             p.drawText(QPointF(MARGIN, layout.position().y() - 4), block.name)
@@ -181,6 +185,32 @@ class ArcView(QWidget):
             right = xe if ln == ln_e else layout.position().x() + line.x() + line.naturalTextWidth()
             lo, hi = min(left, right), max(left, right)
             p.fillRect(QRectF(lo, top, hi - lo, line.height()), colour)
+
+    def _label_box(
+        self, p: QPainter, label: str, x0: float, x1: float, top: float, one_line: bool
+    ) -> QRectF:
+        """Where an arc's label goes: over the arc, at the first place along it (middle first)
+        that no label drawn before covers; crowded arcs (more than the levels hold) share a
+        height, and without this their labels would be drawn over one another."""
+        fm = QFontMetricsF(p.font())
+        w = fm.horizontalAdvance(label) + 4
+        h = min(fm.height(), ARC_LEVEL)  # labels of arcs a level apart touch, never overlap
+        taken = self.label_boxes[-1] if self.label_boxes else []
+        first = 0.5 if one_line else 0.35
+        lo, hi = min(x0, x1), max(x0, x1)
+        # along the arc, then beside its ends (never up into the line above)
+        fractions = sorted((k / 24 for k in range(25)), key=lambda f: abs(f - first))
+        places = [x0 + (x1 - x0) * f for f in fractions]
+        places += [lo - w / 2 - 2, hi + w / 2 + 2]
+        for mid in places:
+            box = QRectF(mid - w / 2, top - h / 2 + 3, w, h)
+            inside = box.left() >= 0 and box.right() <= self.width()
+            if inside and not any(box.intersects(t) for t in taken):
+                taken.append(box)
+                return box
+        box = QRectF(places[0] - w / 2, top - h / 2 + 3, w, h)
+        taken.append(box)
+        return box
 
     @staticmethod
     def _level(levels: Levels, ln: int, lo: float, hi: float) -> int:
@@ -227,10 +257,7 @@ class ArcView(QWidget):
                 p.drawLine(QPointF(x1, base), QPointF(x1 - 3.5, base - 6))
                 p.drawLine(QPointF(x1, base), QPointF(x1 + 3.5, base - 6))
             if labelled:
-                fm = QFontMetricsF(p.font())
-                w = fm.horizontalAdvance(arc.label) + 4
-                mid = (x0 + x1) / 2 if ln_s == ln_t else x0 + (x1 - x0) * 0.35
-                box = QRectF(mid - w / 2, top - fm.height() / 2 + 3, w, fm.height())
+                box = self._label_box(p, arc.label, x0, x1, top, ln_s == ln_t)
                 p.fillRect(box, self.palette().base())
                 p.drawText(box, Qt.AlignmentFlag.AlignCenter, arc.label)
         return 1

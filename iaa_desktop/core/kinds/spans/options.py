@@ -32,6 +32,18 @@ class SpansOptions(Options):
         "Label feature (WebAnno TSV, INCEpTION)",
         "the feature of that layer whose value is the span's label",
     )
+    relation_layer: str = option(
+        "",
+        "Relation layer (WebAnno TSV, INCEpTION)",
+        "the relation layer compared in TSV 3.x files and INCEpTION exports (full or short type "
+        "name); empty: every relation layer between spans of the span layer",
+    )
+    relation_feature: str = option(
+        "",
+        "Relation label feature (WebAnno TSV, INCEpTION)",
+        "the feature of the relation layer whose value is the relation's label; empty: its first "
+        "feature with a value",
+    )
     curation: bool = option(
         False,
         "INCEpTION export: compare the curated version too",

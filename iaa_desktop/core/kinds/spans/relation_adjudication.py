@@ -6,7 +6,9 @@ when they did not link the pair (``None`` when they lack the document). A link i
 direction is another unit. Units are decided by key like the span units (``<document>|rel|
 <source>><target>``); the adjudicator picks a version, a label (a letter per relation label) or
 no link (``x``). Gold in brat standoff gets an ``R`` line per decided link, in WebAnno TSV 3.3 a
-relation layer, in Label Studio JSON a ``relation`` result; the argument spans are added when the
+relation layer, in UIMA CAS XMI (INCEpTION) a relation annotation with ``Governor`` and
+``Dependent``, in Label Studio JSON a ``relation`` result, in doccano JSONL a ``relations`` entry
+(``from_id``/``to_id``/``type``), in Prodigy JSONL a ``rel.manual`` relation; the argument spans are added when the
 gold spans lack them (with the label most annotators gave a span at those offsets).
 """
 
@@ -120,6 +122,12 @@ class SpansRelationsModel(SpansModel):
         out.append(Choice("x", "drop: no link here", "drop", ""))
         return out
 
+    def value_hint(self, i: int) -> str | None:
+        """A relation unit's typed value: its labels, not spans."""
+        if self._unit(i) is None:
+            return super().value_hint(i)
+        return "relation LABEL, several joined by ;  (the link source → target as shown)"
+
     def parse_value(self, text: str, i: int | None = None) -> str:
         if self._unit(i) is None:
             return super().parse_value(text, i)
@@ -192,9 +200,17 @@ class SpansRelationsModel(SpansModel):
         return found.most_common(1)[0][0] if found else NO_LABEL
 
     def write_gold(self, gold: NDArray[Any], out_dir: Path, notes: Any = None) -> list[Path]:
-        """Gold spans and relations in brat standoff, WebAnno TSV 3.3 or Label Studio JSON; in
-        the other formats the spans only (their writers do not write relations yet)."""
-        if self.fmt not in ("brat", "label-studio", "webanno-tsv3"):
+        """Gold spans and relations in brat standoff, WebAnno TSV 3.3, UIMA CAS XMI, Label Studio
+        JSON, doccano or Prodigy JSONL; in the other formats the spans only."""
+        if self.fmt not in (
+            "brat",
+            "label-studio",
+            "webanno-tsv3",
+            "xmi",
+            "inception-zip",
+            "doccano",
+            "prodigy",
+        ):
             return super().write_gold(gold, out_dir, notes)
         from iaa_desktop.core.kinds.spans import tool_writers, writers
 
@@ -211,12 +227,17 @@ class SpansRelationsModel(SpansModel):
         folder = Path(out_dir) / "gold"
         if self.fmt == "brat":
             return writers.write_brat(self.corpus, spans, folder, relations)
-        if self.fmt == "webanno-tsv3":
+        if self.fmt in ("webanno-tsv3", "xmi", "inception-zip"):
             layer, feature = self._layer_feature()
             sources = self._sources(self.fmt)
-            return tool_writers.write_tsv3(
-                self.corpus, spans, folder, sources, layer, feature, relations
+            write = (
+                tool_writers.write_tsv3 if self.fmt == "webanno-tsv3" else tool_writers.write_xmi
             )
+            return write(self.corpus, spans, folder, sources, layer, feature, relations)
+        if self.fmt == "doccano":
+            return tool_writers.write_doccano(self.corpus, spans, folder, relations)
+        if self.fmt == "prodigy":
+            return tool_writers.write_prodigy(self.corpus, spans, folder, relations)
         info = self._meta("from_name") or {}
         return tool_writers.write_label_studio(self.corpus, spans, folder, info, relations)
 

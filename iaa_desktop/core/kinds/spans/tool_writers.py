@@ -12,9 +12,10 @@
 * **Label Studio JSON** (``gold/gold.json``): a task per document with one annotation marked
   ``ground_truth`` and without ``completed_by`` (Label Studio gives it to the user who imports
   it); offsets in UTF-16 units, as the browser counts.
-* **doccano JSONL** (``gold/gold.jsonl``, the annotator ``gold``): ``label: [[start, end, label]]``.
+* **doccano JSONL** (``gold/gold.jsonl``, the annotator ``gold``): ``label: [[start, end, label]]``;
+  with relations, ``entities`` and ``relations`` (doccano's relation extraction form).
 * **Prodigy JSONL** (``gold/gold.jsonl``): accepted ``ner_manual`` tasks of the annotator ``gold``,
-  ``_input_hash`` the document's.
+  ``_input_hash`` the document's; with relations, ``rel.manual`` tasks (``relations`` interface).
 
 A discontinuous gold span (brat's) is written as one span per fragment in these formats, which
 have no discontinuous spans.
@@ -126,33 +127,91 @@ def write_label_studio(
     return [path]
 
 
-def write_doccano(corpus: Any, spans: dict[int, list[Span]], folder: Path) -> list[Path]:
-    lines = [
-        json.dumps(
-            {
-                "id": _raw_id(name),
-                "text": corpus.texts[d] or "",
-                "label": [[a, b, lab] for a, b, lab in _pieces(spans.get(d, []))],
-            },
-            ensure_ascii=False,
-        )
-        for d, name in enumerate(corpus.names)
-    ]
+def write_doccano(
+    corpus: Any,
+    spans: dict[int, list[Span]],
+    folder: Path,
+    relations: dict[int, list[Relation]] | None = None,
+) -> list[Path]:
+    """The gold as a doccano JSONL file; with ``relations``, in doccano's relation extraction
+    form (``entities`` with ids, ``relations`` with ``from_id``/``to_id``/``type``)."""
+    lines = []
+    for d, name in enumerate(corpus.names):
+        record: dict[str, Any] = {"id": _raw_id(name), "text": corpus.texts[d] or ""}
+        pieces = list(_pieces(spans.get(d, [])))
+        if relations is None:
+            record["label"] = [[a, b, lab] for a, b, lab in pieces]
+        else:
+            record["entities"] = [
+                {"id": k, "start_offset": a, "end_offset": b, "label": lab}
+                for k, (a, b, lab) in enumerate(pieces)
+            ]
+            ids: dict[tuple[tuple[int, int], ...], int] = {}
+            for k, (a, b, _lab) in enumerate(pieces):
+                ids.setdefault(((a, b),), k)
+            record["relations"] = [
+                {"id": k, "from_id": ids[r.source], "to_id": ids[r.target], "type": r.label}
+                for k, r in enumerate(
+                    r for r in relations.get(d, []) if r.source in ids and r.target in ids
+                )
+            ]
+        lines.append(json.dumps(record, ensure_ascii=False))
     path = _inside(folder, GOLD, ".jsonl")
     write_text_atomic(path, "\n".join(lines) + "\n")
     return [path]
 
 
-def write_prodigy(corpus: Any, spans: dict[int, list[Span]], folder: Path) -> list[Path]:
+_PRODIGY_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def write_prodigy(
+    corpus: Any,
+    spans: dict[int, list[Span]],
+    folder: Path,
+    relations: dict[int, list[Relation]] | None = None,
+) -> list[Path]:
+    """The gold as accepted Prodigy tasks; with ``relations``, ``rel.manual`` tasks: ``tokens``
+    (words and punctuation), spans with their tokens, and ``relations`` from ``head_span`` to
+    ``child_span`` (``head``/``child`` the last token of each, as Prodigy's relations interface
+    writes them)."""
     lines = []
     for d, name in enumerate(corpus.names):
-        task: dict[str, Any] = {"text": corpus.texts[d] or ""}
+        text = corpus.texts[d] or ""
+        task: dict[str, Any] = {"text": text}
         if isinstance(_raw_id(name), int):  # otherwise Prodigy hashes the text on import
             task["_input_hash"] = _raw_id(name)
-        task["spans"] = [
-            {"start": a, "end": b, "label": lab} for a, b, lab in _pieces(spans.get(d, []))
-        ]
-        task.update(answer="accept", _view_id="ner_manual", _annotator_id=GOLD, _session_id=GOLD)
+        pieces = list(_pieces(spans.get(d, [])))
+        task["spans"] = [{"start": a, "end": b, "label": lab} for a, b, lab in pieces]
+        view = "ner_manual"
+        if relations is not None:
+            view = "relations"
+            tokens = [m.span() for m in _PRODIGY_TOKEN.finditer(text)]
+            task["tokens"] = [
+                {"text": text[a:b], "start": a, "end": b, "id": k, "ws": text[b : b + 1].isspace()}
+                for k, (a, b) in enumerate(tokens)
+            ]
+
+            def token_range(a: int, b: int, tokens: list[tuple[int, int]] = tokens) -> list[int]:
+                inside = [k for k, (ta, tb) in enumerate(tokens) if ta < b and tb > a]
+                return [inside[0], inside[-1]] if inside else [0, 0]
+
+            by_args: dict[tuple[tuple[int, int], ...], dict[str, Any]] = {}
+            for sp in task["spans"]:
+                first, last = token_range(sp["start"], sp["end"])
+                sp.update(token_start=first, token_end=last)
+                by_args.setdefault(((sp["start"], sp["end"]),), sp)
+            task["relations"] = [
+                {
+                    "head": by_args[r.source]["token_end"],
+                    "child": by_args[r.target]["token_end"],
+                    "head_span": dict(by_args[r.source]),
+                    "child_span": dict(by_args[r.target]),
+                    "label": r.label,
+                }
+                for r in relations.get(d, [])
+                if r.source in by_args and r.target in by_args
+            ]
+        task.update(answer="accept", _view_id=view, _annotator_id=GOLD, _session_id=GOLD)
         lines.append(json.dumps(task, ensure_ascii=False))
     path = _inside(folder, GOLD, ".jsonl")
     write_text_atomic(path, "\n".join(lines) + "\n")
@@ -222,18 +281,41 @@ def write_xmi(
     sources: dict[int, tuple[str, tuple[str, ...]]],
     layer: str = DEFAULT_LAYER,
     feature: str = DEFAULT_FEATURE,
+    relations: dict[int, list[Relation]] | None = None,
 ) -> list[Path]:
-    """``<document>.zip`` per document: the XMI of the gold and ``TypeSystem.xml``."""
+    """``<document>.zip`` per document: the XMI of the gold and ``TypeSystem.xml``; with
+    ``relations``, the gold relations in a relation layer over the gold spans (see
+    :func:`_add_xmi_relations`)."""
     written = []
     for d, name in enumerate(corpus.names):
         text = corpus.texts[d] or ""
         cas, ts = _gold_cas(sources.get(d), text, layer, feature)
         full = next(t.name for t in ts.get_types() if layer_matches(t.name, layer))
+        if relations is not None:
+            rel_type, rel_feature = _xmi_relation_layer(cas, ts, full)
         for fs in list(cas.select(full)):
             cas.remove(fs)
         Layer = ts.get_type(full)
+        made: dict[tuple[tuple[int, int], ...], Any] = {}
         for a, b, lab in _pieces(spans.get(d, [])):
-            cas.add(Layer(begin=a, end=b, **{feature: None if lab == NO_VALUE else lab}))
+            fs = Layer(begin=a, end=b, **{feature: None if lab == NO_VALUE else lab})
+            made.setdefault(((a, b),), fs)
+            cas.add(fs)
+        if relations is not None:
+            Rel = ts.get_type(rel_type)
+            for r in relations.get(d, []):
+                gov, dep = made.get(r.source), made.get(r.target)
+                if gov is not None and dep is not None:  # contiguous arguments only
+                    label = None if r.label == NO_VALUE else r.label
+                    cas.add(
+                        Rel(
+                            begin=dep.begin,
+                            end=dep.end,
+                            Governor=gov,
+                            Dependent=dep,
+                            **{rel_feature: label},
+                        )
+                    )
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr(f"{PurePosixPath(name).stem or 'document'}.xmi", cas.to_xmi())
@@ -242,6 +324,50 @@ def write_xmi(
         write_bytes_atomic(path, buf.getvalue())
         written.append(path)
     return written
+
+
+def _xmi_relation_layer(cas: Any, ts: Any, layer: str) -> tuple[str, str]:
+    """(type, label feature) of the gold relations between spans of ``layer`` in a CAS.
+
+    A relation layer is a type with ``Governor`` and ``Dependent`` features (INCEpTION's relation
+    layers, the INCEpTION user guide, "Relation layers"). The source's relation layer over
+    ``layer`` is kept as the type, its annotations removed (they join the spans being replaced);
+    without one, INCEpTION's custom ``webanno.custom.Relation`` layer with a ``label`` feature is
+    added to the type system. The label goes in the first string feature, which is where the
+    reader takes it from.
+    """
+    found = None
+    for t in ts.get_types():
+        names = {f.name: f for f in t.all_features}
+        if not {"Governor", "Dependent"} <= set(names):
+            continue
+        over = [names[f].rangeType.name for f in ("Governor", "Dependent")]
+        used = list(cas.select(t.name))
+        if all(layer_matches(o, layer) for o in over) or any(
+            fs.Governor is not None and layer_matches(fs.Governor.type.name, layer) for fs in used
+        ):
+            for fs in used:
+                cas.remove(fs)
+            if found is None:
+                found = t
+    if found is None:
+        name = RELATION_LAYER
+        while name in {t.name for t in ts.get_types()}:
+            name += "_"
+        found = ts.create_type(name, supertypeName="uima.tcas.Annotation")
+        ts.create_feature(found, "Governor", layer)
+        ts.create_feature(found, "Dependent", layer)
+        ts.create_feature(found, "label", "uima.cas.String")
+    strings = [
+        f.name
+        for f in found.all_features
+        if f.name not in ("sofa", "begin", "end") and f.rangeType.name == "uima.cas.String"
+    ]
+    if not strings:
+        ts.create_feature(found, "label", "uima.cas.String")
+        strings = ["label"]
+    label: str = strings[0]
+    return found.name, label
 
 
 # -- WebAnno TSV 3.3 ------------------------------------------------------------------------------------

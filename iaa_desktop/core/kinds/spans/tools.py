@@ -191,8 +191,12 @@ def span_document(
     layer: str | None = None,
     feature: str | None = None,
     meta: dict[str, Any] | None = None,
+    relation_layer: str = "",
+    relation_feature: str = "",
 ) -> SpanDocument:
-    """The spans of ``doc`` (of ``layer`` only, labelled by ``feature``, when given)."""
+    """The spans of ``doc`` (of ``layer`` only, labelled by ``feature``, when given) and its
+    relations between them (of ``relation_layer`` only, labelled by ``relation_feature``, when
+    given)."""
     out = SpanDocument(name, doc.source, doc.text, format=fmt, meta=dict(meta or {}))
     for s in doc.spans:
         if layer is not None and not layer_matches(s.layer, layer):
@@ -204,9 +208,45 @@ def span_document(
             out.errors.append(ReaderError(doc.source, s.line, f"the span {problem}; left out."))
             continue
         out.add(Span(value if value else NO_VALUE, frags), s.line)
-    if doc.relations:
-        links = [(r.source, r.target, r.label, r.line) for r in doc.relations]
+    relations = [
+        r for r in doc.relations if not relation_layer or layer_matches(r.layer, relation_layer)
+    ]
+    lacking = [
+        r for r in relations if relation_feature and relation_feature not in dict(r.features)
+    ]
+    if lacking:
+        has = sorted({name for r in lacking for name, _v in r.features})
+        out.errors.append(
+            ReaderError(
+                doc.source,
+                lacking[0].line,
+                f"the relation layer {lacking[0].layer} has no feature {relation_feature} (its "
+                f"features: {', '.join(has) or 'none'}); choose one with the 'relation_feature' "
+                "setting (--relation-feature); its relations left out.",
+            )
+        )
+        relations = [r for r in relations if r not in lacking]
+    if relations:
+        links = [
+            (
+                r.source,
+                r.target,
+                dict(r.features).get(relation_feature) if relation_feature else r.label,
+                r.line,
+            )
+            for r in relations
+        ]
         add_relations(out, doc, links, layer)
+    if relation_layer and doc.relations and not relations:
+        found = sorted({r.layer for r in doc.relations})
+        out.errors.append(
+            ReaderError(
+                doc.source,
+                None,
+                f"no relation layer {relation_layer} (its relation layers: {', '.join(found)}); "
+                "choose one with the 'relation_layer' setting (--relation-layer).",
+            )
+        )
     return out
 
 
@@ -256,6 +296,14 @@ def _opts(opts: SpansOptions) -> tuple[str, str, str | None]:
     layer = str(opts.layer or DEFAULT_LAYER).strip()
     feature = str(opts.feature or DEFAULT_FEATURE).strip()
     return layer, feature, opts.encoding or None
+
+
+def _relation_opts(opts: SpansOptions) -> dict[str, str]:
+    """The relation layer and label feature chosen (empty: every layer, its first feature)."""
+    return {
+        "relation_layer": str(opts.relation_layer or "").strip(),
+        "relation_feature": str(opts.relation_feature or "").strip(),
+    }
 
 
 def _missing_layer(path: Path | str, layer: str, docs: list[Document]) -> ReaderError:
@@ -311,7 +359,13 @@ def read_tsv3(path: Path, opts: SpansOptions, errors: list[ReaderError]) -> Span
     meta = {"source": (str(path), ()), "layer": full, "feature": feature}
     # a layer without features has only valueless annotations ('*')
     return span_document(
-        parsed.documents[0], "webanno-tsv3", path.stem, full, feature if features else None, meta
+        parsed.documents[0],
+        "webanno-tsv3",
+        path.stem,
+        full,
+        feature if features else None,
+        meta,
+        **_relation_opts(opts),
     )
 
 
@@ -339,7 +393,7 @@ def read_inception_zip(path: Path, opts: SpansOptions, errors: list[ReaderError]
         _put(
             out,
             d.annotator,
-            span_document(d, "inception-zip", d.name, layer, feature, meta),
+            span_document(d, "inception-zip", d.name, layer, feature, meta, **_relation_opts(opts)),
             errors,
         )
     if parsed.documents and not any(doc.spans for docs in out.values() for doc in docs.values()):
@@ -414,7 +468,7 @@ def read_xmi(path: Path, opts: SpansOptions, errors: list[ReaderError]) -> SpanD
     name = xmi_name(path)
     doc = cas_to_document(cas, ts, name, "", str(path))
     meta = {"source": (str(path), members), "layer": layer, "feature": feature}
-    out = span_document(doc, "xmi", name, layer, feature, meta)
+    out = span_document(doc, "xmi", name, layer, feature, meta, **_relation_opts(opts))
     if doc.spans and not out.spans:
         errors.append(_missing_layer(path, layer, [doc]))
     return out
