@@ -111,3 +111,31 @@ def _parser(add_help: bool) -> Any:
     p.add_argument("inputs", nargs="*")
     p.add_argument("--kind")
     return p
+
+
+@pytest.mark.parametrize(
+    ("kind", "inputs", "given", "option"),
+    [
+        ("table", ["judgments/ratings.csv"], {"level": "ordinal"}, "level"),
+        ("durel", ["durel/targets"], {"scale_high": 4}, "scale_high"),
+        ("multilabel", ["multilabel/annotations.tsv"], {"label_delimiter": ";"}, "label_delimiter"),
+    ],
+)
+def test_the_import_dialog_surveys_with_the_options_the_kind_resolves(
+    monkeypatch, kind, inputs, given, option
+) -> None:
+    from iaa_desktop.core import study_import
+
+    seen = _resolutions(monkeypatch, option)
+    if hasattr(study_import, "resolve_options"):  # the dialog resolving the options itself
+        monkeypatch.setattr(study_import, "resolve_options", spec_module.resolve_options)
+    plan = study_import.plan_import([EXAMPLES / p for p in inputs], kind=kind, options=given)
+    assert plan.kind == kind and plan.annotators and not plan.problems
+    assert len(seen) == 1 and seen[0][option] == given[option]
+
+
+def test_an_option_the_kind_refuses_is_a_problem_of_the_plan() -> None:
+    from iaa_desktop.core.study_import import plan_import
+
+    plan = plan_import([EXAMPLES / "durel/targets"], kind="durel", options={"level": "ratio"})
+    assert any("Level of measurement" in p for p in plan.problems)

@@ -301,8 +301,9 @@ class Example:
     place: int = 100
 
 
-#: what the import dialog shows of a kind's inputs: ``(inputs, options) -> Survey``
-Surveyor = Callable[[list[Path], dict[str, Any]], "Survey"]
+#: what the import dialog shows of a kind's inputs: ``(inputs, options) -> Survey``, the options
+#: resolved by the kind (:meth:`KindSpec.resolve`)
+Surveyor = Callable[[list[Path], "GivenOptions"], "Survey"]
 #: the study's inputs among the paths dropped on the import dialog: ``paths -> Arrangement``
 Arranger = Callable[[list[Path]], "Arrangement"]
 
