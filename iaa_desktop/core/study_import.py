@@ -20,7 +20,7 @@ from typing import Any
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.core.kinds import KINDS, best_kind, get_kind, sniff_all
 from iaa_desktop.core.kinds.arrange import LeftOut, header, own_or_hidden
-from iaa_desktop.core.kinds.spec import ANNOTATOR_NAMES, resolve_options
+from iaa_desktop.core.kinds.spec import ANNOTATOR_NAMES
 from iaa_desktop.core.kinds.survey import AnnotatorSource, Pairing, Preview
 from iaa_desktop.core.study_file import Study
 
@@ -213,7 +213,7 @@ def survey(plan: ImportPlan) -> ImportPlan:
         note = "The annotators are found when the study is computed."
         return replace(plan, notes=(*plan.notes, note)) if plan.inputs else plan
     try:
-        found = spec.survey(list(plan.inputs), resolve_options(spec.settings, plan.options))
+        found = spec.survey(list(plan.inputs), spec.resolve(plan.options))  # the kind's own way
     except IaaError as e:  # unreadable as this kind: say so; the user may choose another kind
         return replace(plan, problems=(*plan.problems, str(e)))
     return replace(

@@ -1,17 +1,25 @@
-"""Helpers the kinds share: StepsKind, result_fields and the pair-measure heatmap of the report."""
+"""Helpers the kinds share: StepsKind (typed options resolved once), result_fields and the pair-measure heatmap of the report."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 import pytest
 
 from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.export.html_blocks import pair_heatmap_html, pair_matrix
-from iaa_desktop.core.kinds.spec import Setting, StepsKind, TaskKind, result_fields
+from iaa_desktop.core.kinds.options import Options, option
+from iaa_desktop.core.kinds.spec import StepsKind, TypedKind, result_fields
 from iaa_desktop.core.progress import Progress, run_to_end
+
+
+@dataclass(frozen=True)
+class ToyOptions(Options):
+    level: Literal["a", "b"] = option("a", "Level", "a level")
 
 
 def _steps(inputs, opts):
@@ -21,18 +29,20 @@ def _steps(inputs, opts):
 
 KIND = StepsKind(
     "toy",
-    [Setting("level", "Level", "a", str, ("a", "b"), "a level")],
+    ToyOptions,
     lambda paths: 0.5 if all(isinstance(p, Path) for p in paths) else 0.0,
     _steps,
 )
 
 
-def test_steps_kind_is_a_task_kind_with_resolved_options():
-    assert isinstance(KIND, TaskKind)
+def test_steps_kind_is_a_typed_kind_with_resolved_options():
+    assert isinstance(KIND, TypedKind) and KIND.settings == ToyOptions.settings()
     assert KIND.sniff(["x.tsv", Path("y.tsv")]) == 0.5  # the paths reach recognise as Paths
     inputs, opts = run_to_end(KIND.run([Path("x.tsv")], {"extra": 1}))
     assert inputs == (Path("x.tsv"),)
-    assert opts == {"level": "a", "extra": 1}
+    assert opts == ToyOptions(level="a") and opts.record() == {"level": "a", "extra": 1}
+    resolved = ToyOptions.resolve({"level": "b"})
+    assert run_to_end(KIND.run([], resolved))[1] is resolved  # computed with as it is
 
 
 def test_steps_kind_checks_the_options_in_the_run_not_at_the_call():

@@ -14,6 +14,7 @@ import pytest
 
 from iaa_desktop.cli import main
 from iaa_desktop.core.kinds import KINDS, KindSpec
+from iaa_desktop.core.kinds.spec import TypedKind
 
 TAGS = "item,annotator,tag\n" + "".join(
     f"i{i},{a},{t}\n"
@@ -38,6 +39,8 @@ def test_every_registered_kind_is_complete(name: str) -> None:
     assert isinstance(spec, KindSpec) and spec.name == name and spec.title and spec.inputs
     assert spec.kind.settings is not None and callable(spec.kind.run)
     assert spec.kind.name == name
+    assert isinstance(spec.kind, TypedKind), f"kind '{name}' does not declare typed options"
+    assert list(spec.kind.settings) == list(spec.kind.options.settings())
     for part in (spec.report, spec.methods, spec.adjudication, spec.survey):
         assert callable(part), f"kind '{name}' lacks a part"
     assert spec.example is not None and spec.example.shown and spec.example.blurb
@@ -53,6 +56,15 @@ def test_a_new_kind_runs_through_report_json(toy: Path, capsys) -> None:
     # 6 items × 3 annotators; Fleiss' κ of this table, worked by hand:
     # P̄ = (1 + 1/3 + 1 + 1/3 + 1 + 1) / 6 = 7/9; p_yes = 9/18 → P̄e = 1/2; κ = (7/9 − 1/2)/(1/2)
     assert data["fleiss_kappa"] == pytest.approx(5 / 9)
+
+
+def test_a_new_kind_takes_its_typed_options_from_the_command_line(toy: Path, capsys) -> None:
+    from tests.fixtures.toy_kind import SPEC
+
+    assert isinstance(SPEC.kind, TypedKind)
+    assert main(["report", "--kind", "toy", "--yes", "maybe", str(toy), "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["percent_agreement"] == 1.0  # no tag means "maybe": every item is a "no"
 
 
 def test_a_new_kind_runs_through_csv_report_and_gold(toy: Path, tmp_path: Path) -> None:

@@ -453,3 +453,35 @@ def test_table_items_with_a_token_column_have_occurrences(tmp_path):
     g = tmp_path / "plain.csv"
     g.write_text("item,annotator,label\n1,A,x\n1,B,y\n", encoding="utf-8")
     assert run_kind("table", [g]).occurrences is None
+
+
+def test_spans_forms_are_matched_as_the_study_asks(tmp_path):
+    """With ``occurrence_match`` ``case`` the occurrences of Paris, PARIS and paris are one form,
+    and each unit finds its span of that form; as written they are three forms."""
+    from iaa_desktop.core.adjudication import bulk, units_for
+
+    text = "Paris is big. We went to PARIS. paris!"
+    for name, labs in {"A": ("LOC", "LOC", "GPE"), "B": ("GPE", "LOC", "LOC")}.items():
+        d = tmp_path / name
+        d.mkdir()
+        (d / "doc.txt").write_text(text, encoding="utf-8")
+        spans = [(0, 5), (25, 30), (32, 37)]
+        (d / "doc.ann").write_text(
+            "".join(
+                f"T{k + 1}\t{lab} {a} {b}\t{text[a:b]}\n"
+                for k, (lab, (a, b)) in enumerate(zip(labs, spans))
+            ),
+            encoding="utf-8",
+        )
+    for match, n in (("case", 3), ("exact", 1)):
+        result = run_kind(
+            "spans", [tmp_path / "A", tmp_path / "B"], {"gamma": False, "occurrence_match": match}
+        )
+        model = units_for(result)
+        (tmp_path / match).mkdir()
+        s = _session(model, tmp_path / match)
+        i = model.keys.index("doc|25|30")
+        assert model.form(i) == "PARIS"
+        assert len(bulk.same_form(s, i)) == n
+        assert set(model.form_treatments(i)) == ({"LOC", "GPE"} if n == 3 else {"LOC"})
+        s.store.close()

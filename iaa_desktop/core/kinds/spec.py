@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Container, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from iaa_desktop.core.errors import OptionError, ReaderError
 from iaa_desktop.core.progress import Progress
@@ -23,7 +23,11 @@ if TYPE_CHECKING:  # pandas is imported by the kinds, not at start-up
     import pandas as pd
 
     from iaa_desktop.core.kinds.arrange import Arrangement
+    from iaa_desktop.core.kinds.options import Options
     from iaa_desktop.core.kinds.survey import Survey
+
+#: a kind's typed options (:class:`~iaa_desktop.core.kinds.options.Options`)
+OptionsT = TypeVar("OptionsT", bound="Options")
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,23 +255,26 @@ class TypedKind(TaskKind, Protocol):
 
 
 @dataclass(frozen=True)
-class StepsKind:
-    """A :class:`TaskKind` made of two functions: ``recognise(paths)`` gives the confidence of
-    :meth:`sniff`, ``steps(inputs, options)`` is the comparison, run on the options resolved
-    against ``settings``."""
+class StepsKind(Generic[OptionsT]):
+    """A :class:`TypedKind` made of its :class:`~iaa_desktop.core.kinds.options.Options` class
+    and two functions: ``recognise(paths)`` gives the confidence of :meth:`sniff`,
+    ``steps(inputs, options)`` is the comparison, computing with the options resolved once
+    (``options.resolve``: the command line's resolved value is taken as it is)."""
 
     name: str
-    settings: Sequence[Setting]
+    options: type[OptionsT]
     recognise: Callable[[list[Path]], float]
-    steps: Callable[[Sequence[Path], dict[str, Any]], Generator[Progress, None, Any]]
+    steps: Callable[[Sequence[Path], OptionsT], Generator[Progress, None, Any]]
+
+    @property
+    def settings(self) -> Sequence[Setting]:
+        return self.options.settings()
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         return self.recognise([Path(p) for p in inputs])
 
-    def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
-    ) -> Generator[Progress, None, Any]:
-        return (yield from self.steps(inputs, resolve_options(self.settings, options)))
+    def run(self, inputs: Sequence[Path], options: GivenOptions) -> Generator[Progress, None, Any]:
+        return (yield from self.steps(inputs, self.options.resolve(options)))
 
 
 #: what a kind's ``report`` builds: ``(result, ReportContext) -> KindReport``
@@ -294,8 +301,9 @@ class Example:
     place: int = 100
 
 
-#: what the import dialog shows of a kind's inputs: ``(inputs, options) -> Survey``
-Surveyor = Callable[[list[Path], dict[str, Any]], "Survey"]
+#: what the import dialog shows of a kind's inputs: ``(inputs, options) -> Survey``, the options
+#: resolved by the kind (:meth:`KindSpec.resolve`)
+Surveyor = Callable[[list[Path], "GivenOptions"], "Survey"]
 #: the study's inputs among the paths dropped on the import dialog: ``paths -> Arrangement``
 Arranger = Callable[[list[Path]], "Arrangement"]
 

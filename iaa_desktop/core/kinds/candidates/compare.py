@@ -278,11 +278,10 @@ def _rename_annotators(data: CandidateData, opts: CandidatesOptions) -> None:
 
 
 def run(
-    inputs: Sequence[Path], given: dict[str, Any]
+    inputs: Sequence[Path], opts: CandidatesOptions
 ) -> Generator[Progress, None, CandidatesResult]:
-    """The comparison of the inputs (``given`` resolved against :data:`SETTINGS`)."""
+    """The comparison of the inputs with the options resolved (:meth:`CandidatesOptions.resolve`)."""
     yield Progress(0, 100, "Reading pairs and labels")
-    opts = CandidatesOptions.resolve(given)
     data = read_candidates([Path(p) for p in inputs], opts.columns)
     _rename_annotators(data, opts)
     errors: list[ReaderError] = list(data.errors)
@@ -321,7 +320,7 @@ def run(
     by_factor = yield from kappa.per_factor_level(pairs, factors)
     yield Progress(88, 100, "multi-κ per overlap bin")
     result = CandidatesResult(
-        **result_fields("candidates", inputs, given, errors, warnings),
+        **result_fields("candidates", inputs, opts.record(), errors, warnings),
         annotators=data.annotators,
         chosen=opts,
         interval=opts.provenance,
@@ -501,4 +500,4 @@ def _num(s: str) -> float:
         return math.inf
 
 
-KIND = StepsKind("candidates", SETTINGS, looks_like_candidates, run)
+KIND = StepsKind("candidates", CandidatesOptions, looks_like_candidates, run)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from iaa_desktop.core.kinds.arrange import Arrangement, arrange_tables
+from iaa_desktop.core.kinds.spec import GivenOptions
 from iaa_desktop.core.kinds.survey import (
     N_PREVIEW,
     AnnotatorSource,
@@ -17,7 +17,7 @@ from iaa_desktop.core.kinds.survey import (
 )
 
 
-def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
+def survey(inputs: list[Path], opts: GivenOptions) -> Survey:
     """The annotators of the labels table and the first pairs' labels."""
     from iaa_desktop.core.kinds.candidates.reader import read_candidates
 

@@ -219,7 +219,7 @@ def read_corefud(path: Path) -> list[CorefDocument]:
     docs: list[_Doc] = []
     doc: _Doc | None = None
     open_: dict[str, list[tuple[str, int]]] = {}  # eid[part] → stack of (mention, start)
-    fields = ENTITY_FIELDS
+    fields: tuple[str, ...] = ENTITY_FIELDS
     for n, line in enumerate(lines, 1):
         if line.startswith("# newdoc"):
             if doc is not None:
@@ -425,10 +425,10 @@ def read_ua(path: Path) -> list[CorefDocument]:
             continue
         _ua_token(doc, cols, columns, n, path, stack)
     for d in docs:
-        for mid, (eid, parts, line) in list(d.mentions.items()):
+        for mid, (eid, parts, opened) in list(d.mentions.items()):
             if not parts:
                 d.errors.append(
-                    ReaderError(path, line, f"markable {mid} of entity {eid} is never closed.")
+                    ReaderError(path, opened, f"markable {mid} of entity {eid} is never closed.")
                 )
                 del d.mentions[mid]
     return _to_documents(docs, path)

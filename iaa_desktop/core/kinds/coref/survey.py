@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.kinds.arrange import Arrangement, arrange_annotator_folders, is_mention_table
+from iaa_desktop.core.kinds.spec import GivenOptions
 from iaa_desktop.core.kinds.survey import Survey, documents_survey, plural, source
 from iaa_desktop.core.progress import run_to_end
 
 CONLL_SUFFIXES = ("_conll", ".conll", ".key", ".response", ".gold_conll", ".auto_conll")
 
 
-def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
+def survey(inputs: list[Path], opts: GivenOptions) -> Survey:
     """Each annotator's documents, with their mentions and chains, read as the comparison will."""
     from iaa_desktop.core.kinds.coref.compare import read_annotators
     from iaa_desktop.core.kinds.coref.options import CorefOptions

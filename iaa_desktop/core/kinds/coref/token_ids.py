@@ -49,7 +49,9 @@ def _key_of(positions: list[int]) -> MentionKey:
     return ("parts " + "+".join(f"{a}-{b}" for a, b in runs), runs[0][0], runs[-1][1])
 
 
-def _renumber(doc: CorefDocument, order: Mapping[TokenId, int], union: list[tuple[TokenId, str]]):
+def _renumber(
+    doc: CorefDocument, order: Mapping[TokenId, int], union: list[tuple[TokenId, str]]
+) -> CorefDocument:
     assert doc.tokens is not None
     new = [order[tid] for tid, _form in doc.tokens]
     moved = {key: _key_of([new[p] for p in mention_positions(key)]) for key in doc.mentions}

@@ -217,14 +217,14 @@ def _no_judgments(inputs: Sequence[Path]) -> str:
     return f"{names[0]}: no judgments were found, nor in {', '.join(names[1:])}."
 
 
-def run(inputs: Sequence[Path], given: dict[str, Any]) -> Generator[Progress, None, DurelResult]:
-    """The comparison of the inputs (``given`` resolved against :data:`SETTINGS`)."""
+def run(inputs: Sequence[Path], opts: DurelOptions) -> Generator[Progress, None, DurelResult]:
+    """The comparison of the inputs with the options resolved (:meth:`DurelOptions.resolve`)."""
     yield Progress(0, 100, "Reading the judgments")
-    opts = DurelOptions.resolve(given)
+    record = opts.record()  # as given, for the study's record
     if opts.spearman_weights == "auto":
         wugs = is_wugs_layout([Path(p) for p in inputs])
         opts = replace(opts, spearman_weights="valid" if wugs else "judged")
-        given = {**given, "spearman_weights": opts.spearman_weights}
+        record["spearman_weights"] = opts.spearman_weights
     data = _read(inputs, opts)
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)
@@ -241,7 +241,7 @@ def run(inputs: Sequence[Path], given: dict[str, Any]) -> Generator[Progress, No
     long = data.judgments[["target", "id1", "id2", "annotator", "value", "comment"]].copy()
     long["item"] = matrix.item_of_row
     result = DurelResult(
-        **result_fields("durel", inputs, given, errors, warnings),
+        **result_fields("durel", inputs, record, errors, warnings),
         annotators=matrix.annotators,
         level=opts.level,
         chosen=opts,
@@ -305,4 +305,4 @@ def _align_texts(result: DurelResult) -> Generator[Progress, None, None]:
     items["overlap"] = overlap
 
 
-KIND = StepsKind("durel", SETTINGS, looks_like_durel, run)
+KIND = StepsKind("durel", DurelOptions, looks_like_durel, run)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from iaa_desktop.core.kinds.arrange import Arrangement, LeftOut
+from iaa_desktop.core.kinds.spec import GivenOptions
 from iaa_desktop.core.kinds.survey import (
     N_PREVIEW,
     AnnotatorSource,
@@ -18,7 +18,7 @@ from iaa_desktop.core.kinds.survey import (
 )
 
 
-def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
+def survey(inputs: list[Path], opts: GivenOptions) -> Survey:
     """The annotators of every target and the first pairs' judgments, as the reader reads them."""
     from iaa_desktop.core.kinds.durel.options import DurelOptions
     from iaa_desktop.core.kinds.durel.reader import Scale, read_durel

@@ -11,7 +11,7 @@ The result class lives in :mod:`.result` (partitions in :mod:`.partitions`, code
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from iaa_desktop.core.kinds.multilabel.reader import (
     sniff_multilabel,
 )
 from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
-from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
+from iaa_desktop.core.kinds.spec import GivenOptions, rename_annotators
 from iaa_desktop.core.metrics import decomposition as dec
 from iaa_desktop.core.progress import Progress
 
@@ -41,12 +41,15 @@ class MultiLabelKind:
 
     name = "multilabel"
     settings = MultiLabelOptions.settings()
+    #: the kind's options: resolved once (:meth:`MultiLabelOptions.resolve`), computed with as
+    #: they are
+    options = MultiLabelOptions
 
     def sniff(self, inputs: Sequence[Path]) -> float:
         return sniff_multilabel(inputs)
 
     def run(
-        self, inputs: Sequence[Path], options: Mapping[str, Any]
+        self, inputs: Sequence[Path], options: GivenOptions
     ) -> Generator[Progress, None, MultiLabelResult]:
         opts = MultiLabelOptions.resolve(options)
         yield Progress(0, 100, "Reading the annotations")
@@ -66,7 +69,7 @@ class MultiLabelKind:
         result = MultiLabelResult(
             kind=self.name,
             inputs=tuple(str(p) for p in inputs),
-            options=resolve_options(self.settings, options),  # as given, for the study's record
+            options=opts.record(),  # as given, for the study's record
             errors=list(data.errors),
             warnings=list(data.warnings) + found,
             data=data,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from iaa_desktop.core.kinds.spec import GivenOptions
 from iaa_desktop.core.kinds.survey import (
     N_PREVIEW,
     AnnotatorSource,
@@ -16,7 +16,7 @@ from iaa_desktop.core.kinds.survey import (
 )
 
 
-def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
+def survey(inputs: list[Path], opts: GivenOptions) -> Survey:
     """The annotators of the table and the first items' label sets."""
     from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
     from iaa_desktop.core.kinds.multilabel.reader import read_multilabel

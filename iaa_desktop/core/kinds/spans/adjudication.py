@@ -170,7 +170,7 @@ class SpansModel(AdjudicationModel):
         """The span of unit ``i`` whose covered text is the form ``key`` (most marked first)."""
         from iaa_desktop.core.nfc import fold
 
-        match = self.options.get("occurrence_match") or "exact"
+        match = self.result.chosen.occurrence_match  # the options the units were made with
         for s, _n in self._unit_spans(i).most_common():
             if fold(self._covered(i, s), match) == key:
                 return s

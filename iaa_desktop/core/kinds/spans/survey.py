@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from iaa_desktop.core.kinds.arrange import Arrangement, arrange_annotator_folders, is_mention_table
-from iaa_desktop.core.kinds.spec import unique_name
+from iaa_desktop.core.kinds.spec import GivenOptions, unique_name
 from iaa_desktop.core.kinds.survey import Survey, documents_survey, plural, source
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".xlsx")
 
 
-def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
+def survey(inputs: list[Path], opts: GivenOptions) -> Survey:
     """Each annotator's documents and their spans, read as the comparison will."""
     from iaa_desktop.core.kinds.spans.loading import inputs_read
     from iaa_desktop.core.kinds.spans.options import SpansOptions

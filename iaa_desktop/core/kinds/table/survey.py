@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from iaa_desktop.core.kinds.spec import GivenOptions
 from iaa_desktop.core.kinds.survey import (
     N_PREVIEW,
     AnnotatorSource,
@@ -16,7 +16,7 @@ from iaa_desktop.core.kinds.survey import (
 )
 
 
-def survey(inputs: list[Path], opts: dict[str, Any]) -> Survey:
+def survey(inputs: list[Path], opts: GivenOptions) -> Survey:
     """The annotators as the table's layout gives them, and each first item's labels."""
     from iaa_desktop.core.kinds.table.options import TableOptions
     from iaa_desktop.core.kinds.table.reader import FILE, ColumnRoles, read_judgments
