@@ -23,7 +23,7 @@ import os
 import sys
 import time
 from collections.abc import Generator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,15 @@ class SamplerSettings:
     chunk: int = 100
     method: str = "nuts"  # or "variational"
     vi_steps: int = 5000
+    #: "parallel": the first chain adapts the sampler, the others reuse its adaptation and all
+    #: draw side by side (see :func:`sample_nuts`); "sequential": chain after chain
+    chain_method: str = "parallel"
+    #: warm-up of the chains after the first when they reuse its adaptation
+    warmup_reuse: int = 200
+    #: draws stop once every κ cell has a bulk ESS of at least this and R-hat ≤ 1.01 (checked
+    #: after each chunk from two chunks on); ``draws`` is then the most per chain. 0: always
+    #: ``draws``
+    min_ess: float = 400.0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -168,21 +177,50 @@ def _constrained(draws: dict[str, NDArray[Any]], data: OutcomeData) -> dict[str,
     return out
 
 
-def sample_nuts(
-    data: OutcomeData, settings: SamplerSettings
-) -> Generator[Progress, None, Posterior]:
-    """Run NUTS chain by chain in chunks (see the module docstring); return the posterior."""
-    configure_jax()
-    import jax
+#: draws per chain expected before the first check of the κ cells' ESS (a bulk ESS of about
+#: 0.4 per draw, as the full model gives on the candidates study): the progress bar's first guess
+PRIOR_ESS_PER_DRAW = 0.4
+#: the summaries' cost per draw (in sampler iterations) expected before it is measured
+PRIOR_POST_PER_DRAW = 0.5
+
+
+@dataclass
+class DrawPlan:
+    """How many draws per chain a fit is expected to need, and what its summaries will cost.
+
+    ``expected`` starts from :data:`PRIOR_ESS_PER_DRAW` and is revised from the κ cells' ESS
+    after each check (ESS grows in proportion to the draws); ``post_per_draw`` is the time the
+    summaries (leave-one-out, κ tables and curves) take per draw per chain, measured on the
+    first chunk of draws, in units of one sampler iteration (all chains), so that the progress
+    counts them as work to do.
+    """
+
+    maximum: int
+    expected: int
+    post_per_draw: float = 0.0
+
+    def revise(self, drawn: int, ess_min: float, target: float, chunk: int) -> None:
+        if not math.isfinite(ess_min) or ess_min <= 0:
+            self.expected = self.maximum
+            return
+        want = math.ceil(drawn * target / ess_min / chunk) * chunk
+        self.expected = int(min(self.maximum, max(drawn + chunk, want)))
+
+
+def _kernel(model: Any, settings: SamplerSettings, **kw: Any) -> Any:
     from numpyro.infer import NUTS
 
-    t_cpu, t_wall = time.process_time(), time.perf_counter()
-    model, kwargs = _model_and_kwargs(data)
-    kernel = NUTS(
+    return NUTS(
         model,
         target_accept_prob=settings.target_accept,
         max_tree_depth=settings.max_tree_depth,
+        **kw,
     )
+
+
+def _chunk_runner(kernel: Any, kwargs: dict[str, Any]) -> Any:
+    """``run(state, n) -> (state, per-iteration outputs)``: n NUTS iterations, compiled once."""
+    import jax
 
     def step(state, _):
         state = kernel.sample(state, (), kwargs)
@@ -195,16 +233,179 @@ def sample_nuts(
             state.adapt_state.step_size,
         )
 
-    run_chunk = jax.jit(
-        lambda state, n: jax.lax.scan(step, state, None, length=n), static_argnums=1
+    return jax.jit(lambda state, n: jax.lax.scan(step, state, None, length=n), static_argnums=1)
+
+
+def sample_nuts(
+    data: OutcomeData,
+    settings: SamplerSettings,
+    check: Any = None,
+    summarise_cost: Any = None,
+) -> Generator[Progress, None, Posterior]:
+    """Run NUTS in chunks (see the module docstring); return the posterior.
+
+    ``chain_method`` ``parallel`` (the default): the first chain warms up for ``warmup``
+    iterations; the others reuse its adapted step size and mass matrix (the same model on the
+    same data: valid) and only settle in for ``warmup_reuse`` iterations from their own random
+    starts; then all chains draw side by side, chunk by chunk (two at a time on two cores).
+    After each round of draws from the second on, ``check(posterior) -> (ess_min, done)``
+    decides whether every κ cell has enough effective draws (``settings.min_ess``) and the
+    chains agree; ``draws`` is the most per chain. ``sequential``: chain after chain, each
+    adapting on its own, ``draws`` draws each.
+
+    ``summarise_cost(posterior)`` is called once on the first round's draws and returns the
+    seconds the summaries (leave-one-out, κ tables) took on them; the progress then counts the
+    summaries of all draws as work left (see :class:`DrawPlan`).
+    """
+    configure_jax()
+    import jax
+
+    t_cpu, t_wall = time.process_time(), time.perf_counter()
+    model, kwargs = _model_and_kwargs(data)
+    kernel = _kernel(model, settings)
+    run_chunk = _chunk_runner(kernel, kwargs)
+    chains = settings.chains
+    keys = jax.random.split(jax.random.PRNGKey(settings.seed), chains)
+    parallel = settings.chain_method != "sequential" and chains > 1
+    reuse = (
+        min(settings.warmup_reuse, settings.warmup) if parallel and settings.warmup_reuse > 0 else 0
     )
-    total = settings.chains * (settings.warmup + settings.draws)
-    done = 0
-    keys = jax.random.split(jax.random.PRNGKey(settings.seed), settings.chains)
-    per_chain: list[tuple] = []
+    adaptive = parallel and settings.min_ess > 0 and check is not None
+    plan = DrawPlan(settings.draws, settings.draws, PRIOR_POST_PER_DRAW if summarise_cost else 0.0)
+    if adaptive:
+        first_guess = math.ceil(settings.min_ess / PRIOR_ESS_PER_DRAW / chains)
+        plan.expected = int(min(settings.draws, max(2 * settings.chunk, first_guess)))
+    done = 0.0
+    shown = 0.0
+
+    def progress(message: str, advanced: float = 0.0) -> Progress:
+        """The fraction done of the work expected now (never going back when the plan grows),
+        after ``advanced`` more iterations of one chain."""
+        nonlocal shown, done
+        done += advanced
+        if parallel:
+            work = settings.warmup + (chains - 1) * (reuse or settings.warmup)
+        else:
+            work = chains * settings.warmup
+        work += chains * plan.expected * (1.0 + plan.post_per_draw)
+        shown = max(shown, min(done / work, 1.0))
+        return Progress(shown, 1.0, message)
+
+    if not parallel:
+        return (yield from _sample_sequential(data, settings, kernel, run_chunk, kwargs, progress))
+
+    # parallel: the first chain adapts, the others reuse its adaptation
+    yield progress(f"Chain 1 of {chains}: starting")
+    states = [kernel.init(keys[0], settings.warmup, model_args=(), model_kwargs=kwargs)]
+    post_fn = kernel.postprocess_fn((), kwargs)
+    runners = [run_chunk]
+    left = settings.warmup
+    while left > 0:
+        n = min(settings.chunk, left)
+        states[0] = run_chunk(states[0], n)[0]
+        left -= n
+        yield progress(f"Chain 1 of {chains}: warm-up (adapting the sampler)", n)
+    others = _other_chains(model, settings, kernel, run_chunk, kwargs, states[0], keys, reuse)
+    states += [st for st, _ in others]
+    runners += [r for _, r in others]
+    pool = _pool(chains)
+    try:
+        warm = reuse or settings.warmup
+        left = warm
+        while left > 0:
+            n = min(settings.chunk, left)
+            outs = list(pool.map(lambda c, n=n: runners[c](states[c], n)[0], range(1, chains)))
+            states[1:] = outs
+            left -= n
+            yield progress(
+                f"Chains 2–{chains}: warm-up (from the first chain's adaptation)", n * (chains - 1)
+            )
+        parts: list[list[Any]] = [[] for _ in range(chains)]
+        drawn = 0
+        while drawn < plan.maximum:
+            n = min(settings.chunk, plan.maximum - drawn)
+            w0 = time.perf_counter()
+            results = list(pool.map(lambda c, n=n: runners[c](states[c], n), range(chains)))
+            round_seconds = time.perf_counter() - w0
+            for c, (st, out) in enumerate(results):
+                states[c] = st
+                parts[c].append(jax.device_get(out))
+            drawn += n
+            advanced = n * chains
+            so_far = None
+            if drawn == n and summarise_cost is not None and round_seconds > 0:
+                # the summaries' cost grows with the draws: measured on the first round's
+                so_far = _partial(parts, post_fn, data, settings)
+                plan.post_per_draw = summarise_cost(so_far) / round_seconds
+            stop = not adaptive and drawn >= settings.draws
+            if adaptive and drawn >= 2 * settings.chunk:
+                so_far = _partial(parts, post_fn, data, settings)
+                ess_min, stop = check(so_far)
+                plan.revise(drawn, ess_min, settings.min_ess, settings.chunk)
+                if stop:
+                    plan.expected = drawn
+            yield progress(f"{chains} chains: sampling ({drawn} draws each)", advanced)
+            if stop:
+                break
+    finally:
+        pool.shutdown(wait=True)
+    per_chain = [_concat(p) for p in parts]
+    return _collect(per_chain, post_fn, data, replace(settings, draws=drawn), t_cpu, t_wall)
+
+
+def _other_chains(
+    model: Any,
+    settings: SamplerSettings,
+    kernel: Any,
+    run_chunk: Any,
+    kwargs: dict[str, Any],
+    first: Any,
+    keys: Any,
+    reuse: int,
+) -> list[tuple[Any, Any]]:
+    """(initial state, chunk runner) of chains 2.., reusing the first chain's adapted step size
+    and diagonal mass matrix (``reuse`` > 0: only the step size settles in, over ``reuse``
+    iterations) or adapting on their own."""
+    import jax
+
+    if not reuse:
+        return [
+            (kernel.init(keys[c], settings.warmup, model_args=(), model_kwargs=kwargs), run_chunk)
+            for c in range(1, settings.chains)
+        ]
+    adapted = first.adapt_state
+    settled = _kernel(
+        model,
+        settings,
+        step_size=float(adapted.step_size),
+        inverse_mass_matrix=jax.device_get(adapted.inverse_mass_matrix),
+        adapt_mass_matrix=False,
+    )
+    run_settled = _chunk_runner(settled, kwargs)
+    return [
+        (settled.init(keys[c], reuse, model_args=(), model_kwargs=kwargs), run_settled)
+        for c in range(1, settings.chains)
+    ]
+
+
+def _sample_sequential(
+    data: OutcomeData,
+    settings: SamplerSettings,
+    kernel: Any,
+    run_chunk: Any,
+    kwargs: dict[str, Any],
+    progress: Any,
+) -> Generator[Progress, None, Posterior]:
+    """Chain after chain, each adapting on its own (``chain_method="sequential"``)."""
+    import jax
+
+    t_cpu, t_wall = time.process_time(), time.perf_counter()
+    chains = settings.chains
+    keys = jax.random.split(jax.random.PRNGKey(settings.seed), chains)
+    per_chain = []
     post_fn = None
-    for c in range(settings.chains):
-        yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: starting")
+    for c in range(chains):
+        yield progress(f"Chain {c + 1} of {chains}: starting")
         state = kernel.init(keys[c], settings.warmup, model_args=(), model_kwargs=kwargs)
         if post_fn is None:
             post_fn = kernel.postprocess_fn((), kwargs)
@@ -213,8 +414,7 @@ def sample_nuts(
             n = min(settings.chunk, left)
             state = run_chunk(state, n)[0]
             left -= n
-            done += n
-            yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: warm-up")
+            yield progress(f"Chain {c + 1} of {chains}: warm-up", n)
         parts = []
         left = settings.draws
         while left > 0:
@@ -222,10 +422,33 @@ def sample_nuts(
             state, out = run_chunk(state, n)
             parts.append(jax.device_get(out))
             left -= n
-            done += n
-            yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: sampling")
-        per_chain.append(jax.tree_util.tree_map(lambda *a: np.concatenate(a), *parts))
+            yield progress(f"Chain {c + 1} of {chains}: sampling", n)
+        per_chain.append(_concat(parts))
     return _collect(per_chain, post_fn, data, settings, t_cpu, t_wall)
+
+
+def _pool(chains: int) -> Any:
+    """Threads running chains side by side: XLA releases the GIL while it computes, so two
+    chains use two cores (one thread each: see :func:`configure_jax`)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=max(1, min(chains, os.cpu_count() or 1, 2)))
+
+
+def _concat(parts: list[Any]) -> Any:
+    """The draws of one chain from its chunks."""
+    import jax
+
+    return jax.tree_util.tree_map(lambda *a: np.concatenate(a), *parts)
+
+
+def _partial(
+    parts: list[list[Any]], post_fn: Any, data: OutcomeData, settings: SamplerSettings
+) -> Posterior:
+    """The posterior of the draws so far, every chain."""
+    per_chain = [_concat(p) for p in parts]
+    drawn = len(np.asarray(per_chain[0][1]))
+    return _collect(per_chain, post_fn, data, replace(settings, draws=drawn), 0.0, 0.0)
 
 
 def _collect(per_chain, post_fn, data: OutcomeData, settings: SamplerSettings, t_cpu, t_wall):

@@ -49,10 +49,23 @@ MODEL_SETTINGS = [
     ),
     Setting("model_chains", "Model: chains", 4, int, (), "NUTS chains", gui=False),
     Setting(
-        "model_warmup", "Model: warm-up", 1000, int, (), "warm-up iterations per chain", gui=False
+        "model_warmup",
+        "Model: warm-up",
+        1000,
+        int,
+        (),
+        "warm-up iterations of the first chain (the others reuse its adaptation)",
+        gui=False,
     ),
     Setting(
-        "model_draws", "Model: draws", 1000, int, (), "draws per chain after warm-up", gui=False
+        "model_draws",
+        "Model: draws",
+        1000,
+        int,
+        (),
+        "most draws per chain after warm-up: drawing stops earlier once every κ cell has a bulk "
+        "effective sample size of 400 and R-hat ≤ 1.01",
+        gui=False,
     ),
     Setting("model_seed", "Model: seed", 0, int, (), "random seed of the sampler", gui=False),
     Setting(
