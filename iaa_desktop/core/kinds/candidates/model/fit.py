@@ -65,7 +65,7 @@ class SamplerSettings:
     #: "parallel": the first chain adapts the sampler, the others reuse its adaptation and all
     #: draw side by side (see :func:`sample_nuts`); "sequential": chain after chain
     chain_method: str = "parallel"
-    #: warm-up of the chains after the first when they reuse its adaptation
+    #: burn-in of the chains after the first, which reuse its adaptation
     warmup_reuse: int = 200
     #: draws stop once every κ cell has a bulk ESS of at least this and R-hat ≤ 1.01 (checked
     #: after each chunk from two chunks on); ``draws`` is then the most per chain. 0: always
@@ -177,9 +177,9 @@ def _constrained(draws: dict[str, NDArray[Any]], data: OutcomeData) -> dict[str,
     return out
 
 
-#: draws per chain expected before the first check of the κ cells' ESS (a bulk ESS of about
-#: 0.4 per draw, as the full model gives on the candidates study): the progress bar's first guess
-PRIOR_ESS_PER_DRAW = 0.4
+#: share of the most draws expected before the first check (on the candidates study the full
+#: model's chains agree to R-hat ≤ 1.01 after about 800 of 1,000): the progress bar's first guess
+PRIOR_DRAWS_SHARE = 0.8
 #: the summaries' cost per draw (in sampler iterations) expected before it is measured
 PRIOR_POST_PER_DRAW = 0.5
 
@@ -199,11 +199,15 @@ class DrawPlan:
     expected: int
     post_per_draw: float = 0.0
 
-    def revise(self, drawn: int, ess_min: float, target: float, chunk: int) -> None:
+    def revise(self, drawn: int, ess_min: float, target: float, chunk: int, agree: bool) -> None:
+        """After a check at ``drawn`` draws: the κ cells' ESS grows in proportion to the
+        draws; while the chains do not agree yet (R-hat), at least one more chunk."""
         if not math.isfinite(ess_min) or ess_min <= 0:
-            self.expected = self.maximum
-            return
-        want = math.ceil(drawn * target / ess_min / chunk) * chunk
+            want = self.maximum
+        else:
+            want = math.ceil(drawn * target / ess_min / chunk) * chunk
+        if not agree:
+            want = max(want, self.expected)
         self.expected = int(min(self.maximum, max(drawn + chunk, want)))
 
 
@@ -246,10 +250,10 @@ def sample_nuts(
 
     ``chain_method`` ``parallel`` (the default): the first chain warms up for ``warmup``
     iterations; the others reuse its adapted step size and mass matrix (the same model on the
-    same data: valid) and only settle in for ``warmup_reuse`` iterations from their own random
-    starts; then all chains draw side by side, chunk by chunk (two at a time on two cores).
-    After each round of draws from the second on, ``check(posterior) -> (ess_min, done)``
-    decides whether every κ cell has enough effective draws (``settings.min_ess``) and the
+    same data: valid) and only settle in for ``warmup_reuse`` iterations (a burn-in at those
+    settings) from their own random starts; then all chains draw side by side, chunk by chunk (two at a time on two cores).
+    After each round of draws from the second on, ``check(posterior) -> (ess_min, agree,
+    done)`` decides whether every κ cell has enough effective draws (``settings.min_ess``) and the
     chains agree; ``draws`` is the most per chain. ``sequential``: chain after chain, each
     adapting on its own, ``draws`` draws each.
 
@@ -273,7 +277,9 @@ def sample_nuts(
     adaptive = parallel and settings.min_ess > 0 and check is not None
     plan = DrawPlan(settings.draws, settings.draws, PRIOR_POST_PER_DRAW if summarise_cost else 0.0)
     if adaptive:
-        first_guess = math.ceil(settings.min_ess / PRIOR_ESS_PER_DRAW / chains)
+        first_guess = (
+            math.ceil(PRIOR_DRAWS_SHARE * settings.draws / settings.chunk) * settings.chunk
+        )
         plan.expected = int(min(settings.draws, max(2 * settings.chunk, first_guess)))
     done = 0.0
     shown = 0.0
@@ -298,34 +304,32 @@ def sample_nuts(
     yield progress(f"Chain 1 of {chains}: starting")
     states = [kernel.init(keys[0], settings.warmup, model_args=(), model_kwargs=kwargs)]
     post_fn = kernel.postprocess_fn((), kwargs)
-    runners = [run_chunk]
     left = settings.warmup
     while left > 0:
         n = min(settings.chunk, left)
         states[0] = run_chunk(states[0], n)[0]
         left -= n
         yield progress(f"Chain 1 of {chains}: warm-up (adapting the sampler)", n)
-    others = _other_chains(model, settings, kernel, run_chunk, kwargs, states[0], keys, reuse)
-    states += [st for st, _ in others]
-    runners += [r for _, r in others]
+    states += _other_chains(settings, kernel, kwargs, states[0], keys, reuse)
     pool = _pool(chains)
     try:
         warm = reuse or settings.warmup
         left = warm
         while left > 0:
             n = min(settings.chunk, left)
-            outs = list(pool.map(lambda c, n=n: runners[c](states[c], n)[0], range(1, chains)))
+            outs = list(pool.map(lambda c, n=n: run_chunk(states[c], n)[0], range(1, chains)))
             states[1:] = outs
             left -= n
             yield progress(
-                f"Chains 2–{chains}: warm-up (from the first chain's adaptation)", n * (chains - 1)
+                f"Chains 2–{chains}: settling in (with the first chain's adaptation)",
+                n * (chains - 1),
             )
         parts: list[list[Any]] = [[] for _ in range(chains)]
         drawn = 0
         while drawn < plan.maximum:
             n = min(settings.chunk, plan.maximum - drawn)
             w0 = time.perf_counter()
-            results = list(pool.map(lambda c, n=n: runners[c](states[c], n), range(chains)))
+            results = list(pool.map(lambda c, n=n: run_chunk(states[c], n), range(chains)))
             round_seconds = time.perf_counter() - w0
             for c, (st, out) in enumerate(results):
                 states[c] = st
@@ -340,8 +344,8 @@ def sample_nuts(
             stop = not adaptive and drawn >= settings.draws
             if adaptive and drawn >= 2 * settings.chunk:
                 so_far = _partial(parts, post_fn, data, settings)
-                ess_min, stop = check(so_far)
-                plan.revise(drawn, ess_min, settings.min_ess, settings.chunk)
+                ess_min, agree, stop = check(so_far)
+                plan.revise(drawn, ess_min, settings.min_ess, settings.chunk, agree)
                 if stop:
                     plan.expected = drawn
             yield progress(f"{chains} chains: sampling ({drawn} draws each)", advanced)
@@ -354,38 +358,28 @@ def sample_nuts(
 
 
 def _other_chains(
-    model: Any,
     settings: SamplerSettings,
     kernel: Any,
-    run_chunk: Any,
     kwargs: dict[str, Any],
     first: Any,
     keys: Any,
     reuse: int,
-) -> list[tuple[Any, Any]]:
-    """(initial state, chunk runner) of chains 2.., reusing the first chain's adapted step size
-    and diagonal mass matrix (``reuse`` > 0: only the step size settles in, over ``reuse``
-    iterations) or adapting on their own."""
-    import jax
+) -> list[Any]:
+    """Initial states of chains 2..: from their own random starts, either with the first
+    chain's adaptation (``reuse`` > 0: its step size and diagonal mass matrix, the warm-up
+    over, so that the same compiled sampler runs them and their first ``reuse`` iterations are
+    a burn-in at fixed settings) or adapting on their own."""
+    import jax.numpy as jnp
 
-    if not reuse:
-        return [
-            (kernel.init(keys[c], settings.warmup, model_args=(), model_kwargs=kwargs), run_chunk)
-            for c in range(1, settings.chains)
-        ]
-    adapted = first.adapt_state
-    settled = _kernel(
-        model,
-        settings,
-        step_size=float(adapted.step_size),
-        inverse_mass_matrix=jax.device_get(adapted.inverse_mass_matrix),
-        adapt_mass_matrix=False,
-    )
-    run_settled = _chunk_runner(settled, kwargs)
-    return [
-        (settled.init(keys[c], reuse, model_args=(), model_kwargs=kwargs), run_settled)
-        for c in range(1, settings.chains)
-    ]
+    out = []
+    for c in range(1, settings.chains):
+        st = kernel.init(keys[c], settings.warmup, model_args=(), model_kwargs=kwargs)
+        if reuse:
+            st = st._replace(
+                i=jnp.asarray(settings.warmup, dtype=st.i.dtype), adapt_state=first.adapt_state
+            )
+        out.append(st)
+    return out
 
 
 def _sample_sequential(

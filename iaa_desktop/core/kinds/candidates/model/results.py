@@ -269,14 +269,11 @@ def _fit_one(data: OutcomeData, settings: SamplerSettings) -> Generator[Progress
     from iaa_desktop.core.kinds.candidates.model import fit as fit_mod
     from iaa_desktop.core.kinds.candidates.model import summaries as s
 
-    def check(post: Any) -> tuple[float, bool]:
+    def check(post: Any) -> tuple[float, bool, bool]:
         c = s.kappa_convergence(post, data)
-        enough = (
-            c["kappa_ess_bulk_min"] >= settings.min_ess
-            and c["kappa_rhat_max"] <= RHAT_MAX
-            and c["params_rhat_max"] <= RHAT_MAX
-        )
-        return float(c["kappa_ess_bulk_min"]), bool(enough)
+        agree = c["kappa_rhat_max"] <= RHAT_MAX and c["params_rhat_max"] <= RHAT_MAX
+        enough = agree and c["kappa_ess_bulk_min"] >= settings.min_ess
+        return float(c["kappa_ess_bulk_min"]), bool(agree), bool(enough)
 
     def summarise_cost(post: Any) -> float:
         w0 = time.perf_counter()
