@@ -198,6 +198,8 @@ class DrawPlan:
     maximum: int
     expected: int
     post_per_draw: float = 0.0
+    #: the last check's time per draw, in the same units (checks run after every round)
+    check_per_draw: float = 0.0
 
     def revise(self, drawn: int, ess_min: float, target: float, chunk: int, agree: bool) -> None:
         """After a check at ``drawn`` draws: the κ cells' ESS grows in proportion to the
@@ -293,7 +295,7 @@ def sample_nuts(
             work = settings.warmup + (chains - 1) * (reuse or settings.warmup)
         else:
             work = chains * settings.warmup
-        work += chains * plan.expected * (1.0 + plan.post_per_draw)
+        work += chains * plan.expected * (1.0 + plan.post_per_draw + plan.check_per_draw)
         shown = max(shown, min(done / work, 1.0))
         return Progress(shown, 1.0, message)
 
@@ -343,8 +345,11 @@ def sample_nuts(
                 plan.post_per_draw = summarise_cost(so_far) / round_seconds
             stop = not adaptive and drawn >= settings.draws
             if adaptive and drawn >= 2 * settings.chunk:
+                c0 = time.perf_counter()
                 so_far = _partial(parts, post_fn, data, settings)
                 ess_min, agree, stop = check(so_far)
+                if round_seconds > 0:
+                    plan.check_per_draw = (time.perf_counter() - c0) / round_seconds
                 plan.revise(drawn, ess_min, settings.min_ess, settings.chunk, agree)
                 if stop:
                     plan.expected = drawn

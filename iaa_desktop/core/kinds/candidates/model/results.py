@@ -14,6 +14,7 @@ import json
 import math
 import os
 import tempfile
+import warnings
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -276,6 +277,9 @@ def _fit_one(data: OutcomeData, settings: SamplerSettings) -> Generator[Progress
         return float(c["kappa_ess_bulk_min"]), bool(agree), bool(enough)
 
     def summarise_cost(post: Any) -> float:
+        with warnings.catch_warnings():  # imported once per process: not a cost of the draws
+            warnings.simplefilter("ignore")
+            import arviz  # noqa: F401
         w0 = time.perf_counter()
         _summaries(post, data, settings)
         return time.perf_counter() - w0
