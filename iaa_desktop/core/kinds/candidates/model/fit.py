@@ -65,8 +65,10 @@ class SamplerSettings:
     #: "parallel": the first chain adapts the sampler, the others reuse its adaptation and all
     #: draw side by side (see :func:`sample_nuts`); "sequential": chain after chain
     chain_method: str = "parallel"
-    #: burn-in of the chains after the first, which reuse its adaptation
-    warmup_reuse: int = 200
+    #: > 0: the chains after the first start from its adaptation and only burn in over this
+    #: many iterations. Off by default: on the candidates study a chain started so stayed
+    #: stuck in one of the nested models (R-hat 1.53), where chains adapting on their own agree
+    warmup_reuse: int = 0
     #: draws stop once every κ cell has a bulk ESS of at least this and R-hat ≤ 1.01 (checked
     #: after each chunk from two chunks on); ``draws`` is then the most per chain. 0: always
     #: ``draws``
@@ -200,6 +202,8 @@ class DrawPlan:
     post_per_draw: float = 0.0
     #: the last check's time per draw, in the same units (checks run after every round)
     check_per_draw: float = 0.0
+    #: one-off work counted beside the draws (measuring the summaries' cost)
+    extra: float = 0.0
 
     def revise(self, drawn: int, ess_min: float, target: float, chunk: int, agree: bool) -> None:
         """After a check at ``drawn`` draws: the κ cells' ESS grows in proportion to the
@@ -250,10 +254,10 @@ def sample_nuts(
 ) -> Generator[Progress, None, Posterior]:
     """Run NUTS in chunks (see the module docstring); return the posterior.
 
-    ``chain_method`` ``parallel`` (the default): the first chain warms up for ``warmup``
-    iterations; the others reuse its adapted step size and mass matrix (the same model on the
-    same data: valid) and only settle in for ``warmup_reuse`` iterations (a burn-in at those
-    settings) from their own random starts; then all chains draw side by side, chunk by chunk (two at a time on two cores).
+    ``chain_method`` ``parallel`` (the default): the chains warm up and draw side by side,
+    chunk by chunk (two at a time on two cores); with ``warmup_reuse`` > 0 the first chain warms
+    up alone and the others start from its adapted step size and mass matrix (the same model on
+    the same data) with a burn-in of ``warmup_reuse`` iterations at those settings.
     After each round of draws from the second on, ``check(posterior) -> (ess_min, agree,
     done)`` decides whether every κ cell has enough effective draws (``settings.min_ess``) and the
     chains agree; ``draws`` is the most per chain. ``sequential``: chain after chain, each
@@ -296,36 +300,32 @@ def sample_nuts(
         else:
             work = chains * settings.warmup
         work += chains * plan.expected * (1.0 + plan.post_per_draw + plan.check_per_draw)
+        work += plan.extra
         shown = max(shown, min(done / work, 1.0))
         return Progress(shown, 1.0, message)
 
     if not parallel:
         return (yield from _sample_sequential(data, settings, kernel, run_chunk, kwargs, progress))
 
-    # parallel: the first chain adapts, the others reuse its adaptation
-    yield progress(f"Chain 1 of {chains}: starting")
+    # parallel: the chains warm up side by side (or the first adapts, the others reuse it)
+    yield progress(f"{chains} chains: starting")
     states = [kernel.init(keys[0], settings.warmup, model_args=(), model_kwargs=kwargs)]
     post_fn = kernel.postprocess_fn((), kwargs)
-    left = settings.warmup
-    while left > 0:
-        n = min(settings.chunk, left)
-        states[0] = run_chunk(states[0], n)[0]
-        left -= n
-        yield progress(f"Chain 1 of {chains}: warm-up (adapting the sampler)", n)
-    states += _other_chains(settings, kernel, kwargs, states[0], keys, reuse)
     pool = _pool(chains)
     try:
-        warm = reuse or settings.warmup
-        left = warm
+        if reuse:
+            states[0] = yield from _warm_first(states[0], run_chunk, settings, progress)
+        states += _other_chains(settings, kernel, kwargs, states[0], keys, reuse)
+        warming = list(range(1, chains)) if reuse else list(range(chains))
+        left = reuse or settings.warmup
         while left > 0:
             n = min(settings.chunk, left)
-            outs = list(pool.map(lambda c, n=n: run_chunk(states[c], n)[0], range(1, chains)))
-            states[1:] = outs
+            outs = list(pool.map(lambda c, n=n: run_chunk(states[c], n)[0], warming))
+            for c, st in zip(warming, outs):
+                states[c] = st
             left -= n
-            yield progress(
-                f"Chains 2–{chains}: settling in (with the first chain's adaptation)",
-                n * (chains - 1),
-            )
+            what = "settling in (with the first chain's adaptation)" if reuse else "warm-up"
+            yield progress(f"{chains} chains: {what}", n * len(warming))
         parts: list[list[Any]] = [[] for _ in range(chains)]
         drawn = 0
         while drawn < plan.maximum:
@@ -339,10 +339,17 @@ def sample_nuts(
             drawn += n
             advanced = n * chains
             so_far = None
+            unit_seconds = round_seconds / advanced if round_seconds > 0 else 0.0
             if drawn == n and summarise_cost is not None and round_seconds > 0:
-                # the summaries' cost grows with the draws: measured on the first round's
-                so_far = _partial(parts, post_fn, data, settings)
-                plan.post_per_draw = summarise_cost(so_far) / round_seconds
+                # the summaries' cost grows with the draws: measured on the first round's (the
+                # measuring itself counted as work done)
+                c0 = time.perf_counter()
+                plan.post_per_draw = (
+                    summarise_cost(_partial(parts, post_fn, data, settings)) / round_seconds
+                )
+                spent = (time.perf_counter() - c0) / unit_seconds
+                plan.extra += spent
+                advanced += spent
             stop = not adaptive and drawn >= settings.draws
             if adaptive and drawn >= 2 * settings.chunk:
                 c0 = time.perf_counter()
@@ -350,6 +357,7 @@ def sample_nuts(
                 ess_min, agree, stop = check(so_far)
                 if round_seconds > 0:
                     plan.check_per_draw = (time.perf_counter() - c0) / round_seconds
+                    advanced += plan.check_per_draw * n * chains  # this check, done
                 plan.revise(drawn, ess_min, settings.min_ess, settings.chunk, agree)
                 if stop:
                     plan.expected = drawn
@@ -360,6 +368,19 @@ def sample_nuts(
         pool.shutdown(wait=True)
     per_chain = [_concat(p) for p in parts]
     return _collect(per_chain, post_fn, data, replace(settings, draws=drawn), t_cpu, t_wall)
+
+
+def _warm_first(
+    state: Any, run_chunk: Any, settings: SamplerSettings, progress: Any
+) -> Generator[Progress, None, Any]:
+    """The first chain's warm-up alone (its adaptation is then reused by the others)."""
+    left = settings.warmup
+    while left > 0:
+        n = min(settings.chunk, left)
+        state = run_chunk(state, n)[0]
+        left -= n
+        yield progress(f"Chain 1 of {settings.chains}: warm-up (adapting the sampler)", n)
+    return state
 
 
 def _other_chains(
@@ -424,6 +445,16 @@ def _sample_sequential(
             yield progress(f"Chain {c + 1} of {chains}: sampling", n)
         per_chain.append(_concat(parts))
     return _collect(per_chain, post_fn, data, settings, t_cpu, t_wall)
+
+
+def first_draws(post: Posterior, n: int) -> Posterior:
+    """The first ``n`` draws of every chain of a posterior."""
+    n = min(n, post.n_draws)
+    return Posterior(
+        {k: v[:, :n] for k, v in post.params.items()},
+        {k: v[:, :n] for k, v in post.stats.items()},
+        replace(post.settings, draws=n),
+    )
 
 
 def _pool(chains: int) -> Any:

@@ -280,6 +280,7 @@ def _fit_one(data: OutcomeData, settings: SamplerSettings) -> Generator[Progress
         with warnings.catch_warnings():  # imported once per process: not a cost of the draws
             warnings.simplefilter("ignore")
             import arviz  # noqa: F401
+        _summaries(fit_mod.first_draws(post, 5), data, settings)  # first calls: not per draw
         w0 = time.perf_counter()
         _summaries(post, data, settings)
         return time.perf_counter() - w0
