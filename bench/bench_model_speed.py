@@ -55,9 +55,15 @@ def fit(result, which: str) -> dict:
         now = time.monotonic()
         clock.update(now, p.fraction)
         trace.append((now, p.fraction, clock.remaining()))
+        if os.environ.get("IAA_BENCH_TRACE"):
+            left = clock.remaining()
+            print(
+                f"    {now - start:7.1f} s  {p.fraction:6.3f}  {left if left is not None else '–'}  {p.message}",
+                flush=True,
+            )
 
-    c0, w0 = time.process_time(), time.perf_counter()
     start = time.monotonic()
+    c0, w0 = time.process_time(), time.perf_counter()
     gen = fit_models(
         result.pairs, result.annotators, result.categories, specs, sampler_settings({}), None
     )
@@ -70,7 +76,12 @@ def fit(result, which: str) -> dict:
     first = next((t for t in trace if t[2] is not None), None)
     marks = [("first estimate", first)]
     for q in (0.25, 0.5, 0.75):
-        marks.append((f"{q:.0%} of the time", min(trace, key=lambda t: abs(t[0] - start - q * (end - start)))))
+        marks.append(
+            (
+                f"{q:.0%} of the time",
+                min(trace, key=lambda t: abs(t[0] - start - q * (end - start))),
+            )
+        )
     for name, t in marks:
         if t is None or t[2] is None:
             checks.append((name, None, None, None))

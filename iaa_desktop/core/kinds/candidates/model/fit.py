@@ -318,9 +318,17 @@ def sample_nuts(
         states += _other_chains(settings, kernel, kwargs, states[0], keys, reuse)
         warming = list(range(1, chains)) if reuse else list(range(chains))
         left = reuse or settings.warmup
+        first = True
         while left > 0:
             n = min(settings.chunk, left)
-            outs = list(pool.map(lambda c, n=n: run_chunk(states[c], n)[0], warming))
+            # each chunk waited for (JAX dispatches asynchronously: the progress would run ahead
+            # of the work); the first round one chain after the other (it compiles the sampler)
+            outs = list(
+                (map if first else pool.map)(
+                    lambda c, n=n: jax.block_until_ready(run_chunk(states[c], n)[0]), warming
+                )
+            )
+            first = False
             for c, st in zip(warming, outs):
                 states[c] = st
             left -= n
@@ -374,10 +382,12 @@ def _warm_first(
     state: Any, run_chunk: Any, settings: SamplerSettings, progress: Any
 ) -> Generator[Progress, None, Any]:
     """The first chain's warm-up alone (its adaptation is then reused by the others)."""
+    import jax
+
     left = settings.warmup
     while left > 0:
         n = min(settings.chunk, left)
-        state = run_chunk(state, n)[0]
+        state = jax.block_until_ready(run_chunk(state, n)[0])
         left -= n
         yield progress(f"Chain 1 of {settings.chains}: warm-up (adapting the sampler)", n)
     return state
@@ -432,7 +442,7 @@ def _sample_sequential(
         left = settings.warmup
         while left > 0:
             n = min(settings.chunk, left)
-            state = run_chunk(state, n)[0]
+            state = jax.block_until_ready(run_chunk(state, n)[0])
             left -= n
             yield progress(f"Chain {c + 1} of {chains}: warm-up", n)
         parts = []
