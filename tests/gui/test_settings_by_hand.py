@@ -122,7 +122,6 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("bins", "3", "changes"),
         ("bayes_draws", "1000", "changes"),
         ("seed", "3", "changes"),
-        ("max_aligned", "100", "same"),
         ("encoding", "x", "refused"),
     ],
     "multilabel": [

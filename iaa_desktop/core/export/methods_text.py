@@ -91,6 +91,9 @@ REFERENCES: dict[str, str] = {
     "Analysis, 100(9), 1989–2001.",
     "vehtari2017": "Vehtari, A., Gelman, A. & Gabry, J. (2017). Practical Bayesian model evaluation "
     "using leave-one-out cross-validation and WAIC. Statistics and Computing, 27(5), 1413–1432.",
+    "vehtari2021": "Vehtari, A., Gelman, A., Simpson, D., Carpenter, B. & Bürkner, P.-C. (2021). "
+    "Rank-normalization, folding, and localization: an improved R-hat for assessing convergence "
+    "of MCMC. Bayesian Analysis, 16(2), 667–718.",
     "kolditz2019": "Kolditz, T., Lohr, C., Hellrich, J., Modersohn, L., Betz, B., Kiehntopf, M. "
     "& Hahn, U. (2019). Annotating German clinical documents for de-identification. MedInfo "
     "2019, 203–207 (the agreement of the bratiaa package).",

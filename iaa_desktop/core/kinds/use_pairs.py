@@ -5,10 +5,13 @@ Smith & Waterman 1981), and their results' JSON-safe values."""
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.align.tokens import (
     Alignment,
@@ -78,6 +81,52 @@ def make_detail(
         weighted_jaccard(ta.keys, tb.keys),
         **kw,
     )
+
+
+class PassageTokens:
+    """The tokens of each distinct passage, tokenised once (a passage recurs in many pairs: a
+    DURel use is paired with several others, a candidate source with several targets)."""
+
+    def __init__(self) -> None:
+        self._counts: dict[tuple[str, str | None], Counter[str]] = {}
+
+    def counts(self, text: str, lemmas: str | None = None) -> Counter[str]:
+        """Count of each token key of ``text`` (keys as :func:`tokenize` makes them)."""
+        key = (text, lemmas)
+        c = self._counts.get(key)
+        if c is None:
+            c = self._counts[key] = Counter(tokenize(text, lemmas).keys)
+        return c
+
+
+def overlap_of_counts(ca: Counter[str], cb: Counter[str]) -> float:
+    """Weighted Jaccard overlap of two passages from their key counts: the same number as
+    :func:`~iaa_desktop.core.align.tokens.weighted_jaccard` on their keys (integer sums, one
+    division)."""
+    if len(cb) < len(ca):
+        ca, cb = cb, ca
+    num = sum(min(n, cb[w]) for w, n in ca.items() if w in cb)
+    den = ca.total() + cb.total() - num
+    return num / den if den else 0.0
+
+
+def pair_overlaps(
+    texts_a: Iterable[str],
+    texts_b: Iterable[str],
+    lemmas_a: Iterable[str | None] | None = None,
+    lemmas_b: Iterable[str | None] | None = None,
+) -> NDArray[np.float64]:
+    """Weighted Jaccard overlap of every pair of passages ``(texts_a[k], texts_b[k])``, each
+    distinct passage tokenised once; the alignment is left to :func:`make_detail`, when a pair
+    is shown."""
+    cache = PassageTokens()
+    ta, tb = list(texts_a), list(texts_b)
+    la = list(lemmas_a) if lemmas_a is not None else [None] * len(ta)
+    lb = list(lemmas_b) if lemmas_b is not None else [None] * len(tb)
+    out = np.empty(len(ta))
+    for k, (a, b, xa, xb) in enumerate(zip(ta, tb, la, lb)):
+        out[k] = overlap_of_counts(cache.counts(a, xa), cache.counts(b, xb))
+    return out
 
 
 def json_safe(obj: Any) -> Any:

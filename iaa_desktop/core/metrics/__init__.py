@@ -51,7 +51,8 @@ from iaa_desktop.core.metrics.correlation import (
     spearman_weighted,
 )
 from iaa_desktop.core.metrics.result import AgreementResult
-from iaa_desktop.core.metrics.tally import Aggregates, Tally, aggregate, tally
+from iaa_desktop.core.metrics.table import table_coefficients
+from iaa_desktop.core.metrics.tally import Aggregates, Tally, aggregate, as_tally, tally
 from iaa_desktop.core.metrics.uncertainty import (
     bayes_multi_kappa,
     bootstrap_batch,
@@ -61,6 +62,8 @@ from iaa_desktop.core.metrics.uncertainty import (
 )
 
 __all__ = [
+    "as_tally",
+    "table_coefficients",
     "LEVELS",
     "MISSING",
     "Aggregates",

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from iaa_desktop.core.metrics import batch, levenshtein
 from iaa_desktop.core.metrics.coding import MISSING, n_categories_of
 from iaa_desktop.core.metrics.result import AgreementResult
-from iaa_desktop.core.metrics.tally import Tally, aggregate, tally
+from iaa_desktop.core.metrics.tally import Tally, aggregate, as_tally, tally
 
 #: Stevens' (1946) levels of measurement; each gives α its distance (Krippendorff 2011)
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
@@ -104,7 +104,9 @@ def krippendorff_alpha(
 
     Parameters
     ----------
-    codes : (N, c) category indices, -1 = missing
+    codes : (N, c) category indices, -1 = missing; or a
+        :class:`~iaa_desktop.core.metrics.tally.Tally` of them (counted once for several
+        coefficients)
     level : ``nominal``, ``ordinal``, ``interval`` or ``ratio``
     values : numeric value of each category (default ``0..q-1``); used by interval, ratio and
         ordinal (for the order)
@@ -127,8 +129,11 @@ def krippendorff_alpha(
     ...  for lv in ("nominal", "ordinal", "interval", "ratio")]
     [0.743, 0.815, 0.849, 0.797]
     """
-    arr = np.asarray(codes)
-    q = n_categories_of(arr, n_categories)
+    if isinstance(codes, Tally):
+        q = as_tally(codes, n_categories, weights).n_categories
+    else:
+        codes = np.asarray(codes)
+        q = n_categories_of(codes, n_categories)
     vals = np.arange(q, dtype=float) if values is None else np.asarray(values, dtype=float)
     if len(vals) != q:
         raise ValueError("values must give one number per category")
@@ -136,8 +141,8 @@ def krippendorff_alpha(
         raise ValueError(
             f"unknown level of measurement {level!r}; choose one of {', '.join(LEVELS)}"
         )
-    t = tally(arr, q, weights)
-    ag = aggregate(t)
+    t = as_tally(codes, q, weights)
+    ag = t.aggregates
     delta = None
     if distance is not None:
         delta = np.asarray(

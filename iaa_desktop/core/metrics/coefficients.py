@@ -10,6 +10,12 @@ and evaluates the vectorised formula of :mod:`~iaa_desktop.core.metrics.batch` o
 bootstrap evaluates the same formulas for all resamples at once. Optional per-item ``weights``
 count an item w_i times.
 
+Every function computed from the tally (all but :func:`item_agreement`,
+:func:`annotator_distributions` and :func:`pairwise_matrix`) also takes a
+:class:`~iaa_desktop.core.metrics.tally.Tally` in place of ``codes``: a caller computing several
+coefficients of one study counts it once (``t = tally(codes)``, then ``fleiss_kappa(t)``,
+``pairwise_cohen_kappa(t)``, …; or :func:`~iaa_desktop.core.metrics.table.table_coefficients`).
+
 References
 ----------
 Artstein, R. & Poesio, M. (2008). Inter-coder agreement for computational linguistics.
@@ -48,7 +54,7 @@ from iaa_desktop.core.metrics.coding import (
     n_categories_of,
 )
 from iaa_desktop.core.metrics.result import AgreementResult
-from iaa_desktop.core.metrics.tally import Aggregates, Tally, aggregate, tally
+from iaa_desktop.core.metrics.tally import Aggregates, Tally, as_tally
 
 __all__ = [
     "agreement_weights",
@@ -77,8 +83,10 @@ FloatArray = npt.NDArray[np.float64]
 
 
 def _study(codes: Any, n_categories: int | None, weights: Any) -> tuple[Tally, Aggregates]:
-    t = tally(codes, n_categories, weights)
-    return t, aggregate(t)
+    """The study's tally and totals: counted here, or those of a :class:`Tally` given as
+    ``codes`` (counted once for several coefficients)."""
+    t = as_tally(codes, n_categories, weights)
+    return t, t.aggregates
 
 
 def _pairable_annotators(t: Tally) -> int:
@@ -360,7 +368,11 @@ def bennett_s(codes: Any, n_categories: int | None = None, weights: Any = None) 
     return _result("bennett_s", batch.bennett_s(t, ag), t, float(n_pair[0]))
 
 
-def _two(codes: Any) -> npt.NDArray[Any]:
+def _two(codes: Any) -> Any:
+    if isinstance(codes, Tally):
+        if codes.n_annotators != 2:
+            raise ValueError("this coefficient compares exactly two annotators (a tally of two)")
+        return codes
     arr = np.asarray(codes)
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise ValueError("this coefficient compares exactly two annotators (an N × 2 array)")

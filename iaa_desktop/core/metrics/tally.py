@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from iaa_desktop.core.metrics.coding import n_categories_of
 
-__all__ = ["Aggregates", "Tally", "aggregate", "tally"]
+__all__ = ["Aggregates", "Tally", "aggregate", "as_tally", "tally"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -46,6 +46,8 @@ BoolArray = npt.NDArray[np.bool_]
 _MAX_PAIR_CELLS = 4096
 #: a dense bincount over the key space is used while the space is at most this large
 _MAX_DENSE_KEYS = 1 << 24
+#: rows keyed and counted together in the common case (a block's keys stay in the cache)
+_KEY_BLOCK = 1 << 15
 #: a dense S × q count table is used while it has at most this many cells
 _MAX_DENSE_COUNTS = 1 << 22
 
@@ -71,6 +73,15 @@ def _row_keys(sym: npt.NDArray[Any], base: int) -> tuple[IntArray, int, bool]:
         key += sym[:, x]
         space *= base
     return key, space, exact
+
+
+def _checked(arr: npt.NDArray[Any], q: int) -> npt.NDArray[Any]:
+    """``arr`` with every negative code as -1 (missing); an error for a code not below q."""
+    if arr.size and int(arr.min()) < -1:
+        arr = np.where(arr < 0, -1, arr)
+    if arr.size and int(arr.max()) >= q:
+        raise ValueError("a code is not below the number of categories")
+    return arr
 
 
 def _distinct(sym: npt.NDArray[Any], base: int) -> tuple[IntArray, IntArray]:
@@ -172,6 +183,15 @@ class Tally:
                 out += 2.0 * ((sym[:, x] == sym[:, y]) & (sym[:, x] > 0))
         return out
 
+    @cached_property
+    def aggregates(self) -> Aggregates:
+        """The totals of the data itself (:func:`aggregate` under the frequencies), computed
+        once: every coefficient given this tally reads them."""
+        totals = _frequency_totals(self)
+        if totals is None:
+            return aggregate(self)
+        return _split(self, totals[0], totals[1])
+
     def ms_feature(self, name: str, fn: Any) -> Any:
         """A per-multiset feature computed once and kept (``fn(self)``)."""
         if name not in self._cache:
@@ -200,11 +220,11 @@ def tally(
         raise ValueError("reliability data must be a 2-D array: items × annotators")
     n, c = arr.shape
     q = n_categories_of(arr, n_categories)
-    if arr.size and int(arr.min()) < -1:
-        arr = np.where(arr < 0, -1, arr)
-    if arr.size and int(arr.max()) >= q:
-        raise ValueError("a code is not below the number of categories")
     base = q + 2
+    space = base**c if c else 1
+    dense = bool(c) and space <= max(_MAX_DENSE_KEYS // 4, 4 * n) and space <= _MAX_DENSE_KEYS
+    if not dense:
+        arr = _checked(arr, q)
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
     if w is not None and w.shape != (n,):
         raise ValueError("weights must give one value per item")
@@ -215,16 +235,41 @@ def tally(
     if judged is not None:
         jm = np.asarray(judged, dtype=bool) & (arr < 0)
         jm = jm if jm.any() else None
-    space = base**c if c else 1
-    if c and space <= max(_MAX_DENSE_KEYS // 4, 4 * n) and space <= _MAX_DENSE_KEYS:
-        # the common case: one matrix-vector product gives every row's key (digits code + 1 in
-        # base q + 2), one bincount over the key space the distinct rows and their frequencies
+    if dense:
+        # the common case: a matrix-vector product gives every row's key (digits code + 1 in
+        # base q + 2), a bincount over the key space the distinct rows and their frequencies.
+        # Done in blocks of rows that stay in the cache (checked, keyed and counted while
+        # there), the product in single precision (BLAS): every key is a whole number below
+        # the key space ≤ 2**24, exact in float32; unweighted counts are whole numbers, exact
+        # in any order, weighted ones are summed by one bincount over all keys.
         powers = base ** np.arange(c - 1, -1, -1, dtype=np.int64)
-        key = arr @ powers.astype(arr.dtype if arr.dtype.itemsize >= 4 else np.int32)
-        key += int(powers.sum())
-        if jm is not None:
-            key += (jm * ((q + 1) * powers)).sum(axis=1).astype(key.dtype)
-        hist = np.bincount(key, weights=w, minlength=space)
+        exact32 = arr.dtype.kind in "iub"
+        p_arr = (
+            powers.astype(np.float32)
+            if exact32
+            else powers.astype(arr.dtype if arr.dtype.itemsize >= 4 else np.int32)
+        )
+        offset = int(powers.sum())
+        buf = np.empty((min(n, _KEY_BLOCK), c), dtype=np.float32) if exact32 else None
+        keys = np.empty(n, dtype=np.int64) if w is not None else None
+        hist = np.zeros(space, dtype=np.int64)
+        for lo in range(0, n, _KEY_BLOCK):
+            block = _checked(arr[lo : lo + _KEY_BLOCK], q)
+            if buf is not None:
+                b = buf[: len(block)]
+                b[...] = block
+                key = (b @ p_arr).astype(np.int64)
+            else:
+                key = block @ p_arr
+            key += offset
+            if jm is not None:
+                key += (jm[lo : lo + _KEY_BLOCK] * ((q + 1) * powers)).sum(axis=1).astype(key.dtype)
+            if keys is not None:
+                keys[lo : lo + len(key)] = key
+            else:
+                hist += np.bincount(key, minlength=space)
+        if keys is not None:
+            hist = np.bincount(keys, weights=w, minlength=space)
         nz = np.flatnonzero(hist > 0)
         freq = hist[nz].astype(np.float64)
         rows = ((nz[:, None] // powers[None, :]) % base).astype(np.int32)
@@ -243,6 +288,21 @@ def tally(
     ms_rows.sort(axis=1)
     ms_first, ms_of_row = _distinct(ms_rows, base)
     return Tally(rows, freq, q, ms_of_row, ms_rows[ms_first].astype(np.int32))
+
+
+def as_tally(codes: Any, n_categories: int | None = None, weights: Any = None) -> Tally:
+    """``codes`` itself when it is a :class:`Tally` (counted already), else :func:`tally` of it.
+
+    A tally carries its categories and item weights: with a tally, ``n_categories`` may only
+    repeat its number of categories and ``weights`` must be ``None``.
+    """
+    if not isinstance(codes, Tally):
+        return tally(codes, n_categories, weights)
+    if weights is not None:
+        raise ValueError("item weights are given to tally(), not beside a tally")
+    if n_categories is not None and int(n_categories) != codes.n_categories:
+        raise ValueError(f"the tally has {codes.n_categories} categories, not {int(n_categories)}")
+    return codes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -380,6 +440,30 @@ def _split(t: Tally, totals: FloatArray, spans: dict[str, tuple[int, int]]) -> A
         blk[:, :, 3 : 3 + q],
         blk[:, :, 3 + q :],
     )
+
+
+def _frequency_totals(t: Tally) -> tuple[FloatArray, dict[str, tuple[int, int]]] | None:
+    """The (1, K) totals of the frequencies in the layout of :func:`_feature_matrix`, one
+    ``bincount`` per block (no sparse matrix to build for a single weighting), or ``None``
+    where :func:`aggregate` is used: pairs in the compact layout, or frequencies that are not
+    whole numbers (sums of whole numbers are exact in any order, so both ways agree)."""
+    f = t.freq
+    if not t.dense_pairs or not (float(f.sum()) < 2**53 and bool(np.array_equal(f, np.round(f)))):
+        return None
+    c, q = t.n_annotators, t.n_categories
+    s_n = int(t.ms_sym.shape[0])
+    blocks = [np.bincount(t.ms_of_row, weights=f, minlength=s_n)[:s_n]]
+    for x in range(c):
+        col = t.sym[:, x]
+        v = (col > 0) & (col <= q)
+        blocks.append(np.bincount(col[v].astype(np.int64) - 1, weights=f[v], minlength=q)[:q])
+    cells, width = _pair_blocks(t)
+    for cell in cells:
+        blocks.append(np.bincount(cell, weights=f, minlength=width)[:width])
+    totals = np.concatenate([np.asarray(b, dtype=np.float64) for b in blocks])[None, :]
+    a_n = s_n + c * q
+    spans = {"ms": (0, s_n), "ann": (s_n, a_n), "pairs": (a_n, a_n + len(cells) * width)}
+    return totals, spans
 
 
 def aggregate(t: Tally, weights: Any = None) -> Aggregates:

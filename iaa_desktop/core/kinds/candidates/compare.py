@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from iaa_desktop.core.align.tokens import tokenize, weighted_jaccard
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.candidates.model.settings import run_model
 from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
@@ -40,7 +39,7 @@ from iaa_desktop.core.kinds.spec import (
     rename_annotators,
     result_fields,
 )
-from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
+from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail, pair_overlaps
 from iaa_desktop.core.metrics import bayes_multi_kappa, item_agreement, multi_kappa
 from iaa_desktop.core.progress import Progress
 
@@ -333,8 +332,6 @@ def run(
         factors=factors,
         pairs=pairs,
     )
-    if len(pairs) <= opts.max_aligned:
-        yield from _align_passages(result)
     yield Progress(100, 100, "Done")
     result.model = yield from run_model(result, opts.as_dict())
     return result
@@ -385,16 +382,12 @@ def _lexical_overlap(pairs: pd.DataFrame) -> NDArray[Any]:
     """Weighted Jaccard overlap of each pair's passages (lemmas where given); the table keeps a
     given ``overlap`` column as ``overlap_given`` and gets the computed one as ``overlap``."""
     has_tl, has_sl = "target_lemma" in pairs.columns, "source_lemma" in pairs.columns
-    overlap = np.empty(len(pairs))
-    for i, (t, s, tl, sl) in enumerate(
-        zip(
-            pairs["target_text"],
-            pairs["source_text"],
-            pairs["target_lemma"] if has_tl else [None] * len(pairs),
-            pairs["source_lemma"] if has_sl else [None] * len(pairs),
-        )
-    ):
-        overlap[i] = weighted_jaccard(tokenize(t, tl).keys, tokenize(s, sl).keys)
+    overlap = pair_overlaps(
+        pairs["target_text"].tolist(),
+        pairs["source_text"].tolist(),
+        pairs["target_lemma"].tolist() if has_tl else None,
+        pairs["source_lemma"].tolist() if has_sl else None,
+    )
     pairs["overlap_given"] = (
         pd.to_numeric(pairs["overlap"], errors="coerce") if "overlap" in pairs.columns else np.nan
     )
@@ -482,15 +475,6 @@ class _KappaOf:
                 }
             )
         return by_bin
-
-
-def _align_passages(result: CandidatesResult) -> Generator[Progress, None, None]:
-    """The view's tokens and alignments, computed here so showing a pair is a lookup."""
-    n = len(result.pairs)
-    for i in range(n):
-        if i % 200 == 0:
-            yield Progress(92 + 8 * i / n, 100, "Aligning the passages")
-        result.pair_detail(i)
 
 
 def _num(s: str) -> float:

@@ -74,7 +74,12 @@ class CandidatesOptions(Options):
     )
     model_chains: int = _model(4, "Model: chains", "NUTS chains")
     model_warmup: int = _model(1000, "Model: warm-up", "warm-up iterations per chain")
-    model_draws: int = _model(1000, "Model: draws", "draws per chain after warm-up")
+    model_draws: int = _model(
+        1000,
+        "Model: draws",
+        "most draws per chain after warm-up: drawing stops earlier once every κ cell has a bulk "
+        "effective sample size of 400 and R-hat ≤ 1.01",
+    )
     model_seed: int = _model(SEED, "Model: seed", "random seed of the sampler")
     model_target_accept: float = _model(
         0.8,
@@ -94,7 +99,9 @@ class CandidatesOptions(Options):
     max_aligned: int = option(
         20000,
         "Align texts up to N pairs",
-        "passages of larger studies are aligned when a pair is shown",
+        "kept for study files that set it: every pair's passages are now aligned when the pair "
+        "is shown, whatever the study's size",
+        gui=False,
     )
 
     @property

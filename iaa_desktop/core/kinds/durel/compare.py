@@ -52,7 +52,7 @@ from iaa_desktop.core.kinds.spec import (
     rename_annotators,
     result_fields,
 )
-from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail
+from iaa_desktop.core.kinds.use_pairs import PairDetail, json_safe, make_detail, pair_overlaps
 from iaa_desktop.core.progress import Progress
 
 #: the settings of the kind, made from the fields of :class:`DurelOptions`
@@ -86,6 +86,7 @@ class DurelResult(TaskResult):
     topic_ranking: pd.DataFrame = field(default_factory=pd.DataFrame)
     uses: dict[str, Use] = field(default_factory=dict)
     _alignments: dict[int, PairDetail] = field(default_factory=dict, repr=False)
+    _by_item: dict[int, list[tuple[Any, float, Any]]] | None = field(default=None, repr=False)
 
     # -- view support -------------------------------------------------------------------------
     def pair_table(self) -> pd.DataFrame:
@@ -125,14 +126,14 @@ class DurelResult(TaskResult):
                     warn.append(
                         f"{u.identifier}: the span {u.start}:{u.end} does not match the quoted '{u.quote}'; shown as given."
                     )
-        js = self.judgments[self.judgments["item"] == i]
+        js = self._judgment_rows(i)
         judgments = tuple(
             (
-                str(r.annotator),
-                "can't decide" if math.isnan(r.value) else _fmt(r.value),
-                str(r.comment or ""),
+                str(annotator),
+                "can't decide" if math.isnan(value) else _fmt(value),
+                str(comment or ""),
             )
-            for r in js.itertuples(index=False)
+            for annotator, value, comment in js
         )
         summary = (
             ("mean", _fmt(round(float(row["mean"]), 3)) if math.isfinite(row["mean"]) else "–"),
@@ -155,6 +156,26 @@ class DurelResult(TaskResult):
         )
         self._alignments[i] = d
         return d
+
+    def _judgment_rows(self, i: int) -> list[tuple[Any, float, Any]]:
+        """(annotator, value, comment) of item ``i``'s judgments in table order, from columns
+        grouped by item once."""
+        if self._by_item is None:
+            j = self.judgments
+            order = np.argsort(j["item"].to_numpy(), kind="stable")
+            item = j["item"].to_numpy()[order]
+            cuts = np.flatnonzero(np.diff(item)) + 1
+            starts = np.concatenate([[0], cuts])
+            ends = np.concatenate([cuts, [len(item)]])
+            rows = list(
+                zip(
+                    j["annotator"].to_numpy()[order].tolist(),
+                    j["value"].to_numpy(dtype=float)[order].tolist(),
+                    j["comment"].to_numpy()[order].tolist(),
+                )
+            )
+            self._by_item = {int(item[s]): rows[s:e] for s, e in zip(starts, ends) if e > s}
+        return self._by_item.get(i, [])
 
     # -- output --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -294,15 +315,19 @@ def _items_table(matrix: Matrix, stats: Mapping[str, NDArray[Any]]) -> pd.DataFr
 
 
 def _align_texts(result: DurelResult) -> Generator[Progress, None, None]:
-    """Tokens, overlap and alignment of every pair (so that showing a pair is a lookup); the
-    overlap joins the items table."""
-    items = result.items
-    overlap = np.full(len(items), np.nan)
-    for i in range(len(items)):
-        if i % 200 == 0:
-            yield Progress(85 + 15 * i / len(items), 100, "Aligning the texts")
-        overlap[i] = result.pair_detail(i).overlap
-    items["overlap"] = overlap
+    """The lexical overlap of every pair joins the items table (each use tokenised once); the
+    alignment of a pair is made when it is shown (:meth:`DurelResult.pair_detail`)."""
+    yield Progress(85, 100, "Lexical overlap of the texts")
+    items, uses = result.items, result.uses
+
+    def text(target: Any, ident: Any) -> str:
+        u = uses.get(use_key(target, ident))
+        return u.text if u else ""
+
+    targets, id1, id2 = items["target"].tolist(), items["id1"].tolist(), items["id2"].tolist()
+    items["overlap"] = pair_overlaps(
+        [text(t, a) for t, a in zip(targets, id1)], [text(t, b) for t, b in zip(targets, id2)]
+    )
 
 
 KIND = StepsKind("durel", DurelOptions, looks_like_durel, run)

@@ -23,7 +23,7 @@ import os
 import sys
 import time
 from collections.abc import Generator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,17 @@ class SamplerSettings:
     chunk: int = 100
     method: str = "nuts"  # or "variational"
     vi_steps: int = 5000
+    #: "parallel": the first chain adapts the sampler, the others reuse its adaptation and all
+    #: draw side by side (see :func:`sample_nuts`); "sequential": chain after chain
+    chain_method: str = "parallel"
+    #: > 0: the chains after the first start from its adaptation and only burn in over this
+    #: many iterations. Off by default: on the candidates study a chain started so stayed
+    #: stuck in one of the nested models (R-hat 1.53), where chains adapting on their own agree
+    warmup_reuse: int = 0
+    #: draws stop once every κ cell has a bulk ESS of at least this and R-hat ≤ 1.01 (checked
+    #: after each chunk from two chunks on); ``draws`` is then the most per chain. 0: always
+    #: ``draws``
+    min_ess: float = 400.0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -168,21 +179,58 @@ def _constrained(draws: dict[str, NDArray[Any]], data: OutcomeData) -> dict[str,
     return out
 
 
-def sample_nuts(
-    data: OutcomeData, settings: SamplerSettings
-) -> Generator[Progress, None, Posterior]:
-    """Run NUTS chain by chain in chunks (see the module docstring); return the posterior."""
-    configure_jax()
-    import jax
+#: share of the most draws expected before the first check (on the candidates study the full
+#: model's chains agree to R-hat ≤ 1.01 after about 800 of 1,000): the progress bar's first guess
+PRIOR_DRAWS_SHARE = 0.8
+#: the summaries' cost per draw (in sampler iterations) expected before it is measured
+PRIOR_POST_PER_DRAW = 0.5
+
+
+@dataclass
+class DrawPlan:
+    """How many draws per chain a fit is expected to need, and what its summaries will cost.
+
+    ``expected`` starts from :data:`PRIOR_ESS_PER_DRAW` and is revised from the κ cells' ESS
+    after each check (ESS grows in proportion to the draws); ``post_per_draw`` is the time the
+    summaries (leave-one-out, κ tables and curves) take per draw per chain, measured on the
+    first chunk of draws, in units of one sampler iteration (all chains), so that the progress
+    counts them as work to do.
+    """
+
+    maximum: int
+    expected: int
+    post_per_draw: float = 0.0
+    #: the last check's time per draw, in the same units (checks run after every round)
+    check_per_draw: float = 0.0
+    #: one-off work counted beside the draws (measuring the summaries' cost)
+    extra: float = 0.0
+
+    def revise(self, drawn: int, ess_min: float, target: float, chunk: int, agree: bool) -> None:
+        """After a check at ``drawn`` draws: the κ cells' ESS grows in proportion to the
+        draws; while the chains do not agree yet (R-hat), at least one more chunk."""
+        if not math.isfinite(ess_min) or ess_min <= 0:
+            want = self.maximum
+        else:
+            want = math.ceil(drawn * target / ess_min / chunk) * chunk
+        if not agree:
+            want = max(want, self.expected)
+        self.expected = int(min(self.maximum, max(drawn + chunk, want)))
+
+
+def _kernel(model: Any, settings: SamplerSettings, **kw: Any) -> Any:
     from numpyro.infer import NUTS
 
-    t_cpu, t_wall = time.process_time(), time.perf_counter()
-    model, kwargs = _model_and_kwargs(data)
-    kernel = NUTS(
+    return NUTS(
         model,
         target_accept_prob=settings.target_accept,
         max_tree_depth=settings.max_tree_depth,
+        **kw,
     )
+
+
+def _chunk_runner(kernel: Any, kwargs: dict[str, Any]) -> Any:
+    """``run(state, n) -> (state, per-iteration outputs)``: n NUTS iterations, compiled once."""
+    import jax
 
     def step(state, _):
         state = kernel.sample(state, (), kwargs)
@@ -195,26 +243,208 @@ def sample_nuts(
             state.adapt_state.step_size,
         )
 
-    run_chunk = jax.jit(
-        lambda state, n: jax.lax.scan(step, state, None, length=n), static_argnums=1
+    return jax.jit(lambda state, n: jax.lax.scan(step, state, None, length=n), static_argnums=1)
+
+
+def sample_nuts(
+    data: OutcomeData,
+    settings: SamplerSettings,
+    check: Any = None,
+    summarise_cost: Any = None,
+) -> Generator[Progress, None, Posterior]:
+    """Run NUTS in chunks (see the module docstring); return the posterior.
+
+    ``chain_method`` ``parallel`` (the default): the chains warm up and draw side by side,
+    chunk by chunk (two at a time on two cores); with ``warmup_reuse`` > 0 the first chain warms
+    up alone and the others start from its adapted step size and mass matrix (the same model on
+    the same data) with a burn-in of ``warmup_reuse`` iterations at those settings.
+    After each round of draws from the second on, ``check(posterior) -> (ess_min, agree,
+    done)`` decides whether every κ cell has enough effective draws (``settings.min_ess``) and the
+    chains agree; ``draws`` is the most per chain. ``sequential``: chain after chain, each
+    adapting on its own, ``draws`` draws each.
+
+    ``summarise_cost(posterior)`` is called once on the first round's draws and returns the
+    seconds the summaries (leave-one-out, κ tables) took on them; the progress then counts the
+    summaries of all draws as work left (see :class:`DrawPlan`).
+    """
+    configure_jax()
+    import jax
+
+    t_cpu, t_wall = time.process_time(), time.perf_counter()
+    model, kwargs = _model_and_kwargs(data)
+    kernel = _kernel(model, settings)
+    run_chunk = _chunk_runner(kernel, kwargs)
+    chains = settings.chains
+    keys = jax.random.split(jax.random.PRNGKey(settings.seed), chains)
+    parallel = settings.chain_method != "sequential" and chains > 1
+    reuse = (
+        min(settings.warmup_reuse, settings.warmup) if parallel and settings.warmup_reuse > 0 else 0
     )
-    total = settings.chains * (settings.warmup + settings.draws)
-    done = 0
-    keys = jax.random.split(jax.random.PRNGKey(settings.seed), settings.chains)
-    per_chain: list[tuple] = []
+    adaptive = parallel and settings.min_ess > 0 and check is not None
+    plan = DrawPlan(settings.draws, settings.draws, PRIOR_POST_PER_DRAW if summarise_cost else 0.0)
+    if adaptive:
+        first_guess = (
+            math.ceil(PRIOR_DRAWS_SHARE * settings.draws / settings.chunk) * settings.chunk
+        )
+        plan.expected = int(min(settings.draws, max(2 * settings.chunk, first_guess)))
+    done = 0.0
+    shown = 0.0
+
+    def progress(message: str, advanced: float = 0.0) -> Progress:
+        """The fraction done of the work expected now (never going back when the plan grows),
+        after ``advanced`` more iterations of one chain."""
+        nonlocal shown, done
+        done += advanced
+        if parallel:
+            work = settings.warmup + (chains - 1) * (reuse or settings.warmup)
+        else:
+            work = chains * settings.warmup
+        work += chains * plan.expected * (1.0 + plan.post_per_draw + plan.check_per_draw)
+        work += plan.extra
+        shown = max(shown, min(done / work, 1.0))
+        return Progress(shown, 1.0, message)
+
+    if not parallel:
+        return (yield from _sample_sequential(data, settings, kernel, run_chunk, kwargs, progress))
+
+    # parallel: the chains warm up side by side (or the first adapts, the others reuse it)
+    yield progress(f"{chains} chains: starting")
+    states = [kernel.init(keys[0], settings.warmup, model_args=(), model_kwargs=kwargs)]
+    post_fn = kernel.postprocess_fn((), kwargs)
+    pool = _pool(chains)
+    try:
+        if reuse:
+            states[0] = yield from _warm_first(states[0], run_chunk, settings, progress)
+        states += _other_chains(settings, kernel, kwargs, states[0], keys, reuse)
+        warming = list(range(1, chains)) if reuse else list(range(chains))
+        left = reuse or settings.warmup
+        first = True
+        while left > 0:
+            n = min(settings.chunk, left)
+            # each chunk waited for (JAX dispatches asynchronously: the progress would run ahead
+            # of the work); the first round one chain after the other (it compiles the sampler)
+            outs = list(
+                (map if first else pool.map)(
+                    lambda c, n=n: jax.block_until_ready(run_chunk(states[c], n)[0]), warming
+                )
+            )
+            first = False
+            for c, st in zip(warming, outs):
+                states[c] = st
+            left -= n
+            what = "settling in (with the first chain's adaptation)" if reuse else "warm-up"
+            yield progress(f"{chains} chains: {what}", n * len(warming))
+        parts: list[list[Any]] = [[] for _ in range(chains)]
+        drawn = 0
+        while drawn < plan.maximum:
+            n = min(settings.chunk, plan.maximum - drawn)
+            w0 = time.perf_counter()
+            results = list(pool.map(lambda c, n=n: run_chunk(states[c], n), range(chains)))
+            round_seconds = time.perf_counter() - w0
+            for c, (st, out) in enumerate(results):
+                states[c] = st
+                parts[c].append(jax.device_get(out))
+            drawn += n
+            advanced = n * chains
+            so_far = None
+            unit_seconds = round_seconds / advanced if round_seconds > 0 else 0.0
+            if drawn == n and summarise_cost is not None and round_seconds > 0:
+                # the summaries' cost grows with the draws: measured on the first round's (the
+                # measuring itself counted as work done)
+                c0 = time.perf_counter()
+                plan.post_per_draw = (
+                    summarise_cost(_partial(parts, post_fn, data, settings)) / round_seconds
+                )
+                spent = (time.perf_counter() - c0) / unit_seconds
+                plan.extra += spent
+                advanced += spent
+            stop = not adaptive and drawn >= settings.draws
+            if adaptive and drawn >= 2 * settings.chunk:
+                c0 = time.perf_counter()
+                so_far = _partial(parts, post_fn, data, settings)
+                ess_min, agree, stop = check(so_far)
+                if round_seconds > 0:
+                    plan.check_per_draw = (time.perf_counter() - c0) / round_seconds
+                    advanced += plan.check_per_draw * n * chains  # this check, done
+                plan.revise(drawn, ess_min, settings.min_ess, settings.chunk, agree)
+                if stop:
+                    plan.expected = drawn
+            yield progress(f"{chains} chains: sampling ({drawn} draws each)", advanced)
+            if stop:
+                break
+    finally:
+        pool.shutdown(wait=True)
+    per_chain = [_concat(p) for p in parts]
+    return _collect(per_chain, post_fn, data, replace(settings, draws=drawn), t_cpu, t_wall)
+
+
+def _warm_first(
+    state: Any, run_chunk: Any, settings: SamplerSettings, progress: Any
+) -> Generator[Progress, None, Any]:
+    """The first chain's warm-up alone (its adaptation is then reused by the others)."""
+    import jax
+
+    left = settings.warmup
+    while left > 0:
+        n = min(settings.chunk, left)
+        state = jax.block_until_ready(run_chunk(state, n)[0])
+        left -= n
+        yield progress(f"Chain 1 of {settings.chains}: warm-up (adapting the sampler)", n)
+    return state
+
+
+def _other_chains(
+    settings: SamplerSettings,
+    kernel: Any,
+    kwargs: dict[str, Any],
+    first: Any,
+    keys: Any,
+    reuse: int,
+) -> list[Any]:
+    """Initial states of chains 2..: from their own random starts, either with the first
+    chain's adaptation (``reuse`` > 0: its step size and diagonal mass matrix, the warm-up
+    over, so that the same compiled sampler runs them and their first ``reuse`` iterations are
+    a burn-in at fixed settings) or adapting on their own."""
+    import jax.numpy as jnp
+
+    out = []
+    for c in range(1, settings.chains):
+        st = kernel.init(keys[c], settings.warmup, model_args=(), model_kwargs=kwargs)
+        if reuse:
+            st = st._replace(
+                i=jnp.asarray(settings.warmup, dtype=st.i.dtype), adapt_state=first.adapt_state
+            )
+        out.append(st)
+    return out
+
+
+def _sample_sequential(
+    data: OutcomeData,
+    settings: SamplerSettings,
+    kernel: Any,
+    run_chunk: Any,
+    kwargs: dict[str, Any],
+    progress: Any,
+) -> Generator[Progress, None, Posterior]:
+    """Chain after chain, each adapting on its own (``chain_method="sequential"``)."""
+    import jax
+
+    t_cpu, t_wall = time.process_time(), time.perf_counter()
+    chains = settings.chains
+    keys = jax.random.split(jax.random.PRNGKey(settings.seed), chains)
+    per_chain = []
     post_fn = None
-    for c in range(settings.chains):
-        yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: starting")
+    for c in range(chains):
+        yield progress(f"Chain {c + 1} of {chains}: starting")
         state = kernel.init(keys[c], settings.warmup, model_args=(), model_kwargs=kwargs)
         if post_fn is None:
             post_fn = kernel.postprocess_fn((), kwargs)
         left = settings.warmup
         while left > 0:
             n = min(settings.chunk, left)
-            state = run_chunk(state, n)[0]
+            state = jax.block_until_ready(run_chunk(state, n)[0])
             left -= n
-            done += n
-            yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: warm-up")
+            yield progress(f"Chain {c + 1} of {chains}: warm-up", n)
         parts = []
         left = settings.draws
         while left > 0:
@@ -222,10 +452,43 @@ def sample_nuts(
             state, out = run_chunk(state, n)
             parts.append(jax.device_get(out))
             left -= n
-            done += n
-            yield Progress(done, total, f"Chain {c + 1} of {settings.chains}: sampling")
-        per_chain.append(jax.tree_util.tree_map(lambda *a: np.concatenate(a), *parts))
+            yield progress(f"Chain {c + 1} of {chains}: sampling", n)
+        per_chain.append(_concat(parts))
     return _collect(per_chain, post_fn, data, settings, t_cpu, t_wall)
+
+
+def first_draws(post: Posterior, n: int) -> Posterior:
+    """The first ``n`` draws of every chain of a posterior."""
+    n = min(n, post.n_draws)
+    return Posterior(
+        {k: v[:, :n] for k, v in post.params.items()},
+        {k: v[:, :n] for k, v in post.stats.items()},
+        replace(post.settings, draws=n),
+    )
+
+
+def _pool(chains: int) -> Any:
+    """Threads running chains side by side: XLA releases the GIL while it computes, so two
+    chains use two cores (one thread each: see :func:`configure_jax`)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=max(1, min(chains, os.cpu_count() or 1, 2)))
+
+
+def _concat(parts: list[Any]) -> Any:
+    """The draws of one chain from its chunks."""
+    import jax
+
+    return jax.tree_util.tree_map(lambda *a: np.concatenate(a), *parts)
+
+
+def _partial(
+    parts: list[list[Any]], post_fn: Any, data: OutcomeData, settings: SamplerSettings
+) -> Posterior:
+    """The posterior of the draws so far, every chain."""
+    per_chain = [_concat(p) for p in parts]
+    drawn = len(np.asarray(per_chain[0][1]))
+    return _collect(per_chain, post_fn, data, replace(settings, draws=drawn), 0.0, 0.0)
 
 
 def _collect(per_chain, post_fn, data: OutcomeData, settings: SamplerSettings, t_cpu, t_wall):

@@ -37,7 +37,14 @@ COEF_HEADERS = {
     "low95": "−95%",
     "high95": "+95%",
 }
-REFERENCES = ["seed_candidates", "hoffman2014", "phan2019", "lewandowski2009", "vehtari2017"]
+REFERENCES = [
+    "seed_candidates",
+    "hoffman2014",
+    "phan2019",
+    "lewandowski2009",
+    "vehtari2017",
+    "vehtari2021",
+]
 
 
 def _fmt(v: Any, d: int = 3) -> str:
@@ -205,10 +212,21 @@ def methods(results: Any) -> tuple[list[str], list[str]]:
     fit = results.main
     s = fit.settings
     names = ", ".join(esc(n) for n in results.fits)
+    chains = f"{s.chains} chains × ({s.warmup:,} warm-up + {s.draws:,} draws)"
+    if getattr(s, "chain_method", "sequential") == "parallel" and s.chains > 1:
+        if getattr(s, "warmup_reuse", 0) > 0:
+            chains = (
+                f"{s.chains} chains, the first warmed up over {s.warmup:,} iterations, the "
+                f"others starting from its adapted step size and mass matrix after a burn-in of "
+                f"{s.warmup_reuse:,}, {s.draws:,} draws each"
+            )
+        chains += (
+            "; drawing stopped once every κ cell reached a bulk ESS of "
+            f"{s.min_ess:.0f} with R-hat ≤ 1.01 (Vehtari et al. 2021), or at the most draws set"
+        )
     sampler = (
-        f"NumPyro's NUTS (Hoffman &amp; Gelman 2014; Phan et al. 2019), {s.chains} chains × "
-        f"({s.warmup:,} warm-up + {s.draws:,} draws), target acceptance {s.target_accept}, "
-        f"maximum tree depth {s.max_tree_depth}, seed {s.seed}"
+        f"NumPyro's NUTS (Hoffman &amp; Gelman 2014; Phan et al. 2019), {chains}, target "
+        f"acceptance {s.target_accept}, maximum tree depth {s.max_tree_depth}, seed {s.seed}"
         if s.method == "nuts"
         else f"a mean-field variational approximation ({s.vi_steps:,} steps, {s.draws:,} draws, "
         f"seed {s.seed}) — a preview, not for reporting"

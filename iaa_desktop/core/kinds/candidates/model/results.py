@@ -14,6 +14,7 @@ import json
 import math
 import os
 import tempfile
+import warnings
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,11 +37,15 @@ from iaa_desktop.core.kinds.candidates.model.fit import SamplerSettings, priors_
 from iaa_desktop.core.progress import Progress
 
 #: bump when the model, the summaries or the cache layout change (old cache entries are ignored)
-MODEL_VERSION = "1"
+MODEL_VERSION = "2"
 #: above this many outcomes, NUTS takes long: warn and offer the variational preview
 LARGE_OUTCOMES = 20_000
 RHAT_MAX = 1.01
 ESS_PER_CHAIN = 100
+#: bulk ESS every κ cell needs (the draws are chosen by it)
+KAPPA_ESS_MIN = 400.0
+#: a parameter's ESS below this makes its own R-hat and ESS estimates unreliable
+ESS_PARAMS_MIN = 100
 BFMI_MIN = 0.3
 
 
@@ -115,12 +120,28 @@ def check_diagnostics(diag: dict[str, Any], loo: dict[str, dict[str, Any]]) -> l
                 f"R-hat up to {diag['rhat_max']:.3f} ({diag['rhat_worst']}): the chains disagree. "
                 "Run longer chains (more warm-up and draws)."
             )
+        if "kappa_ess_bulk_min" in diag:
+            # what is reported are the κ cells: their bulk ESS (and R-hat) decide; the
+            # parameters' own ESS is checked against the floor below which R-hat and ESS
+            # estimates are themselves unreliable (Vehtari et al. 2021: 100 per chain)
+            v = diag["kappa_ess_bulk_min"]
+            if v < KAPPA_ESS_MIN:
+                out.append(
+                    f"Bulk effective sample size of a κ cell as low as {v:.0f} "
+                    f"({diag['kappa_ess_bulk_worst']}; wanted ≥ {KAPPA_ESS_MIN:.0f}): draw more."
+                )
+            if diag.get("kappa_rhat_max", 0.0) > RHAT_MAX:
+                out.append(
+                    f"R-hat of a κ cell up to {diag['kappa_rhat_max']:.3f}: the chains disagree. "
+                    "Run longer chains (more warm-up and draws)."
+                )
+        floor = ESS_PER_CHAIN * chains if "kappa_ess_bulk_min" not in diag else ESS_PARAMS_MIN
         for kind in ("bulk", "tail"):
             v = diag[f"ess_{kind}_min"]
-            if v < ESS_PER_CHAIN * chains:
+            if v < floor:
                 out.append(
                     f"{kind.capitalize()} effective sample size as low as {v:.0f} "
-                    f"({diag[f'ess_{kind}_worst']}; wanted ≥ {ESS_PER_CHAIN * chains}): draw more."
+                    f"({diag[f'ess_{kind}_worst']}; wanted ≥ {floor}): draw more."
                 )
         if diag["max_tree_depth_hits"]:
             out.append(
@@ -224,15 +245,61 @@ def resolve_specs(
     return out
 
 
-def _fit_one(data: OutcomeData, settings: SamplerSettings) -> Generator[Progress, None, ModelFit]:
+def _summaries(post: Any, data: OutcomeData, settings: SamplerSettings) -> dict[str, Any]:
+    """Leave-one-out, diagnostics and every summary of a posterior (the fit's last step)."""
     from iaa_desktop.core.kinds.candidates.model import fit as fit_mod
     from iaa_desktop.core.kinds.candidates.model import summaries as s
 
-    sampler = fit_mod.sample_nuts if settings.method == "nuts" else fit_mod.sample_variational
-    post = yield from sampler(data, settings)
-    yield Progress(1, 1, f"{data.spec.name}: leave-one-out and summaries")
     loo = s.loo(fit_mod.pointwise_loglik(post, data), data.item, post)
     diag = s.diagnostics(post)
+    if diag.get("method") == "nuts":
+        diag.update(s.kappa_convergence(post, data))
+    return {
+        "loo": loo,
+        "diagnostics": diag,
+        "kappa": s.kappa_tables(post, data, settings.seed),
+        "curves": s.kappa_curves(post, data, settings.seed),
+        "coefficients": s.coefficients(post, data),
+        "correlations": s.correlations(post, data),
+    }
+
+
+def _fit_one(data: OutcomeData, settings: SamplerSettings) -> Generator[Progress, None, ModelFit]:
+    import time
+
+    from iaa_desktop.core.kinds.candidates.model import fit as fit_mod
+    from iaa_desktop.core.kinds.candidates.model import summaries as s
+
+    def check(post: Any) -> tuple[float, bool, bool]:
+        c = s.kappa_convergence(post, data)
+        agree = c["kappa_rhat_max"] <= RHAT_MAX and c["params_rhat_max"] <= RHAT_MAX
+        enough = agree and c["kappa_ess_bulk_min"] >= settings.min_ess
+        return float(c["kappa_ess_bulk_min"]), bool(agree), bool(enough)
+
+    def summarise_cost(post: Any) -> float:
+        with warnings.catch_warnings():  # imported once per process: not a cost of the draws
+            warnings.simplefilter("ignore")
+            import arviz  # noqa: F401
+        _summaries(fit_mod.first_draws(post, 5), data, settings)  # first calls: not per draw
+        w0 = time.perf_counter()
+        _summaries(post, data, settings)
+        return time.perf_counter() - w0
+
+    if settings.method == "nuts":
+        sampler = fit_mod.sample_nuts(data, settings, check, summarise_cost)
+    else:
+        sampler = fit_mod.sample_variational(data, settings)
+    last = Progress(1, 1)
+    while True:
+        try:
+            last = next(sampler)
+        except StopIteration as stop:
+            post = stop.value
+            break
+        yield last
+    # the summaries were counted as work left when the sampler measured them on its first draws
+    yield Progress(last.done, last.total, f"{data.spec.name}: leave-one-out and summaries")
+    summary = _summaries(post, data, settings)
     info = {
         "n_outcomes": int(len(data.y)),
         "n_items": data.n_items,
@@ -252,14 +319,14 @@ def _fit_one(data: OutcomeData, settings: SamplerSettings) -> Generator[Progress
     return ModelFit(
         spec=data.spec,
         info=info,
-        settings=settings,
-        diagnostics=diag,
-        loo=loo,
-        kappa=s.kappa_tables(post, data, settings.seed),
-        curves=s.kappa_curves(post, data, settings.seed),
-        coefficients=s.coefficients(post, data),
-        correlations=s.correlations(post, data),
-        warnings=check_diagnostics(diag, loo),
+        settings=post.settings,
+        diagnostics=summary["diagnostics"],
+        loo=summary["loo"],
+        kappa=summary["kappa"],
+        curves=summary["curves"],
+        coefficients=summary["coefficients"],
+        correlations=summary["correlations"],
+        warnings=check_diagnostics(summary["diagnostics"], summary["loo"]),
     )
 
 

@@ -204,6 +204,65 @@ def kappa_curves(post: Posterior, data: OutcomeData, seed: int) -> dict[str, Any
     }
 
 
+def kappa_cells(post: Posterior, data: OutcomeData) -> dict[str, NDArray[Any]]:
+    """κ (Eq. 8 chance, without varying intercepts) of every condition the κ tables report,
+    per draw, shaped (chains, draws): overall, each level of each factor, each crossing."""
+    rng = np.random.default_rng(0)  # not drawn from: no varying intercepts are drawn here
+    shape = (post.n_chains, post.n_draws)
+    conditions: dict[str, dict[str, Any]] = {"overall": {}}
+    for name, levels in _model_factors(data):
+        for lv in levels:
+            conditions[f"{name}={lv}"] = {name: lv}
+    small = _crossed(data)
+    if len(small) >= 2:
+        for combo in product(*(lv for _, lv in small)):
+            cond = dict(zip([n for n, _ in small], combo))
+            conditions[" × ".join(f"{k}={v}" for k, v in cond.items())] = cond
+    return {
+        key: condition_draws(post, data, cond, False, rng)["kappa"].reshape(shape)
+        for key, cond in conditions.items()
+    }
+
+
+def kappa_convergence(post: Posterior, data: OutcomeData) -> dict[str, Any]:
+    """The κ cells' worst bulk ESS and R-hat (rank-normalised; Vehtari et al. 2021) and the
+    parameters' worst R-hat: what decides whether a fit has drawn enough."""
+    az = _import_arviz()
+    ess, rhat, worst = math.inf, 0.0, ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for key, v in kappa_cells(post, data).items():
+            e = float(az.ess(v, method="bulk"))
+            if e < ess:
+                ess, worst = e, key
+            if post.n_chains > 1:
+                rhat = max(rhat, float(az.rhat(v)))
+    params = _diagnostic_params(post)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = az.rhat(az.from_dict(posterior=params)) if post.n_chains > 1 else None
+    rhat_params = (
+        max(float(np.nanmax(r[k].values)) for k in r.data_vars) if r is not None else math.nan
+    )
+    return {
+        "kappa_ess_bulk_min": ess,
+        "kappa_ess_bulk_worst": worst,
+        "kappa_rhat_max": rhat if post.n_chains > 1 else math.nan,
+        "params_rhat_max": rhat_params,
+    }
+
+
+def _diagnostic_params(post: Posterior) -> dict[str, NDArray[Any]]:
+    """The parameters checked for convergence (correlation matrices by their upper triangle)."""
+    params = {}
+    for k, v in post.params.items():
+        if k.startswith("corr_"):
+            iu = np.triu_indices(v.shape[-1], 1)
+            v = v[..., iu[0], iu[1]]
+        params[k] = v
+    return params
+
+
 def _import_arviz():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ArviZ announces its refactor on import
@@ -218,13 +277,7 @@ def diagnostics(post: Posterior) -> dict[str, Any]:
     if post.settings.method != "nuts":
         out.update(method=post.settings.method)
         return out
-    params = {}
-    for k, v in post.params.items():
-        if k.startswith("corr_"):
-            iu = np.triu_indices(v.shape[-1], 1)
-            v = v[..., iu[0], iu[1]]
-        params[k] = v
-    idata = az.from_dict(posterior=params)
+    idata = az.from_dict(posterior=_diagnostic_params(post))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # R-hat compares chains: with one chain there is nothing to compare
