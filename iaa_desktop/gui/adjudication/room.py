@@ -88,11 +88,16 @@ class RoomSharer(QObject):
         self.user_moved = False
         self._soon.start()
 
+    def _part(self, k: int) -> QWidget:
+        w = self.split.widget(k)
+        assert w is not None
+        return w
+
     def share(self) -> None:
         split = self.split
         if split.count() < 3 or split.width() <= 0:
             return
-        queue, center, side = (split.widget(k) for k in range(3))
+        queue, center, side = (self._part(k) for k in range(3))
         handles = split.handleWidth() * 2
         total = split.width() - handles
         center_min = center.minimumSizeHint().width()
@@ -127,13 +132,13 @@ class RoomSharer(QObject):
         or folded away."""
         split = self.split
         q, c, s = split.sizes()
-        side: QWidget = split.widget(2)
+        side = self._part(2)
         self.user_folded = not on
         if on:
             side.show()
             want = side.minimumSizeHint().width()
             total = q + c + s
-            center_min = split.widget(1).minimumSizeHint().width()
+            center_min = self._part(1).minimumSizeHint().width()
             c2 = max(center_min, total - q - want)
             q2 = max(0, total - c2 - want)
             split.setSizes([q2, c2, want])
