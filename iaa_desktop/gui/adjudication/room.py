@@ -108,9 +108,17 @@ class RoomSharer(QObject):
         queue.setMinimumWidth(max(0, min(useful, total - center_min)))
         keep = queue_width(self.view, self.model, KEEP_SIDE_CHARS)
         sizes = split.sizes()
-        if not side.isVisible():
+        if side.isHidden():
             sizes[2] = 0
+        # hidden by another hand (the full-screen meeting layout): left so, its room not counted
+        elsewhere = side.isHidden() and not self.side_folded
+        if elsewhere:
+            side_min = 0
         if keep + center_min + side_min <= total and not self.user_folded:
+            if elsewhere:
+                q = max(sizes[0], keep)
+                split.setSizes([q, total - q, 0])
+                return
             side.show()
             q = max(sizes[0], keep)
             s = max(side_min, sizes[2])
@@ -123,9 +131,10 @@ class RoomSharer(QObject):
             return
         want = queue_width(self.view, self.model, READABLE_CHARS)
         q = max(min(useful, total - center_min), min(want, total - center_min))
-        side.hide()  # hidden, its minimum width does not widen the window
         split.setSizes([q, total - q, 0])
-        self._set_folded(True)
+        if not elsewhere:
+            side.hide()  # hidden, its minimum width does not widen the window
+            self._set_folded(True)
 
     def show_side(self, on: bool) -> None:
         """The toolbar's button: the side panel back (taken from the unit, then the queue),
