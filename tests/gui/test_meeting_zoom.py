@@ -160,6 +160,10 @@ def test_the_agreement_beside_the_queue_shows_every_figure_whole(qtbot, five) ->
     five.resize(1280, 720)
     for _ in range(3):  # 150 %
         qtbot.keyClick(panel.queue_view, Qt.Key.Key_Equal, CTRL)
+    # the side panel folded away to give the queue room: brought back by its button
+    qtbot.waitUntil(lambda: not panel.side.isVisible(), timeout=5000)
+    qtbot.mouseClick(panel.toolbar.side_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.viewport().width() > 0, timeout=5000)
     qtbot.keyClick(panel.queue_view, Qt.Key.Key_1)  # a decision: the figures are shown again
     qtbot.waitUntil(lambda: panel.session.progress()[0] > 0)
     qtbot.wait(300)

@@ -7,6 +7,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QTextBrowser
+
 from iaa_desktop.gui.widgets.colours import ValueColours
 from iaa_desktop.gui.widgets.text import direction
 
@@ -46,3 +49,51 @@ def versions_html(session: Any, i: int, colours: ValueColours) -> str:
 def unit_page(session: Any, i: int, colours: ValueColours) -> str:
     """The whole page of unit ``i``: context, then the versions."""
     return session.describe_html(i) + versions_html(session, i, colours)
+
+
+class VersionsInView(QObject):
+    """Keeps the versions (the end of the unit's page) in the text pane: when the context and
+    the versions are taller than the pane (a large zoom, five annotators), the page is shown
+    scrolled down to its end, the context above as far as it fits; and it stays so when the pane
+    is resized, until the person scrolls."""
+
+    def __init__(self, browser: QTextBrowser) -> None:
+        super().__init__(browser)
+        self.browser = browser
+        self.following = True
+        self._soon = QTimer(self)
+        self._soon.setSingleShot(True)
+        self._soon.setInterval(0)
+        self._soon.timeout.connect(self._follow)
+        bar = browser.verticalScrollBar()
+        bar.valueChanged.connect(self._scrolled)
+        bar.rangeChanged.connect(lambda _a, _b: self._soon.start() if self.following else None)
+        browser.viewport().installEventFilter(self)
+
+    def reveal(self) -> None:
+        """A new page: its end in view."""
+        self.following = True
+        self.browser.document().documentLayout().documentSize()  # laid out: the bar's range
+        self._to_end()
+        self._soon.start()
+
+    def _follow(self) -> None:
+        if self.following:
+            self._to_end()
+
+    def _to_end(self) -> None:
+        bar = self.browser.verticalScrollBar()
+        self._moving = True
+        try:
+            bar.setValue(bar.maximum())
+        finally:
+            self._moving = False
+
+    def _scrolled(self, value: int) -> None:
+        if not getattr(self, "_moving", False):
+            self.following = value >= self.browser.verticalScrollBar().maximum()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and self.following:
+            self._soon.start()
+        return super().eventFilter(watched, event)

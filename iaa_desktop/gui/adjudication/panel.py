@@ -39,10 +39,11 @@ from PySide6.QtWidgets import (
 from iaa_desktop.core.adjudication import AdjudicationSession, Decide, StoreError
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.gui.adjudication.bulk_menu import BulkMenu
-from iaa_desktop.gui.adjudication.context import CHOOSE, unit_page
+from iaa_desktop.gui.adjudication.context import CHOOSE, VersionsInView, unit_page
 from iaa_desktop.gui.adjudication.keys import KeyHandler, confirm_unsaved
 from iaa_desktop.gui.adjudication.live_agreement import LiveAgreement
 from iaa_desktop.gui.adjudication.queue_model import ColumnSharer, QueueModel, share_columns
+from iaa_desktop.gui.adjudication.room import RoomSharer
 from iaa_desktop.gui.adjudication.side import SidePanel
 from iaa_desktop.gui.adjudication.toolbar import Toolbar
 from iaa_desktop.gui.adjudication.undo import UndoAdapter
@@ -159,6 +160,13 @@ class AdjudicationPanel(QWidget):
         split.setStretchFactor(1, 4)
         split.setStretchFactor(2, 1)
         split.setSizes([470, 560, 230])
+        split.setCollapsible(0, False)
+        split.setCollapsible(1, False)
+        self.splitter = split
+        self.room = RoomSharer(split, self.queue_view, self.queue_model)
+        self.room.folded.connect(lambda on: self.toolbar.side_button.setChecked(not on))
+        self.toolbar.side_button.clicked.connect(self.room.show_side)
+        self.zoom.changed.connect(lambda _f: self.room.zoomed())
         lay.addWidget(split, 1)
         self.bulk_menu = BulkMenu(self)
         self.toolbar.bulk_button.setMenu(self.bulk_menu)
@@ -207,6 +215,7 @@ class AdjudicationPanel(QWidget):
         self.context_view.anchorClicked.connect(self._on_anchor)
         self.context_view.setObjectName("unit_context")
         self.zoom = TextZoom(self, [self.context_view])
+        self.versions_in_view = VersionsInView(self.context_view)
         cl.addWidget(self.context_view, 1)
         self.choices_box = QGroupBox("Decide — press the key, or click a version above")
         self.choices_layout = QGridLayout(self.choices_box)
@@ -349,6 +358,8 @@ class AdjudicationPanel(QWidget):
         self.context_view.setHtml(unit_page(s, i, self.queue_model.colours))
         if getattr(self, "_keep_scroll", False):
             self.context_view.verticalScrollBar().setValue(bar)
+        else:
+            self.versions_in_view.reveal()
         self._fill_buttons(i)
         d = s.decision(i)
         self.note_edit.setText(d.note if d else "")

@@ -34,6 +34,10 @@ from iaa_desktop.gui.widgets.text import bidi_cell
 
 _Index = QModelIndex | QPersistentModelIndex
 STATE_TIP = "• = to decide · = = merged automatically (the strategy) · ✓ = decided"
+#: the room a version keeps before the unit and group columns give way (in characters)
+VERSION_CHARS = 8
+#: the least room a version is shown in; narrower, the queue scrolls sideways
+MIN_VERSION_CHARS = 5
 #: longest version shown in a cell (the full one is in the tooltip)
 CELL_CHARS = 40
 
@@ -245,7 +249,7 @@ def share_columns(view: QTableView, model: QueueModel) -> None:
     """The annotators' versions and the decision share the queue's width (elided, the whole text
     in the tooltip); the state and the severity columns
     are as wide as their text; the unit and group columns give way (down to a few characters)
-    so that every version keeps room for about six characters. Called again when the queue is
+    so that every version keeps room for :data:`VERSION_CHARS` characters. Called again when the queue is
     resized (:class:`ColumnSharer`)."""
     hh = view.horizontalHeader()
     fm, hfm = view.fontMetrics(), hh.fontMetrics()
@@ -260,20 +264,29 @@ def share_columns(view: QTableView, model: QueueModel) -> None:
     view.setColumnWidth(0, state_w)
     view.setColumnWidth(n - 1, severity_w)
     shared = model.decision_column() - 2  # annotators and the decision
-    avail = view.viewport().width() - state_w - severity_w - shared * ch * 6
+    avail = view.viewport().width() - state_w - severity_w - shared * ch * VERSION_CHARS
     unit = min(ch * 22, max(ch * 10, model.property("unit_width") or view.columnWidth(1)))
     group = 0 if view.isColumnHidden(2) else min(ch * 12, view.columnWidth(2))
-    if unit + group > avail > 0:
-        group = 0 if view.isColumnHidden(2) else max(ch * 5, min(group, avail // 3))
+    if unit + group > avail:
+        group = 0 if view.isColumnHidden(2) else max(ch * 5, min(group, max(0, avail) // 3))
         unit = max(ch * 8, avail - group)
     view.setColumnWidth(1, unit)
     if not view.isColumnHidden(2):
         view.setColumnWidth(2, group)
+    # fewer than MIN_VERSION_CHARS each (a large zoom): the versions keep that width and the
+    # queue scrolls sideways, rather than showing "…" alone
+    room = view.viewport().width() - state_w - severity_w - unit - group
+    narrow = room < shared * ch * MIN_VERSION_CHARS
     for c in range(3, model.decision_column() + 1):
-        hh.setSectionResizeMode(c, mode.Stretch)
+        if narrow:
+            hh.setSectionResizeMode(c, mode.Interactive)
+            view.setColumnWidth(c, ch * (MIN_VERSION_CHARS + 1))
+        else:
+            hh.setSectionResizeMode(c, mode.Stretch)
     # too narrow for every column (a large zoom beside the side panels): the severity is shown
     # right after the state, where scrolling never hides part of its number
-    needed = state_w + severity_w + unit + group + shared * hh.minimumSectionSize()
+    least = ch * (MIN_VERSION_CHARS + 1) if narrow else hh.minimumSectionSize()
+    needed = state_w + severity_w + unit + group + shared * least
     place = 1 if needed > view.viewport().width() else n - 1
     if hh.visualIndex(n - 1) != place:
         hh.moveSection(hh.visualIndex(n - 1), place)

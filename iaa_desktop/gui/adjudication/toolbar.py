@@ -110,6 +110,15 @@ class Toolbar(QWidget):
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.activated.connect(self._focus_search)
         row2.addWidget(self.search_edit, 1)
+        # the side panel (agreement, decisions, exports): folds away when the queue needs room
+        self.side_button = QPushButton("Agreement")
+        self.side_button.setCheckable(True)
+        self.side_button.setChecked(True)
+        self.side_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.side_button.setToolTip(
+            "show or fold the agreement, the decisions of this sitting and the exports"
+        )
+        row2.addWidget(self.side_button)
         self._fill_pairs()
         self._fill_labels()
         self._label_strategy_items()
