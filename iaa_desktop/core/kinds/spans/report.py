@@ -215,6 +215,11 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     sec = _documents_section(result, ctx)
     if sec is not None:
         kr.sections.append(sec)
+    from iaa_desktop.core.kinds.spans import timeline_report
+
+    sec = timeline_report.section(result, ctx)
+    if sec is not None:  # recordings (ELAN, Praat): the worst ones' timelines
+        kr.sections.append(sec)
     if getattr(result, "relations", None) is not None:
         from iaa_desktop.core.kinds.spans import relation_report
 
