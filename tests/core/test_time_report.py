@@ -95,6 +95,9 @@ def test_the_report_holds_the_timelines_of_the_worst_recordings(tmp_path):
     code = cli_main(["report", *map(str, inputs), "--no-gamma", "--html", str(out)])
     assert code == 0
     html = out.read_text(encoding="utf-8")
+    # disagreements of a recording by their time, not by a (missing) text
+    docs = html[html.index('id="documents"') : html.index('id="timelines"')]
+    assert "tilt 2.000–3.000 s" in docs and "[]" not in docs
     sec = html[html.index('id="timelines"') :]
     figures = re.findall(
         r'<figure class="chart"><img[^>]*src="data:image/svg\+xml;base64,([^"]+)"', sec

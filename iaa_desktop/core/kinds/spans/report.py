@@ -25,6 +25,7 @@ from iaa_desktop.core.export.report import (
     SummaryRow,
 )
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
+from iaa_desktop.core.kinds.spans.tables import seconds
 from iaa_desktop.core.metrics import catalogue
 
 #: documents whose disagreements are printed in context
@@ -128,14 +129,22 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
             continue
         text = corpus.texts[corpus.names.index(name)] or ""
         shown = rows.assign(
-            context=[_context(text, s, e) for s, e in zip(rows["start"], rows["end"])]
+            context=[
+                seconds(s, e) if corpus.time_unit else _context(text, s, e)
+                for s, e in zip(rows["start"], rows["end"])
+            ]
         )
         body.append(
             table_html(
                 shown,
                 ["context", "kind", *corpus.annotators],
                 digits=3,
-                caption=f"Disagreements in {name}, most disagreeing first ([…] = the stretch in question)",
+                caption=f"Disagreements in {name}, most disagreeing first "
+                + (
+                    "(the stretch's time)"
+                    if corpus.time_unit
+                    else "([…] = the stretch in question)"
+                ),
                 cls="classes",
             )
         )
