@@ -9,22 +9,31 @@ messages that name the file and the line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import gc
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from xml.parsers import expat
 
 from iaa_desktop.core.errors import ReaderError
 
 
-@dataclass
+@dataclass(slots=True)
 class Element:
     """An element: its tag, attributes, text (character data directly inside it), children and
-    the line it starts on."""
+    the line it starts on.
+
+    Few objects the garbage collector tracks, as an ELAN file of hours holds hundreds of thousands
+    of elements and each full collection visits them all while holding the interpreter lock
+    (the window's thread waits): no instance dictionary (slots), and an element without children
+    shares one empty tuple instead of holding an empty list (attribute dictionaries of strings
+    are not tracked)."""
 
     tag: str
     attrib: dict[str, str]
     line: int
-    children: list[Element] = field(default_factory=list)
+    children: Sequence[Element] = ()
     text: str = ""
 
     def get(self, name: str, default: str = "") -> str:
@@ -38,6 +47,27 @@ class Element:
         return next((c for c in self.children if c.tag == tag), None)
 
 
+#: bytes fed to the parser at a time (the objects built so far are set apart after each)
+CHUNK = 1 << 18
+
+
+@contextmanager
+def set_apart() -> Iterator[Callable[[], None]]:
+    """Keep a large tree out of the garbage collector's way while it is built and read.
+
+    Every full collection visits every object the collector tracks while holding the
+    interpreter lock, so while a worker builds a tree of hundreds of thousands of elements
+    (an ELAN file of hours) the window's thread waits for each of them (tenths of a second).
+    Inside this context, the function it yields (:func:`gc.freeze`) moves the objects made so
+    far to the collector's permanent generation, which collections skip; on leaving they are
+    given back (:func:`gc.unfreeze`). Objects freed meanwhile are freed at once, by their
+    reference counts, as always; the tree has no reference cycles."""
+    try:
+        yield gc.freeze
+    finally:
+        gc.unfreeze()
+
+
 class _Refused(Exception):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
@@ -45,8 +75,10 @@ class _Refused(Exception):
         self.message = message
 
 
-def parse(raw: bytes, path: Path | str) -> Element:
-    """The root element of ``raw`` (an XML document in any encoding its declaration names).
+def parse(raw: bytes, path: Path | str, every_chunk: Callable[[], None] | None = None) -> Element:
+    """The root element of ``raw`` (an XML document in any encoding its declaration names),
+    fed to the parser :data:`CHUNK` bytes at a time, calling ``every_chunk`` after each (see
+    :func:`set_apart`).
 
     Raises :class:`ReaderError` with the line for malformed XML, a DTD or an entity."""
     parser = expat.ParserCreate()
@@ -57,7 +89,11 @@ def parse(raw: bytes, path: Path | str) -> Element:
     def start(tag: str, attrs: dict[str, str]) -> None:
         el = Element(tag, attrs, parser.CurrentLineNumber)
         if stack:
-            stack[-1].children.append(el)
+            parent = stack[-1]
+            if isinstance(parent.children, list):
+                parent.children.append(el)
+            else:  # its first child
+                parent.children = [el]
         else:
             root.append(el)
         stack.append(el)
@@ -88,7 +124,11 @@ def parse(raw: bytes, path: Path | str) -> Element:
     parser.SkippedEntityHandler = refuse_entity
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
-        parser.Parse(raw, True)
+        for at in range(0, len(raw), CHUNK):
+            parser.Parse(raw[at : at + CHUNK], False)
+            if every_chunk is not None:
+                every_chunk()
+        parser.Parse(b"", True)
     except _Refused as e:
         raise ReaderError(path, e.line, e.message) from None
     except expat.ExpatError as e:
