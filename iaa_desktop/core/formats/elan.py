@@ -26,7 +26,7 @@ from pathlib import Path
 
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats.timed import TimedFile, TimedTier, TimedUnit
-from iaa_desktop.core.formats.xml_safe import Element, parse, set_apart
+from iaa_desktop.core.formats.xml_safe import Element, parse, release, set_apart
 from iaa_desktop.core.textio import read_bytes
 
 ROOT = "ANNOTATION_DOCUMENT"
@@ -269,8 +269,8 @@ def read_eaf(path: Path) -> TimedFile:
     """The tiers of an EAF file (see the module docstring); raises :class:`ReaderError` when the
     file is not an EAF document, else reports problems in ``TimedFile.problems``."""
     path = Path(path)
-    with set_apart() as every_chunk:  # hours of recording: the tree out of the collector's way
-        root = parse(read_bytes(path), path, every_chunk)
+    with set_apart():  # hours of recording: the tree out of the collector's way
+        root = parse(read_bytes(path), path)
         if root.tag != ROOT:
             raise ReaderError(
                 path,
@@ -278,5 +278,5 @@ def read_eaf(path: Path) -> TimedFile:
                 f"the root element is <{root.tag[:60]}>, not <{ROOT}>: not an ELAN document.",
             )
         out = _Reader(path, root).read()
-        del root  # freed here, by reference counts, before the collector sees it again
+        release(root)  # freed here, by reference counts, before the collector runs again
     return out

@@ -10,7 +10,8 @@ messages that name the file and the line.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,25 +48,49 @@ class Element:
         return next((c for c in self.children if c.tag == tag), None)
 
 
-#: bytes fed to the parser at a time (the objects built so far are set apart after each)
+#: bytes fed to the parser at a time
 CHUNK = 1 << 18
+
+_apart_lock = threading.Lock()
+#: readers inside :func:`set_apart` now, and whether the collector ran before the first came in
+_apart: list[int] = [0, 1]
 
 
 @contextmanager
-def set_apart() -> Iterator[Callable[[], None]]:
+def set_apart() -> Iterator[None]:
     """Keep a large tree out of the garbage collector's way while it is built and read.
 
     Every full collection visits every object the collector tracks while holding the
-    interpreter lock, so while a worker builds a tree of hundreds of thousands of elements
-    (an ELAN file of hours) the window's thread waits for each of them (tenths of a second).
-    Inside this context, the function it yields (:func:`gc.freeze`) moves the objects made so
-    far to the collector's permanent generation, which collections skip; on leaving they are
-    given back (:func:`gc.unfreeze`). Objects freed meanwhile are freed at once, by their
-    reference counts, as always; the tree has no reference cycles."""
+    interpreter lock, so while a worker builds a tree of hundreds of thousands of elements (an
+    ELAN file of hours) the window's thread waits for each of them (tenths of a second, several
+    times). Inside this context automatic collections are paused (:func:`gc.disable`; the
+    tree has no reference cycles, and it is freed by its reference counts before leaving); they
+    resume when the last reader inside leaves, if they ran before the first came in."""
+    with _apart_lock:
+        if _apart[0] == 0:
+            _apart[1] = int(gc.isenabled())
+            gc.disable()
+        _apart[0] += 1
     try:
-        yield gc.freeze
+        yield
     finally:
-        gc.unfreeze()
+        with _apart_lock:
+            _apart[0] -= 1
+            if _apart[0] == 0 and _apart[1]:
+                gc.enable()
+
+
+def release(root: Element, batch: int = 4096) -> None:
+    """Free a large tree a slice at a time: freeing it at once would hold the interpreter lock
+    until its last element is gone (the window's thread waits); between slices other threads
+    run."""
+    for child in root.children:
+        kids = child.children
+        if isinstance(kids, list):
+            while kids:
+                del kids[-batch:]
+    if isinstance(root.children, list):
+        root.children.clear()
 
 
 class _Refused(Exception):
@@ -75,10 +100,9 @@ class _Refused(Exception):
         self.message = message
 
 
-def parse(raw: bytes, path: Path | str, every_chunk: Callable[[], None] | None = None) -> Element:
+def parse(raw: bytes, path: Path | str) -> Element:
     """The root element of ``raw`` (an XML document in any encoding its declaration names),
-    fed to the parser :data:`CHUNK` bytes at a time, calling ``every_chunk`` after each (see
-    :func:`set_apart`).
+    fed to the parser :data:`CHUNK` bytes at a time.
 
     Raises :class:`ReaderError` with the line for malformed XML, a DTD or an entity."""
     parser = expat.ParserCreate()
@@ -126,8 +150,6 @@ def parse(raw: bytes, path: Path | str, every_chunk: Callable[[], None] | None =
     try:
         for at in range(0, len(raw), CHUNK):
             parser.Parse(raw[at : at + CHUNK], False)
-            if every_chunk is not None:
-                every_chunk()
         parser.Parse(b"", True)
     except _Refused as e:
         raise ReaderError(path, e.line, e.message) from None
