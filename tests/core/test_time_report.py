@@ -117,3 +117,17 @@ def test_a_text_study_has_no_timelines(tmp_path):
     brat = FIXTURES / "spans" / "brat"
     assert cli_main(["report", str(brat / "A"), str(brat / "B"), "--html", str(out)]) == 0
     assert 'id="timelines"' not in out.read_text(encoding="utf-8")
+
+
+def test_a_dense_recording_is_drawn_by_a_shorter_stretch(tmp_path):
+    # ten minutes, a unit every second (200 ms) per annotator, Ben's labels all different
+    units = [(k * 1000, k * 1000 + 200, "nod") for k in range(600)]
+    other = [(a, b, "tilt") for a, b, _ in units]
+    (tmp_path / "dense.eaf").write_text(eaf({"Ana": units, "Ben": other}), encoding="utf-8")
+    r = run_to_end(
+        get_kind("spans").run([tmp_path / "dense.eaf"], {"n_resamples": 20, "gamma": False})
+    )
+    fig, caption = timeline_report.timeline_figure(r, 0)
+    lo, hi = fig.axes[0].get_xlim()
+    assert hi - lo == 25.0  # 25 units per lane
+    assert len([p for p in fig.axes[0].patches if p.get_width() > 0]) <= 2 * 27

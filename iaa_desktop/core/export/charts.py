@@ -285,7 +285,7 @@ def timeline_lanes(
     for i in np.flatnonzero(blocks).tolist():
         lo, hi = max(s[i], a0), min(e[i], a1)
         room = int((hi - lo) * points_per_second / (0.55 * 6.5)) - 1
-        if room >= 2:
+        if room >= min(len(str(labels[i])), 4):  # a whole short label, or four characters
             ax.text(
                 (lo + hi) / 2,
                 y[i],

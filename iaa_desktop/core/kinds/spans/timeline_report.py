@@ -1,8 +1,9 @@
 """Report section of a time-aligned spans study (ELAN, Praat): the timeline of the recordings
 with most disagreement, one lane per annotator, as the timeline view draws them.
 
-A long recording is shown by the stretch of :data:`WINDOW_MS` with most disagreeing groups of
-units (a two-hour recording drawn whole would be one grey band); the caption says which.
+A long recording is shown by the stretch of :data:`WINDOW_MS` (shorter for a dense one) with
+most disagreeing groups of units (a two-hour recording drawn whole would be one grey band); the
+caption says which.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ from iaa_desktop.core.kinds.spans.measures import KINDS
 N_RECORDINGS = 3
 #: the longest stretch of a recording drawn (ms)
 WINDOW_MS = 60_000
+#: a dense recording: a stretch as long as it takes for about this many units per lane (to
+#: tell the blocks apart), but at least :data:`MIN_WINDOW_MS`
+UNITS_PER_LANE = 25
+MIN_WINDOW_MS = 5_000
 #: label fills (ColorBrewer Set3, as the timeline view fills them), in the labels' order
 FILLS = (
     "#8dd3c7",
@@ -75,8 +80,12 @@ def timeline_figure(result: Any, d: int) -> tuple[Any, str]:
     corpus, groups = result.corpus, result.groups
     duration = int(corpus.lengths[d])
     bad = (groups.doc == d) & (groups.kind != KINDS.index("agree"))
-    a, b = window_of(groups.start[bad], duration)
     ix = np.flatnonzero(corpus.doc == d)
+    per_lane = len(ix) / max(len(corpus.annotators), 1)
+    width = WINDOW_MS
+    if per_lane and duration * UNITS_PER_LANE / per_lane < WINDOW_MS:
+        width = max(MIN_WINDOW_MS, round(duration * UNITS_PER_LANE / per_lane, -3))
+    a, b = window_of(groups.start[bad], duration, int(width))
     spans = [corpus.spans[i] for i in ix.tolist()]
     st = np.array([s.start for s in spans], dtype=np.int64)
     en = np.array([s.end for s in spans], dtype=np.int64)
