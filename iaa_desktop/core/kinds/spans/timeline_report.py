@@ -84,8 +84,8 @@ def timeline_figure(result: Any, d: int) -> tuple[Any, str]:
     per_lane = len(ix) / max(len(corpus.annotators), 1)
     width = WINDOW_MS
     if per_lane and duration * UNITS_PER_LANE / per_lane < WINDOW_MS:
-        width = max(MIN_WINDOW_MS, round(duration * UNITS_PER_LANE / per_lane, -3))
-    a, b = window_of(groups.start[bad], duration, int(width))
+        width = max(MIN_WINDOW_MS, int(round(duration * UNITS_PER_LANE / per_lane, -3)))
+    a, b = window_of(groups.start[bad], duration, width)
     spans = [corpus.spans[i] for i in ix.tolist()]
     st = np.array([s.start for s in spans], dtype=np.int64)
     en = np.array([s.end for s in spans], dtype=np.int64)
