@@ -14,6 +14,10 @@ Timed, CPU and wall (median of ``--repeats``):
 * the whole comparison from the ``.eaf`` and from the table (``kind.run``: exact, overlap and
   tolerance F1, groups, character coefficients, αU, the bootstrap over recordings; γ with
   ``--gamma``);
+* the ``.eaf`` read in a thread while the main thread beats every 10 ms, with the garbage
+  collector paused while the reader's tree is built and read (as it is) and, for comparison,
+  running: the longest gap, and the full collections (each visits every tracked object
+  holding the interpreter lock);
 * in the window: the study computed in the window's worker while a 10 ms timer beats on the GUI
   thread (the longest gap between two beats is how long the window could not react), then the
   timeline of the recording built and shown.
@@ -122,6 +126,45 @@ def write_table(folder: Path, tiers: dict[str, list[tuple[int, int, str]]], tota
     path = folder / "rec.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     return path
+
+
+def reader_pauses(eaf: Path, paused: bool) -> tuple[float, int, float, float]:
+    """The ``.eaf`` read in a thread while this one beats every 10 ms: (longest gap s, full
+    collections, longest full collection s, wall s), with the collector paused while the
+    tree is built and read (as the reader does) or, for comparison, not."""
+    import contextlib
+    import gc
+    import threading
+
+    from iaa_desktop.core.formats import elan
+
+    full: list[float] = []
+    began: list[float] = []
+
+    def watch(phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            began.append(time.perf_counter())
+        elif began:
+            full.append(time.perf_counter() - began.pop())
+
+    saved = elan.set_apart
+    if not paused:
+        elan.set_apart = contextlib.nullcontext  # type: ignore[assignment]
+    gc.callbacks.append(watch)
+    try:
+        th = threading.Thread(target=lambda: elan.read_eaf(eaf))
+        beats = [time.perf_counter()]
+        th.start()
+        while th.is_alive():
+            time.sleep(0.01)
+            beats.append(time.perf_counter())
+    finally:
+        gc.callbacks.remove(watch)
+        elan.set_apart = saved
+    gaps = np.diff(beats)
+    return float(gaps.max()), len(full), max(full, default=0.0), beats[-1] - beats[0]
 
 
 def in_the_window(eaf: Path, options: dict, runs: int = 2) -> list[tuple[float, float, float]]:
@@ -237,6 +280,15 @@ def main() -> None:
             text,
             reference="the same as text spans",
         )
+        for k in range(args.repeats):
+            for paused in (False, True):
+                gap, n_full, longest, wall = reader_pauses(eaf, paused)
+                print(
+                    f"read .eaf in a thread, collector {'paused' if paused else 'running'} "
+                    f"while the tree is built (run {k + 1}): longest gap of this thread "
+                    f"{gap * 1000:.0f} ms, {n_full} full collections (longest "
+                    f"{longest * 1000:.0f} ms), {wall:.2f} s wall"
+                )
         if not args.no_window:
             runs = in_the_window(eaf, options)
             for k, (gap, wall, shown) in enumerate(runs, 1):

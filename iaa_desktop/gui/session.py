@@ -9,6 +9,7 @@ only the frozen study, never the session or a widget.
 
 from __future__ import annotations
 
+import gc
 import time
 import traceback
 from collections.abc import Generator
@@ -74,6 +75,10 @@ def _signature(study: Study) -> tuple:
     return tuple(sig)
 
 
+#: not empty once the objects of the warmed-up app are set apart from the garbage collector
+_SET_APART: list[bool] = []
+
+
 def warm_up() -> None:
     """Import what every study needs (pandas, the kinds, matplotlib's Agg backend) in a worker.
 
@@ -88,6 +93,13 @@ def warm_up() -> None:
 
     for name in kind_names():
         get_kind(name)
+    if not _SET_APART:
+        # what the app holds from now on for good (modules, classes, the window's wrappers) set
+        # apart from the garbage collector, once: every full collection visits every object it
+        # tracks while holding the interpreter lock, and the window's thread waits for it
+        _SET_APART.append(True)
+        gc.collect()
+        gc.freeze()
 
 
 class StudySession(QObject):

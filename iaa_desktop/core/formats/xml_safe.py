@@ -9,22 +9,32 @@ messages that name the file and the line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import gc
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from xml.parsers import expat
 
 from iaa_desktop.core.errors import ReaderError
 
 
-@dataclass
+@dataclass(slots=True)
 class Element:
     """An element: its tag, attributes, text (character data directly inside it), children and
-    the line it starts on."""
+    the line it starts on.
+
+    Few objects the garbage collector tracks, as an ELAN file of hours holds hundreds of thousands
+    of elements and each full collection visits them all while holding the interpreter lock
+    (the window's thread waits): no instance dictionary (slots), and an element without children
+    shares one empty tuple instead of holding an empty list (attribute dictionaries of strings
+    are not tracked)."""
 
     tag: str
     attrib: dict[str, str]
     line: int
-    children: list[Element] = field(default_factory=list)
+    children: Sequence[Element] = ()
     text: str = ""
 
     def get(self, name: str, default: str = "") -> str:
@@ -38,6 +48,51 @@ class Element:
         return next((c for c in self.children if c.tag == tag), None)
 
 
+#: bytes fed to the parser at a time
+CHUNK = 1 << 18
+
+_apart_lock = threading.Lock()
+#: readers inside :func:`set_apart` now, and whether the collector ran before the first came in
+_apart: list[int] = [0, 1]
+
+
+@contextmanager
+def set_apart() -> Iterator[None]:
+    """Keep a large tree out of the garbage collector's way while it is built and read.
+
+    Every full collection visits every object the collector tracks while holding the
+    interpreter lock, so while a worker builds a tree of hundreds of thousands of elements (an
+    ELAN file of hours) the window's thread waits for each of them (tenths of a second, several
+    times). Inside this context automatic collections are paused (:func:`gc.disable`; the
+    tree has no reference cycles, and it is freed by its reference counts before leaving); they
+    resume when the last reader inside leaves, if they ran before the first came in."""
+    with _apart_lock:
+        if _apart[0] == 0:
+            _apart[1] = int(gc.isenabled())
+            gc.disable()
+        _apart[0] += 1
+    try:
+        yield
+    finally:
+        with _apart_lock:
+            _apart[0] -= 1
+            if _apart[0] == 0 and _apart[1]:
+                gc.enable()
+
+
+def release(root: Element, batch: int = 4096) -> None:
+    """Free a large tree a slice at a time: freeing it at once would hold the interpreter lock
+    until its last element is gone (the window's thread waits); between slices other threads
+    run."""
+    for child in root.children:
+        kids = child.children
+        if isinstance(kids, list):
+            while kids:
+                del kids[-batch:]
+    if isinstance(root.children, list):
+        root.children.clear()
+
+
 class _Refused(Exception):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
@@ -46,7 +101,8 @@ class _Refused(Exception):
 
 
 def parse(raw: bytes, path: Path | str) -> Element:
-    """The root element of ``raw`` (an XML document in any encoding its declaration names).
+    """The root element of ``raw`` (an XML document in any encoding its declaration names),
+    fed to the parser :data:`CHUNK` bytes at a time.
 
     Raises :class:`ReaderError` with the line for malformed XML, a DTD or an entity."""
     parser = expat.ParserCreate()
@@ -57,7 +113,11 @@ def parse(raw: bytes, path: Path | str) -> Element:
     def start(tag: str, attrs: dict[str, str]) -> None:
         el = Element(tag, attrs, parser.CurrentLineNumber)
         if stack:
-            stack[-1].children.append(el)
+            parent = stack[-1]
+            if isinstance(parent.children, list):
+                parent.children.append(el)
+            else:  # its first child
+                parent.children = [el]
         else:
             root.append(el)
         stack.append(el)
@@ -88,7 +148,9 @@ def parse(raw: bytes, path: Path | str) -> Element:
     parser.SkippedEntityHandler = refuse_entity
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
-        parser.Parse(raw, True)
+        for at in range(0, len(raw), CHUNK):
+            parser.Parse(raw[at : at + CHUNK], False)
+        parser.Parse(b"", True)
     except _Refused as e:
         raise ReaderError(path, e.line, e.message) from None
     except expat.ExpatError as e:

@@ -189,7 +189,11 @@ def compare_corpus(
     counts = M.f1_counts(corpus, edges)
     f1 = f1_tables(corpus, counts, draws)
     yield Progress(2, 6, "Grouping disagreements")
-    groups = M.span_groups(corpus, edges)
+    grouped = edges
+    if corpus.time_unit:  # a point of time goes with the units it lies in, and other points
+        pi, pj = M.point_edges(corpus)
+        grouped = (np.concatenate([edges[0], pi]), np.concatenate([edges[1], pj]))
+    groups = M.span_groups(corpus, grouped)
     confusion, pair_dis = M.pair_disagreements(corpus, edges)
     yield Progress(3, 6, "Character and token coefficients")
     units = {level: unit_figures(corpus, level, draws) for level in ("char", "token")}

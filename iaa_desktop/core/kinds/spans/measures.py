@@ -47,6 +47,27 @@ def span_edges(corpus: SpanCorpus) -> tuple[NDArray[Any], NDArray[Any]]:
     return code // max(corpus.n_spans, 1), code % max(corpus.n_spans, 1)
 
 
+def point_edges(corpus: SpanCorpus) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Every pair (i, j), i ≠ j, of units of one recording where one is a point (a unit of
+    length zero) lying in the other (``start ≤ t < end``) or at the same time as it.
+
+    A point shares no stretch of time with anything, so :func:`span_edges` links it to
+    nothing; for grouping (the disagreements and the units to adjudicate) a point counts as
+    the millisecond ``[t, t + 1)``. The F1 figures keep their own rules (overlap F1 asks for a
+    positive-length overlap)."""
+    gs, ge = corpus.frag_global()
+    ge1 = np.where(ge == gs, ge + 1, ge)
+    pts = np.flatnonzero(ge == gs)
+    if not len(pts):
+        z = np.zeros(0, dtype=np.int64)
+        return z, z
+    a, b = S.overlap_edges(gs[pts], ge1[pts], gs, ge1)
+    i, j = corpus.frag_span[pts[a]], corpus.frag_span[b]
+    keep = (i != j) & (corpus.doc[i] == corpus.doc[j])
+    i, j = i[keep], j[keep]
+    return np.concatenate([i, j]), np.concatenate([j, i])
+
+
 @dataclass
 class F1Counts:
     """tp_exact / tp_overlap (pairs × documents × labels); n (annotators × documents × labels)."""

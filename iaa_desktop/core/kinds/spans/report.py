@@ -25,6 +25,7 @@ from iaa_desktop.core.export.report import (
     SummaryRow,
 )
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
+from iaa_desktop.core.kinds.spans.tables import seconds
 from iaa_desktop.core.metrics import catalogue
 
 #: documents whose disagreements are printed in context
@@ -128,14 +129,22 @@ def _documents_section(result: Any, ctx: ReportContext) -> Section | None:
             continue
         text = corpus.texts[corpus.names.index(name)] or ""
         shown = rows.assign(
-            context=[_context(text, s, e) for s, e in zip(rows["start"], rows["end"])]
+            context=[
+                seconds(s, e) if corpus.time_unit else _context(text, s, e)
+                for s, e in zip(rows["start"], rows["end"])
+            ]
         )
         body.append(
             table_html(
                 shown,
                 ["context", "kind", *corpus.annotators],
                 digits=3,
-                caption=f"Disagreements in {name}, most disagreeing first ([…] = the stretch in question)",
+                caption=f"Disagreements in {name}, most disagreeing first "
+                + (
+                    "(the stretch's time)"
+                    if corpus.time_unit
+                    else "([…] = the stretch in question)"
+                ),
                 cls="classes",
             )
         )
@@ -214,6 +223,11 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     _confusion_section(result, kr, ctx)
     sec = _documents_section(result, ctx)
     if sec is not None:
+        kr.sections.append(sec)
+    from iaa_desktop.core.kinds.spans import timeline_report
+
+    sec = timeline_report.section(result, ctx)
+    if sec is not None:  # recordings (ELAN, Praat): the worst ones' timelines
         kr.sections.append(sec)
     if getattr(result, "relations", None) is not None:
         from iaa_desktop.core.kinds.spans import relation_report

@@ -33,10 +33,18 @@ def versions_text(corpus: SpanCorpus, spans_ix: NDArray[Any]) -> dict[int, str]:
     out: dict[int, list[str]] = {}
     for i in sorted(spans_ix.tolist(), key=lambda k: corpus.spans[k].start):
         s = corpus.spans[i]
+        if corpus.time_unit:  # a unit of a recording: its time in seconds
+            out.setdefault(int(corpus.ann[i]), []).append(f"{s.label} {seconds(s.start, s.end)}")
+            continue
         text = corpus.texts[corpus.doc[i]]
         shown = " … ".join(text[a:b] for a, b in s.fragments) if text else ""
         out.setdefault(int(corpus.ann[i]), []).append(f"{s.label} ‘\u2068{shown}\u2069’@{s.start}")
     return {k: "; ".join(v) for k, v in out.items()}
+
+
+def seconds(start: int, end: int) -> str:
+    """A stretch of a recording (ms) in seconds: ``1.250–2.000 s``."""
+    return f"{start / 1000:.3f}–{end / 1000:.3f} s"
 
 
 def disagreement_frame(corpus: SpanCorpus, groups: M.Groups) -> pd.DataFrame:

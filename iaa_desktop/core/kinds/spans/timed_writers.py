@@ -109,8 +109,9 @@ def eaf_with_gold(xml: str, tiers: list[TimedTier]) -> str:
                 f"{escape(u.value)}</ANNOTATION_VALUE>\n            </ALIGNABLE_ANNOTATION>\n"
                 "        </ANNOTATION>\n"
             )
+        who = f" PARTICIPANT={quoteattr(tier.participant)}" if tier.participant else ""
         body.append(
-            f'    <TIER LINGUISTIC_TYPE_REF="{lt}" TIER_ID={quoteattr(tier.name)}>\n'
+            f'    <TIER LINGUISTIC_TYPE_REF="{lt}"{who} TIER_ID={quoteattr(tier.name)}>\n'
             + "".join(anns)
             + "    </TIER>\n"
         )
@@ -133,6 +134,26 @@ def eaf_with_gold(xml: str, tiers: list[TimedTier]) -> str:
     return xml[:at] + "".join(body).lstrip() + "    " + xml[at:]
 
 
+def participant(xml: str, corpus: Any, d: int) -> str:
+    """The ``PARTICIPANT`` that every compared tier of recording ``d`` found in ``xml`` (the
+    copied EAF document) has, when they share one: the gold tier is that participant's too.
+    Empty when they have none or several."""
+    from xml.sax.saxutils import unescape
+
+    compared = {
+        t for x in corpus.docs.get(corpus.names[d], {}).values() for t in x.meta.get("tiers", ())
+    }
+    found = set()
+    for tag in re.findall(r"<TIER\b[^>]*>", xml):
+        attrs = {
+            k: unescape(v, {"&quot;": '"'})
+            for k, v in re.findall(r'([\w.:-]+)\s*=\s*"([^"]*)"', tag)
+        }
+        if attrs.get("TIER_ID") in compared:
+            found.add(attrs.get("PARTICIPANT", "").strip())
+    return found.pop() if len(found) == 1 else ""
+
+
 def write_eaf(corpus: Any, spans: dict[int, list[Span]], folder: Path) -> list[Path]:
     """``gold/<recording>.eaf`` per recording (see the module docstring)."""
     from iaa_desktop.core.textio import decode_text, read_bytes
@@ -149,7 +170,11 @@ def write_eaf(corpus: Any, spans: dict[int, list[Span]], folder: Path) -> list[P
             xml = re.sub(r"^(<\?xml[^>]*encoding=)[\"'][^\"']*[\"']", r'\1"UTF-8"', xml)
         taken = set(re.findall(r'TIER_ID="([^"]*)"', xml))
         groups = layers(_timed(spans.get(d, []), origin)) or [[]]
-        tiers = [TimedTier(n, tuple(g)) for n, g in zip(_tier_names(taken, len(groups)), groups)]
+        who = participant(xml, corpus, d)
+        tiers = [
+            TimedTier(n, tuple(g), participant=who)
+            for n, g in zip(_tier_names(taken, len(groups)), groups)
+        ]
         path = _target(folder, name, ".eaf")
         write_text_atomic(path, eaf_with_gold(xml, tiers))
         written.append(path)
