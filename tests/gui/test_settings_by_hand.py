@@ -109,6 +109,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("scale_low", "2", "changes"),  # judgments of 1 are now out of the scale
         ("max_aligned", "100", "same"),
         ("encoding", "utf-8", "same"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "Sven", "changes"),  # Sven leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
     "candidates": [
         ("pair_id", "pair_id", "same"),
