@@ -111,3 +111,23 @@ def test_unknown_model_name_is_refused(tmp_path):
         run_to_end(DUREL.run([folder], {"model_annotators": "Zed"}))
     with pytest.raises(OptionError, match="fewer than two human"):
         run_to_end(DUREL.run([folder], {"model_annotators": "ann1,ann2,ann3,ann4"}))
+
+
+def test_report_has_the_model_and_planning_sections(tmp_path):
+    from iaa_desktop.core.export import report as R
+
+    folder = _write_durel(tmp_path / "arm", _judgments())
+    res = run_to_end(DUREL.run([folder], {"model_annotators": "llm", "planning": True}))
+    html = R.build_report(res, R.ReportContext(title="Annotators")).html
+    for part in (
+        "Model annotators",
+        "<b>llm</b>",
+        "Planning",
+        "alternative annotator test (Calderon, Reichart &amp; Dror 2025)",
+        "Benjamini, Y. &amp; Yekutieli, D. (2001)",
+        "ordered categories",
+        "1/√n law",
+    ):
+        assert part in html, part
+    plain = R.build_report(run_to_end(DUREL.run([folder], {})), R.ReportContext()).html
+    assert "Model annotators" not in plain and "Calderon" not in plain
