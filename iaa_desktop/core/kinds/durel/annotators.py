@@ -33,6 +33,7 @@ from iaa_desktop.core.kinds.durel.figures import Matrix
 from iaa_desktop.core.kinds.durel.options import DurelOptions
 from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED
 from iaa_desktop.core.metrics import tally
+from iaa_desktop.core.metrics.alt_test import AltTestScore
 from iaa_desktop.core.metrics.suite import CodedOptions
 
 __all__ = ["DurelAnnotators", "durel_annotators", "split_models"]
@@ -133,7 +134,7 @@ def durel_annotators(
     out: list[ModelAnnotator] = []
     labels: dict[str, NDArray[Any]] = {}
     if models is not None and q:
-        score = "accuracy" if options.level == "nominal" else "neg_rmse"
+        score: AltTestScore = "accuracy" if options.level == "nominal" else "neg_rmse"
         m_codes = _codes(models.values, cats)
         if score == "neg_rmse":
             h_lab, m_lab = humans.values, models.values
