@@ -18,23 +18,10 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
-from iaa_desktop.core.kinds.annotators.models import (
-    HUMAN_MAJORITY,
-    MAX_MODEL_PAIRS,
-    ModelAnnotator,
-    coded_pair_figure,
-    human_kappa_range,
-    human_majority,
-    model_annotator,
-    split_columns,
-)
-from iaa_desktop.core.kinds.annotators.planning import planning_curve
+from iaa_desktop.core.kinds.annotators.matrix import MatrixFigures, matrix_figures
+from iaa_desktop.core.kinds.annotators.models import HUMAN_MAJORITY, split_columns
 from iaa_desktop.core.kinds.durel.figures import Matrix
 from iaa_desktop.core.kinds.durel.options import DurelOptions
-from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED
-from iaa_desktop.core.metrics import tally
-from iaa_desktop.core.metrics.alt_test import AltTestScore
-from iaa_desktop.core.metrics.suite import CodedOptions
 
 __all__ = ["DurelAnnotators", "durel_annotators", "split_models"]
 
@@ -75,36 +62,25 @@ def split_models(matrix: Matrix, options: DurelOptions) -> tuple[Matrix, Matrix 
 class DurelAnnotators:
     """The annotator figures of a DURel study (empty when the options ask for none)."""
 
-    models: tuple[ModelAnnotator, ...] = ()
-    planning: tuple[dict[str, Any], ...] = ()
-    planning_needed: tuple[dict[str, Any], ...] = ()
+    figures: MatrixFigures = field(default_factory=MatrixFigures)
     asked_planning: bool = False
     model_labels: dict[str, NDArray[Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if self.models:
-            out["model_annotators"] = [m.to_json() for m in self.models]
+        if self.figures.models:
+            out["model_annotators"] = self.figures.models_json()
         if self.asked_planning:
-            out["planning"] = list(self.planning)
-            out["planning_needed"] = list(self.planning_needed)
+            out["planning"] = list(self.figures.planning)
+            out["planning_needed"] = list(self.figures.planning_needed)
         return out
 
     def tables(self) -> dict[str, pd.DataFrame]:
         out: dict[str, pd.DataFrame] = {}
-        if self.models:
-            js = [m.to_json() for m in self.models]
-            out["model_annotators"] = pd.DataFrame(
-                [{k: v for k, v in j.items() if not isinstance(v, list | dict)} for j in js]
-            )
-            out["alt_test"] = pd.DataFrame(
-                [{"model": j["name"], **h} for j in js for h in j["per_human"]]
-            )
-            out["model_agreement"] = pd.DataFrame(
-                [{"model": j["name"], **p} for j in js for p in j["agreement"]]
-            )
+        if self.figures.models:
+            out.update(self.figures.models_tables())
         if self.asked_planning:
-            out["planning"] = pd.DataFrame(list(self.planning))
+            out["planning"] = pd.DataFrame(list(self.figures.planning))
         return out
 
 
@@ -118,62 +94,27 @@ def _codes(values: NDArray[Any], cats: NDArray[Any]) -> NDArray[Any]:
 def durel_annotators(
     humans: Matrix, models: Matrix | None, options: DurelOptions
 ) -> DurelAnnotators:
-    """The model annotators' figures and the planning curve the options ask for."""
+    """The model annotators' figures and the planning curve the options ask for: the valid
+    judgments as ordered categories (can't-decide judged but missing)."""
     if models is None and not options.planning:
         return DurelAnnotators()
     every = humans.values if models is None else np.hstack([humans.values, models.values])
     cats = np.unique(every[np.isfinite(every)])
-    q = len(cats)
-    coded = CodedOptions(
-        level=options.level, values=cats.astype(float), spearman=options.level != "nominal"
+    figures = matrix_figures(
+        _codes(humans.values, cats),
+        humans.annotators,
+        None if models is None else _codes(models.values, cats),
+        () if models is None else models.annotators,
+        cats,
+        options.level,
+        epsilon=options.epsilon,
+        planning=options.planning,
+        h_judged=humans.judged,
     )
-    h_codes = _codes(humans.values, cats)
-    judged = (
-        humans.judged if coded.spearman and bool((humans.judged & (h_codes < 0)).any()) else None
-    )
-    out: list[ModelAnnotator] = []
     labels: dict[str, NDArray[Any]] = {}
-    if models is not None and q:
-        score: AltTestScore = "accuracy" if options.level == "nominal" else "neg_rmse"
-        m_codes = _codes(models.values, cats)
-        if score == "neg_rmse":
-            h_lab, m_lab = humans.values, models.values
-        else:
-            h_lab = np.where(h_codes >= 0, h_codes.astype(float), np.nan)
-            m_lab = np.where(m_codes >= 0, m_codes.astype(float), np.nan)
-        majority = human_majority(h_codes)
-        rng = human_kappa_range(h_codes, q, coded, judged)
+    if models is not None and figures.majority is not None:
         for m, name in enumerate(models.annotators):
-            col = m_codes[:, m]
             labels[name] = models.values[:, m]
-
-            def pair(b: NDArray[Any], partner: str, col: NDArray[Any] = col) -> Any:
-                return coded_pair_figure(col, b, q, coded, partner, N_RESAMPLES, SEED)
-
-            pairs = [pair(majority, HUMAN_MAJORITY)]
-            if len(humans.annotators) <= MAX_MODEL_PAIRS:
-                pairs += [pair(h_codes[:, j], h) for j, h in enumerate(humans.annotators)]
-            out.append(
-                model_annotator(
-                    name,
-                    m_lab[:, m],
-                    h_lab,
-                    humans.annotators,
-                    score,
-                    options.epsilon,
-                    pairs,
-                    rng,
-                )
-            )
-        labels[HUMAN_MAJORITY] = np.where(majority >= 0, cats[np.clip(majority, 0, None)], np.nan)
-    curve: list[dict[str, Any]] = []
-    needed: list[dict[str, Any]] = []
-    if options.planning and q:
-        pairable = (h_codes >= 0).sum(axis=1) >= 2
-        n = int(pairable.sum())
-        if n >= 2:
-            sub, sub_judged = h_codes[pairable], humans.judged[pairable]
-            keep = coded.spearman and bool((sub_judged & (sub < 0)).any())
-            t = tally(sub, q, judged=sub_judged if keep else None)
-            curve, needed = planning_curve(t, coded, n, N_RESAMPLES, SEED)
-    return DurelAnnotators(tuple(out), tuple(curve), tuple(needed), options.planning, labels)
+        maj = figures.majority
+        labels[HUMAN_MAJORITY] = np.where(maj >= 0, cats[np.clip(maj, 0, None)], np.nan)
+    return DurelAnnotators(figures, options.planning, labels)
