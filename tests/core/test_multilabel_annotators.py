@@ -109,3 +109,16 @@ def test_without_the_options_nothing_is_added_and_unknown_models_are_refused(tmp
     assert not {"model_annotators", "planning", "planning_needed"} & set(j)
     with pytest.raises(OptionError, match="'Zed' is not an annotator"):
         _multi(tmp_path, rows, model_annotators="Zed")
+
+
+def test_report_has_per_label_sections(tmp_path):
+    from iaa_desktop.core.export import report as R
+
+    res = _multi(tmp_path, _sets(), model_annotators="bot", planning=True)
+    html = R.build_report(res, R.ReportContext(title="Annotators")).html
+    for lab in LABELS:
+        assert f"Model annotators: {lab}" in html and f"Planning: {lab}" in html
+    assert "alternative annotator test (Calderon, Reichart &amp; Dror 2025)" in html
+    assert "Benjamini, Y. &amp; Yekutieli, D. (2001)" in html
+    plain = R.build_report(_multi(tmp_path, _sets()), R.ReportContext()).html
+    assert "Model annotators" not in plain and "Calderon" not in plain

@@ -21,7 +21,9 @@ __all__ = [
 ]
 
 
-def models_section(j: dict[str, Any], ctx: ReportContext) -> Section:
+def models_section(
+    j: dict[str, Any], ctx: ReportContext, title: str = "Model annotators", anchor: str = "models"
+) -> Section:
     """The section of ``model_annotators[]``: the alt-test verdict, per human, the agreement."""
     body = []
     for m in j["model_annotators"]:
@@ -95,7 +97,7 @@ def models_section(j: dict[str, Any], ctx: ReportContext) -> Section:
                 max_rows=ctx.max_rows,
             )
         )
-    return Section("Model annotators", "\n".join(body), anchor="models")
+    return Section(title, "\n".join(body), anchor=anchor)
 
 
 def planning_figure(curve: pd.DataFrame) -> Any:
@@ -114,11 +116,13 @@ def planning_figure(curve: pd.DataFrame) -> Any:
     return fig
 
 
-def planning_section(j: dict[str, Any], ctx: ReportContext) -> Section:
+def planning_section(
+    j: dict[str, Any], ctx: ReportContext, title: str = "Planning", anchor: str = "planning"
+) -> Section:
     """The section of ``planning[]``: the curve and the items needed per target half-width."""
     curve = pd.DataFrame(j["planning"])
     if not len(curve):
-        return Section("Planning", "<p>Too few items to resample.</p>", anchor="planning")
+        return Section(title, "<p>Too few items to resample.</p>", anchor=anchor)
     body = []
     if ctx.charts:
         body.append(
@@ -146,7 +150,7 @@ def planning_section(j: dict[str, Any], ctx: ReportContext) -> Section:
                 caption="Doubly annotated items needed for a target half-width",
             )
         )
-    return Section("Planning", "\n".join(body), anchor="planning")
+    return Section(title, "\n".join(body), anchor=anchor)
 
 
 def models_methods(j: dict[str, Any]) -> str:
