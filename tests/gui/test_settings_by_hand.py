@@ -139,6 +139,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("search", "", "changes"),
         ("top", "5", "changes"),
         ("encoding", "utf-8", "same"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "A3", "changes"),  # A3 leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
     "normalization": [
         # the figures stay (the spellings never differ by case alone), the forms listed by the
