@@ -152,6 +152,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("raw_compare", "", "changes"),
         ("occurrence_match", "case", "changes"),  # the Occurrences record how forms matched
         ("encoding", "x", "refused"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "annotator_Mira", "changes"),  # Mira leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
     "coref": [
         ("cost", "jaccard", "same"),
