@@ -191,6 +191,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("tiers", "speaker=Noa", "same"),  # ELAN and Praat tiers; the example is brat
         ("tolerance", "20", "same"),  # units in time only
         ("relations_from", "R+E+*", "same"),  # the example's brat files hold no relation
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "Omar", "changes"),  # Omar leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
 }
 
