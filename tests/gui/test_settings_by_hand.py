@@ -109,6 +109,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("scale_low", "2", "changes"),  # judgments of 1 are now out of the scale
         ("max_aligned", "100", "same"),
         ("encoding", "utf-8", "same"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "Sven", "changes"),  # Sven leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
     "candidates": [
         ("pair_id", "pair_id", "same"),
@@ -134,6 +138,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("search", "", "changes"),
         ("top", "5", "changes"),
         ("encoding", "utf-8", "same"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "A3", "changes"),  # A3 leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
     "normalization": [
         # the figures stay (the spellings never differ by case alone), the forms listed by the
@@ -143,6 +151,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("raw_compare", "", "changes"),
         ("occurrence_match", "case", "changes"),  # the Occurrences record how forms matched
         ("encoding", "x", "refused"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "annotator_Mira", "changes"),  # Mira leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
     "coref": [
         ("cost", "jaccard", "same"),
@@ -180,6 +192,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("tiers", "speaker=Noa", "same"),  # ELAN and Praat tiers; the example is brat
         ("tolerance", "20", "same"),  # units in time only
         ("relations_from", "R+E+*", "same"),  # the example's brat files hold no relation
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "Omar", "changes"),  # Omar leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
 }
 

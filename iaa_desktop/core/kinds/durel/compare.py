@@ -32,6 +32,11 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.durel.annotators import (
+    DurelAnnotators,
+    durel_annotators,
+    split_models,
+)
 from iaa_desktop.core.kinds.durel.figures import Matrix, build_matrix, compute
 from iaa_desktop.core.kinds.durel.measures import row_sd
 from iaa_desktop.core.kinds.durel.options import DurelOptions
@@ -85,6 +90,8 @@ class DurelResult(TaskResult):
     pairwise: pd.DataFrame = field(default_factory=pd.DataFrame)
     topic_ranking: pd.DataFrame = field(default_factory=pd.DataFrame)
     uses: dict[str, Use] = field(default_factory=dict)
+    #: model annotators and planning (empty unless the options ask for them)
+    annotator_figures: DurelAnnotators = field(default_factory=DurelAnnotators)
     _alignments: dict[int, PairDetail] = field(default_factory=dict, repr=False)
     _by_item: dict[int, list[tuple[Any, float, Any]]] | None = field(default=None, repr=False)
 
@@ -105,6 +112,8 @@ class DurelResult(TaskResult):
         )
         for a in self.annotators:  # NaN: not judged or can't decide
             out[a] = t[a]
+        for m, v in self.annotator_figures.model_labels.items():  # models, the human majority
+            out[m] = v
         out["disagreement"] = t["disagreement"]
         return out
 
@@ -187,6 +196,7 @@ class DurelResult(TaskResult):
             "targets": json_safe(self.targets),
             "annotator_spearman": json_safe(self.annotator_table.to_dict("records")),
             "topic_ranking": json_safe(self.topic_ranking.to_dict("records")),
+            **json_safe(self.annotator_figures.to_json()),
         }
 
     def targets_table(self) -> pd.DataFrame:
@@ -208,6 +218,7 @@ class DurelResult(TaskResult):
             "annotators": self.annotator_table.copy(),
             "pairwise": self.pairwise.copy(),
             "topic_ranking": self.topic_ranking.copy(),
+            **self.annotator_figures.tables(),
         }
 
     def headline(self) -> list[tuple[str, str]]:
@@ -257,6 +268,7 @@ def run(inputs: Sequence[Path], opts: DurelOptions) -> Generator[Progress, None,
         raise InsufficientDataError(
             f"Only one annotator ('{matrix.annotators[0]}') was found; agreement needs at least two."
         )
+    matrix, models = split_models(matrix, opts)
     figures = yield from compute(matrix, data.targets, opts)
     items = _items_table(matrix, figures["stats"])
     long = data.judgments[["target", "id1", "id2", "annotator", "value", "comment"]].copy()
@@ -275,6 +287,9 @@ def run(inputs: Sequence[Path], opts: DurelOptions) -> Generator[Progress, None,
         topic_ranking=figures["topic_ranking"],
         uses=data.uses,
     )
+    if models is not None or opts.planning:
+        yield Progress(80, 100, "Model annotators and planning")
+        result.annotator_figures = durel_annotators(matrix, models, opts)
     if data.uses and len(items) <= opts.max_aligned:
         yield from _align_texts(result)
     yield Progress(100, 100, "Done")

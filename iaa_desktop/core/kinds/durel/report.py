@@ -16,6 +16,12 @@ from iaa_desktop.core.export.methods_text import (
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
+from iaa_desktop.core.kinds.annotators.report import (
+    PLANNING_METHODS,
+    models_methods,
+    models_section,
+    planning_section,
+)
 from iaa_desktop.core.kinds.durel.options import DurelOptions
 
 if TYPE_CHECKING:
@@ -75,6 +81,11 @@ def build(result: DurelResult, ctx: ReportContext) -> KindReport:
         worst_pairs_section(result, result.items, "The ten most disagreeing pairs"),
     )
     kr.sections.extend(s for s in sections if s is not None)
+    j = result.annotator_figures.to_json()
+    if "model_annotators" in j:
+        kr.sections.append(models_section(j, ctx))
+    if "planning" in j:
+        kr.sections.append(planning_section(j, ctx))
     return kr
 
 
@@ -204,4 +215,15 @@ def methods(result: DurelResult) -> tuple[list[str], list[str]]:
     refs = ["periti2024", "krippendorff2011", "krippendorff2004", "artstein2008"]
     if o.spearman_weights == "valid":
         refs.insert(1, "schlechtweg2021")
-    return [p1, p2], refs
+    out = [p1, p2]
+    j = result.annotator_figures.to_json()
+    if "model_annotators" in j:
+        out.append(
+            "The judgments' valid values were treated as ordered categories for the model "
+            "annotators' figures and the planning curve (can't-decide is missing). "
+            + models_methods(j)
+        )
+        refs += ["calderon2025", "benjamini2001"]
+    if "planning" in j:
+        out.append(PLANNING_METHODS)
+    return out, refs

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.multilabel import explore
+from iaa_desktop.core.kinds.multilabel.annotators import label_annotators, split_models
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, parse_s1
 from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 from iaa_desktop.core.kinds.multilabel.reader import (
@@ -61,6 +62,7 @@ class MultiLabelKind:
             texts=Path(texts) if texts else None,
         )
         data = replace(data, annotators=rename_annotators(data.annotators, opts.as_dict()))
+        data, model_codes, models = split_models(data, opts)
         found: list[ReaderError] = []
         if not texts:
             from iaa_desktop.core.kinds.multilabel.texts import with_texts_beside
@@ -76,6 +78,9 @@ class MultiLabelKind:
             chosen=opts,
             top=max(0, opts.top) or None,
         )
+        if model_codes is not None or opts.planning:
+            yield Progress(10, 100, "Model annotators and planning per label")
+            result.annotator_figures = label_annotators(data, model_codes, models, opts)
         joints = yield from _per_label(result, data)
         k = data.k
         if joints is None:

@@ -14,6 +14,12 @@ from iaa_desktop.core.export.methods_text import (
     esc,
 )
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
+from iaa_desktop.core.kinds.annotators.report import (
+    PLANNING_METHODS,
+    models_methods,
+    models_section,
+    planning_section,
+)
 from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 
 if TYPE_CHECKING:
@@ -113,7 +119,28 @@ def build(result: MultiLabelResult, ctx: ReportContext) -> KindReport:
                 anchor="combinations",
             )
         )
+    _annotator_sections(result, ctx, kr)
     return kr
+
+
+def _annotator_sections(result: MultiLabelResult, ctx: ReportContext, kr: KindReport) -> None:
+    """Per label the model annotators' and the planning sections (when asked for)."""
+    j = result.annotator_figures.to_json()
+    for n, lab in enumerate(result.labels):
+        if "model_annotators" in j:
+            mine = [m for m in j["model_annotators"] if m["label"] == lab]
+            kr.sections.append(
+                models_section(
+                    {"model_annotators": mine}, ctx, f"Model annotators: {lab}", f"models-{n}"
+                )
+            )
+    for n, lab in enumerate(result.labels):
+        if "planning" in j:
+            part = {
+                key: [c for c in j[key] if c["label"] == lab]
+                for key in ("planning", "planning_needed")
+            }
+            kr.sections.append(planning_section(part, ctx, f"Planning: {lab}", f"planning-{n}"))
 
 
 def _labels_body(
@@ -279,4 +306,16 @@ def methods(result: MultiLabelResult) -> tuple[list[str], list[str]]:
         "(expected agreement 1) makes its average undefined. κ bands follow Landis &amp; Koch (1977), a "
         "convention, not a verdict."
     )
-    return [p1, p2], ["levi2022", "cohen1960", "landis1977", "artstein2008"]
+    out, refs = [p1, p2], ["levi2022", "cohen1960", "landis1977", "artstein2008"]
+    j = result.annotator_figures.to_json()
+    if "model_annotators" in j:
+        out.append(
+            "For the model annotators, each label was treated as a table of its own (1: the "
+            "label is in the annotator's set, 0: it is not), with nominal α. " + models_methods(j)
+        )
+        refs += ["calderon2025", "benjamini2001"]
+    if "planning" in j:
+        out.append(
+            "Per label (present or absent), as for the model annotators: " + PLANNING_METHODS
+        )
+    return out, refs

@@ -11,6 +11,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.multilabel import explore, partitions
+from iaa_desktop.core.kinds.multilabel.annotators import LabelAnnotators
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, fmt, null_nan
 from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 from iaa_desktop.core.kinds.multilabel.reader import MultiLabelData
@@ -41,6 +42,8 @@ class MultiLabelResult(TaskResult):
     #: ranks of the listed partitions among every partition explored (first ↑, second ↓)
     rank_first: NDArray[Any] | None = None
     rank_second: NDArray[Any] | None = None
+    #: per label the model annotators and the planning curve (empty unless asked for)
+    annotator_figures: LabelAnnotators = field(default_factory=LabelAnnotators)
     #: the exploration table, built once (in the worker) and shared by the view and exports
     _exploration_frame: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
@@ -126,6 +129,7 @@ class MultiLabelResult(TaskResult):
             rows = partitions.exploration_json(self)
             out["exploration"] = rows
             out["exploration_info"] = dict(self.exploration_info, n_listed=len(rows))
+        out.update(self.annotator_figures.to_json())
         json_ready: dict[str, Any] = null_nan(out)
         return json_ready
 
@@ -413,6 +417,7 @@ class MultiLabelResult(TaskResult):
             "decomposition": self.decomposition_table(),
             "exploration": self.exploration_table(),
             "items": self.items_table(),
+            **self.annotator_figures.tables(),
         }
         return out
 

@@ -250,6 +250,12 @@ def _prepare_tokens(data: NormalizationData, opts: NormalizationOptions) -> _Tok
     )
 
 
+def prepared_normalizations(data: NormalizationData, opts: NormalizationOptions) -> NDArray[Any]:
+    """The normalizations (tokens × annotators) as the figures compare them: lower-cased and
+    without punctuation tokens when the options say so."""
+    return _prepare_tokens(data, opts).norm
+
+
 def analyse(
     data: NormalizationData,
     given: NormalizationOptions | Mapping[str, Any],

@@ -31,6 +31,7 @@ from iaa_desktop.core.kinds.normalization.analysis import (
     is_unchanged,
     simplify,
 )
+from iaa_desktop.core.kinds.normalization.annotators import split_models, token_annotators
 from iaa_desktop.core.kinds.normalization.occurrences import occurrences
 from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.normalization.reader import (
@@ -90,9 +91,14 @@ class NormalizationKind:
         yield Progress(0, 100, "Reading the token files")
         data = read_normalization([Path(p) for p in inputs])
         data = replace(data, annotators=rename_annotators(data.annotators, opts.as_dict()))
+        everyone_names = data.annotators
+        data, everyone = split_models(data, opts)
         result = yield from analyse(
             data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name
         )
+        if everyone is not None:
+            yield Progress(96, 100, "Model annotators and planning")
+            result.annotator_figures = token_annotators(everyone_names, everyone, opts)
         yield Progress(98, 100, "Occurrences of each form")
         result.occurrences = occurrences(result, opts.occurrence_match)
         result.options = opts.record()  # as given, for the study's record

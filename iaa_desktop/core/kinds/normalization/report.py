@@ -19,6 +19,12 @@ from iaa_desktop.core.export.report import (
     Section,
     SummaryRow,
 )
+from iaa_desktop.core.kinds.annotators.report import (
+    PLANNING_METHODS,
+    models_methods,
+    models_section,
+    planning_section,
+)
 from iaa_desktop.core.kinds.normalization.result import NormalizationResult
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 
@@ -121,6 +127,11 @@ def build(result: NormalizationResult, ctx: ReportContext) -> KindReport:
     _tokens_section(result, tables, ctx, kr)
     if result.occurrences is not None and result.occurrences.inconsistent:
         kr.sections.append(report_section(result.occurrences, "normalization", ctx.max_rows))
+    j = result.annotator_figures.to_json() if result.annotator_figures is not None else {}
+    if "model_annotators" in j:
+        kr.sections.append(models_section(j, ctx))
+    if "planning" in j:
+        kr.sections.append(planning_section(j, ctx))
     return kr
 
 
@@ -343,6 +354,15 @@ def methods(result: NormalizationResult) -> tuple[list[str], list[str]]:
     if result.occurrences is not None:
         paragraphs.append(methods_paragraph(result.occurrences, "normalization", "token"))
         refs.append("shannon1948")
+    j = result.annotator_figures.to_json() if result.annotator_figures is not None else {}
+    if "model_annotators" in j:
+        paragraphs.append(
+            "For the model annotators, each token is an item and its normalization (as the "
+            "word-level figures compare it) a category, with nominal α. " + models_methods(j)
+        )
+        refs += ["calderon2025", "benjamini2001"]
+    if "planning" in j:
+        paragraphs.append("Per token, with the normalization as the label: " + PLANNING_METHODS)
     return paragraphs, [
         *refs,
         "bollmann2016",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -17,6 +17,9 @@ from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.spec import TaskResult
 from iaa_desktop.core.metrics.subsets import SubsetAgreement
+
+if TYPE_CHECKING:
+    from iaa_desktop.core.kinds.normalization.annotators import TokenAnnotators
 
 SUBSETS = ("ALL", "MEDIUM", "STRICT")
 #: modernization types in report order; ORIG and NORM are implied when no type is given
@@ -95,6 +98,8 @@ class NormalizationResult(TaskResult):
     occurrences: Occurrences | None = None
     #: the options it was computed with
     chosen: NormalizationOptions = field(default_factory=NormalizationOptions)
+    #: the model annotators and the planning curve (empty unless asked for)
+    annotator_figures: TokenAnnotators | None = None
 
     # -- per-token access (the view's character grid) -------------------------------------
 
@@ -168,6 +173,8 @@ class NormalizationResult(TaskResult):
             out["occurrences"] = self.occurrences.to_json()
         if self.chosen.tokens:
             out["tokens"] = [self.token_units(i) for i in range(self.n_tokens)]
+        if self.annotator_figures is not None:
+            out.update(self.annotator_figures.to_json())
         return out
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -196,6 +203,8 @@ class NormalizationResult(TaskResult):
             out.update(self.occurrences.tables())
         if self.chosen.tokens:
             out["tokens"] = self.tokens_table()
+        if self.annotator_figures is not None:
+            out.update(self.annotator_figures.tables())
         return out
 
     def tokens_table(self) -> pd.DataFrame:

@@ -157,6 +157,12 @@ class SpansKind:
         by_annotator = dict(zip(names, by_annotator.values()))
         docs = pair_documents(by_annotator, errors)
         annotators = tuple(by_annotator)
+        everyone = None
+        if opts.model_names or opts.planning:
+            from iaa_desktop.core.kinds.spans.annotators import human_documents
+
+            everyone = build_corpus(annotators, docs)
+            annotators, docs = human_documents(annotators, docs, opts)
         corpus = build_corpus(annotators, docs)
         if corpus.n_spans == 0:
             raise IaaError(
@@ -164,6 +170,10 @@ class SpansKind:
                 + "\n".join(str(e) for e in errors[:10])
             )
         result = yield from compare_corpus(corpus, opts, errors)
+        if everyone is not None:
+            from iaa_desktop.core.kinds.spans.annotators import token_annotators
+
+            result.annotator_figures = token_annotators(everyone, opts)
         result.options = opts.record()  # as given, for the study's record
         result.inputs = tuple(str(p) for p in inputs)
         return result

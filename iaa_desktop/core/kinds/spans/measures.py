@@ -273,9 +273,14 @@ class UnitTable:
     left_out: int  # units covered by two labels of one annotator
 
 
-def unit_table(corpus: SpanCorpus, level: str) -> UnitTable:
-    """Characters (as runs between span boundaries, weighted by length) or tokens."""
-    D, A, Q = len(corpus.names), len(corpus.annotators), len(corpus.labels)
+def unit_code_matrix(
+    corpus: SpanCorpus, level: str
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """Each unit's label code per annotator (units × annotators; the number of labels: none;
+    −1: the annotator lacks the document; :data:`~iaa_desktop.core.metrics.spans.CONFLICT`: two
+    labels of one annotator), each unit's weight and document. Units are characters (as runs
+    between span boundaries, weighted by length) or tokens."""
+    A, Q = len(corpus.annotators), len(corpus.labels)
     gs, ge = corpus.frag_global()
     off = corpus.offsets
     if level == "token":
@@ -294,6 +299,13 @@ def unit_table(corpus: SpanCorpus, level: str) -> UnitTable:
         sel = frag_ann == x
         c = S.unit_codes(us, ue, gs[sel], ge[sel], frag_label[sel], Q)
         codes[:, x] = np.where(corpus.has[x, udoc] if len(udoc) else [], c, -1)
+    return codes, weight, udoc
+
+
+def unit_table(corpus: SpanCorpus, level: str) -> UnitTable:
+    """Characters (as runs between span boundaries, weighted by length) or tokens."""
+    D, Q = len(corpus.names), len(corpus.labels)
+    codes, weight, udoc = unit_code_matrix(corpus, level)
     conflict = (codes == S.CONFLICT).any(axis=1)
     codes, weight, udoc = codes[~conflict], weight[~conflict], udoc[~conflict]
     rows, inverse = unique_rows(list(codes.T)) if codes.shape[1] else (codes, np.zeros(0, int))

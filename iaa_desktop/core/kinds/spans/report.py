@@ -24,6 +24,12 @@ from iaa_desktop.core.export.report import (
     Section,
     SummaryRow,
 )
+from iaa_desktop.core.kinds.annotators.report import (
+    PLANNING_METHODS,
+    models_methods,
+    models_section,
+    planning_section,
+)
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 from iaa_desktop.core.kinds.spans.tables import seconds
 from iaa_desktop.core.metrics import catalogue
@@ -235,6 +241,12 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         kr.sections.append(relation_report.section(result.relations))
     if result.occurrences is not None and result.occurrences.inconsistent:
         kr.sections.append(report_section(result.occurrences, "label", ctx.max_rows))
+    fig = getattr(result, "annotator_figures", None)
+    j = fig.to_json() if fig is not None else {}
+    if "model_annotators" in j:
+        kr.sections.append(models_section(j, ctx))
+    if "planning" in j:
+        kr.sections.append(planning_section(j, ctx))
     return kr
 
 
@@ -470,4 +482,15 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
     from iaa_desktop.core.kinds.spans import relation_report
 
     more, more_refs = relation_report.methods(getattr(result, "relations", None))
+    fig = getattr(result, "annotator_figures", None)
+    j = fig.to_json() if fig is not None else {}
+    if "model_annotators" in j:
+        more.append(
+            "For the model annotators, each token of the texts is an item and the label of the "
+            "span covering it (or none) a category, with nominal α; tokens covered by two labels "
+            "of one annotator are left out. " + models_methods(j)
+        )
+        more_refs = [*more_refs, "calderon2025", "benjamini2001"]
+    if "planning" in j:
+        more.append("Per token, with its label (or none): " + PLANNING_METHODS)
     return [*paragraphs, *more], refs + more_refs

@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from iaa_desktop.core.kinds.occurrences import Occurrences
 from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
+from iaa_desktop.core.kinds.spans.annotators import TokenAnnotators
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.relation_figures import RelationFigures
@@ -47,6 +48,8 @@ class SpansResult(TaskResult):
     occurrences: Occurrences | None = None
     #: agreement on the relations between the spans, when the inputs hold relations
     relations: RelationFigures | None = None
+    #: per token the model annotators and the planning curve (None unless asked for)
+    annotator_figures: TokenAnnotators | None = None
 
     def to_json(self) -> dict[str, Any]:
         def records(name: str) -> list[dict[str, Any]]:
@@ -80,6 +83,8 @@ class SpansResult(TaskResult):
         }
         if self.relations is not None:
             out["relations"] = self.relations.to_json()
+        if self.annotator_figures is not None:
+            out.update(self.annotator_figures.to_json())
         return out
 
     def _time_fields(self) -> dict[str, Any]:
@@ -101,6 +106,7 @@ class SpansResult(TaskResult):
         extra = {
             **(self.occurrences.tables() if self.occurrences else {}),
             **(self.relations.frames if self.relations is not None else {}),
+            **(self.annotator_figures.tables() if self.annotator_figures is not None else {}),
         }
         return {"overall": overall, **self.frames, **extra}
 

@@ -24,12 +24,13 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, OptionError
+from iaa_desktop.core.kinds.annotators.planning import (
+    PLANNING_METRICS,
+    planning_curve,
+)
 from iaa_desktop.core.kinds.table.agreement import compute_overall, study_stats
 from iaa_desktop.core.kinds.table.options import TableOptions
 from iaa_desktop.core.kinds.table.responses import occasions, subset_data
-from iaa_desktop.core.metrics.suite import evaluator
-from iaa_desktop.core.metrics.tally import aggregate
-from iaa_desktop.core.metrics.uncertainty import percentile_interval
 
 if TYPE_CHECKING:
     from iaa_desktop.core.kinds.table.reliability import ReliabilityData
@@ -47,12 +48,6 @@ __all__ = [
 
 #: the coefficients of the test–retest table
 RETEST_METRICS = ("krippendorff_alpha", "cohen_kappa_mean", "fleiss_kappa", "percent_agreement")
-#: the coefficients whose planning curves are drawn
-PLANNING_METRICS = ("krippendorff_alpha", "fleiss_kappa", "cohen_kappa_mean")
-#: the sizes of the planning curve (doubly annotated items), up to twice the study's
-PLANNING_SIZES = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000)
-#: half-widths the report states the needed items for
-PLANNING_TARGETS = (0.1, 0.05)
 
 
 def _f(x: float) -> float | None:
@@ -220,48 +215,7 @@ def planning(
     st = study_stats(sub, options)
     if st.nld and st.options.delta is None:
         return [], []
-    t = st.tally
-    ev = evaluator(t, st.options)
-    p = t.freq / t.freq.sum()
-    rng = np.random.default_rng(options.seed)
-    sizes = [s for s in PLANNING_SIZES if s <= max(2 * n, 200)]
-    curve: list[dict[str, Any]] = []
-    for size in sizes:
-        w = rng.multinomial(size, p, size=options.n_resamples).astype(float)
-        values = ev(aggregate(t, w))
-        for metric in PLANNING_METRICS:
-            if metric not in values:
-                continue
-            lo, hi = percentile_interval(values[metric])
-            curve.append(
-                {
-                    "metric": metric,
-                    "n_items": size,
-                    "half_width": _f((hi - lo) / 2),
-                    "ci_low": _f(lo),
-                    "ci_high": _f(hi),
-                    "study_items": n,
-                }
-            )
-    needed: list[dict[str, Any]] = []
-    for metric in PLANNING_METRICS:
-        pts = [(c["n_items"], c["half_width"]) for c in curve if c["metric"] == metric]
-        pts = [(s, h) for s, h in pts if h is not None]
-        if not pts:
-            continue
-        for target in PLANNING_TARGETS:
-            hit = next((s for s, h in pts if h <= target), None)
-            s_max, h_max = pts[-1]
-            est = hit if hit is not None else int(math.ceil(s_max * (h_max / target) ** 2))
-            needed.append(
-                {
-                    "metric": metric,
-                    "half_width": target,
-                    "n_items": est,
-                    "extrapolated": hit is None,
-                }
-            )
-    return curve, needed
+    return planning_curve(st.tally, st.options, n, options.n_resamples, options.seed)
 
 
 def assumed_study(

@@ -25,9 +25,17 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, OptionError
+from iaa_desktop.core.kinds.annotators.models import (
+    HUMAN_MAJORITY,
+    MAX_MODEL_PAIRS,
+    ModelAnnotator,
+    PairFigure,
+    human_majority,
+    model_annotator,
+)
 from iaa_desktop.core.kinds.table.agreement import compute_overall
 from iaa_desktop.core.kinds.table.options import TableOptions
-from iaa_desktop.core.metrics.alt_test import AltTestResult, AltTestScore, alt_test
+from iaa_desktop.core.metrics.alt_test import AltTestScore
 
 if TYPE_CHECKING:
     from iaa_desktop.core.kinds.table.reader import Judgments
@@ -47,11 +55,6 @@ __all__ = [
     "split_models",
     "with_models",
 ]
-
-#: the name of the human majority as a comparison partner
-HUMAN_MAJORITY = "human majority"
-#: above this many humans the model is compared with the majority only (each pair bootstraps)
-MAX_MODEL_PAIRS = 60
 
 
 def _f(x: float) -> float | None:
@@ -106,49 +109,6 @@ def split_models(
     return humans, models
 
 
-def human_majority(codes: NDArray[Any]) -> NDArray[Any]:
-    """Per item the category most humans chose (−1 when none, or when two categories tie)."""
-    n, _ = codes.shape
-    q = int(codes.max()) + 1 if codes.size and codes.max() >= 0 else 0
-    out = np.full(n, -1, dtype=np.int32)
-    if q == 0:
-        return out
-    counts = np.zeros((n, q), dtype=np.int64)
-    rows, cols = np.nonzero(codes >= 0)
-    np.add.at(counts, (rows, codes[rows, cols]), 1)
-    best = counts.max(axis=1)
-    unique = (counts == best[:, None]).sum(axis=1) == 1
-    ok = (best > 0) & unique
-    out[ok] = counts[ok].argmax(axis=1)
-    return out
-
-
-@dataclass(frozen=True)
-class PairFigure:
-    """The model's Cohen's κ and Krippendorff's α with one partner, with 95% intervals."""
-
-    partner: str
-    n_items: int
-    kappa: float
-    kappa_low: float
-    kappa_high: float
-    alpha: float
-    alpha_low: float
-    alpha_high: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "with": self.partner,
-            "n_items": self.n_items,
-            "kappa": _f(self.kappa),
-            "kappa_ci_low": _f(self.kappa_low),
-            "kappa_ci_high": _f(self.kappa_high),
-            "alpha": _f(self.alpha),
-            "alpha_ci_low": _f(self.alpha_low),
-            "alpha_ci_high": _f(self.alpha_high),
-        }
-
-
 def pair_figure(
     data: ReliabilityData, a: NDArray[Any], b: NDArray[Any], partner: str, options: TableOptions
 ) -> PairFigure:
@@ -174,46 +134,6 @@ def pair_figure(
     return PairFigure(
         partner, k.n_items, k.value, k.ci_low, k.ci_high, al.value, al.ci_low, al.ci_high
     )
-
-
-@dataclass(frozen=True)
-class ModelAnnotator:
-    """One model annotator: its alt-test and its agreement with the humans."""
-
-    name: str
-    alt: AltTestResult
-    humans: tuple[str, ...]
-    agreement: tuple[PairFigure, ...]
-    #: the humans' pairwise Cohen's κ: lowest, median, highest
-    human_kappa_range: tuple[float, float, float]
-
-    def to_json(self) -> dict[str, Any]:
-        a = self.alt
-        return {
-            "name": self.name,
-            "winning_rate": _f(a.winning_rate),
-            "advantage_probability": _f(a.advantage_probability),
-            "epsilon": a.epsilon,
-            "q": a.q,
-            "passes": a.passes,
-            "score": a.score,
-            "n_items": a.n_items,
-            "per_human": [
-                {
-                    "human": self.humans[h.human],
-                    "n_items": h.n_items,
-                    "rho_model": _f(h.rho_model),
-                    "rho_human": _f(h.rho_human),
-                    "p_value": _f(h.p_value),
-                    "p_adjusted": _f(h.p_adjusted),
-                    "model_beats": h.model_beats,
-                }
-                for h in a.per_human
-            ],
-            "not_tested": [{"human": self.humans[j], "n_items": n} for j, n in a.skipped.items()],
-            "agreement": [p.to_json() for p in self.agreement],
-            "human_kappa_range": [_f(x) for x in self.human_kappa_range],
-        }
 
 
 def _alt_score(data: ReliabilityData, options: TableOptions) -> AltTestScore:
@@ -254,14 +174,18 @@ def model_figures(
     out = []
     for m, name in enumerate(models.names):
         col = models.codes[:, m]
-        alt = alt_test(_as_labels(col, humans, score), h_labels, score, options.epsilon, q=0.05)
         pairs = [pair_figure(humans, col, majority, HUMAN_MAJORITY, options)]
         if len(humans.annotators) <= MAX_MODEL_PAIRS:
             pairs += [
                 pair_figure(humans, col, humans.codes[:, j], h, options)
                 for j, h in enumerate(humans.annotators)
             ]
-        out.append(ModelAnnotator(name, alt, humans.annotators, tuple(pairs), rng))
+        labels = _as_labels(col, humans, score)
+        out.append(
+            model_annotator(
+                name, labels, h_labels, humans.annotators, score, options.epsilon, pairs, rng
+            )
+        )
     return out
 
 

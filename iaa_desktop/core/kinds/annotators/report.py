@@ -1,0 +1,189 @@
+"""Report sections and methods paragraphs of the annotator figures every kind with an items ×
+annotators matrix shares: model annotators (the alternative annotator test) and planning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from iaa_desktop.core.export.html_blocks import figure_html, fmt, table_html
+from iaa_desktop.core.export.methods_text import esc
+from iaa_desktop.core.export.report import ReportContext, Section
+from iaa_desktop.core.metrics.catalogue import title as metric_title
+
+__all__ = [
+    "PLANNING_METHODS",
+    "models_methods",
+    "models_section",
+    "planning_figure",
+    "planning_section",
+]
+
+
+def models_section(
+    j: dict[str, Any], ctx: ReportContext, title: str = "Model annotators", anchor: str = "models"
+) -> Section:
+    """The section of ``model_annotators[]``: the alt-test verdict, per human, the agreement."""
+    body = []
+    for m in j["model_annotators"]:
+        verdict = "passes" if m["passes"] else "does not pass"
+        body.append(
+            f"<p><b>{esc(m['name'])}</b> {verdict} the alternative annotator test: winning rate "
+            f"ω = {fmt(m['winning_rate'], 2)}, advantage probability ρ = "
+            f"{fmt(m['advantage_probability'], 2)} (ε = {fmt(m['epsilon'], 2)}, "
+            f"{esc(m['score'])}, {m['n_items']} items with the model and two or more humans; "
+            f"human pairwise Cohen's κ from {fmt(m['human_kappa_range'][0])} to "
+            f"{fmt(m['human_kappa_range'][2])}).</p>"
+        )
+        if m["per_human"]:
+            body.append(
+                table_html(
+                    pd.DataFrame(m["per_human"]),
+                    [
+                        "human",
+                        "n_items",
+                        "rho_model",
+                        "rho_human",
+                        "p_value",
+                        "p_adjusted",
+                        "model_beats",
+                    ],
+                    {
+                        "human": "Human",
+                        "n_items": "n",
+                        "rho_model": "ρ model",
+                        "rho_human": "ρ human",
+                        "p_value": "p",
+                        "p_adjusted": "p (BY)",
+                        "model_beats": "model wins",
+                    },
+                    digits={"n_items": 0, "p_value": 4, "p_adjusted": 4},
+                    caption=f"{m['name']}: the test per human",
+                    max_rows=ctx.max_rows,
+                )
+            )
+        if m["not_tested"]:
+            body.append(
+                "<p>Not tested (fewer than 30 shared items): "
+                + ", ".join(f"{esc(h['human'])} ({h['n_items']})" for h in m["not_tested"])
+                + ".</p>"
+            )
+        body.append(
+            table_html(
+                pd.DataFrame(m["agreement"]),
+                [
+                    "with",
+                    "n_items",
+                    "kappa",
+                    "kappa_ci_low",
+                    "kappa_ci_high",
+                    "alpha",
+                    "alpha_ci_low",
+                    "alpha_ci_high",
+                ],
+                {
+                    "with": "Model with",
+                    "n_items": "n",
+                    "kappa": "Cohen κ",
+                    "kappa_ci_low": "low",
+                    "kappa_ci_high": "high",
+                    "alpha": "α",
+                    "alpha_ci_low": "low",
+                    "alpha_ci_high": "high",
+                },
+                digits={"n_items": 0},
+                caption=f"{m['name']}: agreement with the human majority and each human",
+                max_rows=ctx.max_rows,
+            )
+        )
+    return Section(title, "\n".join(body), anchor=anchor)
+
+
+def planning_figure(curve: pd.DataFrame) -> Any:
+    """Half-width against items, one line per coefficient (log scale of items)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.8, 3.2), dpi=100, layout="constrained")
+    ax = fig.add_subplot(111)
+    for metric, part in curve.groupby("metric", sort=False):
+        ax.plot(part["n_items"], part["half_width"], marker="o", label=metric_title(str(metric)))
+    ax.set_xscale("log")
+    ax.set_xlabel("doubly annotated items")
+    ax.set_ylabel("half-width of the 95% interval")
+    ax.axvline(float(curve["study_items"].iloc[0]), color="#888", linestyle=":")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def planning_section(
+    j: dict[str, Any], ctx: ReportContext, title: str = "Planning", anchor: str = "planning"
+) -> Section:
+    """The section of ``planning[]``: the curve and the items needed per target half-width."""
+    curve = pd.DataFrame(j["planning"])
+    if not len(curve):
+        return Section(title, "<p>Too few items to resample.</p>", anchor=anchor)
+    body = []
+    if ctx.charts:
+        body.append(
+            figure_html(
+                planning_figure(curve),
+                "Half-width of the 95% interval against the number of doubly annotated items "
+                "(dotted: this study's).",
+            )
+        )
+    needed = pd.DataFrame(j["planning_needed"])
+    if len(needed):
+        needed["how"] = needed["extrapolated"].map({True: "extrapolated (1/√n)", False: ""})
+        needed["metric"] = needed["metric"].map(metric_title)
+        body.append(
+            table_html(
+                needed,
+                ["metric", "half_width", "n_items", "how"],
+                {
+                    "metric": "Coefficient",
+                    "half_width": "target half-width",
+                    "n_items": "items needed",
+                    "how": "",
+                },
+                digits={"n_items": 0, "half_width": 2},
+                caption="Doubly annotated items needed for a target half-width",
+            )
+        )
+    return Section(title, "\n".join(body), anchor=anchor)
+
+
+def models_methods(j: dict[str, Any]) -> str:
+    """The methods paragraph of ``model_annotators[]`` (Calderon et al. 2025; Benjamini &
+    Yekutieli 2001)."""
+    names = ", ".join(esc(m["name"]) for m in j["model_annotators"])
+    eps = fmt(j["model_annotators"][0]["epsilon"], 2)
+    return (
+        f"The annotator(s) {names} were treated as models: they do not enter the human "
+        "coefficients above. Each model was compared with the humans by the alternative "
+        "annotator test (Calderon, Reichart &amp; Dror 2025), as the authors' reference "
+        "program computes it: on the items judged by the model and at least two humans, each "
+        "human with at least 30 such items is left out in turn, and the model's and that "
+        "human's alignment with the remaining humans is scored per item (accuracy for "
+        "categories, negative root mean squared difference for numbers); a tie counts as a "
+        "win for both. A one-sided one-sample t-test asks whether the human wins more often "
+        f"than the model by less than ε = {eps}, the allowance for the model's lower cost "
+        "(the authors suggest 0.2 for experts, 0.15 for skilled annotators, 0.1 for crowd "
+        "workers), and the Benjamini–Yekutieli procedure controls the false discovery rate "
+        "at q = 0.05 over the humans tested (Benjamini &amp; Yekutieli 2001). The winning "
+        "rate ω is the share of tested humans the model beats (the model passes when "
+        "ω ≥ 0.5); the advantage probability ρ is the mean share of items on which the model "
+        "is at least as good. The model's Cohen's κ and Krippendorff's α with each human and "
+        "with the human majority (the most frequent human label, ties left out) are given "
+        "with bootstrap intervals beside the humans' own pairwise range."
+    )
+
+
+#: the methods paragraph of ``planning[]``
+PLANNING_METHODS = (
+    "The planning curve resamples the study's doubly annotated items with replacement "
+    "at increasing sizes (1,000 resamples each unless set otherwise) and gives the "
+    "half-width of the central 95% interval of each coefficient at each size; items "
+    "needed beyond the largest size are extrapolated by the 1/√n law. It assumes that "
+    "future items resemble the study's."
+)

@@ -1,0 +1,99 @@
+"""Annotators, human and model, in a normalization study: each token an item, its normalization
+(as the word-level figures compare it) the label, and the figures shared by every kind with such
+a matrix (:mod:`iaa_desktop.core.kinds.annotators`): the model annotators' alternative annotator
+test (accuracy) with κ and nominal α, and the planning curve."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.matrix import MatrixFigures, matrix_figures
+from iaa_desktop.core.kinds.annotators.models import split_columns
+from iaa_desktop.core.kinds.normalization.analysis import prepared_normalizations
+from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
+from iaa_desktop.core.kinds.normalization.reader import NormalizationData
+
+__all__ = ["TokenAnnotators", "split_models", "token_annotators"]
+
+
+@dataclass(frozen=True)
+class TokenAnnotators:
+    """The model annotators' figures and the planning curve of a normalization study."""
+
+    figures: MatrixFigures = field(default_factory=MatrixFigures)
+    asked_planning: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.figures.models:
+            out["model_annotators"] = self.figures.models_json()
+        if self.asked_planning:
+            out["planning"] = list(self.figures.planning)
+            out["planning_needed"] = list(self.figures.planning_needed)
+        return out
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        out: dict[str, pd.DataFrame] = {}
+        if self.figures.models:
+            out.update(self.figures.models_tables())
+        if self.asked_planning:
+            out["planning"] = pd.DataFrame(list(self.figures.planning))
+        return out
+
+
+def split_models(
+    data: NormalizationData, options: NormalizationOptions
+) -> tuple[NormalizationData, NDArray[Any] | None]:
+    """The humans' data and every annotator's prepared normalizations (None without models or
+    planning); a name that is no annotator, or fewer than two humans left, is refused."""
+    wanted = options.model_names
+    if not wanted:
+        return data, prepared_normalizations(data, options) if options.planning else None
+    h_idx, m_idx, unknown = split_columns(data.annotators, wanted)
+    names = list(data.annotators)
+    if unknown:
+        raise OptionError(
+            f"Model annotators: {', '.join(repr(u) for u in unknown)} is not an annotator of the "
+            f"study (annotators: {', '.join(names[:20])}{' …' if len(names) > 20 else ''})."
+        )
+    if len(h_idx) < 2:
+        raise OptionError(
+            "Model annotators: with these models, fewer than two human annotators are left; "
+            "the humans' agreement and the alternative annotator test need at least two."
+        )
+    everyone = prepared_normalizations(data, options)
+    humans = replace(
+        data,
+        annotators=tuple(names[k] for k in h_idx),
+        norm=data.norm[:, h_idx],
+        mod=data.mod[:, h_idx],
+        mod_type=data.mod_type[:, h_idx],
+        sources=tuple(data.sources[k] for k in h_idx) if data.sources else data.sources,
+    )
+    return humans, everyone
+
+
+def token_annotators(
+    annotators: tuple[str, ...], everyone: NDArray[Any], options: NormalizationOptions
+) -> TokenAnnotators:
+    """The figures the options ask for, from every annotator's prepared normalizations."""
+    h_idx, m_idx, _ = split_columns(annotators, options.model_names)
+    cats, flat = np.unique(everyone.astype(str), return_inverse=True)
+    codes = flat.reshape(everyone.shape).astype(np.int32)
+    figures = matrix_figures(
+        codes[:, h_idx],
+        tuple(annotators[k] for k in h_idx),
+        codes[:, m_idx] if m_idx else None,
+        tuple(annotators[k] for k in m_idx),
+        np.arange(len(cats), dtype=float),
+        "nominal",
+        epsilon=options.epsilon,
+        planning=options.planning,
+    )
+    return TokenAnnotators(figures, options.planning)
