@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from iaa_desktop import __version__
 
@@ -208,7 +209,7 @@ def _parse_open_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str | Non
     """The options of ``open``, the kind and its resolved options; an exit status on an error."""
     from iaa_desktop.core.errors import IaaError
     from iaa_desktop.core.kinds import detect_kind, get_kind
-    from iaa_desktop.core.kinds.spec import add_settings_to_parser, resolve_options
+    from iaa_desktop.core.kinds.spec import ResolvedOptions, add_settings_to_parser
 
     known, _ = _open_parser(False).parse_known_args(list(argv))
     inputs = [Path(p) for p in known.inputs]
@@ -225,16 +226,18 @@ def _parse_open_args(argv: Sequence[str]) -> tuple[argparse.Namespace, str | Non
         if not Path(p).exists():
             print(f"iaa-desktop: error: {p}: no such file or folder.", file=sys.stderr)
             return 2
-    options = {}
+    options: dict[str, Any] = {}
     if kind_name and not is_study:
+        spec = get_kind(kind_name)
+        given = {s.name: getattr(ns, s.name, None) for s in spec.settings}
         try:
-            options = resolve_options(
-                get_kind(kind_name).settings,
-                {s.name: getattr(ns, s.name, None) for s in get_kind(kind_name).settings},
-            )
+            chosen = spec.resolve(given)  # as the command line's report resolves them
         except IaaError as e:
             print(f"iaa-desktop: error: {e}", file=sys.stderr)
             return 2
+        # the study records every setting's value: what was given over the defaults
+        record = chosen.record() if isinstance(chosen, ResolvedOptions) else chosen
+        options = {**{s.name: s.default for s in spec.settings}, **record}
     return ns, kind_name if ns.kind else None, options
 
 

@@ -236,7 +236,9 @@ class OutcomeData:
         return h.hexdigest()
 
 
-def label_codes(pairs: pd.DataFrame, annotators: Sequence[str], categories: Sequence[str]):
+def label_codes(
+    pairs: pd.DataFrame, annotators: Sequence[str], categories: Sequence[str]
+) -> NDArray[np.int64]:
     """Items × annotators codes (−1 = no label) from the label columns of the pairs table."""
     index = {c: k for k, c in enumerate(categories)}
     codes = np.full((len(pairs), len(annotators)), -1, dtype=np.int64)

@@ -22,15 +22,24 @@ import math
 import os
 import sys
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.candidates.model.data import OutcomeData
 from iaa_desktop.core.progress import Progress
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from jax import Array
+
+#: the model function NumPyro samples: ``model(**ModelInputs)``
+Model = Callable[..., None]
 
 PRIORS = {
     "alpha": ("Student-t", 3.0, 0.0, 2.5),
@@ -114,13 +123,13 @@ def configure_jax() -> None:
         )
 
 
-def _make_model(n_pairs: int, n_fixed: int, n_levels: tuple[int, ...], n_logits: int):
+def _make_model(n_pairs: int, n_fixed: int, n_levels: tuple[int, ...], n_logits: int) -> Model:
     configure_jax()
     import jax.numpy as jnp
     import numpyro
     import numpyro.distributions as dist
 
-    def model(pair, X, groups, y=None):
+    def model(pair: Array, X: Array, groups: tuple[Array, ...], y: Array | None = None) -> None:
         alpha = numpyro.sample(
             "alpha", dist.StudentT(3.0, 0.0, 2.5).expand([n_pairs, n_logits]).to_event(2)
         )
@@ -146,7 +155,16 @@ def _make_model(n_pairs: int, n_fixed: int, n_levels: tuple[int, ...], n_logits:
     return model
 
 
-def _model_and_kwargs(data: OutcomeData):
+class ModelInputs(TypedDict):
+    """The data the model is conditioned on, as JAX arrays (the model's keyword arguments)."""
+
+    pair: Array
+    X: Array
+    groups: tuple[Array, ...]
+    y: Array
+
+
+def _model_and_kwargs(data: OutcomeData) -> tuple[Model, ModelInputs]:
     import jax.numpy as jnp
 
     model = _make_model(
@@ -155,7 +173,7 @@ def _model_and_kwargs(data: OutcomeData):
         tuple(len(lv) for lv in data.group_levels),
         data.n_logits,
     )
-    kwargs = {
+    kwargs: ModelInputs = {
         "pair": jnp.asarray(data.pair, dtype=jnp.int32),
         "X": jnp.asarray(data.X, dtype=jnp.float32),
         "groups": tuple(jnp.asarray(g, dtype=jnp.int32) for g in data.group_idx),
@@ -228,11 +246,11 @@ def _kernel(model: Any, settings: SamplerSettings, **kw: Any) -> Any:
     )
 
 
-def _chunk_runner(kernel: Any, kwargs: dict[str, Any]) -> Any:
+def _chunk_runner(kernel: Any, kwargs: ModelInputs) -> Any:
     """``run(state, n) -> (state, per-iteration outputs)``: n NUTS iterations, compiled once."""
     import jax
 
-    def step(state, _):
+    def step(state: Any, _: None) -> tuple[Any, tuple[Any, ...]]:
         state = kernel.sample(state, (), kwargs)
         return state, (
             state.z,
@@ -295,6 +313,7 @@ def sample_nuts(
         after ``advanced`` more iterations of one chain."""
         nonlocal shown, done
         done += advanced
+        work: float
         if parallel:
             work = settings.warmup + (chains - 1) * (reuse or settings.warmup)
         else:
@@ -321,13 +340,11 @@ def sample_nuts(
         first = True
         while left > 0:
             n = min(settings.chunk, left)
+
             # each chunk waited for (JAX dispatches asynchronously: the progress would run ahead
             # of the work); the first round one chain after the other (it compiles the sampler)
-            outs = list(
-                (map if first else pool.map)(
-                    lambda c, n=n: jax.block_until_ready(run_chunk(states[c], n)[0]), warming
-                )
-            )
+            warm = partial(_advance, run_chunk, states, n)
+            outs = list((map if first else pool.map)(warm, warming))
             first = False
             for c, st in zip(warming, outs):
                 states[c] = st
@@ -345,7 +362,7 @@ def sample_nuts(
                 states[c] = st
                 parts[c].append(jax.device_get(out))
             drawn += n
-            advanced = n * chains
+            advanced: float = n * chains
             so_far = None
             unit_seconds = round_seconds / advanced if round_seconds > 0 else 0.0
             if drawn == n and summarise_cost is not None and round_seconds > 0:
@@ -382,12 +399,10 @@ def _warm_first(
     state: Any, run_chunk: Any, settings: SamplerSettings, progress: Any
 ) -> Generator[Progress, None, Any]:
     """The first chain's warm-up alone (its adaptation is then reused by the others)."""
-    import jax
-
     left = settings.warmup
     while left > 0:
         n = min(settings.chunk, left)
-        state = jax.block_until_ready(run_chunk(state, n)[0])
+        state = _ready(run_chunk(state, n)[0])
         left -= n
         yield progress(f"Chain 1 of {settings.chains}: warm-up (adapting the sampler)", n)
     return state
@@ -396,7 +411,7 @@ def _warm_first(
 def _other_chains(
     settings: SamplerSettings,
     kernel: Any,
-    kwargs: dict[str, Any],
+    kwargs: ModelInputs,
     first: Any,
     keys: Any,
     reuse: int,
@@ -423,7 +438,7 @@ def _sample_sequential(
     settings: SamplerSettings,
     kernel: Any,
     run_chunk: Any,
-    kwargs: dict[str, Any],
+    kwargs: ModelInputs,
     progress: Any,
 ) -> Generator[Progress, None, Posterior]:
     """Chain after chain, each adapting on its own (``chain_method="sequential"``)."""
@@ -442,7 +457,7 @@ def _sample_sequential(
         left = settings.warmup
         while left > 0:
             n = min(settings.chunk, left)
-            state = jax.block_until_ready(run_chunk(state, n)[0])
+            state = _ready(run_chunk(state, n)[0])
             left -= n
             yield progress(f"Chain {c + 1} of {chains}: warm-up", n)
         parts = []
@@ -467,7 +482,19 @@ def first_draws(post: Posterior, n: int) -> Posterior:
     )
 
 
-def _pool(chains: int) -> Any:
+def _ready(state: Any) -> Any:
+    """``state`` once JAX has computed it (JAX dispatches asynchronously)."""
+    import jax
+
+    return jax.block_until_ready(state)  # type: ignore[no-untyped-call]  # untyped in JAX
+
+
+def _advance(run_chunk: Any, states: list[Any], n: int, c: int) -> Any:
+    """Chain ``c``'s state after ``n`` more iterations, once computed."""
+    return _ready(run_chunk(states[c], n)[0])
+
+
+def _pool(chains: int) -> ThreadPoolExecutor:
     """Threads running chains side by side: XLA releases the GIL while it computes, so two
     chains use two cores (one thread each: see :func:`configure_jax`)."""
     from concurrent.futures import ThreadPoolExecutor
@@ -491,7 +518,14 @@ def _partial(
     return _collect(per_chain, post_fn, data, replace(settings, draws=drawn), 0.0, 0.0)
 
 
-def _collect(per_chain, post_fn, data: OutcomeData, settings: SamplerSettings, t_cpu, t_wall):
+def _collect(
+    per_chain: list[Any],
+    post_fn: Any,
+    data: OutcomeData,
+    settings: SamplerSettings,
+    t_cpu: float,
+    t_wall: float,
+) -> Posterior:
     """Stack the chains, map the draws to constrained parameters, keep the sampler statistics."""
     import jax
     import jax.numpy as jnp
@@ -544,7 +578,7 @@ def sample_variational(
     chunk = max(1, settings.chunk * 5)
 
     @jax.jit
-    def run(s):
+    def run(s: Any) -> tuple[Any, Any]:
         return jax.lax.scan(lambda s, _: svi.update(s, **kwargs), s, None, length=chunk)
 
     done = 0
@@ -581,7 +615,8 @@ def log_softmax0(eta: NDArray[Any]) -> NDArray[Any]:
     """log θ over all q² outcomes from the q²−1 logits against the pivot (last axis)."""
     full = np.concatenate([np.zeros((*eta.shape[:-1], 1)), eta], axis=-1)
     m = full.max(axis=-1, keepdims=True)
-    return full - (m + np.log(np.exp(full - m).sum(axis=-1, keepdims=True)))
+    out: NDArray[Any] = full - (m + np.log(np.exp(full - m).sum(axis=-1, keepdims=True)))
+    return out
 
 
 def pointwise_loglik(post: Posterior, data: OutcomeData, block: int = 200) -> NDArray[Any]:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 import warnings
 from itertools import product
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -30,6 +31,9 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.kinds.candidates.model.data import OVERLAP, OutcomeData
 from iaa_desktop.core.kinds.candidates.model.fit import Posterior, log_softmax0
+
+if TYPE_CHECKING:
+    from arviz.stats.stats_utils import ELPDData
 
 #: factors with at most this many levels are crossed in the combination table (Table 3)
 CROSS_MAX_LEVELS = 12
@@ -55,7 +59,8 @@ def _mvn_draw(post: Posterior, g: int, rng: np.random.Generator) -> NDArray[Any]
     corr = post.flat(f"corr_{g}")
     chol = np.linalg.cholesky(corr + 1e-10 * np.eye(corr.shape[-1]))
     z = rng.standard_normal(sigma.shape)
-    return np.einsum("sij,sj->si", chol, z) * sigma
+    draw: NDArray[Any] = np.einsum("sij,sj->si", chol, z) * sigma
+    return draw
 
 
 def _fixed_combos(data: OutcomeData, values: dict[str, Any]) -> list[tuple[float, NDArray[Any]]]:
@@ -100,11 +105,11 @@ def condition_draws(
     if OVERLAP in [t.name for t in data.terms]:
         values.setdefault(OVERLAP, 0.0)
     q = data.q
-    theta = 0.0
+    mixed: NDArray[Any] | float = 0.0
     for w, x in _fixed_combos(data, values):
         add = np.einsum("p,spo->so", x, post.flat("beta"))[:, None, :] if len(x) else 0.0
-        theta = theta + w * np.exp(log_softmax0(eta + add))
-    theta = np.asarray(theta).reshape(*alpha.shape[:2], q, q)  # (S, P, q, q)
+        mixed = mixed + w * np.exp(log_softmax0(eta + add))
+    theta = np.asarray(mixed).reshape(*alpha.shape[:2], q, q)  # (S, P, q, q)
     a_o = np.trace(theta, axis1=2, axis2=3).mean(axis=1)
     rows, cols = theta.sum(axis=3), theta.sum(axis=2)
     a_e_cond = (rows * cols).sum(axis=2).mean(axis=1)
@@ -134,7 +139,9 @@ def _new_levels(post: Posterior, data: OutcomeData, seed: int) -> dict[int, NDAr
     return {g: _mvn_draw(post, g, rng) for g in range(len(data.groups))}
 
 
-def _row(cond: dict[str, Any], d_without: dict, d_with: dict) -> dict[str, Any]:
+def _row(
+    cond: dict[str, Any], d_without: dict[str, NDArray[Any]], d_with: dict[str, NDArray[Any]]
+) -> dict[str, Any]:
     return {
         "condition": {k: (str(v) if k != OVERLAP else float(v)) for k, v in cond.items()},
         "kappa": _quantiles(d_without["kappa"]),
@@ -263,7 +270,7 @@ def _diagnostic_params(post: Posterior) -> dict[str, NDArray[Any]]:
     return params
 
 
-def _import_arviz():
+def _import_arviz() -> ModuleType:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ArviZ announces its refactor on import
         import arviz as az
@@ -319,7 +326,7 @@ def diagnostics(post: Posterior) -> dict[str, Any]:
     return out
 
 
-def _loo_of(az: Any, ll: NDArray[Any], posterior: dict[str, NDArray[Any]]) -> dict[str, Any]:
+def _loo_of(az: ModuleType, ll: NDArray[Any], posterior: dict[str, NDArray[Any]]) -> dict[str, Any]:
     # the posterior group gives the relative efficiency of the draws (ArviZ's ``reff``)
     idata = az.from_dict(posterior=posterior, log_likelihood={"y": ll})
     with warnings.catch_warnings():
@@ -347,13 +354,15 @@ def loo(ll: NDArray[Any], item: NDArray[Any], post: Posterior) -> dict[str, Any]
     by_outcome = _loo_of(az, ll, posterior)
     items, inverse = np.unique(item, return_inverse=True)
     ll_item = np.zeros((*ll.shape[:2], len(items)))
-    np.add.at(ll_item, (slice(None), slice(None), inverse), ll)
+    # summed over the last axis: item axes first, so that the index is one array
+    np.add.at(np.moveaxis(ll_item, 2, 0), inverse, np.moveaxis(ll, 2, 0))
     by_item = _loo_of(az, ll_item, posterior)
     return {"outcome": by_outcome, "item": by_item}
 
 
-def elpd_data(entry: dict[str, Any]):
-    """An ArviZ ``ELPDData`` rebuilt from a (possibly cached) LOO entry, for ``az.compare``."""
+def elpd_data(entry: dict[str, Any]) -> tuple[ELPDData, ModuleType]:
+    """An ArviZ ``ELPDData`` rebuilt from a (possibly cached) LOO entry, for ``az.compare``,
+    with the ArviZ module."""
     az = _import_arviz()
     import xarray as xr
     from arviz.stats.stats_utils import ELPDData
