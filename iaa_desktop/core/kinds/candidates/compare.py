@@ -17,7 +17,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -90,6 +90,10 @@ def overlap_bins(overlap: NDArray[Any], n_bins: int) -> tuple[NDArray[Any], NDAr
 
 @dataclass
 class CandidatesResult(TaskResult):
+    #: judgments on a graded scale (the pair view's graded agreement panel and severities)
+    graded: ClassVar[bool] = False
+    #: the result has an agreement model of its own (the pair view's Model tab)
+    has_model: ClassVar[bool] = True
     annotators: tuple[str, ...] = ()
     #: the options the figures were computed with
     chosen: CandidatesOptions = field(default_factory=CandidatesOptions)

@@ -25,7 +25,7 @@ import math
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -76,6 +76,10 @@ def _fmt(v: float) -> str:
 
 @dataclass
 class DurelResult(TaskResult):
+    #: judgments on a graded scale (the pair view's graded agreement panel and severities)
+    graded: ClassVar[bool] = True
+    #: the result has an agreement model of its own (the pair view's Model tab)
+    has_model: ClassVar[bool] = False
     annotators: tuple[str, ...] = ()
     level: str = "ordinal"
     #: the options the figures were computed with (``spearman_weights`` as applied: never auto)

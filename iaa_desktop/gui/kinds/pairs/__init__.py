@@ -35,14 +35,12 @@ CACHE_KEY = "pairs"
 
 
 class PairsPanels:
-    """The tabs of one kind, kept across results so the selection survives a recompute."""
+    """The tabs of one kind, kept across results so the selection survives a recompute; graded
+    judgments (a result whose ``graded`` is true) get the graded agreement panel."""
 
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
+    def __init__(self, graded: bool) -> None:
         self.pairs = PairPanel()
-        self.agreement: QWidget = (
-            DurelAgreementPanel() if kind == "durel" else CandidatesAgreementPanel()
-        )
+        self.agreement: QWidget = DurelAgreementPanel() if graded else CandidatesAgreementPanel()
 
     def set_result(self, result: Any) -> None:
         self.pairs.set_result(result)
@@ -53,16 +51,17 @@ class PairsPanels:
 
 
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
-    """Tabs for a finished ``durel`` or ``candidates`` result (widgets kept in ``context.cache``)."""
+    """Tabs for a finished passage-pair result (widgets kept in ``context.cache``), and the tab
+    of its agreement model when the result has one (``has_model``: candidate pairs)."""
     cache = getattr(context, "cache", None)
     key = f"{CACHE_KEY}:{result.kind}"
     panels = cache.get(key) if isinstance(cache, dict) else None
     if not isinstance(panels, PairsPanels):
-        panels = PairsPanels(result.kind)
+        panels = PairsPanels(bool(result.graded))
         if isinstance(cache, dict):
             cache[key] = panels
     panels.set_result(result)
-    if result.kind == "candidates":  # the agreement model's tab lives in its own module
+    if result.has_model:  # the agreement model's tab lives in its own module
         from iaa_desktop.gui.kinds.candidates_model import model_panel
 
         return [*panels.panels(), ("Model", model_panel(result, context))]

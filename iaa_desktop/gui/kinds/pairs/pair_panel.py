@@ -227,7 +227,7 @@ class PairPanel(QWidget):
         table = result.pair_table().copy()
         table.insert(0, "#", np.arange(len(table)))
         names = [str(a) for a in result.annotators]
-        graded = result.kind == "durel"
+        graded = bool(result.graded)
         scale = None
         self.hint.setText(hint_text(graded))
         if graded:
