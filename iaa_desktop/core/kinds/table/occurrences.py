@@ -3,8 +3,8 @@ of their own — with each annotator's label of each item that is an occurrence 
 (:mod:`iaa_desktop.core.kinds.occurrences`): the same word labelled two ways in two places.
 
 The form column is the ``occurrence_column`` option, or, left empty, the first metadata column
-named ``form``, ``token``, ``word``, ``term`` or ``lemma``; a table without one has no
-occurrences.
+named ``form``, ``token``, ``word`` or ``term``; a table without one has no occurrences (a
+``lemma`` column is not taken unasked: in DURel judgments it names the target every pair shares).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from iaa_desktop.core.kinds.table.compare import TableResult
 
 #: metadata column names taken as the items' form when no column is chosen
-FORM_COLUMNS = ("form", "token", "word", "term", "lemma")
+FORM_COLUMNS = ("form", "token", "word", "term")
 
 
 def form_column(context: pd.DataFrame, chosen: str = "") -> str | None:

@@ -97,7 +97,7 @@ class TableOptions(Options):
         "",
         "Occurrences: form column",
         "the column holding each item's form (a token, a word, a term) for the Occurrences tab; "
-        "empty: a column named form, token, word, term or lemma, when there is one",
+        "empty: a column named form, token, word or term, when there is one",
     )
     occurrence_match: FormMatch = option(
         "exact",
