@@ -359,8 +359,11 @@ class SpansPanel(QWidget):
         """The Play button for the timeline's selected unit: the clicked block's (or the group's
         first block's) stretch of the recording its annotator's file links."""
         data, d = self.timeline.data, self.timeline.document
-        ix = np.flatnonzero(data.group == self.timeline.selected) if data is not None else []
-        if data is None or d < 0 or not len(ix):
+        if data is None or d < 0:
+            self.player.set_unit(None, 0, 0, "Select a unit on the timeline.")
+            return
+        ix = np.flatnonzero(data.group == self.timeline.selected)
+        if not len(ix):
             self.player.set_unit(None, 0, 0, "Select a unit on the timeline.")
             return
         k = self.timeline.selected_block if self.timeline.selected_block in ix else int(ix[0])
