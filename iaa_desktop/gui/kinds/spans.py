@@ -30,6 +30,7 @@ from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
 from iaa_desktop.gui.widgets.timeline import TimelineData, TimelineView
+from iaa_desktop.gui.widgets.unit_player import UnitPlayer, media_file
 
 #: agreement mark after each span, by the kind of its group
 MARKS = {
@@ -191,6 +192,12 @@ class SpansPanel(QWidget):
         self.timeline.unit_clicked.connect(self._on_unit_clicked)
         self.timeline.hide()
         rl.addWidget(self.timeline, 1)
+        # the selected unit's stretch of the recording the ELAN file links
+        self.player = UnitPlayer()
+        self.player.hide()
+        self.timeline.play_requested.connect(self.player.play)
+        rl.addWidget(self.player)
+        self._media: dict[tuple[int, int], tuple[Any, str]] = {}
         split.addWidget(right)
         split.setSizes([560, 720])
         outer.addWidget(split, 1)
@@ -238,6 +245,7 @@ class SpansPanel(QWidget):
         self._fill_combo(self.pair_combo, "every pair", pairs)
         self.current_doc = -1
         self.timeline.document = -1
+        self._media = {}
         self._apply_filters()
         if self.doc_model.rowCount() and not self.dis_model.rowCount():
             self.doc_view.setCurrentIndex(self.doc_model.index(0, 0))
@@ -322,11 +330,13 @@ class SpansPanel(QWidget):
             )
         self.text.setVisible(not timed)
         self.timeline.setVisible(timed)
+        self.player.setVisible(timed)
         if timed:
             if self.timeline.document != d:
                 self.timeline.set_data(timeline_data(self.result, d))
                 self.timeline.document = d
             self.timeline.select(group, scroll=group >= 0)
+            self._update_player()
             return
         self.text.setHtml(render_document(self.result, d, group))
         if group >= 0:
@@ -335,6 +345,7 @@ class SpansPanel(QWidget):
     def _on_unit_clicked(self, group: int) -> None:
         """A unit clicked on the timeline: its disagreement selected in the table (when the
         filters show it)."""
+        self._update_player()
         frame = self.dis_model.frame
         if frame is None or "group" not in frame:
             return
@@ -343,6 +354,27 @@ class SpansPanel(QWidget):
             self.dis_view.setCurrentIndex(self.dis_model.index(int(rows[0]), 0))
         else:
             self.dis_view.clearSelection()
+
+    def _update_player(self) -> None:
+        """The Play button for the timeline's selected unit: the clicked block's (or the group's
+        first block's) stretch of the recording its annotator's file links."""
+        data, d = self.timeline.data, self.timeline.document
+        if data is None or d < 0:
+            self.player.set_unit(None, 0, 0, "Select a unit on the timeline.")
+            return
+        ix = np.flatnonzero(data.group == self.timeline.selected)
+        if not len(ix):
+            self.player.set_unit(None, 0, 0, "Select a unit on the timeline.")
+            return
+        k = self.timeline.selected_block if self.timeline.selected_block in ix else int(ix[0])
+        lane = int(data.lane[k])
+        if (d, lane) not in self._media:
+            corpus = self.result.corpus
+            doc = corpus.docs.get(corpus.names[d], {}).get(data.lanes[lane])
+            meta = doc.meta if doc is not None else {}
+            self._media[d, lane] = media_file(meta.get("media", ()), meta.get("source"))
+        path, why = self._media[d, lane]
+        self.player.set_unit(path, int(data.start[k]), int(data.end[k]), why)
 
 
 def timeline_data(result: Any, d: int) -> TimelineData:

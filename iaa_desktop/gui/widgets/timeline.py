@@ -4,7 +4,8 @@ Each unit is a block from its start to its end (a point, of length zero, a diamo
 its label's colour, its border in the colour of its group's agreement (as the spans view marks
 them); the units of one group in neighbouring lanes are linked by a line. Ctrl + wheel or the
 + / − keys zoom around the pointer (or the view's centre), the wheel and the scroll bar scroll.
-A click on a block emits :attr:`TimelineView.unit_clicked` with the block's group.
+A click on a block emits :attr:`TimelineView.unit_clicked` with the block's group; Space emits
+:attr:`TimelineView.play_requested`.
 Painting draws only the blocks in view (found by binary search), so a recording of hours with
 tens of thousands of units scrolls at once.
 """
@@ -158,6 +159,7 @@ class _Canvas(QWidget):
         k = self.block_at(event.position().toPoint())
         if k >= 0 and self.view.data is not None:
             self.view.select(int(self.view.data.group[k]))
+            self.view.selected_block = k
             self.view.unit_clicked.emit(int(self.view.data.group[k]))
         super().mousePressEvent(event)
 
@@ -299,12 +301,16 @@ class TimelineView(QScrollArea):
     """The timeline (see the module docstring)."""
 
     unit_clicked = Signal(int)
+    #: Space pressed: play the selected unit's stretch of the recording
+    play_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.data: TimelineData | None = None
         self.px_per_ms = 0.1
         self.selected = -1
+        #: the block clicked in the selected group (-1: selected otherwise)
+        self.selected_block = -1
         #: the document shown (set by the view that fills it)
         self.document = -1
         self.canvas = _Canvas(self)
@@ -346,6 +352,7 @@ class TimelineView(QScrollArea):
     def select(self, group: int, scroll: bool = False) -> None:
         """Mark the blocks of ``group``; with ``scroll``, bring the first into view."""
         self.selected = group
+        self.selected_block = -1
         data = self.data
         if scroll and data is not None:
             ix = np.flatnonzero(data.group == group)
@@ -373,5 +380,7 @@ class TimelineView(QScrollArea):
             self.zoom(1.5)
         elif event.key() in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
             self.zoom(1 / 1.5)
+        elif event.key() == Qt.Key.Key_Space:
+            self.play_requested.emit()
         else:
             super().keyPressEvent(event)
