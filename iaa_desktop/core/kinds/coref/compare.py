@@ -16,6 +16,8 @@ import pandas as pd
 
 from iaa_desktop.core.align.class_matching import COSTS, MatchRow, format_d, match_sets, totals
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.annotation_limits import within_limits
+from iaa_desktop.core.kinds.coref.names import nfc_names
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
     MentionKey,
@@ -383,6 +385,8 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
     original_inputs = tuple(str(p) for p in inputs)
     errors: list[ReaderError] = []
     by_annotator, _ = yield from read_annotators(inputs, opts, errors)
+    by_annotator, merged = nfc_names(by_annotator, errors)
+    by_annotator = within_limits(by_annotator, _n_mentions, _path, errors)
     if len(by_annotator) < 2:
         raise IaaError(
             "Coreference needs two or more annotators: give one folder (or file) per annotator."
@@ -403,7 +407,7 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
         by_annotator, annotators, names, opts["cost"], len(inputs), errors
     )
     result = CorefResult(
-        **result_fields("coref", original_inputs, opts, errors),
+        **result_fields("coref", original_inputs, opts, errors, merged),
         annotators=annotators,
         documents=documents,
         corpus_scores=corpus,
@@ -416,6 +420,14 @@ def run(inputs: Sequence[Path], opts: dict[str, Any]) -> Generator[Progress, Non
 
 
 Documents = dict[str, dict[str, CorefDocument]]  # annotator → document name → document
+
+
+def _n_mentions(d: CorefDocument) -> int:
+    return len(d.mentions)
+
+
+def _path(d: CorefDocument) -> str:
+    return d.path
 
 
 def _document_names(

@@ -17,12 +17,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.kinds.annotation_limits import within_limits
 from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.names import nfc_names
 from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
+from iaa_desktop.core.kinds.spans.readers import SpanDocument
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
 from iaa_desktop.core.kinds.spec import rename_annotators, resolve_options
 from iaa_desktop.core.metrics import spans as S
@@ -143,6 +146,8 @@ class SpansKind:
         errors: list[ReaderError] = []
         yield Progress(0, 6, "Reading the annotations")
         by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
+        by_annotator, merged = nfc_names(by_annotator, errors)
+        by_annotator = within_limits(by_annotator, lambda d: len(d.spans), _path, errors)
         names = rename_annotators(list(by_annotator), opts.as_dict())
         by_annotator = dict(zip(names, by_annotator.values()))
         docs = pair_documents(by_annotator, errors)
@@ -155,6 +160,7 @@ class SpansKind:
             )
         result = yield from compare_corpus(corpus, opts, errors)
         result.options = resolve_options(SETTINGS, options)  # as given, for the study's record
+        result.warnings[:0] = merged
         result.inputs = tuple(str(p) for p in inputs)
         return result
 
@@ -223,6 +229,10 @@ def compare_corpus(
     result.gamma_note = note
     yield Progress(6, 6, "Done")
     return result
+
+
+def _path(d: SpanDocument) -> str:
+    return d.path
 
 
 KIND = SpansKind()
