@@ -18,6 +18,12 @@ from iaa_desktop.core.errors import ReaderError
 
 #: the most XML elements (annotations, tokens, sentences …) read from one document's XMI
 MAX_XMI_ELEMENTS = 1_000_000
+#: the largest XMI file read
+MAX_XMI_BYTES = 64 * 1024 * 1024
+#: the longest document text (``sofaString``) read from an XMI file, in bytes: dkpro-cassis takes
+#: some 190 bytes of memory for each character of it (its UTF-16 offset tables), so a text of
+#: 10 MiB would take 2 GB (and lxml refuses a text over 10 MB anyway)
+MAX_SOFA_BYTES = 4 * 1024 * 1024
 #: a document type declaration, in the prolog (before the root element); UTF-8 or a one-byte
 #: encoding (XML in UTF-16 is checked after decoding its first characters)
 _DOCTYPE = re.compile(rb"<!\s*(?:DOCTYPE|ENTITY)", re.IGNORECASE)
@@ -49,7 +55,22 @@ def check_xml(raw: bytes, where: str | Path, document: bool = False) -> None:
             "the XML declares a document type (<!DOCTYPE> or <!ENTITY>), which no annotation "
             "format needs and which can expand to gigabytes or read other files; it was not read.",
         )
+    if document and len(raw) > MAX_XMI_BYTES:
+        raise ReaderError(
+            where,
+            None,
+            f"the XMI file is {len(raw) / 2**20:,.0f} MiB, more than the "
+            f"{MAX_XMI_BYTES / 2**20:,.0f} MiB read from one document; it was not read.",
+        )
     if document:
+        longest = _longest_sofa(raw)
+        if longest > MAX_SOFA_BYTES:
+            raise ReaderError(
+                where,
+                None,
+                f"the document's text is {longest / 2**20:,.1f} MiB, more than the "
+                f"{MAX_SOFA_BYTES / 2**20:,.0f} MiB read from one XMI document; it was not read.",
+            )
         max_elements = MAX_XMI_ELEMENTS
         n = raw.count(b"<")  # every element has one; comments, closing tags: an upper bound
         if n > max_elements:
@@ -61,3 +82,19 @@ def check_xml(raw: bytes, where: str | Path, document: bool = False) -> None:
                 f"the XML holds {n:,} elements (annotations, tokens …), more than the "
                 f"{max_elements:,} read from one document; it was not read.",
             )
+
+
+def _longest_sofa(raw: bytes) -> int:
+    """The length in bytes of the longest ``sofaString`` attribute of an XMI file."""
+    longest, k = 0, 0
+    while (k := raw.find(b"sofaString=", k)) >= 0:
+        k += len(b"sofaString=")
+        quote = raw[k : k + 1]
+        if quote not in (b'"', b"'"):
+            continue
+        end = raw.find(quote, k + 1)
+        if end < 0:
+            end = len(raw)
+        longest = max(longest, end - k - 1)
+        k = end
+    return longest

@@ -54,10 +54,12 @@ def test_a_nested_export_over_the_limit_is_a_message_in_a_study(
 
 def test_a_member_over_its_limit_names_its_size(tmp_path: Path, monkeypatch) -> None:
     bomb = H.nested_bomb(tmp_path / "project.zip", users=2, text_bytes=2 * 2**20)
-    monkeypatch.setattr(inception, "MAX_MEMBER_BYTES", 2**20)
+    monkeypatch.setattr(inception, "MAX_XMI_BYTES", 2**20)
     parsed = inception.parse(bomb)
-    assert not parsed.documents
-    assert all("more than the 1 MiB read from one member" in e.message for e in parsed.errors)
+    assert not parsed.documents and len(parsed.errors) == 2
+    assert all(
+        "2 MiB, more than the 1 MiB read from one XMI file" in e.message for e in parsed.errors
+    )
 
 
 # ------------------------------------------------------------------------------ XML entities
@@ -172,6 +174,18 @@ def test_an_xmi_of_too_many_spans_is_refused_before_it_is_parsed(
     code, _, err = report(["--kind", "spans", a, b], capsys)
     assert "internal error" not in err
     assert f"{a / 'd.xmi'}: the XML holds 1,00" in err and "more than the 1,000 read" in err
+
+
+def test_an_xmi_text_longer_than_a_document_may_have_is_refused_before_parsing(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from iaa_desktop.core import xml_guard
+
+    monkeypatch.setattr(xml_guard, "MAX_SOFA_BYTES", 1000)
+    a, b = _xmi_folders(tmp_path, H.xmi("A" * 1001, [(0, 4, "X")]), GOOD)
+    code, _, err = report(["--kind", "spans", a, b], capsys)
+    assert "internal error" not in err
+    assert f"{a / 'd.xmi'}: the document's text is 0.0 MiB, more than the 0 MiB" in err
 
 
 def _span_table(path: Path, per_annotator: dict[str, int]) -> Path:

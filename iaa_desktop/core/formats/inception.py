@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from iaa_desktop.core import xml_guard
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats import webanno_tsv
 from iaa_desktop.core.formats.model import Chain, Document, Parsed, Relation, Span
@@ -66,8 +67,10 @@ ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, Run
 MAX_MEMBER_BYTES = 512 * 1024 * 1024
 #: the most bytes read from one export, the members of the archives inside it included (a
 #: project export is ZIPs inside a ZIP: per-member limits alone let 16 users' members of
-#: 400 MiB each unpack to 6.4 GiB)
-MAX_UNPACKED_TOTAL = 1024 * 1024 * 1024
+#: 400 MiB each unpack to 6.4 GiB); every document's text is kept while the study runs
+MAX_UNPACKED_TOTAL = 512 * 1024 * 1024
+#: largest XMI member read: parsing one takes some four times its size in memory
+MAX_XMI_BYTES = xml_guard.MAX_XMI_BYTES
 
 
 class Unpacked:
@@ -97,16 +100,19 @@ def read_member(
     zf: zipfile.ZipFile, name: str, where: str, unpacked: Unpacked | None = None
 ) -> bytes:
     """The bytes of archive member ``name``; a :class:`ReaderError` naming ``where`` when it is
-    damaged or larger than :data:`MAX_MEMBER_BYTES`, or naming the archive when ``unpacked``
-    (the bytes read from it so far) would pass :data:`MAX_UNPACKED_TOTAL`."""
+    damaged or larger than :data:`MAX_MEMBER_BYTES` (:data:`MAX_XMI_BYTES` for an XMI file), or
+    naming the archive when ``unpacked`` (the bytes read from it so far) would pass
+    :data:`MAX_UNPACKED_TOTAL`."""
     try:
         size = zf.getinfo(name).file_size
-        if size > MAX_MEMBER_BYTES:
+        xmi = name.lower().endswith(".xmi")
+        limit = MAX_XMI_BYTES if xmi else MAX_MEMBER_BYTES
+        if size > limit:
             raise ReaderError(
                 where,
                 None,
                 f"the archive member unpacks to {size / 2**20:,.0f} MiB, more than the "
-                f"{MAX_MEMBER_BYTES / 2**20:,.0f} MiB read from one member.",
+                f"{limit / 2**20:,.0f} MiB read from one {'XMI file' if xmi else 'member'}.",
             )
         if unpacked is not None:
             unpacked.charge(size)

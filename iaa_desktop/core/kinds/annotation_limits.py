@@ -16,6 +16,9 @@ from iaa_desktop.core.errors import IaaError, ReaderError, shown_path
 MAX_PER_DOCUMENT = 1_000_000
 #: the most annotations of one study, every annotator and document together
 MAX_PER_STUDY = 2_000_000
+#: the longest text of a document compared character by character (some 1,000 pages; every
+#: annotator's coverage of every character is held in memory)
+MAX_TEXT_CHARS = 2_000_000
 
 D = TypeVar("D")
 
@@ -25,10 +28,12 @@ def within_limits(
     count: Callable[[D], int],
     where: Callable[[D], str],
     errors: list[ReaderError],
+    text_length: Callable[[D], int] | None = None,
 ) -> dict[str, dict[str, D]]:
     """``by_annotator`` without the documents of more than :data:`MAX_PER_DOCUMENT` annotations
+    or, when ``text_length`` is given, of a text longer than :data:`MAX_TEXT_CHARS` characters
     (each a problem in ``errors``); an :class:`IaaError` when the rest hold more than
-    :data:`MAX_PER_STUDY`."""
+    :data:`MAX_PER_STUDY` annotations."""
     out: dict[str, dict[str, D]] = {}
     sizes: list[tuple[int, str]] = []
     for who, docs in by_annotator.items():
@@ -42,6 +47,18 @@ def within_limits(
                         None,
                         f"document {name} of {who} holds {n:,} annotations, more than the "
                         f"{MAX_PER_DOCUMENT:,} one document may have; it was left out.",
+                    )
+                )
+                continue
+            chars = text_length(d) if text_length is not None else 0
+            if chars > MAX_TEXT_CHARS:
+                errors.append(
+                    ReaderError(
+                        where(d),
+                        None,
+                        f"document {name} of {who} has a text of {chars:,} characters, more than "
+                        f"the {MAX_TEXT_CHARS:,} a document compared character by character "
+                        "may have; it was left out.",
                     )
                 )
                 continue

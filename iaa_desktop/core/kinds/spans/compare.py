@@ -147,7 +147,9 @@ class SpansKind:
         yield Progress(0, 6, "Reading the annotations")
         by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
         by_annotator, merged = nfc_names(by_annotator, errors)
-        by_annotator = within_limits(by_annotator, lambda d: len(d.spans), _path, errors)
+        by_annotator = within_limits(
+            by_annotator, lambda d: len(d.spans), _path, errors, lambda d: len(d.text or "")
+        )
         names = rename_annotators(list(by_annotator), opts.as_dict())
         by_annotator = dict(zip(names, by_annotator.values()))
         docs = pair_documents(by_annotator, errors)
