@@ -205,18 +205,18 @@ def _is_special(p: Path) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
-def _links_in(folder: Path) -> list[Path]:
-    """The symbolic links inside an input folder (each is read where it points)."""
-    links: list[Path] = []
+def _links_in(folder: Path) -> list[tuple[Path, Path]]:
+    """The symbolic links inside an input folder, each with where it points (where it is read)."""
+    links: list[tuple[Path, Path]] = []
     walked = 0
     for root, dirs, names in os.walk(folder):
         for name in (*dirs, *names):
             p = Path(root) / name
             if p.is_symlink():
                 try:
-                    links.append(p.resolve())  # shown and judged where it points
+                    links.append((p, p.resolve()))  # shown and judged where it points
                 except (OSError, RuntimeError):  # a loop of links: reads nothing, still refused
-                    links.append(p)
+                    links.append((p, p))
         walked += len(dirs) + len(names)
         if walked > MAX_WALKED:
             break
@@ -238,11 +238,16 @@ def check_study_paths(study: Study, study_path: str | Path) -> StudyPaths:
         else:
             v = Path(str(value))
             paths.append(v if v.is_absolute() else folder / v)
+    links: list[Path] = []  # a link to a special file is named by the link, in the folder
     for p in list(paths):
         if Path(p).is_dir() and _below(Path(p), folder):
-            paths.extend(_links_in(Path(p)))
+            for link, target in _links_in(Path(p)):
+                paths.append(target)
+                links.append(link)
     outside = tuple(Path(p) for p in paths if not _below(Path(p), folder))
-    special = tuple(Path(p) for p in paths if _is_special(Path(p)))
+    special = tuple(Path(p) for p in [*study.inputs, *links] if _is_special(Path(p))) or tuple(
+        Path(p) for p in paths if _is_special(Path(p))
+    )
     return StudyPaths(folder, outside, special, outputs)
 
 
@@ -256,7 +261,9 @@ def confine_study(
     """
     if paths.special:
         raise ReaderError(
-            paths.special[0], None, "the study names a device, pipe or socket as an input; refused."
+            paths.special[0],
+            None,
+            "the study names a device, pipe or socket (or a link to one) as an input; refused.",
         )
     if paths.outside and not allow_outside:
         raise OptionError(
