@@ -424,3 +424,26 @@ def test_shown_path_escapes_control_characters_and_keeps_scripts():
     assert shown_path("a\nb\x00c") == "a\\nb\\x00c"
     assert shown_path("שלום/مرحبا/é🙂.csv") == "שלום/مرحبا/é🙂.csv"
     assert str(ReaderError("x\ry.csv", 3, "bad.")) == "x\\ry.csv, line 3: bad."
+
+
+# ---------------------------------------------------------------- links inside a study's folder
+
+
+def test_a_link_to_a_device_inside_a_study_folder_is_named_by_the_link(tmp_path, capsys):
+    import json
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "long.csv").write_text("item,annotator,label\n1,A,x\n1,B,x\n", encoding="utf-8")
+    (data / "zero.csv").symlink_to("/dev/zero")
+    (data / "loop").symlink_to(data, target_is_directory=True)
+    study = tmp_path / "s.iaa-study"
+    study.write_text(
+        json.dumps({"format": "iaa-study", "version": 1, "kind": "table", "inputs": ["data"]}),
+        encoding="utf-8",
+    )
+    code, err = report([study, "--allow-outside-inputs"], capsys)
+    assert code == 2
+    assert (
+        f"{data / 'zero.csv'}: the study names a device, pipe or socket (or a link to one)" in err
+    )
