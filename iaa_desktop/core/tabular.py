@@ -45,8 +45,8 @@ MAX_NAME_CHARS = 1_000
 #: a workbook whose parts unpack to more than this is refused before it is parsed
 MAX_XLSX_UNPACKED = 512 * 1024 * 1024
 #: a workbook sheet with more cells than this is refused before it is parsed (openpyxl reads
-#: some 30,000–60,000 cells a second: 500,000 rows of three columns take up to a minute)
-MAX_XLSX_CELLS = 1_500_000
+#: some 30,000–60,000 cells a second: 200,000 rows of three columns take up to 20 s)
+MAX_XLSX_CELLS = 600_000
 #: a workbook whose shared-strings part holds more strings than this is refused before it is
 #: parsed (openpyxl reads them all into memory when it opens the workbook, some 100,000 a second)
 MAX_XLSX_SHARED_STRINGS = 2_000_000

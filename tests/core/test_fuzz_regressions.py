@@ -447,3 +447,22 @@ def test_a_link_to_a_device_inside_a_study_folder_is_named_by_the_link(tmp_path,
     assert (
         f"{data / 'zero.csv'}: the study names a device, pipe or socket (or a link to one)" in err
     )
+
+
+def test_a_sheet_of_hundreds_of_thousands_of_rows_is_refused_before_openpyxl(
+    tmp_path, capsys, monkeypatch
+):
+    # the fuzzer's many_rows: 300,000 repeated rows took openpyxl over 30 s of a loaded machine
+    import openpyxl
+
+    from tests import hostile_files as H
+
+    book = H.xlsx(tmp_path / "t.xlsx", [("1", "A", "x")] * 300_000)
+
+    def never(*_a, **_k):
+        raise AssertionError("parsed although the cells were over the limit")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", never)
+    code, err = report(["--kind", "table", book], capsys)
+    assert code == 2
+    assert f"{book}: the workbook holds more than 600,000 cells in one sheet" in err
