@@ -18,6 +18,9 @@ from iaa_desktop.core.errors import ReaderError
 
 #: the most XML elements (annotations, tokens, sentences …) read from one document's XMI
 MAX_XMI_ELEMENTS = 1_000_000
+#: the most XML elements of a type system (INCEpTION's, with every DKPro layer: some 5,000);
+#: dkpro-cassis reads one again for every document
+MAX_TYPESYSTEM_ELEMENTS = 50_000
 #: the largest XMI file read
 MAX_XMI_BYTES = 64 * 1024 * 1024
 #: the longest document text (``sofaString``) read from an XMI file, in bytes: dkpro-cassis takes
@@ -42,9 +45,12 @@ def _prolog(raw: bytes) -> bytes:
     return head
 
 
-def check_xml(raw: bytes, where: str | Path, document: bool = False) -> None:
+def check_xml(
+    raw: bytes, where: str | Path, document: bool = False, type_system: bool = False
+) -> None:
     """Raise a :class:`ReaderError` naming ``where`` when ``raw`` declares a document type
-    (entities) or, for a ``document``'s XMI, holds more than :data:`MAX_XMI_ELEMENTS` elements."""
+    (entities), when a ``document``'s XMI is larger than its limits (bytes, text, elements) or
+    a ``type_system`` holds more than :data:`MAX_TYPESYSTEM_ELEMENTS` elements."""
     head = _prolog(raw)
     m = _DOCTYPE.search(head)
     if m is not None:
@@ -54,6 +60,13 @@ def check_xml(raw: bytes, where: str | Path, document: bool = False) -> None:
             line,
             "the XML declares a document type (<!DOCTYPE> or <!ENTITY>), which no annotation "
             "format needs and which can expand to gigabytes or read other files; it was not read.",
+        )
+    if type_system and raw.count(b"<") > MAX_TYPESYSTEM_ELEMENTS:
+        raise ReaderError(
+            where,
+            None,
+            f"the type system holds more than {MAX_TYPESYSTEM_ELEMENTS:,} elements, far more "
+            "than a type system describes; it was not read.",
         )
     if document and len(raw) > MAX_XMI_BYTES:
         raise ReaderError(

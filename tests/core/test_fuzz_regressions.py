@@ -3,6 +3,9 @@ each now answered by a message naming the file and the line."""
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 import pytest
 
 from iaa_desktop.cli import main as cli_main
@@ -466,3 +469,29 @@ def test_a_sheet_of_hundreds_of_thousands_of_rows_is_refused_before_openpyxl(
     code, err = report(["--kind", "table", book], capsys)
     assert code == 2
     assert f"{book}: the workbook holds more than 600,000 cells in one sheet" in err
+
+
+def test_a_type_system_of_a_million_elements_is_refused_before_parsing(tmp_path, monkeypatch):
+    # the fuzzer's many_elements on an export's TypeSystem.xml: read again for every document,
+    # it took dkpro-cassis over 30 s
+    import cassis
+
+    from iaa_desktop.core.formats import inception
+    from tests import hostile_files as H
+
+    ts = H.TYPESYSTEM.replace(b"<description/>", b"<description/>" * 60_000, 1)
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        z.writestr("d.xmi", H.xmi("Abcd", [(0, 4, "X")]))
+        z.writestr("TypeSystem.xml", ts)
+    export = H.inception_export(tmp_path / "p.zip", {"A": {"d.txt": inner.getvalue()}})
+
+    def never(*_a, **_k):
+        raise AssertionError("parsed although it was over the limit")
+
+    monkeypatch.setattr(cassis, "load_typesystem", never)
+    parsed = inception.parse(export)
+    assert not parsed.documents
+    assert "(TypeSystem.xml): the type system holds more than 50,000 elements" in str(
+        parsed.errors[0]
+    )

@@ -358,7 +358,7 @@ def load_cas(
 
     if ts_raw is None:
         raise ReaderError(where, None, "no TypeSystem.xml beside the XMI file; cannot read it.")
-    check_xml(ts_raw, where + " (TypeSystem.xml)")
+    check_xml(ts_raw, where + " (TypeSystem.xml)", type_system=True)
     check_xml(raw, where, document=True)
     # cassis raises many exception types (lxml, ValueError, TypeError) for a broken file; each
     # becomes one error naming the file, and the other files still load
