@@ -183,6 +183,13 @@ def check_header(path: Path, names: list[str], line: int = 1) -> list[str]:
             raise ReaderError(
                 path, line, f"the column name '{_clip(c)}' appears twice in the header."
             )
+        if c == LINE:
+            raise ReaderError(
+                path,
+                line,
+                f"column {k} is named '{LINE}', the name this application gives the line "
+                "numbers it keeps; rename that column.",
+            )
         seen.add(c)
     return out
 

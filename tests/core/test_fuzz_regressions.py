@@ -495,3 +495,15 @@ def test_a_type_system_of_a_million_elements_is_refused_before_parsing(tmp_path,
     assert "(TypeSystem.xml): the type system holds more than 50,000 elements" in str(
         parsed.errors[0]
     )
+
+
+def test_a_column_named_like_the_line_numbers_is_refused(tmp_path, capsys):
+    # the fuzzer's reserved_names and control_bytes: '__line__' + U+2028, stripped to the name
+    # of the column of line numbers, which replaced it
+    for name in ("__line__", "__line__\u2028"):
+        f = tmp_path / "b.csv"
+        f.write_text(f"document,begin,end,entityNum,{name}\nd1,0,4,1,m0\n", encoding="utf-8")
+        a = tmp_path / "a.csv"
+        a.write_text("document,begin,end,entityNum\nd1,0,4,1\n", encoding="utf-8")
+        code, err = report(["--kind", "coref", "--doc-column", "document", a, f], capsys)
+        assert f"{f}, line 1: column 5 is named '__line__'" in err, err
