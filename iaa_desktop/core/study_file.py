@@ -116,6 +116,14 @@ def _check_path_length(path: Path, text: str, value: str) -> None:
     )
 
 
+def _line_of(text: str, value: str) -> int | None:
+    """The line of the study file where ``value`` is written a second time, if found."""
+    quoted = json.dumps(value)
+    first = text.find(quoted)
+    second = text.find(quoted, first + 1) if first >= 0 else -1
+    return text.count("\n", 0, second) + 1 if second >= 0 else None
+
+
 def load_study(path: str | Path) -> Study:
     """Read a study file; raises :class:`ReaderError` naming the file and the problem."""
     path = Path(path)
@@ -147,6 +155,15 @@ def load_study(path: str | Path) -> Study:
         _check_path_length(path, text, i)
     base = path.resolve().parent
     resolved = tuple((base / i).resolve() if not Path(i).is_absolute() else Path(i) for i in inputs)
+    seen: set[Path] = set()
+    for given, p in zip(inputs, resolved):
+        if p in seen:  # read twice, an annotator would count twice (and 5,000 times, for hours)
+            raise ReaderError(
+                path,
+                _line_of(text, given),
+                f"the input '{given}' is listed twice; list each input once.",
+            )
+        seen.add(p)
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise ReaderError(path, None, "'options' must be an object.")

@@ -507,3 +507,16 @@ def test_a_column_named_like_the_line_numbers_is_refused(tmp_path, capsys):
         a.write_text("document,begin,end,entityNum\nd1,0,4,1\n", encoding="utf-8")
         code, err = report(["--kind", "coref", "--doc-column", "document", a, f], capsys)
         assert f"{f}, line 1: column 5 is named '__line__'" in err, err
+
+
+def test_a_study_listing_one_input_thousands_of_times_is_refused_at_its_line(tmp_path, capsys):
+    # the fuzzer's hostile study: 5,000 times the same file, read 5,000 times (minutes)
+    import json
+
+    (tmp_path / "long.csv").write_text("item,annotator,label\n1,A,x\n1,B,x\n", encoding="utf-8")
+    study = tmp_path / "s.iaa-study"
+    body = {"format": "iaa-study", "version": 1, "kind": "table", "inputs": ["long.csv"] * 5000}
+    study.write_text(json.dumps(body, indent=2), encoding="utf-8")
+    code, err = report([study], capsys)
+    assert code == 2
+    assert f"{study}, line 7: the input 'long.csv' is listed twice" in err
