@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.errors import OptionError, ReaderError
+from iaa_desktop.core.errors import OptionError, ReaderError, shown_path
 from iaa_desktop.core.io import write_text_atomic
 from iaa_desktop.core.textio import read_text
 
@@ -188,6 +188,8 @@ class StudyPaths:
     special: tuple[Path, ...] = ()
     #: options that name a folder to write into, as the file gives them
     outputs: dict[str, str] = field(default_factory=dict)
+    #: the study file (named by a problem with a path it gives that lies outside its folder)
+    study_file: Path | None = None
 
     @property
     def needs_confirmation(self) -> bool:
@@ -265,7 +267,7 @@ def check_study_paths(study: Study, study_path: str | Path) -> StudyPaths:
     special = tuple(Path(p) for p in [*study.inputs, *links] if _is_special(Path(p))) or tuple(
         Path(p) for p in paths if _is_special(Path(p))
     )
-    return StudyPaths(folder, outside, special, outputs)
+    return StudyPaths(folder, outside, special, outputs, Path(study_path))
 
 
 def confine_study(
@@ -277,8 +279,16 @@ def confine_study(
     :class:`~iaa_desktop.core.errors.OptionError` for inputs outside the folder not allowed.
     """
     if paths.special:
+        first = paths.special[0]
+        if paths.study_file is not None and not _below(first, paths.folder):
+            raise ReaderError(  # a path the study file gives: the study file is at fault
+                paths.study_file,
+                None,
+                f"the study names a device, pipe or socket as an input ({shown_path(first)}); "
+                "refused.",
+            )
         raise ReaderError(
-            paths.special[0],
+            first,
             None,
             "the study names a device, pipe or socket (or a link to one) as an input; refused.",
         )

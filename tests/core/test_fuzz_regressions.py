@@ -520,3 +520,40 @@ def test_a_study_listing_one_input_thousands_of_times_is_refused_at_its_line(tmp
     code, err = report([study], capsys)
     assert code == 2
     assert f"{study}, line 7: the input 'long.csv' is listed twice" in err
+
+
+def test_eleven_labels_of_four_annotators_are_not_decomposed_in_gigabytes(tmp_path, capsys):
+    # the fuzzer's texts table read as annotations: 11 labels, 6 pairs; the joint counts fit
+    # (25 million), but the decomposition held them 12 times at once (2.25 GiB)
+    from iaa_desktop.core.kinds.multilabel import explore
+
+    assert not explore.joints_fit(6, 11) and explore.joints_fit(6, 8)
+    rows = ["item\tannotator\tlabels"]
+    labels = [f"L{j}" for j in range(11)]
+    for i in range(12):
+        for a in range(4):
+            rows.append(f"i{i}\tA{a}\t{';'.join(labels[(i + a + j) % 11] for j in range(3))}")
+    f = tmp_path / "m.tsv"
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 0, err
+    assert "11 labels and 6 annotator pairs: the decomposition would hold" in err
+    assert "per-label agreement only" in err
+
+
+def test_a_device_named_by_a_study_option_is_refused_naming_the_study(tmp_path, capsys):
+    import json
+
+    (tmp_path / "long.csv").write_text("item,annotator,label\n1,A,x\n1,B,x\n", encoding="utf-8")
+    study = tmp_path / "s.iaa-study"
+    body = {
+        "format": "iaa-study",
+        "version": 1,
+        "kind": "table",
+        "inputs": ["long.csv"],
+        "options": {"texts": "/dev/zero"},
+    }
+    study.write_text(json.dumps(body), encoding="utf-8")
+    code, err = report([study, "--allow-outside-inputs"], capsys)
+    assert code == 2
+    assert f"{study}: the study names a device, pipe or socket as an input (/dev/zero)" in err
