@@ -83,10 +83,13 @@ def parse_report_args(
 OUTPUT_EXTENSIONS: list[Any] = []
 #: writers called after the result is computed: callable(ns, result) -> list of written paths
 OUTPUT_WRITERS: list[Any] = []
+#: what those options add to the ``--json`` document and to the console's headline:
+#: callable(ns, result) -> (JSON keys, headline lines)
+OUTPUT_RECORDS: list[Any] = []
 
 from iaa_desktop.core.export import report_cli as _report_cli  # noqa: E402
 
-_report_cli.register(OUTPUT_EXTENSIONS, OUTPUT_WRITERS)
+_report_cli.register(OUTPUT_EXTENSIONS, OUTPUT_WRITERS, OUTPUT_RECORDS)
 
 
 def _add_output_extensions(parser: argparse.ArgumentParser) -> None:
@@ -125,12 +128,19 @@ def cmd_report(argv: Sequence[str]) -> int:
     for w in result.warnings:
         print(f"iaa-desktop: warning: {w}", file=sys.stderr)
 
+    extra: dict[str, Any] = {}
+    headline: list[tuple[str, str]] = []
+
     def write_step() -> None:
+        for record in OUTPUT_RECORDS:
+            keys, lines = record(ns, result)
+            extra.update(keys)
+            headline.extend(lines)
         with protecting_inputs(ns.inputs):  # no table of --csv may replace an input
             if ns.json_out == "-":
-                sys.stdout.write(to_json_text(result_json(result)))
+                sys.stdout.write(to_json_text({**result_json(result), **extra}))
             elif ns.json_out:
-                write_json(result_json(result), ns.json_out)
+                write_json({**result_json(result), **extra}, ns.json_out)
             if ns.csv_dir:
                 with writing_into(ns.csv_dir):
                     write_csv_tables(result.tables(), ns.csv_dir)
@@ -141,7 +151,7 @@ def cmd_report(argv: Sequence[str]) -> int:
     if failed is not None:
         return failed
     if not (ns.json_out or ns.csv_dir or any(getattr(ns, a, None) for a in ("pdf", "html"))):
-        for name, value in result.headline():
+        for name, value in [*result.headline(), *headline]:
             print(f"{name}: {value}")
     # a kind's further console text (e.g. a model comparison); on stderr when stdout holds JSON
     text = getattr(result, "console_text", lambda: "")()

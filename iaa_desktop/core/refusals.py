@@ -88,6 +88,7 @@ def _inception_export(path: Path) -> str | None:
 def _inner_suffixes(zf: zipfile.ZipFile, names: list[str]) -> set[str]:
     """The suffixes of the annotation files of an export (inside the per-user ZIPs too)."""
     out: set[str] = set()
+    budget = 256 * 1024 * 1024  # unpacked in all: the inner archives' names are all it needs
     for n in names:
         p = PurePosixPath(n)
         if len(p.parts) != 3 or p.parts[0] not in ("annotation", "curation"):
@@ -96,8 +97,9 @@ def _inner_suffixes(zf: zipfile.ZipFile, names: list[str]) -> set[str]:
             out.add(p.suffix.lower())
             continue
         info = zf.getinfo(n)
-        if info.file_size > 64 * 1024 * 1024:
+        if info.file_size > 64 * 1024 * 1024 or info.file_size > budget:
             continue
+        budget -= info.file_size
         try:
             import io
 

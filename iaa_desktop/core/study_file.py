@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from iaa_desktop.core.errors import OptionError, ReaderError
+from iaa_desktop.core.errors import OptionError, ReaderError, shown_path
 from iaa_desktop.core.io import write_text_atomic
 from iaa_desktop.core.textio import read_text
 
@@ -116,6 +116,14 @@ def _check_path_length(path: Path, text: str, value: str) -> None:
     )
 
 
+def _line_of(text: str, value: str) -> int | None:
+    """The line of the study file where ``value`` is written a second time, if found."""
+    quoted = json.dumps(value)
+    first = text.find(quoted)
+    second = text.find(quoted, first + 1) if first >= 0 else -1
+    return text.count("\n", 0, second) + 1 if second >= 0 else None
+
+
 def load_study(path: str | Path) -> Study:
     """Read a study file; raises :class:`ReaderError` naming the file and the problem."""
     path = Path(path)
@@ -147,6 +155,15 @@ def load_study(path: str | Path) -> Study:
         _check_path_length(path, text, i)
     base = path.resolve().parent
     resolved = tuple((base / i).resolve() if not Path(i).is_absolute() else Path(i) for i in inputs)
+    seen: set[Path] = set()
+    for given, p in zip(inputs, resolved):
+        if p in seen:  # read twice, an annotator would count twice (and 5,000 times, for hours)
+            raise ReaderError(
+                path,
+                _line_of(text, given),
+                f"the input '{given}' is listed twice; list each input once.",
+            )
+        seen.add(p)
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise ReaderError(path, None, "'options' must be an object.")
@@ -171,6 +188,8 @@ class StudyPaths:
     special: tuple[Path, ...] = ()
     #: options that name a folder to write into, as the file gives them
     outputs: dict[str, str] = field(default_factory=dict)
+    #: the study file (named by a problem with a path it gives that lies outside its folder)
+    study_file: Path | None = None
 
     @property
     def needs_confirmation(self) -> bool:
@@ -205,18 +224,18 @@ def _is_special(p: Path) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
-def _links_in(folder: Path) -> list[Path]:
-    """The symbolic links inside an input folder (each is read where it points)."""
-    links: list[Path] = []
+def _links_in(folder: Path) -> list[tuple[Path, Path]]:
+    """The symbolic links inside an input folder, each with where it points (where it is read)."""
+    links: list[tuple[Path, Path]] = []
     walked = 0
     for root, dirs, names in os.walk(folder):
         for name in (*dirs, *names):
             p = Path(root) / name
             if p.is_symlink():
                 try:
-                    links.append(p.resolve())  # shown and judged where it points
+                    links.append((p, p.resolve()))  # shown and judged where it points
                 except (OSError, RuntimeError):  # a loop of links: reads nothing, still refused
-                    links.append(p)
+                    links.append((p, p))
         walked += len(dirs) + len(names)
         if walked > MAX_WALKED:
             break
@@ -238,12 +257,17 @@ def check_study_paths(study: Study, study_path: str | Path) -> StudyPaths:
         else:
             v = Path(str(value))
             paths.append(v if v.is_absolute() else folder / v)
+    links: list[Path] = []  # a link to a special file is named by the link, in the folder
     for p in list(paths):
         if Path(p).is_dir() and _below(Path(p), folder):
-            paths.extend(_links_in(Path(p)))
+            for link, target in _links_in(Path(p)):
+                paths.append(target)
+                links.append(link)
     outside = tuple(Path(p) for p in paths if not _below(Path(p), folder))
-    special = tuple(Path(p) for p in paths if _is_special(Path(p)))
-    return StudyPaths(folder, outside, special, outputs)
+    special = tuple(Path(p) for p in [*study.inputs, *links] if _is_special(Path(p))) or tuple(
+        Path(p) for p in paths if _is_special(Path(p))
+    )
+    return StudyPaths(folder, outside, special, outputs, Path(study_path))
 
 
 def confine_study(
@@ -255,8 +279,18 @@ def confine_study(
     :class:`~iaa_desktop.core.errors.OptionError` for inputs outside the folder not allowed.
     """
     if paths.special:
+        first = paths.special[0]
+        if paths.study_file is not None and not _below(first, paths.folder):
+            raise ReaderError(  # a path the study file gives: the study file is at fault
+                paths.study_file,
+                None,
+                f"the study names a device, pipe or socket as an input ({shown_path(first)}); "
+                "refused.",
+            )
         raise ReaderError(
-            paths.special[0], None, "the study names a device, pipe or socket as an input; refused."
+            first,
+            None,
+            "the study names a device, pipe or socket (or a link to one) as an input; refused.",
         )
     if paths.outside and not allow_outside:
         raise OptionError(

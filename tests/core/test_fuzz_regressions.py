@@ -3,6 +3,9 @@ each now answered by a message naming the file and the line."""
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 import pytest
 
 from iaa_desktop.cli import main as cli_main
@@ -424,3 +427,133 @@ def test_shown_path_escapes_control_characters_and_keeps_scripts():
     assert shown_path("a\nb\x00c") == "a\\nb\\x00c"
     assert shown_path("שלום/مرحبا/é🙂.csv") == "שלום/مرحبا/é🙂.csv"
     assert str(ReaderError("x\ry.csv", 3, "bad.")) == "x\\ry.csv, line 3: bad."
+
+
+# ---------------------------------------------------------------- links inside a study's folder
+
+
+def test_a_link_to_a_device_inside_a_study_folder_is_named_by_the_link(tmp_path, capsys):
+    import json
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "long.csv").write_text("item,annotator,label\n1,A,x\n1,B,x\n", encoding="utf-8")
+    (data / "zero.csv").symlink_to("/dev/zero")
+    (data / "loop").symlink_to(data, target_is_directory=True)
+    study = tmp_path / "s.iaa-study"
+    study.write_text(
+        json.dumps({"format": "iaa-study", "version": 1, "kind": "table", "inputs": ["data"]}),
+        encoding="utf-8",
+    )
+    code, err = report([study, "--allow-outside-inputs"], capsys)
+    assert code == 2
+    assert (
+        f"{data / 'zero.csv'}: the study names a device, pipe or socket (or a link to one)" in err
+    )
+
+
+def test_a_sheet_of_hundreds_of_thousands_of_rows_is_refused_before_openpyxl(
+    tmp_path, capsys, monkeypatch
+):
+    # the fuzzer's many_rows: 300,000 repeated rows took openpyxl over 30 s of a loaded machine
+    import openpyxl
+
+    from tests import hostile_files as H
+
+    book = H.xlsx(tmp_path / "t.xlsx", [("1", "A", "x")] * 300_000)
+
+    def never(*_a, **_k):
+        raise AssertionError("parsed although the cells were over the limit")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", never)
+    code, err = report(["--kind", "table", book], capsys)
+    assert code == 2
+    assert f"{book}: the workbook holds more than 600,000 cells in one sheet" in err
+
+
+def test_a_type_system_of_a_million_elements_is_refused_before_parsing(tmp_path, monkeypatch):
+    # the fuzzer's many_elements on an export's TypeSystem.xml: read again for every document,
+    # it took dkpro-cassis over 30 s
+    import cassis
+
+    from iaa_desktop.core.formats import inception
+    from tests import hostile_files as H
+
+    ts = H.TYPESYSTEM.replace(b"<description/>", b"<description/>" * 60_000, 1)
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        z.writestr("d.xmi", H.xmi("Abcd", [(0, 4, "X")]))
+        z.writestr("TypeSystem.xml", ts)
+    export = H.inception_export(tmp_path / "p.zip", {"A": {"d.txt": inner.getvalue()}})
+
+    def never(*_a, **_k):
+        raise AssertionError("parsed although it was over the limit")
+
+    monkeypatch.setattr(cassis, "load_typesystem", never)
+    parsed = inception.parse(export)
+    assert not parsed.documents
+    assert "(TypeSystem.xml): the type system holds more than 50,000 elements" in str(
+        parsed.errors[0]
+    )
+
+
+def test_a_column_named_like_the_line_numbers_is_refused(tmp_path, capsys):
+    # the fuzzer's reserved_names and control_bytes: '__line__' + U+2028, stripped to the name
+    # of the column of line numbers, which replaced it
+    for name in ("__line__", "__line__\u2028"):
+        f = tmp_path / "b.csv"
+        f.write_text(f"document,begin,end,entityNum,{name}\nd1,0,4,1,m0\n", encoding="utf-8")
+        a = tmp_path / "a.csv"
+        a.write_text("document,begin,end,entityNum\nd1,0,4,1\n", encoding="utf-8")
+        code, err = report(["--kind", "coref", "--doc-column", "document", a, f], capsys)
+        assert f"{f}, line 1: column 5 is named '__line__'" in err, err
+
+
+def test_a_study_listing_one_input_thousands_of_times_is_refused_at_its_line(tmp_path, capsys):
+    # the fuzzer's hostile study: 5,000 times the same file, read 5,000 times (minutes)
+    import json
+
+    (tmp_path / "long.csv").write_text("item,annotator,label\n1,A,x\n1,B,x\n", encoding="utf-8")
+    study = tmp_path / "s.iaa-study"
+    body = {"format": "iaa-study", "version": 1, "kind": "table", "inputs": ["long.csv"] * 5000}
+    study.write_text(json.dumps(body, indent=2), encoding="utf-8")
+    code, err = report([study], capsys)
+    assert code == 2
+    assert f"{study}, line 7: the input 'long.csv' is listed twice" in err
+
+
+def test_eleven_labels_of_four_annotators_are_not_decomposed_in_gigabytes(tmp_path, capsys):
+    # the fuzzer's texts table read as annotations: 11 labels, 6 pairs; the joint counts fit
+    # (25 million), but the decomposition held them 12 times at once (2.25 GiB)
+    from iaa_desktop.core.kinds.multilabel import explore
+
+    assert not explore.joints_fit(6, 11) and explore.joints_fit(6, 8)
+    rows = ["item\tannotator\tlabels"]
+    labels = [f"L{j}" for j in range(11)]
+    for i in range(12):
+        for a in range(4):
+            rows.append(f"i{i}\tA{a}\t{';'.join(labels[(i + a + j) % 11] for j in range(3))}")
+    f = tmp_path / "m.tsv"
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, err = report(["--kind", "multilabel", f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 0, err
+    assert "11 labels and 6 annotator pairs: the decomposition would hold" in err
+    assert "per-label agreement only" in err
+
+
+def test_a_device_named_by_a_study_option_is_refused_naming_the_study(tmp_path, capsys):
+    import json
+
+    (tmp_path / "long.csv").write_text("item,annotator,label\n1,A,x\n1,B,x\n", encoding="utf-8")
+    study = tmp_path / "s.iaa-study"
+    body = {
+        "format": "iaa-study",
+        "version": 1,
+        "kind": "table",
+        "inputs": ["long.csv"],
+        "options": {"texts": "/dev/zero"},
+    }
+    study.write_text(json.dumps(body), encoding="utf-8")
+    code, err = report([study, "--allow-outside-inputs"], capsys)
+    assert code == 2
+    assert f"{study}: the study names a device, pipe or socket as an input (/dev/zero)" in err

@@ -25,7 +25,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.fuzz.mutate import mutate, mutate_xlsx
+from tests.fuzz.mutate import mutate, mutate_archive, mutate_xlsx, mutate_xml
 from tests.fuzz.seeds import SEEDS, write_seeds
 
 TIME_LIMIT = 30.0
@@ -93,6 +93,10 @@ def make_case(kind: str, seed: int, root: Path) -> Case:
         return _case(kind, seed, folder, argv, target, ["rename_file"], rng)
     if target.suffix == ".xlsx":
         new, ops = mutate_xlsx(data, rng)
+    elif target.suffix == ".zip":
+        new, ops = mutate_archive(data, rng)
+    elif target.suffix in (".xmi", ".xml"):
+        new, ops = mutate_xml(data, rng)
     else:
         new, ops = mutate(data, rng)
     target.write_bytes(new)

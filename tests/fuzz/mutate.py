@@ -255,6 +255,156 @@ def mutate(data: bytes, rng: random.Random, n_ops: int | None = None) -> tuple[b
     return data, ops
 
 
+# ----------------------------------------------------------------------- XML, archives, workbooks
+#: document types that expand (nested entities: "billion laughs", a quadratic blow-up) or read a
+#: file or a network address (external entities); each must be refused unexpanded, unfetched
+_DOCTYPES = {
+    "billion_laughs": (
+        b'<!DOCTYPE lolz [<!ENTITY lol "lol">'
+        + b"".join(
+            b'<!ENTITY lol%d "%s">' % (k, (b"&lol%d;" % (k - 1) if k > 1 else b"&lol;") * 10)
+            for k in range(1, 10)
+        )
+        + b"]>",
+        b"&lol9;",
+    ),
+    "quadratic": (b'<!DOCTYPE q [<!ENTITY a "' + b"a" * 50_000 + b'">]>', b"&a;" * 2000),
+    "external_file": (b'<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>', b"&e;"),
+    "external_url": (b'<!DOCTYPE x [<!ENTITY e SYSTEM "http://127.0.0.1:9/x">]>', b"&e;"),
+    "parameter": (b'<!DOCTYPE x [<!ENTITY % p SYSTEM "http://127.0.0.1:9/p.dtd"> %p;]>', b""),
+}
+
+
+def xml_entities(data: bytes, rng: random.Random) -> bytes:
+    """A document type with entities before the root element, one referred to in the text."""
+    name = rng.choice(sorted(_DOCTYPES))
+    doctype, ref = _DOCTYPES[name]
+    m = re.search(rb"<[A-Za-z_]", data)
+    at = m.start() if m else 0
+    data = data[:at] + doctype + data[at:]
+    attrs = list(re.finditer(rb'="[^"<&]{1,200}"', data))
+    if attrs and ref:
+        a = rng.choice(attrs)
+        data = data[: a.start() + 2] + ref + data[a.start() + 2 :]
+    return data
+
+
+def many_elements(data: bytes, rng: random.Random) -> bytes:
+    """One element repeated up to a million times (an XMI of a million spans, a sheet of a
+    million cells), whatever counts the file declares."""
+    elems = list(re.finditer(rb"<[A-Za-z_:][^<>]{0,300}/>", data))
+    if not elems:
+        return data
+    m = rng.choice(elems)
+    n = rng.choice([1000, 100_000, 1_100_000])
+    return data[: m.end()] + m.group(0) * n + data[m.end() :]
+
+
+XML_MUTATIONS: dict[str, Mutation] = {f.__name__: f for f in (xml_entities, many_elements)}
+
+
+def mutate_xml(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
+    """An XML file (XMI, a workbook part, a type system): an XML attack or a generic mutation."""
+    if rng.random() < 0.5:
+        name = rng.choice(sorted(XML_MUTATIONS))
+        return XML_MUTATIONS[name](data, rng), [name]
+    return mutate(data, rng)
+
+
+def huge_shared_strings(data: bytes, rng: random.Random) -> bytes:
+    """Millions of empty shared strings after the real ones, the declared counts left or lied."""
+    n = rng.choice([10_000, 2_100_000, 3_000_000])
+    end = data.rfind(b"</")
+    if end < 0:
+        return data
+    data = data[:end] + b"<si><t/></si>" * n + data[end:]
+    if rng.random() < 0.5:
+        data = re.sub(rb'(uniqueCount|count)="\d+"', rb'\1="3"', data)
+    return data
+
+
+def many_rows(data: bytes, rng: random.Random) -> bytes:
+    """The last row of a sheet repeated hundreds of thousands of times."""
+    rows = list(re.finditer(rb"<row\b.*?</row>", data, re.S))
+    if not rows:
+        return data
+    m = rows[-1]
+    row = re.sub(rb' r="[A-Z]*\d+"', b"", m.group(0))  # no cell references: they'd repeat
+    n = rng.choice([1000, 300_000, 600_000])
+    return data[: m.end()] + row * n + data[m.end() :]
+
+
+def _rezip(members: dict[str, bytes], infos: dict[str, int]) -> bytes:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, b in members.items():
+            z.writestr(n, b, compress_type=infos.get(n, zipfile.ZIP_DEFLATED))
+    return out.getvalue()
+
+
+def _unzip(data: bytes) -> tuple[dict[str, bytes], dict[str, int]] | None:
+    import io
+    import zipfile
+
+    try:
+        src = zipfile.ZipFile(io.BytesIO(data))
+        return (
+            {i.filename: src.read(i.filename) for i in src.infolist()},
+            {i.filename: i.compress_type for i in src.infolist()},
+        )
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
+        return None
+
+
+def bomb_member(rng: random.Random) -> bytes:
+    """A member that unpacks to far more than it weighs (one letter repeated, or NULs)."""
+    return rng.choice([b"A", b"\0", b"<"]) * rng.choice([5 << 20, 70 << 20])
+
+
+def mutate_archive(data: bytes, rng: random.Random, depth: int = 0) -> tuple[bytes, list[str]]:
+    """A ZIP archive (an INCEpTION export, a per-document XMI archive, a workbook) with one
+    member mutated, recursing into the archives inside it; or its structure changed: a member
+    that unpacks to megabytes, the nested archives repeated (many users), a member given twice,
+    a name leading out of the archive (``../``)."""
+    found = _unzip(data)
+    if found is None or not found[0]:
+        return mutate(data, rng)
+    members, infos = found
+    names = sorted(members)
+    r = rng.random()
+    if r < 0.12:
+        name = rng.choice(names)
+        members[name] = bomb_member(rng)
+        op = f"zip:{name}:bomb"
+    elif r < 0.2:
+        nested = [n for n in names if n.lower().endswith(".zip")] or names
+        src = rng.choice(nested)
+        k = rng.choice([20, 200])
+        for j in range(k):
+            members[src.replace("/", f"/copy{j}_", 1) if "/" in src else f"copy{j}_{src}"] = (
+                members[src]
+            )
+        op = f"zip:{src}:repeat{k}"
+    elif r < 0.26:
+        name = rng.choice(names)
+        members["../" * rng.randint(1, 3) + name.rsplit("/", 1)[-1]] = members[name]
+        op = f"zip:{name}:escape"
+    else:
+        name = rng.choice(names)
+        inner = members[name]
+        if name.lower().endswith(".zip") and depth < 3:
+            members[name], ops = mutate_archive(inner, rng, depth + 1)
+        elif name.lower().endswith((".xml", ".xmi", ".rels")):
+            members[name], ops = mutate_xml(inner, rng)
+        else:
+            members[name], ops = mutate(inner, rng)
+        return _rezip(members, infos), [f"zip:{name}:{o}" for o in ops]
+    return _rezip(members, infos), [op]
+
+
 def mutate_xlsx(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
     """A workbook with one of its XML parts mutated (the zip itself stays valid)."""
     import io
@@ -267,7 +417,15 @@ def mutate_xlsx(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
         return mutate(data, rng)
     parts = [n for n in members if n.endswith(".xml")]
     name = rng.choice([n for n in parts if "sheet" in n or "sharedStrings" in n] or parts)
-    members[name], ops = mutate(members[name], rng)
+    r = rng.random()
+    if r < 0.1 and "sharedStrings" in name:
+        members[name], ops = huge_shared_strings(members[name], rng), ["huge_shared_strings"]
+    elif r < 0.2 and "sheet" in name:
+        members[name], ops = many_rows(members[name], rng), ["many_rows"]
+    elif r < 0.35:
+        members[name], ops = mutate_xml(members[name], rng)
+    else:
+        members[name], ops = mutate(members[name], rng)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for n, b in members.items():

@@ -265,6 +265,32 @@ HOSTILE_OPTIONS: list[dict[str, object]] = [
     {"model_cache": "/tmp"},
     {"texts": "../../etc/hostname"},
     {"item": "\u202eitem"},
+    {"group_by": "item"},
+    {"group_by": "label", "metadata": "annotator"},
+    {"seed": 1e308},
+    {"seed": float("inf")},
+    {"n_resamples": float("nan"), "interval": "bootstrap"},
+    {"interval": ["bootstrap"]},
+    {"level": None},
+    {"metadata": {"a": [1, 2]}},
+    {"annotator_names": "A=B,B=A,C=\u0000"},
+    {"scale": ",".join(str(k) for k in range(100_000))},
+    {"texts": "/dev/zero"},
+    {"iaa_dir": "/proc/self"},
+]
+#: study files changed beyond their options (each refused with a message or read as meant)
+HOSTILE_STUDIES: list[dict[str, object]] = [
+    {"inputs": ["long.csv\u0000.txt"]},
+    {"inputs": ["long.csv"] * 5000},
+    {"inputs": "long.csv"},
+    {"inputs": [{"path": "long.csv"}]},
+    {"inputs": ["/etc/passwd"]},
+    {"inputs": ["../" * 40 + "etc/hostname"]},
+    {"kind": "spans", "options": {"n_resamples": 10**9}},
+    {"kind": "durel", "options": {"seed": -5}},
+    {"kind": "no-such-kind"},
+    {"version": 10**40},
+    {"format": "iaa-study", "version": 1, "options": [1, 2]},
 ]
 
 
@@ -284,6 +310,46 @@ def study_hostile(d: Path) -> list[str]:
                 "inputs": ["long.csv"],
                 "options": {"interval": "none", **options},
             },
+            indent=2,
+        ),
+    )
+    return [str(d / "s.iaa-study")]
+
+
+def study_hostile_file(d: Path) -> list[str]:
+    """A study file changed beyond its options: inputs, kind or version no user would write."""
+    table(d)
+    import zlib
+
+    change = HOSTILE_STUDIES[zlib.crc32(d.name.encode()) % len(HOSTILE_STUDIES)]
+    study = {
+        "format": "iaa-study",
+        "version": 1,
+        "kind": "table",
+        "inputs": ["long.csv"],
+        "options": {"interval": "none"},
+    }
+    _w(d / "s.iaa-study", json.dumps({**study, **change}, indent=2))
+    return [str(d / "s.iaa-study")]
+
+
+def study_symlink_tree(d: Path) -> list[str]:
+    """A study whose input folder holds a linked folder leading outside, a link to itself (a
+    loop), a link to nothing and a link to a device."""
+    data = d / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    table(data)
+    outside = d.parent / f"{d.name}-outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "other.csv").write_text("item,annotator,label\n1,C,x\n2,C,y\n", encoding="utf-8")
+    (data / "linked").symlink_to(outside, target_is_directory=True)
+    (data / "loop").symlink_to(data, target_is_directory=True)
+    (data / "dangling.csv").symlink_to(d / "nowhere.csv")
+    (data / "zero.csv").symlink_to("/dev/zero")
+    _w(
+        d / "s.iaa-study",
+        json.dumps(
+            {"format": "iaa-study", "version": 1, "kind": "table", "inputs": ["data"]},
             indent=2,
         ),
     )
@@ -427,6 +493,48 @@ def spans_inception(d: Path) -> list[str]:
     return ["--kind", "spans", "--n-resamples", "20", str(d / "project.zip")]
 
 
+def spans_xmi(d: Path) -> list[str]:
+    """Per-document UIMA CAS XMI: annotator A's as ZIP archives (XMI and type system), B's as
+    plain ``.xmi`` files beside a ``TypeSystem.xml``."""
+    from tests import hostile_files as H
+
+    for doc, text in SPAN_TEXTS.items():
+        raw = H.xmi(text, _u16_spans(doc, "A"))
+        _wb(d / "A" / f"{doc}.txt.zip", H.user_zip(f"{doc}.txt", [raw]))
+        _wb(d / "B" / f"{doc}.txt.xmi", H.xmi(text, _u16_spans(doc, "B")))
+    _wb(d / "B" / "TypeSystem.xml", H.TYPESYSTEM)
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "A"), str(d / "B")]
+
+
+def spans_nested_export(d: Path) -> list[str]:
+    """An INCEpTION project export of three users built from the XMI files (archives inside the
+    export's archive), mutated inside its nested archives."""
+    from tests import hostile_files as H
+
+    users = {
+        who: {
+            f"{doc}.txt": H.user_zip(f"{doc}.txt", [H.xmi(text, _u16_spans(doc, who[0]))])
+            for doc, text in SPAN_TEXTS.items()
+        }
+        for who in ("A", "B", "Bee")
+    }
+    d.mkdir(parents=True, exist_ok=True)
+    H.inception_export(d / "project.zip", users)
+    return ["--kind", "spans", "--n-resamples", "20", str(d / "project.zip")]
+
+
+def _u16_spans(doc: str, who: str) -> list[tuple[int, int, str]]:
+    """The spans with UTF-16 offsets, as UIMA counts them."""
+    text = SPAN_TEXTS[doc]
+    return [(_u16(text, s), _u16(text, e), lab) for s, e, lab in _spans(doc, who)]
+
+
+def _wb(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
 def spans_label_studio(d: Path) -> list[str]:
     """A Label Studio JSON export: one task per document, one annotation per annotator."""
     tasks = []
@@ -522,8 +630,10 @@ SEEDS: dict[str, list[Callable[[Path], list[str]]]] = {
         spans_doccano,
         spans_prodigy,
         spans_table,
+        spans_xmi,
+        spans_nested_export,
     ],
-    "study": [study, study_hostile, study_symlinks],
+    "study": [study, study_hostile, study_symlinks, study_hostile_file, study_symlink_tree],
 }
 
 

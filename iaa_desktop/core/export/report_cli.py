@@ -27,7 +27,8 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
         dest="adjudication_store",
         metavar="STORE",
         type=Path,
-        help="adjudication store (.adjudication.sqlite) whose record the report includes",
+        help="adjudication store (.adjudication.sqlite) whose record the report, the --json "
+        "document and the console's summary include",
     )
     g.add_argument(
         "--title",
@@ -37,19 +38,50 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _adjudication(ns: argparse.Namespace, result: Any) -> Any:
+    """The ``--adjudication`` store's record for ``result`` (read once), ``None`` without one."""
+    store = getattr(ns, "adjudication_store", None)
+    if not store:
+        return None
+    if getattr(ns, "_adjudication_record", None) is None:
+        from iaa_desktop.core.export.report import adjudication_from_store
+
+        ns._adjudication_record = adjudication_from_store(result, store)
+    return ns._adjudication_record
+
+
+def report_records(
+    ns: argparse.Namespace, result: Any
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The adjudication record as the ``--json`` document's ``adjudication`` key and as a
+    headline line, when ``--adjudication`` names a store."""
+    summary = _adjudication(ns, result)
+    if summary is None:
+        return {}, []
+    total = summary.resolved + summary.open
+    record = {
+        "store": summary.store,
+        "resolved": summary.resolved,
+        "open": summary.open,
+        "overruled": dict(summary.overruled),
+        "agreement_with_gold": {
+            who: {"measure": measure, "value": value}
+            for who, (measure, value) in summary.agreement_with_gold.items()
+        },
+    }
+    return {"adjudication": record}, [
+        ("adjudication", f"{summary.resolved:,} of {total:,} units resolved")
+    ]
+
+
 def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
     pdf, html_out = getattr(ns, "pdf", None), getattr(ns, "html", None)
     csv_dir = getattr(ns, "csv_dir", None)
     if not pdf and not html_out and not csv_dir:
         return []
-    from iaa_desktop.core.export.report import (
-        adjudication_from_store,
-        write_report,
-        write_report_tables,
-    )
+    from iaa_desktop.core.export.report import write_report, write_report_tables
 
-    store = getattr(ns, "adjudication_store", None)
-    adjudication = adjudication_from_store(result, store) if store else None
+    adjudication = _adjudication(ns, result)
     if not pdf and not html_out and csv_dir:
         # --csv alone still holds the report's tables (summary with interpretation, worst-first
         # tables, tables behind the charts): built without charts or layout, a few milliseconds
@@ -66,8 +98,10 @@ def write_report_outputs(ns: argparse.Namespace, result: Any) -> list[Path]:
     )
 
 
-def register(extensions: list[Any], writers: list[Any]) -> None:
+def register(extensions: list[Any], writers: list[Any], records: list[Any] | None = None) -> None:
     if add_report_options not in extensions:
         extensions.append(add_report_options)
     if write_report_outputs not in writers:
         writers.append(write_report_outputs)
+    if records is not None and report_records not in records:
+        records.append(report_records)

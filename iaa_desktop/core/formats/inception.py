@@ -25,11 +25,13 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from iaa_desktop.core import xml_guard
 from iaa_desktop.core.errors import ReaderError
 from iaa_desktop.core.formats import webanno_tsv
 from iaa_desktop.core.formats.model import Chain, Document, Parsed, Relation, Span
 from iaa_desktop.core.refusals import what_it_is
 from iaa_desktop.core.textio import check_input_file, decode_text
+from iaa_desktop.core.xml_guard import check_xml
 
 FORMAT = "inception-zip"
 TITLE = "INCEpTION project export (ZIP)"
@@ -63,14 +65,57 @@ _SKIP_FEATURES = {"sofa", "begin", "end"}
 ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError)
 #: largest archive member read (bytes, as its header declares; zipfile reads no more than that)
 MAX_MEMBER_BYTES = 512 * 1024 * 1024
+#: the most bytes read from one export, the members of the archives inside it included (a
+#: project export is ZIPs inside a ZIP: per-member limits alone let 16 users' members of
+#: 400 MiB each unpack to 6.4 GiB); every document's text is kept while the study runs
+MAX_UNPACKED_TOTAL = 512 * 1024 * 1024
+#: largest XMI member read: parsing one takes some four times its size in memory
+MAX_XMI_BYTES = xml_guard.MAX_XMI_BYTES
 
 
-def read_member(zf: zipfile.ZipFile, name: str, where: str) -> bytes:
+class Unpacked:
+    """The bytes unpacked so far from one archive and the archives inside it, within
+    :data:`MAX_UNPACKED_TOTAL`."""
+
+    def __init__(self, archive: str | Path) -> None:
+        self.archive = archive
+        self.total = 0
+        self.exceeded = False
+
+    def charge(self, size: int) -> None:
+        """Count ``size`` more bytes; a :class:`ReaderError` naming the archive past the limit."""
+        self.total += size
+        if self.total > MAX_UNPACKED_TOTAL:
+            self.exceeded = True
+            raise ReaderError(
+                self.archive,
+                None,
+                f"the archive and the archives inside it unpack to more than "
+                f"{MAX_UNPACKED_TOTAL / 2**20:,.0f} MiB, the most read from one export; the "
+                "rest of it was not read.",
+            )
+
+
+def read_member(
+    zf: zipfile.ZipFile, name: str, where: str, unpacked: Unpacked | None = None
+) -> bytes:
     """The bytes of archive member ``name``; a :class:`ReaderError` naming ``where`` when it is
-    damaged or larger than :data:`MAX_MEMBER_BYTES`."""
+    damaged or larger than :data:`MAX_MEMBER_BYTES` (:data:`MAX_XMI_BYTES` for an XMI file), or
+    naming the archive when ``unpacked`` (the bytes read from it so far) would pass
+    :data:`MAX_UNPACKED_TOTAL`."""
     try:
-        if zf.getinfo(name).file_size > MAX_MEMBER_BYTES:
-            raise ReaderError(where, None, "the archive member is too large to read.")
+        size = zf.getinfo(name).file_size
+        xmi = name.lower().endswith(".xmi")
+        limit = MAX_XMI_BYTES if xmi else MAX_MEMBER_BYTES
+        if size > limit:
+            raise ReaderError(
+                where,
+                None,
+                f"the archive member unpacks to {size / 2**20:,.0f} MiB, more than the "
+                f"{limit / 2**20:,.0f} MiB read from one {'XMI file' if xmi else 'member'}.",
+            )
+        if unpacked is not None:
+            unpacked.charge(size)
         return zf.read(name)
     except ZIP_ERRORS as e:
         raise ReaderError(where, None, f"the archive member is damaged ({e}).") from None
@@ -109,8 +154,9 @@ def parse(path: Path | str, include_curation: bool = False) -> Parsed:
     documents: list[Document] = []
     errors: list[ReaderError] = []
     warnings: list[ReaderError] = []
+    unpacked = Unpacked(path)
     with zf:
-        root_ts = _find_typesystem(zf, "")
+        root_ts = _find_typesystem(zf, "", unpacked)
         members = sorted(
             n for n in zf.namelist() if _member_user(n) and not n.endswith("/") and "/" in n
         )
@@ -123,9 +169,13 @@ def parse(path: Path | str, include_curation: bool = False) -> Parsed:
             annotator = "curation" if folder == "curation" else user
             where = f"{path}!{name}"
             try:
-                documents.extend(_read_member(zf, name, doc, annotator, where, root_ts, warnings))
+                documents.extend(
+                    _read_member(zf, name, doc, annotator, where, root_ts, warnings, unpacked)
+                )
             except ReaderError as e:
                 errors.append(e)
+                if unpacked.exceeded:
+                    break
     if not documents and not errors:
         other = what_it_is(path)  # annotations in a format not read: name it
         raise ReaderError(
@@ -154,11 +204,13 @@ def _split(name: str) -> tuple[str, str, str]:
     return parts[0], parts[1], PurePosixPath(parts[2]).stem
 
 
-def _find_typesystem(zf: zipfile.ZipFile, folder: str) -> bytes | None:
+def _find_typesystem(
+    zf: zipfile.ZipFile, folder: str, unpacked: Unpacked | None = None
+) -> bytes | None:
     for n in zf.namelist():
         p = PurePosixPath(n)
         if str(p.parent) in (folder.rstrip("/") or ".",) and p.name.lower() == "typesystem.xml":
-            return read_member(zf, n, f"{zf.filename}!{n}")
+            return read_member(zf, n, f"{zf.filename}!{n}", unpacked)
     return None
 
 
@@ -170,30 +222,31 @@ def _read_member(
     where: str,
     root_ts: bytes | None,
     warnings: list[ReaderError],
+    unpacked: Unpacked | None = None,
 ) -> Iterator[Document]:
     suffix = PurePosixPath(name).suffix.lower()
     if suffix == ".zip":
         try:
-            inner = zipfile.ZipFile(io.BytesIO(read_member(zf, name, where)))
+            inner = zipfile.ZipFile(io.BytesIO(read_member(zf, name, where, unpacked)))
         except ZIP_ERRORS:
             raise ReaderError(where, None, "not a readable ZIP archive.") from None
         with inner:
-            ts = _find_typesystem(inner, "") or root_ts
+            ts = _find_typesystem(inner, "", unpacked) or root_ts
             for n in sorted(inner.namelist()):
                 low = n.lower()
                 if low.endswith(".xmi"):
-                    raw = read_member(inner, n, f"{where}!{n}")
+                    raw = read_member(inner, n, f"{where}!{n}", unpacked)
                     yield _from_xmi(raw, ts, doc, annotator, f"{where}!{n}", warnings)
                 elif low.endswith(".tsv"):
-                    raw = read_member(inner, n, f"{where}!{n}")
+                    raw = read_member(inner, n, f"{where}!{n}", unpacked)
                     yield _from_tsv(raw, doc, annotator, f"{where}!{n}", warnings)
         return
     if suffix == ".tsv":
-        yield _from_tsv(read_member(zf, name, where), doc, annotator, where, warnings)
+        yield _from_tsv(read_member(zf, name, where, unpacked), doc, annotator, where, warnings)
         return
     folder = str(PurePosixPath(name).parent)
-    ts = _find_typesystem(zf, folder) or root_ts
-    yield _from_xmi(read_member(zf, name, where), ts, doc, annotator, where, warnings)
+    ts = _find_typesystem(zf, folder, unpacked) or root_ts
+    yield _from_xmi(read_member(zf, name, where, unpacked), ts, doc, annotator, where, warnings)
 
 
 def _from_tsv(
@@ -231,6 +284,8 @@ def _from_xmi(
 
     if ts_raw is None:
         raise ReaderError(where, None, "no TypeSystem.xml beside the XMI file; cannot read it.")
+    check_xml(ts_raw, where + " (TypeSystem.xml)", type_system=True)
+    check_xml(raw, where, document=True)
     # cassis raises many exception types (lxml, ValueError, TypeError) for a broken file; each
     # becomes one error that names the member, and the other members still load
     try:

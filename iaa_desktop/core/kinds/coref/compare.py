@@ -16,7 +16,9 @@ import pandas as pd
 
 from iaa_desktop.core.align.class_matching import MatchRow, format_d, match_sets, totals
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.annotation_limits import within_limits
 from iaa_desktop.core.kinds.coref.mention_match import matched_entities
+from iaa_desktop.core.kinds.coref.names import nfc_names
 from iaa_desktop.core.kinds.coref.options import CorefOptions
 from iaa_desktop.core.kinds.coref.readers import (
     CorefDocument,
@@ -340,6 +342,8 @@ def run(inputs: Sequence[Path], options: GivenOptions) -> Generator[Progress, No
     original_inputs = tuple(str(p) for p in inputs)
     errors: list[ReaderError] = []
     by_annotator, _ = yield from read_annotators(inputs, opts, errors)
+    by_annotator, merged = nfc_names(by_annotator, errors)
+    by_annotator = within_limits(by_annotator, _n_mentions, _path, errors)
     if len(by_annotator) < 2:
         raise IaaError(
             "Coreference needs two or more annotators: give one folder (or file) per annotator."
@@ -362,7 +366,7 @@ def run(inputs: Sequence[Path], options: GivenOptions) -> Generator[Progress, No
         by_annotator, annotators, names, opts.cost, len(inputs), errors, _matching(opts)
     )
     result = CorefResult(
-        **result_fields("coref", original_inputs, opts.record(), errors),
+        **result_fields("coref", original_inputs, opts.record(), errors, merged),
         annotators=annotators,
         documents=documents,
         corpus_scores=corpus,
@@ -379,6 +383,14 @@ def run(inputs: Sequence[Path], options: GivenOptions) -> Generator[Progress, No
 
 
 Documents = dict[str, dict[str, CorefDocument]]  # annotator → document name → document
+
+
+def _n_mentions(d: CorefDocument) -> int:
+    return len(d.mentions)
+
+
+def _path(d: CorefDocument) -> str:
+    return d.path
 
 
 def _document_names(

@@ -89,7 +89,8 @@ class MultiLabelKind:
                     None,
                     None,
                     f"{k} labels and {len(result.pair_index):,} annotator pairs: the "
-                    f"decomposition would need {len(result.pair_index) * 4**k:,} joint counts, "
+                    "decomposition would hold "
+                    f"{explore.joint_cells(len(result.pair_index), k):,} values at once, "
                     f"more than {explore.JOINT_CELLS_MAX:,}; per-label agreement only.",
                 )
             )

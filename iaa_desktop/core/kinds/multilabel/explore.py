@@ -36,7 +36,8 @@ if TYPE_CHECKING:  # the options' help quotes this module's limits
 EXHAUSTIVE_MAX_PARTITIONS = 32_767
 #: partitions with a bounded |S1| explored at most
 BOUNDED_BUDGET = 50_000
-#: cells of all the pairs' joint count matrices together (int64: 256 MiB)
+#: cells of all the pairs' joint count matrices together, times the k + 1 products the
+#: decomposition holds of each (float64 and its float32 copy: some 400 MiB)
 JOINT_CELLS_MAX = 2**25
 #: multiply-adds of one exploration (decomposition and search), a few seconds of work
 WORK_MAX = 5e9
@@ -46,10 +47,18 @@ DEFAULT_TOP = 100
 BLOCK = 4096
 
 
+def joint_cells(n_pairs: int, k: int) -> int:
+    """The values the decomposition holds at once: the dense joint count matrices of ``n_pairs``
+    pairs, each multiplied by the k + 1 columns of ``F``
+    (:func:`~iaa_desktop.core.metrics.decomposition.decompose`)."""
+    cells: int = n_pairs * 4**k * (k + 1)
+    return cells
+
+
 def joints_fit(n_pairs: int, k: int) -> bool:
-    """Whether the dense joint count matrices of ``n_pairs`` pairs fit in the budget."""
-    cells: int = n_pairs * 4**k
-    return cells <= JOINT_CELLS_MAX
+    """Whether the decomposition of ``n_pairs`` pairs' joint count matrices fits in the budget
+    (11 labels and 6 pairs would hold 2.25 GiB at once)."""
+    return joint_cells(n_pairs, k) <= JOINT_CELLS_MAX
 
 
 def work(n_partitions: int, n_pairs: int, k: int) -> float:

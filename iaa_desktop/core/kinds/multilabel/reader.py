@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.multilabel.label_order import infer_label_order, natural_key
+from iaa_desktop.core.kinds.multilabel.names import nfc_frames, nfc_label_sets, nfc_warnings
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, expand_inputs, read_table
 from iaa_desktop.core.textio import read_head
 
@@ -181,13 +182,14 @@ def read_multilabel(
     errors: list[ReaderError] = []
     warnings: list[ReaderError] = []
     text_map: dict[str, str] = {}
-    frames = _read_frames(inputs, texts, text_map, errors, warnings)
+    frames, forms = nfc_frames(_read_frames(inputs, texts, text_map, errors, warnings), errors)
     delimiter = delimiter or ";"
     long_sets = [
-        _long_label_sets(path, out, delimiter, errors)
+        nfc_label_sets(path, out, _long_label_sets(path, out, delimiter, errors), forms[-1])
         for path, out, layout, _ in frames
         if layout == "long"
     ]
+    warnings.extend(nfc_warnings(forms))
     order = _label_order(frames, long_sets, labels, warnings)
     weight = {lab: 1 << (len(order) - 1 - j) for j, lab in enumerate(order)}
     records: list[pd.DataFrame] = []

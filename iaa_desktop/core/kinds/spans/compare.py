@@ -18,13 +18,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import IaaError, ReaderError
+from iaa_desktop.core.kinds.annotation_limits import within_limits
 from iaa_desktop.core.kinds.options import IntervalProvenance
 from iaa_desktop.core.kinds.spans import measures as M
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus, build_corpus
 from iaa_desktop.core.kinds.spans.loading import pair_documents, read_inputs
+from iaa_desktop.core.kinds.spans.names import nfc_names
 from iaa_desktop.core.kinds.spans.occurrences import occurrences
 from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.kinds.spans.pairwise import pair_label_counts
+from iaa_desktop.core.kinds.spans.readers import SpanDocument
 from iaa_desktop.core.kinds.spans.result import SpansResult, figure_value
 from iaa_desktop.core.kinds.spec import GivenOptions, rename_annotators
 from iaa_desktop.core.metrics import spans as S
@@ -153,6 +156,10 @@ class SpansKind:
         errors: list[ReaderError] = []
         yield Progress(0, 6, "Reading the annotations")
         by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
+        by_annotator, merged = nfc_names(by_annotator, errors)
+        by_annotator = within_limits(
+            by_annotator, lambda d: len(d.spans), _path, errors, lambda d: len(d.text or "")
+        )
         names = rename_annotators(list(by_annotator), opts.as_dict())
         by_annotator = dict(zip(names, by_annotator.values()))
         docs = pair_documents(by_annotator, errors)
@@ -175,6 +182,7 @@ class SpansKind:
 
             result.annotator_figures = token_annotators(everyone, opts)
         result.options = opts.record()  # as given, for the study's record
+        result.warnings[:0] = merged
         result.inputs = tuple(str(p) for p in inputs)
         return result
 
@@ -257,6 +265,10 @@ def compare_corpus(
         result.relations = relation_figures(corpus, draws)
     yield Progress(6, 6, "Done")
     return result
+
+
+def _path(d: SpanDocument) -> str:
+    return d.path
 
 
 KIND = SpansKind()

@@ -438,9 +438,12 @@ def load_cas(
     import cassis
 
     from iaa_desktop.core.formats.inception import library_warnings
+    from iaa_desktop.core.xml_guard import check_xml
 
     if ts_raw is None:
         raise ReaderError(where, None, "no TypeSystem.xml beside the XMI file; cannot read it.")
+    check_xml(ts_raw, where + " (TypeSystem.xml)", type_system=True)
+    check_xml(raw, where, document=True)
     # cassis raises many exception types (lxml, ValueError, TypeError) for a broken file; each
     # becomes one error naming the file, and the other files still load
     try:

@@ -155,6 +155,20 @@ def _check_columns(
         )
 
 
+def _group_by_describes_items(
+    path: Path, group_by: str | None, cols: tuple[str, ...], role: str
+) -> None:
+    """A :class:`ReaderError` when the grouping column is the item, annotator or label column:
+    a group must be a set of items (a genre, a batch), each item in one group."""
+    if group_by and group_by in cols:
+        raise ReaderError(
+            path,
+            1,
+            f"the group-by column '{group_by}' is the {role} column; group by a column that "
+            "describes the items (a genre, a batch, a source), or leave the grouping out.",
+        )
+
+
 def _with_item_columns(
     path: Path, df: pd.DataFrame, roles: ColumnRoles, meta_given: set[str]
 ) -> tuple[pd.DataFrame, tuple[str, ...]]:
@@ -185,6 +199,7 @@ def _long_from_frame(
 ) -> tuple[pd.DataFrame, tuple[str, ...], str]:
     meta_given = set(roles.metadata) | ({roles.group_by} if roles.group_by else set())
     df, item_cols = _with_item_columns(path, df, roles, meta_given)
+    _group_by_describes_items(path, roles.group_by, item_cols, "item")
     cols = [c for c in df.columns if c != LINE]
     annotator = roles.annotator or find_column(
         [c for c in cols if c not in item_cols], ANNOTATOR_NAMES
@@ -220,6 +235,8 @@ def _long_from_frame(
                     f"cannot tell which column holds the labels; name it with --label (columns: {', '.join(cols)}).",
                 )
         layout = "long"
+        _group_by_describes_items(path, roles.group_by, (annotator,), "annotator")
+        _group_by_describes_items(path, roles.group_by, (label,), "label")
         meta = [c for c in cols if c not in item_cols and c not in (annotator, label)]
         out = df[list(item_cols) + [annotator, label] + meta + [LINE]].rename(
             columns={annotator: "annotator", label: "label"}
@@ -230,6 +247,7 @@ def _long_from_frame(
     if label or (n_files > 1 and len(rest) == 1):
         # one file per annotator: item + label (+ metadata); the annotator is the file name
         label = label or rest[0]
+        _group_by_describes_items(path, roles.group_by, (label,), "label")
         meta = [c for c in cols if c not in item_cols and c != label]
         out = df[list(item_cols) + [label] + meta + [LINE]].rename(columns={label: "label"})
         out.insert(len(item_cols), "annotator", path.stem)

@@ -1,0 +1,179 @@
+"""CPU, wall time and peak memory of the report on crafted hostile inputs, each small on disk.
+
+    python bench/bench_hostile_resources.py [--quick]
+
+Each input (made by ``tests/hostile_files.py``) is opened by ``iaa-desktop report`` in its own
+process, which records its CPU time (user + system) and peak resident memory; the figure beside
+it is the same command on a small valid input of the same format (the floor: start-up and
+imports). The target for every case: refused or read in well under 60 s of CPU and 2 GB.
+
+- a nested INCEpTION export: 16 users' 400 MiB XMI (6.4 GiB unpacked: each over the limit of
+  one XMI member) and 16 users' 60 MiB XMI (0.96 GiB, each under that limit: stopped by the
+  total, each text refused for its length before it is parsed);
+- an XMI of 4 million spans in a per-document ZIP;
+- workbooks: 24 million shared strings declared as 3; a sheet of 600,000 cells (the limit)
+  and one of 1.8 million;
+- a billion-laughs XMI.
+
+``--quick`` makes each input ten times smaller (a check that the script runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from timing import machine, record  # noqa: E402
+
+from tests import hostile_files as H  # noqa: E402
+
+_CHILD = r"""
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, resource.RLIM_INFINITY))  # spare the others
+from iaa_desktop.cli import main
+t = time.perf_counter()
+code = main(sys.argv[1:])
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"code": code, "cpu": u.ru_utime + u.ru_stime, "rss_mb": u.ru_maxrss / 1024,
+                  "wall": time.perf_counter() - t}), file=sys.stderr)
+"""
+
+
+def run(args: list[str]) -> dict:
+    """The report in a child of ``/usr/bin/time`` (a small process: a child forked from this
+    one, which made the inputs, would count this one's memory in its peak)."""
+    w0 = time.perf_counter()
+    p = subprocess.run(
+        ["/usr/bin/time", "-f", "TIME %U %S %M", sys.executable, "-c", _CHILD]
+        + ["report", *args, "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+    )
+    lines = p.stderr.strip().splitlines()
+    try:
+        out = json.loads(next(ln for ln in reversed(lines) if ln.startswith("{")))
+    except (StopIteration, ValueError):
+        out = {"code": p.returncode, "cpu": float("nan")}
+    timed = next((ln.split() for ln in reversed(lines) if ln.startswith("TIME ")), None)
+    if timed:
+        out["cpu"] = float(timed[1]) + float(timed[2])
+        out["rss_mb"] = int(timed[3]) / 1024
+    else:
+        out["rss_mb"] = float("nan")
+    out["wall_process"] = time.perf_counter() - w0
+    out["message"] = next((ln for ln in lines if ln.startswith("iaa-desktop:")), "")[:220]
+    return out
+
+
+def _xmi_folders(d: Path, big: Iterable[bytes] | None) -> list[str]:
+    for who in ("A", "B"):
+        (d / who).mkdir(parents=True)
+        if who == "A" and big is not None:
+            data = H.user_zip("d.txt", big)
+            (d / who / "d.txt.zip").write_bytes(data)
+        else:
+            good = H.xmi("Abcd", [(0, 4, "X"), (0, 2, "Y")])
+            (d / who / "d.txt.zip").write_bytes(H.user_zip("d.txt", [good]))
+    return ["--kind", "spans", str(d / "A"), str(d / "B")]
+
+
+def cases(root: Path, scale: int) -> dict[str, tuple[list[str], list[str], int]]:
+    """Case → (arguments, arguments of the floor, bytes on disk)."""
+    out: dict[str, tuple[list[str], list[str], int]] = {}
+    floor_dir = root / "floor"
+    floor_dir.mkdir()
+    small = H.nested_bomb(floor_dir / "project.zip", users=2, text_bytes=1000)
+    floor_export = ["--kind", "spans", str(small)]
+    for users, mib in ((16, 400), (16, 60)):
+        p = H.nested_bomb(root / f"bomb{mib}.zip", users=users, text_bytes=mib * 2**20 // scale)
+        out[f"export {users} x {mib // scale} MiB XMI"] = (
+            ["--kind", "spans", str(p)],
+            floor_export,
+            p.stat().st_size,
+        )
+    d = root / "spans4m"
+    args = _xmi_folders(d, H.many_spans_xmi(4_000_000 // scale))
+    out[f"XMI of {4_000_000 // scale:,} spans"] = (
+        args,
+        _xmi_folders(root / "floor-xmi", None),
+        (d / "A" / "d.txt.zip").stat().st_size,
+    )
+    d = root / "laughs"
+    lol = H.xmi("Abcd", [(0, 4, "X")], doctype=H.BILLION_LAUGHS, value_entity="lol9")
+    args = _xmi_folders(d, [lol])
+    out["XMI with billion laughs"] = (args, _xmi_folders(root / "floor-xmi2", None), len(lol))
+    table_floor = H.xlsx(root / "floor.xlsx", [("1", "A", "x"), ("1", "B", "x")])
+    floor_table = ["--kind", "table", "--interval", "none", str(table_floor)]
+    n = 24_000_000 // scale
+    p = H.xlsx(root / "ss.xlsx", [("1", "A", "x"), ("1", "B", "x")], extra_strings=n, declared=3)
+    out[f"XLSX of {n:,} shared strings"] = (
+        ["--kind", "table", "--interval", "none", str(p)],
+        floor_table,
+        p.stat().st_size,
+    )
+    for cells in (599_997, 1_800_000):
+        rows = [(str(k // 2), "AB"[k % 2], "xy"[k % 3 == 0]) for k in range(cells // 3 // scale)]
+        p = H.xlsx(root / f"cells{cells}.xlsx", rows)
+        out[f"XLSX of {3 * len(rows) + 3:,} cells"] = (
+            ["--kind", "table", "--interval", "none", str(p)],
+            floor_table,
+            p.stat().st_size,
+        )
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ns = ap.parse_args()
+    print(machine())
+    with tempfile.TemporaryDirectory(prefix="iaa-hostile-") as tmp:
+        made = time.perf_counter()
+        todo = cases(Path(tmp), 10 if ns.quick else 1)
+        print(f"inputs made in {time.perf_counter() - made:.1f} s")
+        for name, (args, floor_args, size) in todo.items():
+            got, floor = run(args), run(floor_args)
+            unpacked = _unpacked(Path(args[-1]))
+            print(
+                f"{name}: {size / 1024:,.0f} KB on disk{unpacked}; status {got['code']}, "
+                f"cpu {got['cpu']:.2f} s (floor {floor['cpu']:.2f} s, ratio "
+                f"{got['cpu'] / max(floor['cpu'], 1e-9):.1f}), wall {got['wall_process']:.1f} s, "
+                f"peak {got['rss_mb']:,.0f} MB (floor {floor['rss_mb']:,.0f} MB)\n    "
+                f"{got['message']}"
+            )
+            record(
+                "hostile_resources",
+                name,
+                got["cpu"],
+                floor["cpu"],
+                reference="the same format, a small valid input",
+                target="< 60 s CPU, < 2 GB",
+                note=f"peak {got['rss_mb']:,.0f} MB",
+            )
+    return 0
+
+
+def _unpacked(p: Path) -> str:
+    try:
+        with zipfile.ZipFile(p) as z:
+            return f", {sum(i.file_size for i in z.infolist()) / 2**20:,.0f} MiB unpacked (outer)"
+    except (zipfile.BadZipFile, OSError, IsADirectoryError):
+        return ""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
