@@ -8,7 +8,7 @@ category codes here (−1: missing); the coefficients come from the metrics' tal
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -137,3 +137,29 @@ def matrix_figures(
             t = tally(sub, q, judged=judged)
             curve, needed = planning_curve(t, coded, n, n_resamples, seed)
     return MatrixFigures(tuple(out), tuple(curve), tuple(needed), majority)
+
+
+@dataclass(frozen=True)
+class StudyAnnotators:
+    """The model annotators' figures and the planning curve a study asked for, as the kinds
+    whose judgments form one item × annotator matrix report them (empty when none was asked)."""
+
+    figures: MatrixFigures = field(default_factory=MatrixFigures)
+    asked_planning: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.figures.models:
+            out["model_annotators"] = self.figures.models_json()
+        if self.asked_planning:
+            out["planning"] = list(self.figures.planning)
+            out["planning_needed"] = list(self.figures.planning_needed)
+        return out
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        out: dict[str, pd.DataFrame] = {}
+        if self.figures.models:
+            out.update(self.figures.models_tables())
+        if self.asked_planning:
+            out["planning"] = pd.DataFrame(list(self.figures.planning))
+        return out

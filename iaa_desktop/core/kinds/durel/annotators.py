@@ -14,11 +14,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
-from iaa_desktop.core.kinds.annotators.matrix import MatrixFigures, matrix_figures
+from iaa_desktop.core.kinds.annotators.matrix import (
+    StudyAnnotators,
+    matrix_figures,
+)
 from iaa_desktop.core.kinds.annotators.models import HUMAN_MAJORITY, split_columns
 from iaa_desktop.core.kinds.durel.figures import Matrix
 from iaa_desktop.core.kinds.durel.options import DurelOptions
@@ -59,29 +61,11 @@ def split_models(matrix: Matrix, options: DurelOptions) -> tuple[Matrix, Matrix 
 
 
 @dataclass(frozen=True)
-class DurelAnnotators:
-    """The annotator figures of a DURel study (empty when the options ask for none)."""
+class DurelAnnotators(StudyAnnotators):
+    """The annotator figures of a DURel study (empty when the options ask for none), with each
+    model's labels."""
 
-    figures: MatrixFigures = field(default_factory=MatrixFigures)
-    asked_planning: bool = False
     model_labels: dict[str, NDArray[Any]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.figures.models:
-            out["model_annotators"] = self.figures.models_json()
-        if self.asked_planning:
-            out["planning"] = list(self.figures.planning)
-            out["planning_needed"] = list(self.figures.planning_needed)
-        return out
-
-    def tables(self) -> dict[str, pd.DataFrame]:
-        out: dict[str, pd.DataFrame] = {}
-        if self.figures.models:
-            out.update(self.figures.models_tables())
-        if self.asked_planning:
-            out["planning"] = pd.DataFrame(list(self.figures.planning))
-        return out
 
 
 def _codes(values: NDArray[Any], cats: NDArray[Any]) -> NDArray[Any]:

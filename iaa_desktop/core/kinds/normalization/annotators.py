@@ -5,15 +5,17 @@ test (accuracy) with κ and nominal α, and the planning curve."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
-from iaa_desktop.core.kinds.annotators.matrix import MatrixFigures, matrix_figures
+from iaa_desktop.core.kinds.annotators.matrix import (
+    StudyAnnotators,
+    matrix_figures,
+)
 from iaa_desktop.core.kinds.annotators.models import split_columns
 from iaa_desktop.core.kinds.normalization.analysis import prepared_normalizations
 from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
@@ -23,28 +25,8 @@ __all__ = ["TokenAnnotators", "split_models", "token_annotators"]
 
 
 @dataclass(frozen=True)
-class TokenAnnotators:
+class TokenAnnotators(StudyAnnotators):
     """The model annotators' figures and the planning curve of a normalization study."""
-
-    figures: MatrixFigures = field(default_factory=MatrixFigures)
-    asked_planning: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.figures.models:
-            out["model_annotators"] = self.figures.models_json()
-        if self.asked_planning:
-            out["planning"] = list(self.figures.planning)
-            out["planning_needed"] = list(self.figures.planning_needed)
-        return out
-
-    def tables(self) -> dict[str, pd.DataFrame]:
-        out: dict[str, pd.DataFrame] = {}
-        if self.figures.models:
-            out.update(self.figures.models_tables())
-        if self.asked_planning:
-            out["planning"] = pd.DataFrame(list(self.figures.planning))
-        return out
 
 
 def split_models(

@@ -7,14 +7,16 @@ labels of one annotator are left out, as in the token-level coefficients."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from iaa_desktop.core.errors import OptionError
-from iaa_desktop.core.kinds.annotators.matrix import MatrixFigures, matrix_figures
+from iaa_desktop.core.kinds.annotators.matrix import (
+    StudyAnnotators,
+    matrix_figures,
+)
 from iaa_desktop.core.kinds.annotators.models import split_columns
 from iaa_desktop.core.kinds.spans.corpus import SpanCorpus
 from iaa_desktop.core.kinds.spans.measures import unit_code_matrix
@@ -25,28 +27,8 @@ __all__ = ["TokenAnnotators", "human_documents", "token_annotators"]
 
 
 @dataclass(frozen=True)
-class TokenAnnotators:
+class TokenAnnotators(StudyAnnotators):
     """The model annotators' figures and the planning curve of a span study, per token."""
-
-    figures: MatrixFigures = field(default_factory=MatrixFigures)
-    asked_planning: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.figures.models:
-            out["model_annotators"] = self.figures.models_json()
-        if self.asked_planning:
-            out["planning"] = list(self.figures.planning)
-            out["planning_needed"] = list(self.figures.planning_needed)
-        return out
-
-    def tables(self) -> dict[str, pd.DataFrame]:
-        out: dict[str, pd.DataFrame] = {}
-        if self.figures.models:
-            out.update(self.figures.models_tables())
-        if self.asked_planning:
-            out["planning"] = pd.DataFrame(list(self.figures.planning))
-        return out
 
 
 def human_documents(
