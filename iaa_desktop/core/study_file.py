@@ -280,7 +280,10 @@ def confine_study(
     """
     if paths.special:
         first = paths.special[0]
-        if paths.study_file is not None and not _below(first, paths.folder):
+        # a link inside the study's folder is named by the link (it is the file at fault), a
+        # path the study file gives elsewhere by the study file
+        inside = Path(os.path.abspath(first)).is_relative_to(paths.folder)
+        if paths.study_file is not None and not inside and not _below(first, paths.folder):
             raise ReaderError(  # a path the study file gives: the study file is at fault
                 paths.study_file,
                 None,

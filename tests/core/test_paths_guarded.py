@@ -74,7 +74,7 @@ NOT_PATHS = {
     "source_lemma", "factors", "model_fixed", "model_varying", "labels", "s1",
     "label_delimiter", "layer", "feature", "document_column", "start_column", "label_column",
     "annotator_column", "model_annotators", "batch_column", "batch_size", "occasion_column",
-    "occurrence_column", "tiers",
+    "occurrence_column", "tiers", "relation_layer", "relation_feature",
 }  # fmt: skip
 
 

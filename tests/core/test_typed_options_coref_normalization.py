@@ -38,6 +38,9 @@ def test_the_normalization_settings_come_from_the_fields() -> None:
         "raw_compare",
         "occurrence_match",
         "tokens",
+        "model_annotators",
+        "epsilon",
+        "planning",
     ]
     assert s["lowercase"].default is True and s["raw_compare"].default is False
     assert s["tokens"].gui is False
