@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from iaa_desktop.core.kinds.annotators.fields import (
+    epsilon_option,
+    model_annotators_option,
+    model_names,
+    planning_option,
+)
 from iaa_desktop.core.kinds.options import Options, option
 
 #: Krippendorff's α distance of a DURel study
@@ -62,30 +68,16 @@ class DurelOptions(Options):
         "Align texts up to N pairs",
         "texts of larger studies are aligned when a pair is shown",
     )
-    model_annotators: str = option(
-        "",
-        "Model annotators",
-        "annotators that are models (comma-separated names): compared with the humans by the "
-        "alternative annotator test (Calderon, Reichart & Dror 2025), never counted as humans",
-        cli_flag="--model-annotator",
-    )
-    epsilon: float = option(
-        0.2,
-        "Alt-test ε",
-        "the alternative annotator test's allowance for the model's lower cost: 0.2 with expert "
-        "annotators, 0.15 skilled, 0.1 crowd workers (Calderon, Reichart & Dror 2025)",
-    )
-    planning: bool = option(
-        False,
-        "Planning curve",
-        "the interval's half-width against the number of doubly annotated items, by resampling",
+    model_annotators: str = model_annotators_option("")
+    epsilon: float = epsilon_option()
+    planning: bool = planning_option(
+        "the interval's half-width against the number of doubly annotated items, by resampling"
     )
 
     @property
     def model_names(self) -> tuple[str, ...]:
         """The model annotators' names, each once, in the order given."""
-        names = (c.strip() for c in str(self.model_annotators or "").split(","))
-        return tuple(dict.fromkeys(c for c in names if c))
+        return model_names(self.model_annotators)
 
     @property
     def cant_decide_values(self) -> tuple[str, ...]:

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from iaa_desktop.core.kinds.annotators.fields import (
+    epsilon_option,
+    model_annotators_option,
+    model_names,
+    planning_option,
+)
 from iaa_desktop.core.kinds.occurrences import FormMatch
 from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED, Options, option
 from iaa_desktop.core.kinds.spans.relations import RelationsFrom
@@ -80,32 +86,17 @@ class SpansOptions(Options):
         "which brat lines give the relations compared: R lines; also event arguments (E, a link "
         "from the trigger to each argument, labelled by its role); also equivalences (*)",
     )
-    model_annotators: str = option(
-        "",
-        "Model annotators",
-        "annotators that are models (comma-separated names): compared with the humans per token "
-        "by the alternative annotator test (Calderon, Reichart & Dror 2025), never counted as "
-        "humans",
-        cli_flag="--model-annotator",
-    )
-    epsilon: float = option(
-        0.2,
-        "Alt-test ε",
-        "the alternative annotator test's allowance for the model's lower cost: 0.2 with expert "
-        "annotators, 0.15 skilled, 0.1 crowd workers (Calderon, Reichart & Dror 2025)",
-    )
-    planning: bool = option(
-        False,
-        "Planning curve",
+    model_annotators: str = model_annotators_option("per token")
+    epsilon: float = epsilon_option()
+    planning: bool = planning_option(
         "per token (its label, or none), the interval's half-width against the number of "
-        "doubly annotated tokens, by resampling",
+        "doubly annotated tokens, by resampling"
     )
 
     @property
     def model_names(self) -> tuple[str, ...]:
         """The model annotators' names, each once, in the order given."""
-        names = (c.strip() for c in str(self.model_annotators or "").split(","))
-        return tuple(dict.fromkeys(c for c in names if c))
+        return model_names(self.model_annotators)
 
     def tier_map(self) -> dict[str, str]:
         """Tier → annotator of :attr:`tiers` (empty: no mapping)."""

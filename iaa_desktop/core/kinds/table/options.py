@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from iaa_desktop.core.kinds.annotators.fields import epsilon_option, model_annotators_option
 from iaa_desktop.core.kinds.options import (
     N_RESAMPLES,
     SEED,
@@ -106,19 +107,8 @@ class TableOptions(Options):
         "case (ignoring case) or case_diacritics (ignoring case and diacritics)",
     )
 
-    model_annotators: str = option(
-        "",
-        "Model annotators",
-        "annotators that are models (comma-separated names): compared with the humans by the "
-        "alternative annotator test (Calderon, Reichart & Dror 2025), never counted as humans",
-        cli_flag="--model-annotator",
-    )
-    epsilon: float = option(
-        0.2,
-        "Alt-test ε",
-        "the alternative annotator test's allowance for the model's lower cost: 0.2 with expert "
-        "annotators, 0.15 skilled, 0.1 crowd workers (Calderon, Reichart & Dror 2025)",
-    )
+    model_annotators: str = model_annotators_option("")
+    epsilon: float = epsilon_option()
     alt_test_score: AltScore = option(
         "auto",
         "Alt-test alignment",
