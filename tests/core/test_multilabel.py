@@ -356,3 +356,22 @@ def test_spreadsheet_booleans_and_numbers(tmp_path) -> None:
     assert not r.errors
     assert r.data.codes[:, 0].tolist() == [0b101, 0b010, 0b110]
     assert r.data.codes[:, 1].tolist() == [0b100, 0b010, 0b010]
+
+
+def test_labels_named_like_the_count_columns(tmp_path) -> None:
+    """A label called "annotator" or "n_items" keeps its own counts (it was looked up as the
+    annotator column, a KeyError)."""
+    p = tmp_path / "reserved.tsv"
+    lines = ["item\tannotator\tlabels"]
+    lines += [f"i{i}\t{a}\tannotator" for i in range(4) for a in ("X", "Y")]
+    lines += ["i5\tX\tn_items;annotator", "i5\tY\tn_items", "i6\tX\t", "i6\tY\tn_items"]
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run([p], labels="annotator,n_items")
+    js = r.to_json()
+    by_name = {a["name"]: a for a in js["annotators"]}
+    assert by_name["X"]["label_counts"] == {"annotator": 5, "n_items": 1}
+    assert by_name["Y"]["label_counts"] == {"annotator": 4, "n_items": 2}
+    counts = r.label_counts()
+    assert list(counts.columns) == ["annotator", "n_items", "annotator (label)", "n_items (label)"]
+    assert counts["annotator"].tolist() == ["X", "Y"]
+    assert counts["annotator (label)"].tolist() == [5, 4]

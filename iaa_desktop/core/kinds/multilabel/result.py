@@ -137,15 +137,12 @@ class MultiLabelResult(TaskResult):
         d = self.data
         assert d is not None
         labels = list(self.labels)
+        counts = self._label_count_matrix()
         return [
             {
                 "name": name,
                 "n_items": int((d.codes[:, x] >= 0).sum()),
-                "label_counts": self.label_counts()
-                .set_index("annotator")
-                .loc[name, labels]
-                .astype(int)
-                .to_dict(),
+                "label_counts": {lab: int(counts[x, j]) for j, lab in enumerate(labels)},
             }
             for x, name in enumerate(d.annotators)
         ]
@@ -203,20 +200,25 @@ class MultiLabelResult(TaskResult):
         """Items annotated and label counts per annotator (Levi & Shenhav 2022, Table 1)."""
         d = self.data
         assert d is not None
+        counts = self._label_count_matrix()
+        # a label may be called "annotator" or "n_items": its column says it is a label
+        fixed = ("annotator", "n_items")
+        titles = [f"{lab} (label)" if lab in fixed else lab for lab in self.labels]
+        frame = pd.DataFrame(counts.astype(int), columns=titles)
+        frame.insert(0, "n_items", (d.codes >= 0).sum(axis=0).astype(int))
+        frame.insert(0, "annotator", list(d.annotators))
+        return frame
+
+    def _label_count_matrix(self) -> NDArray[Any]:
+        """Annotators × labels: how many items each annotator gave each label."""
+        d = self.data
+        assert d is not None
         e = dec.bit_matrix(self.k)
         rows = []
-        for x, name in enumerate(d.annotators):
+        for x in range(len(d.annotators)):
             c = d.codes[:, x]
-            c = c[c >= 0]
-            counts = np.bincount(c, minlength=2**self.k) @ e
-            rows.append(
-                {
-                    "annotator": name,
-                    "n_items": len(c),
-                    **{lab: int(counts[j]) for j, lab in enumerate(self.labels)},
-                }
-            )
-        return pd.DataFrame(rows)
+            rows.append(np.bincount(c[c >= 0], minlength=2**self.k) @ e)
+        return np.asarray(rows, dtype=np.int64).reshape(len(d.annotators), self.k)
 
     def _shown_codes(self) -> NDArray[Any]:
         """Every code for up to 6 labels (64 codes); beyond, the codes somebody gave."""
