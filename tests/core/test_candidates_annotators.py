@@ -14,6 +14,7 @@ from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.kinds.candidates.compare import KIND as CANDIDATES
 from iaa_desktop.core.kinds.table.compare import KIND as TABLE
 from iaa_desktop.core.progress import run_to_end
+from tests.conftest import shared_path
 
 ANNOTATORS = ("ann1", "ann2", "ann3", "ann4", "llm")
 LABELS = ("accept", "reject", "unsure")
@@ -179,3 +180,27 @@ def test_report_has_the_model_and_planning_sections(tmp_path):
         assert part in html, part
     plain = R.build_report(run_to_end(CANDIDATES.run(inputs, {})), R.ReportContext()).html
     assert "Model annotators" not in plain and "Calderon" not in plain
+
+
+def test_the_shared_study_with_one_annotator_as_the_model():
+    """The shared candidates study (600 pairs, three annotators) with A3 as the model: the same
+    figures as the table kind reading its long labels, and the verdict ε decides."""
+    folder = shared_path("candidates")
+    labels = folder / "labels.tsv"
+    table_opts = {"level": "nominal", "item": "pair_id", "model_annotators": "A3"}
+    for eps, passes in ((0.2, True), (0.1, False)):
+        cand = run_to_end(CANDIDATES.run([folder], {"model_annotators": "A3", "epsilon": eps}))
+        table = run_to_end(TABLE.run([labels], {**table_opts, "epsilon": eps}))
+        (cm,) = cand.to_json()["model_annotators"]
+        (tm,) = table.to_json()["model_annotators"]
+        assert cm["n_items"] == 600 and cm["passes"] is passes
+        for key in ("winning_rate", "advantage_probability"):
+            assert cm[key] == pytest.approx(tm[key], rel=1e-12), key
+        for h, t in zip(cm["per_human"], tm["per_human"], strict=True):
+            assert h["human"] == t["human"]
+            for key in ("rho_model", "rho_human", "p_value", "p_adjusted"):
+                assert h[key] == pytest.approx(t[key], rel=1e-12), (h["human"], key)
+        for p, t in zip(cm["agreement"], tm["agreement"], strict=True):
+            assert (p["with"], p["kappa"]) == (t["with"], pytest.approx(t["kappa"], rel=1e-12))
+    # ρ: against either human, A3 is at least as well aligned on 493 of the 600 pairs
+    assert cm["advantage_probability"] == pytest.approx(493 / 600, rel=1e-12)
