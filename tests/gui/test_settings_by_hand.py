@@ -127,6 +127,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("bayes_draws", "1000", "changes"),
         ("seed", "3", "changes"),
         ("encoding", "x", "refused"),
+        ("model_annotators", "Zed", "refused"),  # no such annotator
+        ("model_annotators", "A3", "changes"),  # A3 leaves the humans' figures
+        ("epsilon", "0.1", "changes"),
+        ("planning", "", "changes"),
     ],
     "multilabel": [
         ("labels", "Success,Resolution,Complication", "changes"),

@@ -24,6 +24,11 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
+from iaa_desktop.core.kinds.candidates.annotators import (
+    CandidatesAnnotators,
+    candidates_annotators,
+    split_models,
+)
 from iaa_desktop.core.kinds.candidates.model.settings import run_model
 from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
 from iaa_desktop.core.kinds.candidates.reader import (
@@ -110,6 +115,8 @@ class CandidatesResult(TaskResult):
     pairs: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: the hierarchical agreement model's results (``model.results.ModelResults``), when fitted
     model: Any = None
+    #: model annotators and planning (empty unless the options ask for them)
+    annotator_figures: CandidatesAnnotators = field(default_factory=CandidatesAnnotators)
     _details: dict[int, PairDetail] = field(default_factory=dict, repr=False)
 
     # -- view support -------------------------------------------------------------------------
@@ -120,6 +127,8 @@ class CandidatesResult(TaskResult):
             out[f] = p[f]
         for a in self.annotators:
             out[a] = p[a]
+        for m, v in self.annotator_figures.model_labels.items():  # models, the human majority
+            out[m] = v
         out["overlap"] = p["overlap"]
         out["overlap_bin"] = p["overlap_bin"]
         out["disagreement"] = p["disagreement"]
@@ -174,6 +183,7 @@ class CandidatesResult(TaskResult):
                 "by_overlap_bin": self.by_overlap_bin,
                 "overlap_bin_edges": self.overlap_edges,
                 "pairs": self.pairs[keep].to_dict("records"),
+                **self.annotator_figures.to_json(),
             }
         )
         return out
@@ -234,6 +244,7 @@ class CandidatesResult(TaskResult):
         }
         if self.model is not None:
             out.update(self.model.tables())
+        out.update(self.annotator_figures.tables())
         return out
 
     def console_text(self) -> str:
@@ -287,6 +298,7 @@ def run(
     yield Progress(0, 100, "Reading pairs and labels")
     data = read_candidates([Path(p) for p in inputs], opts.columns)
     _rename_annotators(data, opts)
+    models = split_models(data, opts)
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)
     if len(data.annotators) < 2:
@@ -295,6 +307,8 @@ def run(
             + "".join(f"\n{e}" for e in errors[:10])
         )
     pairs = data.pairs.drop(columns=["__line__"], errors="ignore").copy()
+    if models is not None:  # a model's column of wide labels in the pairs table
+        pairs = pairs.drop(columns=list(models.columns), errors="ignore")
     factors = _factors(data, pairs, opts, errors, warnings)
     yield Progress(10, 100, "Lexical overlap")
     overlap = _lexical_overlap(pairs)
@@ -336,6 +350,9 @@ def run(
         factors=factors,
         pairs=pairs,
     )
+    if models is not None or opts.planning:
+        yield Progress(94, 100, "Model annotators and planning")
+        result.annotator_figures = candidates_annotators(data.labels, models, opts)
     yield Progress(100, 100, "Done")
     result.model = yield from run_model(result, opts.as_dict())
     return result

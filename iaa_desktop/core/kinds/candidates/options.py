@@ -10,6 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from iaa_desktop.core.kinds.annotators.fields import (
+    epsilon_option,
+    model_annotators_option,
+    model_names,
+    planning_option,
+)
 from iaa_desktop.core.kinds.options import SEED, IntervalProvenance, Options, option
 
 if TYPE_CHECKING:
@@ -53,7 +59,12 @@ class CandidatesOptions(Options):
     label: str = _column("Label column", "label column of long labels")
     bins: int = option(5, "Overlap bins", "number of quantile bins of overlap")
     bayes_draws: int = option(4000, "Posterior draws", "draws from the Dirichlet posterior")
-    seed: int = option(SEED, "Random seed", "seed of the posterior draws")
+    seed: int = option(
+        SEED,
+        "Random seed",
+        "seed of the posterior draws (and of the model annotators' and the planning curve's "
+        "resamples)",
+    )
     model: ModelChoice = _model(
         "none",
         "Agreement model",
@@ -103,6 +114,21 @@ class CandidatesOptions(Options):
         "is shown, whatever the study's size",
         gui=False,
     )
+    model_annotators: str = model_annotators_option(
+        "per candidate pair (the pair an item, each annotator's label a nominal category, as "
+        "multi-κ counts it; the test scores accuracy)"
+    )
+    epsilon: float = epsilon_option()
+    planning: bool = planning_option(
+        "the interval's half-width of Krippendorff's α, Fleiss' κ and the mean Cohen's κ "
+        "(labels as nominal categories) against the number of doubly annotated pairs, by "
+        "resampling"
+    )
+
+    @property
+    def model_names(self) -> tuple[str, ...]:
+        """The model annotators' names, each once, in the order given."""
+        return model_names(self.model_annotators)
 
     @property
     def columns(self) -> CandidateColumns:

@@ -17,6 +17,12 @@ from iaa_desktop.core.export.html_blocks import (
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
+from iaa_desktop.core.kinds.annotators.report import (
+    PLANNING_METHODS,
+    models_methods,
+    models_section,
+    planning_section,
+)
 from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
 
 if TYPE_CHECKING:
@@ -97,6 +103,11 @@ def build(result: CandidatesResult, ctx: ReportContext) -> KindReport:
         sections.append(model_section(result.model, ctx.charts, ctx.max_rows))
     sections.append(worst_pairs_section(result, result.pairs, "Ten disagreeing candidate pairs"))
     kr.sections.extend(s for s in sections if s is not None)
+    j = result.annotator_figures.to_json()
+    if "model_annotators" in j:
+        kr.sections.append(models_section(j, ctx))
+    if "planning" in j:
+        kr.sections.append(planning_section(j, ctx))
     return kr
 
 
@@ -272,6 +283,20 @@ def methods(result: CandidatesResult) -> tuple[list[str], list[str]]:
 
         paragraphs, refs = model_methods(result.model)
         paragraphs = [p1, p2, *paragraphs]
+    figures = getattr(result, "annotator_figures", None)
+    j = figures.to_json() if figures is not None else {}
+    if "model_annotators" in j:
+        paragraphs.append(
+            "For the model annotators' figures and the planning curve, each candidate pair is an "
+            "item and each annotator's label a nominal category, as multi-κ counts it (the "
+            "alternative annotator test scores accuracy; α is nominal). " + models_methods(j)
+        )
+        refs = [*refs, "calderon2025", "benjamini2001"]
+    if "planning" in j:
+        paragraphs.append(
+            ("" if "model_annotators" in j else "Each candidate pair an item, the labels nominal: ")
+            + PLANNING_METHODS
+        )
     return paragraphs, [
         *refs,
         "seed_candidates",
