@@ -40,6 +40,8 @@ __all__ = [
     "TABLE_TITLES",
     "StudyAnnotatorsPanel",
     "annotator_json",
+    "batches_line",
+    "bring_to_front",
     "has_study_annotators",
     "num",
     "p_as_text",
@@ -163,6 +165,33 @@ def _models_headline(models: list[dict[str, Any]]) -> list[str]:
             f"{len(passed)} of {len(mine)} labels{on}{span}."
         )
     return lines
+
+
+def bring_to_front(widget: QWidget) -> None:
+    """Bring the tab holding ``widget`` to the front (when it sits in a tab widget)."""
+    from PySide6.QtWidgets import QTabWidget
+
+    w = widget.parentWidget()
+    while w is not None and not isinstance(w, QTabWidget):
+        w = w.parentWidget()
+    if isinstance(w, QTabWidget):
+        w.setCurrentWidget(widget)
+
+
+def batches_line(figures: dict[str, Any]) -> str:
+    """One line on the agreement per batch (``per_batch[]``): how many batches, which lie below
+    the study ("" without batches)."""
+    batches = figures.get("per_batch") or []
+    if not batches:
+        return ""
+    below = [str(b["batch"]) for b in batches if b.get("below_study")]
+    text = f"Agreement over {len(batches)} batches"
+    if below:
+        shown = ", ".join(html.escape(b) for b in below[:4]) + (" …" if len(below) > 4 else "")
+        text += f": <b>{len(below)}</b> with an interval below the study's ({shown})"
+    else:
+        text += ": no batch's interval lies below the study's"
+    return text + "."
 
 
 def annotator_json(result: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from iaa_desktop.core.metrics.catalogue import title as metric_title
-from iaa_desktop.gui.widgets.annotators import ALT_HEADERS, verdict_html
+from iaa_desktop.gui.widgets.annotators import ALT_HEADERS, bring_to_front, verdict_html
 from iaa_desktop.gui.widgets.annotators import num as _num
 from iaa_desktop.gui.widgets.annotators import p_as_text as _p_as_text
 from iaa_desktop.gui.widgets.stacked_tables import StackedTables
@@ -85,6 +85,16 @@ class AnnotatorsPanel(QWidget):
                     + " lies below the study's."
                 )
         return "<br>".join(parts) or "No model annotators."
+
+    def show_batches(self) -> None:
+        """Bring this tab to the front, scrolled to the agreement per batch and its chart."""
+        bring_to_front(self)
+        view = self.tables.views.get("per_batch")
+        if isinstance(view, QWidget):
+            self.tables.ensureWidgetVisible(view, 0, 0)
+            chart = self.charts.get("per_batch")
+            if chart is not None:
+                self.tables.ensureWidgetVisible(chart, 0, 0)
 
     def batch_frame(self) -> pd.DataFrame:
         key = self.batch_metric.currentData()
