@@ -59,7 +59,7 @@ ALT_HEADERS = {
 #: headers of the other columns the annotator tables share
 HEADERS = {
     **ALT_HEADERS,
-    "with": "model with",
+    "with": "compared with",
     "kappa": "Cohen's κ",
     "kappa_ci_low": "κ 95% low",
     "kappa_ci_high": "κ 95% high",
@@ -69,6 +69,7 @@ HEADERS = {
     "winning_rate": "ω (winning rate)",
     "advantage_probability": "ρ (advantage probability)",
     "epsilon": "ε",
+    "q": "q (FDR)",
     "score": "scored by",
     "study_items": "items in the study",
     "half_width": "half-width",
@@ -96,15 +97,17 @@ COLUMN_FIGURES = {
 }
 #: titles of the tables the core names, in the order listed (others follow, spelled out)
 TABLE_TITLES = {
-    "model_annotators": "Model annotators: the alternative annotator test",
-    "alt_test": "The test per human",
-    "model_agreement": "Model agreement with the humans",
-    "competence": "Competence (Dawid–Skene, MACE)",
+    "model_annotators": "Model annotators: verdicts",
+    "alt_test": "Alt-test per human",
+    "model_agreement": "Model agreement with humans",
+    "competence": "Competence",
     "inferred": "Inferred labels",
     "per_batch": "Agreement per batch",
-    "retest": "Test–retest agreement",
-    "planning": "Planning: half-width against items",
+    "retest": "Test–retest",
+    "planning": "Planning curve",
 }
+#: the table selected first: where a model stands among the humans, drawn
+FIRST_TABLE = "model_agreement"
 #: the catalogue's figure whose help explains a table (the list's tooltip)
 TABLE_FIGURES = {
     "model_annotators": "winning_rate",
@@ -118,6 +121,8 @@ TABLE_FIGURES = {
 }
 #: what a table's rows can be narrowed to, one value at a time (a choice above the table)
 CHOICE_COLUMNS = ("label", "model", "metric")
+#: a table longer than this many rows has its chart above it
+CHART_FIRST_ROWS = 6
 #: the coefficient shown first when a table has one row per coefficient
 FIRST_METRIC = "krippendorff_alpha"
 
@@ -241,7 +246,8 @@ class StudyAnnotatorsPanel(QWidget):
         self.index = QListWidget()
         self.index.setObjectName("annotator_tables")
         self.index.setAccessibleName("Annotator tables")
-        self.index.setMinimumWidth(170)
+        self.index.setMinimumWidth(190)
+        self.index.setWordWrap(True)
         self.index.currentRowChanged.connect(self._show)
         split.addWidget(self.index)
         right = QWidget()
@@ -273,6 +279,7 @@ class StudyAnnotatorsPanel(QWidget):
         self.page_lay.addWidget(self.caption)
         self.model = DataFrameModel(headers=HEADERS, tooltips=_tooltips())
         self.view = make_table(self.model, name="annotator_table")
+        self.view.horizontalHeader().setStretchLastSection(False)  # figures stay by their names
         self.page_lay.addWidget(self.view)
         self.page_lay.addStretch(1)
         self.scroll.setWidget(self.page)
@@ -311,7 +318,8 @@ class StudyAnnotatorsPanel(QWidget):
                 it.setToolTip(f"<p>{html.escape(tip)}</p>")
             self.index.addItem(it)
         self.index.blockSignals(False)
-        row = order.index(keep) if keep in order else 0
+        first = FIRST_TABLE if FIRST_TABLE in order else order[0] if order else None
+        row = order.index(keep) if keep in order else order.index(first) if first else 0
         if order:
             self.index.setCurrentRow(row)
         self._show(row if order else -1)
@@ -437,7 +445,9 @@ class StudyAnnotatorsPanel(QWidget):
             return
         self.chart = chart_canvas(fig, 0.6)
         self.chart.setObjectName("annotators_chart")
-        self.page_lay.insertWidget(self.page_lay.indexOf(self.view) + 1, self.chart)
+        # under a short table; above a long one (the planning curve's), so it is seen first
+        after = 0 if self.model.rowCount() > CHART_FIRST_ROWS else 1
+        self.page_lay.insertWidget(self.page_lay.indexOf(self.view) + after, self.chart)
 
     def _figure(self, name: str | None) -> Any:
         """The chart of the selected table, when it has one."""
@@ -502,7 +512,6 @@ def agreement_figure(models: list[dict[str, Any]]) -> Any:
             color="#999",
             alpha=0.25,
             lw=0,
-            label=None if shown_range else "humans' pairwise κ (range)",
         )
         if med is not None:
             ax.vlines(med, min(mine) - 0.4, max(mine) + 0.4, color="#666", linestyles="dashed")
@@ -514,6 +523,11 @@ def agreement_figure(models: list[dict[str, Any]]) -> Any:
     )
     ax.set_xlabel("Cohen's κ with 95% interval (red: with the human majority)")
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    if shown_range:
-        ax.legend(fontsize=8, loc="lower right")
+    if shown_range:  # above the plot, clear of the intervals
+        ax.set_title(
+            "grey: the humans' pairwise κ, lowest to highest; dashed: their median",
+            fontsize=8,
+            loc="left",
+            color="#555",
+        )
     return fig

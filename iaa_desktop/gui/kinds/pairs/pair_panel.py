@@ -174,7 +174,7 @@ class PairPanel(QWidget):
             headers={
                 "n_judgments": "Judgments",
                 "kept": "Filter keeps",
-                MODEL_DISAGREES: "Models ≠ majority",
+                MODEL_DISAGREES: "models ≠ majority",
             },
         )
         self.list_view = make_table(self.model, view=PairListView(self.step_disagreement))
@@ -197,7 +197,7 @@ class PairPanel(QWidget):
         left.setMinimumWidth(280)
 
         right = self._build_pair()
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = self.split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
         split.setSizes([430, 530])
@@ -306,6 +306,9 @@ class PairPanel(QWidget):
             kind="stable",
         ).reset_index(drop=True)
         self._all = table
+        if marked and not self.marked:  # the list gains three columns: it gets the room
+            total = sum(self.split.sizes()) or 960
+            self.split.setSizes([total * 5 // 8, total - total * 5 // 8])
         self.marked = [c for c in marked if c != MODEL_DISAGREES]
         self._build_filters(result.filter_columns())
         self.model.set_frame(
@@ -351,8 +354,17 @@ class PairPanel(QWidget):
         fit_columns(self.list_view, max_width=150)
         if self.result is not None:  # every annotator's judgment in view, four or five of them
             names = [str(a) for a in self.result.annotators]
+            # a model's column as wide as its name (its header wraps before "(model)")
+            models = {c: min(max(len(c) - len(" (model)"), 5), 12) for c in self.marked}
             compact_columns(
-                self.list_view, {"target": 12, **dict.fromkeys([*names, *self.marked], 5)}
+                self.list_view,
+                {
+                    "target": 12,
+                    **dict.fromkeys(names, 5),
+                    **models,
+                    HUMAN_MAJORITY: 8,
+                    MODEL_DISAGREES: 8,
+                },
             )
         if keep is None or not self.select_item(keep):
             if self.model.rowCount():
