@@ -267,8 +267,8 @@ class StudyAnnotatorsPanel(QWidget):
             row.addWidget(combo)
             self.choices[col] = combo
         rl.addLayout(row)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
         self.page = QWidget()
         self.page_lay = QVBoxLayout(self.page)
         self.page_lay.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -282,8 +282,8 @@ class StudyAnnotatorsPanel(QWidget):
         self.view.horizontalHeader().setStretchLastSection(False)  # figures stay by their names
         self.page_lay.addWidget(self.view)
         self.page_lay.addStretch(1)
-        self.scroll.setWidget(self.page)
-        rl.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(self.page)
+        rl.addWidget(self.scroll_area, 1)
         split.addWidget(right)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 1)
