@@ -145,8 +145,13 @@ def p_as_text(frame: pd.DataFrame) -> pd.DataFrame:
 
 def verdict_html(m: dict[str, Any]) -> str:
     """One model's verdict in the alternative annotator test, as a line of rich text."""
-    verdict = "passes" if m["passes"] else "does not pass"
     on = f" on the label <b>{html.escape(str(m['label']))}</b>" if "label" in m else ""
+    if not m["per_human"]:
+        return (
+            f"<b>{html.escape(m['name'])}</b> (model) could not be tested{on}: no human shares "
+            "30 or more items with it that another human judged too."
+        )
+    verdict = "passes" if m["passes"] else "does not pass"
     return (
         f"<b>{html.escape(m['name'])}</b> (model) {verdict} the alternative annotator test{on}: "
         f"ω = {num(m['winning_rate'])}, ρ = {num(m['advantage_probability'])} "
@@ -160,14 +165,20 @@ def _models_headline(models: list[dict[str, Any]]) -> list[str]:
         return [verdict_html(m) for m in models]
     lines = []
     for name in dict.fromkeys(m["name"] for m in models):
-        mine = [m for m in models if m["name"] == name]
+        mine = [m for m in models if m["name"] == name and m["per_human"]]
+        if not mine:
+            lines.append(
+                f"<b>{html.escape(name)}</b> (model) could not be tested on any label: no human "
+                "shares 30 or more items with it that another human judged too."
+            )
+            continue
         passed = [str(m["label"]) for m in mine if m["passes"]]
         omega = [m["winning_rate"] for m in mine if m["winning_rate"] is not None]
         span = f" (ω from {num(min(omega))} to {num(max(omega))})" if omega else ""
         on = f": {html.escape(', '.join(passed))}" if passed else ""
         lines.append(
             f"<b>{html.escape(name)}</b> (model) passes the alternative annotator test on "
-            f"{len(passed)} of {len(mine)} labels{on}{span}."
+            f"{len(passed)} of the {len(mine)} labels it could be tested on{on}{span}."
         )
     return lines
 
