@@ -214,3 +214,19 @@ def test_an_annotator_ticked_as_model_in_the_import_dialog(qtbot, window, kind):
     assert model not in result.annotators
     assert [m["name"] for m in result.to_json()["model_annotators"]] == [model]
     assert "Annotators" in [window.tabs.tabText(i) for i in range(window.tabs.count())]
+
+
+def test_model_columns_compare_labels_as_well_as_judgments():
+    from iaa_desktop.gui.kinds.pairs.pair_panel import with_model_columns
+
+    table = pd.DataFrame(
+        {
+            "pair": ["a", "b", "c", "d"],
+            "gpt": ["yes", "no", None, 3.0],
+            "human majority": ["yes", "yes", "no", 4.0],
+        }
+    )
+    out, marked = with_model_columns(table, ["gpt", "absent"])
+    assert marked == ["gpt (model)", "human majority", "model_disagrees"]
+    assert list(out["model_disagrees"]) == [0, 1, 0, 1]
+    assert with_model_columns(table, []) == (table, [])

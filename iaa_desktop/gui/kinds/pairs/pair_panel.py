@@ -122,11 +122,12 @@ def with_model_columns(table: pd.DataFrame, models: list[str]) -> tuple[pd.DataF
     present = [m for m in models if m in table.columns]
     if not present or HUMAN_MAJORITY not in table.columns:
         return table, []
-    majority = pd.to_numeric(table[HUMAN_MAJORITY], errors="coerce").to_numpy(dtype=float)
+    majority = table[HUMAN_MAJORITY]
     differ = np.zeros(len(table), dtype=np.int64)
-    for m in present:
-        v = pd.to_numeric(table[m], errors="coerce").to_numpy(dtype=float)
-        differ += (np.isfinite(v) & np.isfinite(majority) & (v != majority)).astype(np.int64)
+    for m in present:  # judgments (numbers) or labels (text): missing on either side is no
+        v = table[m]
+        both = (v.notna() & majority.notna()).to_numpy()
+        differ += (both & (v.astype(str) != majority.astype(str)).to_numpy()).astype(np.int64)
     shown = {m: f"{m} (model)" for m in present}
     out = table.rename(columns=shown)
     for c in [*shown.values(), HUMAN_MAJORITY]:  # NaN: not judged (shown empty)
