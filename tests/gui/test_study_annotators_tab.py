@@ -117,13 +117,37 @@ def test_a_table_the_core_adds_is_listed_without_change(qtbot, window, monkeypat
         out = tables(self)
         out["retest"] = pd.DataFrame({"annotator": ["Lea"], "krippendorff_alpha": [0.5]})
         out["drift_by_hour"] = pd.DataFrame({"hour": [1, 2], "value": [0.1, 0.2]})
+        out["per_batch"] = pd.DataFrame(
+            {
+                "batch": ["w1", "w2", "w1", "w2"],
+                "metric": ["krippendorff_alpha"] * 2 + ["fleiss_kappa"] * 2,
+                "value": [0.5, 0.2, 0.4, 0.1],
+                "ci_low": [0.4, 0.1, 0.3, 0.0],
+                "ci_high": [0.6, 0.3, 0.5, 0.2],
+            }
+        )
         return out
 
     monkeypatch.setattr(StudyAnnotators, "tables", with_retest)
     _open(qtbot, window, "durel", {"planning": True})
     panel = _annotators_tab(qtbot, window)
     assert "Planning: about" in panel.headline.text() and "(model)" not in panel.headline.text()
-    assert _titles(panel) == [TABLE_TITLES["retest"], TABLE_TITLES["planning"], "Drift by hour"]
+    assert _titles(panel) == [
+        TABLE_TITLES["per_batch"],
+        TABLE_TITLES["retest"],
+        TABLE_TITLES["planning"],
+        "Drift by hour",
+    ]
+    # a table of batches × coefficients: one coefficient at a time, charted batch by batch
+    _pick(qtbot, panel, "per_batch")
+    combo = panel.choices["metric"]
+    assert combo.currentData() == "krippendorff_alpha"
+    assert list(panel.model.frame["value"]) == [0.5, 0.2]
+    user.choose(qtbot, combo, "fleiss_kappa")
+    qtbot.waitUntil(lambda: list(panel.model.frame["value"]) == [0.4, 0.1])
+    ax = panel.chart.figure.axes[0]
+    assert ax.get_xlabel() == title("fleiss_kappa")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["w1", "w2"]
     _pick(qtbot, panel, "drift_by_hour")
     assert panel.model.rowCount() == 2
     assert panel.model.title_of("value")

@@ -200,7 +200,7 @@ def batches_line(figures: dict[str, Any]) -> str:
     batches = figures.get("per_batch") or []
     if not batches:
         return ""
-    below = [str(b["batch"]) for b in batches if b.get("below_study")]
+    below = [str(b.get("batch", "")) for b in batches if b.get("below_study")]
     text = f"Agreement over {len(batches)} batches"
     if below:
         shown = ", ".join(html.escape(b) for b in below[:4]) + (" …" if len(below) > 4 else "")
@@ -337,6 +337,8 @@ class StudyAnnotatorsPanel(QWidget):
 
     def _headline(self) -> str:
         parts = _models_headline(self.figures.get("model_annotators", []))
+        if batches_line(self.figures):
+            parts.append(batches_line(self.figures))
         needed = self.figures.get("planning_needed") or []
         if needed:
             from iaa_desktop.core.metrics.catalogue import title
