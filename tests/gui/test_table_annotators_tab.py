@@ -132,6 +132,9 @@ def test_the_overview_marks_the_model_column_and_lists_its_disagreements_first(q
     # the first item is one where the model's label is not the human majority's
     first = model.record(0)
     assert first["gpt (model)"] != first["human majority"]
+    # the selected item's detail lists the model's label, marked, and the majority's
+    detail = ov.detail.toPlainText()
+    assert "gpt (model)" in detail and "human majority" in detail
 
 
 def test_the_overview_says_how_batches_went_and_leads_to_their_chart(qtbot, window, tmp_path):

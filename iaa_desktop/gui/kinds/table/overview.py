@@ -316,14 +316,17 @@ class OverviewPanel(QWidget):
         if nt is not None and len(nt):
             n = nt[nt["item"] == key]
             notes = list(zip(n["annotator"], n["column"], n["value"]))
-        labels = [rec[a] for a in r.annotators]
+        # the models' labels and the human majority's below the humans', marked
+        names = [*map(str, r.annotators), *model_columns(r).values(), "human majority"]
+        names = [n for n in names if n in rec.index]
+        labels = [rec[a] for a in names]
         footer = _footer(rec, r.level)
         self.detail.setHtml(
             unit_html(
                 heading,
                 context,
                 notes,
-                list(r.annotators),
+                names,
                 labels,
                 self.items_model.colours,
                 footer,
