@@ -132,3 +132,40 @@ def test_the_overview_marks_the_model_column_and_lists_its_disagreements_first(q
     # the first item is one where the model's label is not the human majority's
     first = model.record(0)
     assert first["gpt (model)"] != first["human majority"]
+    # the selected item's detail lists the model's label, marked, and the majority's
+    detail = ov.detail.toPlainText()
+    assert "gpt (model)" in detail and "human majority" in detail
+
+
+def test_the_overview_says_how_batches_went_and_leads_to_their_chart(qtbot, window, tmp_path):
+    from iaa_desktop.gui.kinds.table import AnnotatorsPanel, OverviewPanel
+
+    path = tmp_path / "j.csv"
+    _study(path)
+    options = {"batch_column": "date", "n_resamples": 200}
+    with qtbot.waitSignal(window.session.results_ready, timeout=180000) as blocker:
+        window.open_inputs([path], "table", options)
+    per_batch = blocker.args[0].to_json()["per_batch"]
+    below = [b["batch"] for b in per_batch if b["below_study"]]
+    user.click_tab(qtbot, window, "Overview")
+    ov = window.tabs.currentWidget()
+    assert isinstance(ov, OverviewPanel)
+    line = ov.batches_label.text()
+    assert f"Agreement over {len(per_batch)} batches" in line
+    assert f"<b>{len(below)}</b> with an interval below the study's" in line and below[-1] in line
+    user.press(qtbot, ov.batches_button)
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), AnnotatorsPanel))
+    ann = window.tabs.currentWidget()
+    qtbot.waitUntil(lambda: not ann.tables.views["per_batch"].visibleRegion().isEmpty())
+    assert ann.charts["per_batch"].isVisible()
+
+
+def test_no_batches_line_without_a_batch_column(qtbot, panel, tmp_path):
+    path = tmp_path / "j.csv"
+    _study(path)
+    r = compute("table", [path], {"interval": "none"})
+    panels = dict(create_panels(r, SimpleNamespace(cache={}, session=None)))
+    for w in panels.values():
+        qtbot.addWidget(w)
+    assert panels["Overview"].batches_label.isHidden()
+    assert panels["Overview"].batches_button.isHidden()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop.core.kinds.spans.measures import KINDS
 from iaa_desktop.core.metrics import catalogue
+from iaa_desktop.gui.widgets.annotators import StudyAnnotatorsPanel, has_study_annotators
 from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
@@ -631,6 +632,11 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         context.cache["spans_occurrences"] = occurrences
         occurrences.set_occurrences(result.occurrences, "label")
         out.append(("Occurrences", occurrences))
+    if has_study_annotators(result):
+        annotators = context.cache.get("spans_annotators") or StudyAnnotatorsPanel()
+        context.cache["spans_annotators"] = annotators
+        annotators.set_result(result)
+        out.append(("Annotators", annotators))
     return out
 
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 from iaa_desktop.gui.kinds.multilabel.agreement import AgreementPanel
 from iaa_desktop.gui.kinds.multilabel.decomposition import DecompositionPanel
 from iaa_desktop.gui.kinds.multilabel.items import AllItemsPanel, ItemsPanel
+from iaa_desktop.gui.widgets.annotators import StudyAnnotatorsPanel, has_study_annotators
 
 __all__ = [
     "AgreementPanel",
@@ -51,6 +52,9 @@ class MultiLabelPanels(QObject):
         self.agreement = AgreementPanel()
         self.decomposition = DecompositionPanel()
         self.items = ItemsPanel()
+        #: model annotators and planning per label, when the study asked for them
+        self.annotators = StudyAnnotatorsPanel()
+        self.with_annotators = False
         self.decomposition.partition_selected.connect(self.items.show_partition)
         self.agreement.cell_items.connect(self._on_cell_items)
 
@@ -63,14 +67,20 @@ class MultiLabelPanels(QObject):
         self.agreement.set_result(result)
         self.items.set_result(result)
         self.decomposition.set_result(result)
+        self.with_annotators = has_study_annotators(result)
+        if self.with_annotators:
+            self.annotators.set_result(result)
 
     def panels(self) -> list[tuple[str, QWidget]]:
-        return [
+        out: list[tuple[str, QWidget]] = [
             ("Items", self.all_items),
             ("Multi-label agreement", self.agreement),
             ("Decomposition", self.decomposition),
             ("Partition items", self.items),
         ]
+        if self.with_annotators:
+            out.append(("Annotators", self.annotators))
+        return out
 
 
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 from iaa_desktop.gui.kinds.normalization.agreement import AgreementPanel
 from iaa_desktop.gui.kinds.normalization.grid import CharacterGridModel
 from iaa_desktop.gui.kinds.normalization.interlinear import NormalizationPanel
+from iaa_desktop.gui.widgets.annotators import StudyAnnotatorsPanel, has_study_annotators
 from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
 
 __all__ = ["AgreementPanel", "CharacterGridModel", "NormalizationPanel", "create_panels"]
@@ -34,4 +35,14 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
     inter.set_result(result)
     agreement.set_result(result)
     occurrences.set_occurrences(result.occurrences, "normalization")
-    return [("Interlinear", inter), ("Agreement", agreement), ("Occurrences", occurrences)]
+    out: list[tuple[str, QWidget]] = [
+        ("Interlinear", inter),
+        ("Agreement", agreement),
+        ("Occurrences", occurrences),
+    ]
+    if has_study_annotators(result):
+        annotators = cache.get("normalization_annotators") or StudyAnnotatorsPanel()
+        cache["normalization_annotators"] = annotators
+        annotators.set_result(result)
+        out.append(("Annotators", annotators))
+    return out

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QWidget
 from iaa_desktop.gui.kinds.pairs.agreement import CandidatesAgreementPanel, DurelAgreementPanel
 from iaa_desktop.gui.kinds.pairs.pair_panel import PairListView, PairPanel
 from iaa_desktop.gui.kinds.pairs.passages import BoxedTextView, alignment_segments, passage_segments
+from iaa_desktop.gui.widgets.annotators import StudyAnnotatorsPanel, has_study_annotators
 
 __all__ = [
     "BoxedTextView",
@@ -41,13 +42,22 @@ class PairsPanels:
     def __init__(self, graded: bool) -> None:
         self.pairs = PairPanel()
         self.agreement: QWidget = DurelAgreementPanel() if graded else CandidatesAgreementPanel()
+        #: model annotators and planning, when the study asked for them
+        self.annotators = StudyAnnotatorsPanel()
+        self.with_annotators = False
 
     def set_result(self, result: Any) -> None:
         self.pairs.set_result(result)
         self.agreement.set_result(result)  # type: ignore[attr-defined]
+        self.with_annotators = has_study_annotators(result)
+        if self.with_annotators:
+            self.annotators.set_result(result)
 
     def panels(self) -> list[tuple[str, QWidget]]:
-        return [("Pairs", self.pairs), ("Agreement", self.agreement)]
+        out: list[tuple[str, QWidget]] = [("Pairs", self.pairs), ("Agreement", self.agreement)]
+        if self.with_annotators:
+            out.append(("Annotators", self.annotators))
+        return out
 
 
 def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from iaa_desktop.core.kinds.annotators.models import HUMAN_MAJORITY
 from iaa_desktop.gui.kinds.pairs.passages import (
     BoxedTextView,
     alignment_segments,
@@ -95,6 +96,46 @@ def short_pair(pair: str) -> str:
     return re.sub(r"_\([^)]*\)", "", pair)
 
 
+#: how many model annotators differ from the human majority on the pair
+MODEL_DISAGREES = "model_disagrees"
+PAIR_TOOLTIPS[MODEL_DISAGREES] = (
+    "Models differing from the human majority: how many model annotators gave the pair another "
+    "judgment than the most frequent human one (pairs where the humans tie have no majority); "
+    "these pairs are listed first"
+)
+PAIR_TOOLTIPS[HUMAN_MAJORITY] = (
+    "The most frequent judgment of the human annotators (none where two judgments tie); the "
+    "model annotators are compared with it and never counted among the humans"
+)
+
+
+def model_names(result: Any) -> list[str]:
+    """The study's model annotators (none unless the options name some)."""
+    figures = getattr(result, "annotator_figures", None)
+    js = figures.to_json() if figures is not None else {}
+    return list(dict.fromkeys(str(m["name"]) for m in js.get("model_annotators", [])))
+
+
+def with_model_columns(table: pd.DataFrame, models: list[str]) -> tuple[pd.DataFrame, list[str]]:
+    """The pair table with each model's column marked ("gpt (model)") and the number of models
+    that differ from the human majority per pair; the marked columns, in order."""
+    present = [m for m in models if m in table.columns]
+    if not present or HUMAN_MAJORITY not in table.columns:
+        return table, []
+    majority = table[HUMAN_MAJORITY]
+    differ = np.zeros(len(table), dtype=np.int64)
+    for m in present:  # judgments (numbers) or labels (text): missing on either side is no
+        v = table[m]
+        both = (v.notna() & majority.notna()).to_numpy()
+        differ += (both & (v.astype(str) != majority.astype(str)).to_numpy()).astype(np.int64)
+    shown = {m: f"{m} (model)" for m in present}
+    out = table.rename(columns=shown)
+    for c in [*shown.values(), HUMAN_MAJORITY]:  # NaN: not judged (shown empty)
+        out[c] = out[c].astype(object).where(out[c].notna(), None)
+    out[MODEL_DISAGREES] = differ
+    return out, [*shown.values(), HUMAN_MAJORITY, MODEL_DISAGREES]
+
+
 class PairListView(FrameTableView):
     """The pair list; ``N``/``P`` and ``Alt+Down``/``Alt+Up`` step through disagreeing pairs
     (handled here because an item view takes printable keys for its keyboard search)."""
@@ -123,13 +164,19 @@ class PairPanel(QWidget):
         self.result: Any = None
         self.shown: Any = None
         self._all = pd.DataFrame()
+        #: the model annotators' columns ("gpt (model)") and the human majority's, when shown
+        self.marked: list[str] = []
         self.model = DataFrameModel(
             parent=self,
             severity_column="severity",
             tooltips=PAIR_TOOLTIPS,
             hidden=("#", "full_pair", "disagreement"),
             cell_tooltips={"pair": "full_pair"},
-            headers={"n_judgments": "Judgments", "kept": "Filter keeps"},
+            headers={
+                "n_judgments": "Judgments",
+                "kept": "Filter keeps",
+                MODEL_DISAGREES: "models ≠ majority",
+            },
         )
         self.list_view = make_table(self.model, view=PairListView(self.step_disagreement))
         self.bar = ListBar(self.model, noun="pairs", placeholder="Filter pairs…")
@@ -151,7 +198,7 @@ class PairPanel(QWidget):
         left.setMinimumWidth(280)
 
         right = self._build_pair()
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = self.split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
         split.setSizes([430, 530])
@@ -240,15 +287,37 @@ class PairPanel(QWidget):
             table["severity"] = label_severity(table[names].to_numpy(dtype=object))
         table["full_pair"] = table["pair"].astype(str)
         table["pair"] = table["pair"].astype(str).map(short_pair)
-        first = ["#", "pair", *[c for c in ("target",) if c in table], *names, "severity"]
+        table, marked = with_model_columns(table, model_names(result))
+        first = [
+            "#",
+            "pair",
+            *[c for c in ("target",) if c in table],
+            *names,
+            *marked,
+            "severity",
+        ]
         table = table[first + [c for c in table.columns if c not in first]]
-        # most severe first, then in file order
+        # the pairs where a model differs from the human majority first, then the most severe,
+        # then in file order
+        keys = [k for k in (MODEL_DISAGREES, "severity") if k in table]
         table = table.sort_values(
-            ["severity", "#"], ascending=[False, True], na_position="last", kind="stable"
+            [*keys, "#"],
+            ascending=[*(False for _ in keys), True],
+            na_position="last",
+            kind="stable",
         ).reset_index(drop=True)
         self._all = table
+        if marked and not self.marked:  # the list gains three columns: it gets the room
+            total = sum(self.split.sizes()) or 960
+            self.split.setSizes([total * 5 // 8, total - total * 5 // 8])
+        self.marked = [c for c in marked if c != MODEL_DISAGREES]
         self._build_filters(result.filter_columns())
-        self.model.set_frame(table, label_columns=names, ordered_labels=graded, label_values=scale)
+        self.model.set_frame(
+            table,
+            label_columns=[*names, *self.marked],
+            ordered_labels=graded,
+            label_values=scale,
+        )
         self.apply_filters(keep)
 
     def _build_filters(self, columns: list[str]) -> None:
@@ -286,7 +355,18 @@ class PairPanel(QWidget):
         fit_columns(self.list_view, max_width=150)
         if self.result is not None:  # every annotator's judgment in view, four or five of them
             names = [str(a) for a in self.result.annotators]
-            compact_columns(self.list_view, {"target": 12, **dict.fromkeys(names, 5)})
+            # a model's column as wide as its name (its header wraps before "(model)")
+            models = {c: min(max(len(c) - len(" (model)"), 5), 12) for c in self.marked}
+            compact_columns(
+                self.list_view,
+                {
+                    "target": 12,
+                    **dict.fromkeys(names, 5),
+                    **models,
+                    HUMAN_MAJORITY: 8,
+                    MODEL_DISAGREES: 8,
+                },
+            )
         if keep is None or not self.select_item(keep):
             if self.model.rowCount():
                 select_row(self.list_view, 0)
@@ -353,7 +433,8 @@ class PairPanel(QWidget):
         self._show_judgments(d)
 
     def _show_judgments(self, d: Any) -> None:
-        names = [j[0] for j in d.judgments]
+        models = {c[: -len(" (model)")] for c in self.marked if c.endswith(" (model)")}
+        names = [f"{j[0]} (model)" if j[0] in models else j[0] for j in d.judgments]
         values = [j[1] for j in d.judgments]
         out = [labels_html(names, values, self.model.colours)]
         comments = [(a, c) for a, _v, c in d.judgments if c]

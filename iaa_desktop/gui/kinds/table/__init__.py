@@ -37,6 +37,7 @@ def create_panels(result: Any, context: Any) -> list[tuple[str, QWidget]]:
         cache["annotators"] = ann
         ann.set_result(result)
         panels.append(("Annotators", ann))
+    overview.annotators_panel = cache.get("annotators") if has_annotator_figures(result) else None
     if getattr(result, "occurrences", None) is not None:
         occ = cache.get("occurrences") or OccurrencesPanel()
         cache["occurrences"] = occ

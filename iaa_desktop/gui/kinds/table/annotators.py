@@ -4,7 +4,6 @@ agreement with the humans), competence, agreement per batch, test–retest and p
 from __future__ import annotations
 
 import html
-import math
 from typing import Any
 
 import pandas as pd
@@ -12,18 +11,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from iaa_desktop.core.metrics.catalogue import title as metric_title
+from iaa_desktop.gui.widgets.annotators import ALT_HEADERS, bring_to_front, verdict_html
+from iaa_desktop.gui.widgets.annotators import num as _num
+from iaa_desktop.gui.widgets.annotators import p_as_text as _p_as_text
 from iaa_desktop.gui.widgets.stacked_tables import StackedTables
 
 __all__ = ["AnnotatorsPanel", "has_annotator_figures"]
-
-ALT_HEADERS = {
-    "rho_model": "ρ model",
-    "rho_human": "ρ human",
-    "p_value": "p",
-    "p_adjusted": "p (BY)",
-    "model_beats": "model wins",
-}
-
 
 INFERRED_HEADERS = {
     "dawid_skene": "Dawid–Skene label",
@@ -33,23 +26,8 @@ INFERRED_HEADERS = {
 }
 
 
-def _p_as_text(frame: pd.DataFrame) -> pd.DataFrame:
-    """p-values with three significant digits (1.4e-17, not 0.000)."""
-    out = frame.copy()
-    for c in ("p_value", "p_adjusted"):
-        if c in out:
-            out[c] = [("–" if v is None or v != v else f"{v:.3g}") for v in out[c]]
-    return out
-
-
 def has_annotator_figures(result: Any) -> bool:
     return bool(getattr(result, "annotator_figures", None))
-
-
-def _num(x: Any, digits: int = 2) -> str:
-    return (
-        "–" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{x:.{digits}f}"
-    )
 
 
 class AnnotatorsPanel(QWidget):
@@ -97,12 +75,7 @@ class AnnotatorsPanel(QWidget):
     def _headline(self) -> str:
         parts = []
         for m in self.figures.get("model_annotators", []):
-            verdict = "passes" if m["passes"] else "does not pass"
-            parts.append(
-                f"<b>{html.escape(m['name'])}</b> (model) {verdict} the alternative annotator "
-                f"test: ω = {_num(m['winning_rate'])}, ρ = {_num(m['advantage_probability'])} "
-                f"(ε = {_num(m['epsilon'])}, {len(m['per_human'])} humans tested)."
-            )
+            parts.append(verdict_html(m))
         for r in self.figures.get("per_batch", []):
             if r["below_study"]:
                 parts.append(
@@ -112,6 +85,16 @@ class AnnotatorsPanel(QWidget):
                     + " lies below the study's."
                 )
         return "<br>".join(parts) or "No model annotators."
+
+    def show_batches(self) -> None:
+        """Bring this tab to the front, scrolled to the agreement per batch and its chart."""
+        bring_to_front(self)
+        view = self.tables.views.get("per_batch")
+        if isinstance(view, QWidget):
+            self.tables.ensureWidgetVisible(view, 0, 0)
+            chart = self.charts.get("per_batch")
+            if chart is not None:
+                self.tables.ensureWidgetVisible(chart, 0, 0)
 
     def batch_frame(self) -> pd.DataFrame:
         key = self.batch_metric.currentData()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from iaa_desktop.gui.widgets.annotators import batches_line
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.heatmap import MatrixHeatmap
 from iaa_desktop.gui.widgets.summary_table import SummaryTable
@@ -102,6 +103,24 @@ class OverviewPanel(QWidget):
         self.summary_label.setTextFormat(Qt.TextFormat.RichText)
         self.summary_label.setWordWrap(True)
         outer.addWidget(self.summary_label)
+        # agreement over batches: a line here, the chart in the Annotators tab (one click away)
+        batches = QHBoxLayout()
+        self.batches_label = QLabel()
+        self.batches_label.setObjectName("batches_line")
+        self.batches_label.setTextFormat(Qt.TextFormat.RichText)
+        self.batches_label.setWordWrap(True)
+        batches.addWidget(self.batches_label, 1)
+        self.batches_button = QPushButton("Chart per batch…")
+        self.batches_button.setObjectName("batches_button")
+        self.batches_button.setToolTip(
+            "Show the agreement per batch with its intervals (the Annotators tab), the "
+            "coefficient of your choice charted batch by batch"
+        )
+        self.batches_button.clicked.connect(self._show_batches)
+        batches.addWidget(self.batches_button)
+        outer.addLayout(batches)
+        #: the tab showing the agreement per batch (set by the view when it has one)
+        self.annotators_panel: Any = None
 
         top = QSplitter(Qt.Orientation.Horizontal)
         self.summary = SummaryTable(caption=False)
@@ -179,6 +198,11 @@ class OverviewPanel(QWidget):
             f"({', '.join(map(str, result.annotators))}); level of measurement <b>{result.level}</b>"
             + (f"; {n_pair.n_items:,} items with two or more labels" if n_pair else "")
         )
+        figures = getattr(result, "annotator_figures", None)
+        line = batches_line(figures.to_json()) if figures else ""
+        self.batches_label.setText(line)
+        for w in (self.batches_label, self.batches_button):
+            w.setVisible(bool(line))
         self.summary.set_result(result)
         self._fill_metrics(result)
         self._items, order = items_frame(result)
@@ -200,6 +224,10 @@ class OverviewPanel(QWidget):
         # sizing and the first item's detail in the next turn of the event loop: a large
         # table must not hold the window in one long step
         QTimer.singleShot(0, self._after_items)
+
+    def _show_batches(self) -> None:
+        if self.annotators_panel is not None:
+            self.annotators_panel.show_batches()
 
     def _after_items(self) -> None:
         from shiboken6 import isValid
@@ -288,14 +316,17 @@ class OverviewPanel(QWidget):
         if nt is not None and len(nt):
             n = nt[nt["item"] == key]
             notes = list(zip(n["annotator"], n["column"], n["value"]))
-        labels = [rec[a] for a in r.annotators]
+        # the models' labels and the human majority's below the humans', marked
+        names = [*map(str, r.annotators), *model_columns(r).values(), "human majority"]
+        names = [n for n in names if n in rec.index]
+        labels = [rec[a] for a in names]
         footer = _footer(rec, r.level)
         self.detail.setHtml(
             unit_html(
                 heading,
                 context,
                 notes,
-                list(r.annotators),
+                names,
                 labels,
                 self.items_model.colours,
                 footer,
