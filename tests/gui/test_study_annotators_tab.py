@@ -254,3 +254,27 @@ def test_model_columns_compare_labels_as_well_as_judgments():
     assert marked == ["gpt (model)", "human majority", "model_disagrees"]
     assert list(out["model_disagrees"]) == [0, 1, 0, 1]
     assert with_model_columns(table, []) == (table, [])
+
+
+def test_candidate_pairs_where_the_humans_tie_have_no_majority_to_differ_from(qtbot, window):
+    """Candidate labels are text and "" marks a pair whose humans tie: a model's label there
+    differs from no majority."""
+    ex = EXAMPLES / "candidates"
+    with qtbot.waitSignal(window.session.results_ready, timeout=180000):
+        window.open_inputs(
+            [ex / "pairs.tsv", ex / "labels.tsv"], "candidates", {"model_annotators": "A3"}
+        )
+    user.click_tab(qtbot, window, "Pairs")
+    m = window.tabs.currentWidget().model
+    frame = m.frame
+    tie = frame["human majority"].isna() | (frame["human majority"].astype(str) == "")
+    assert tie.any() and (~tie).any()
+    assert (frame.loc[tie, "model_disagrees"] == 0).all()
+    assert (
+        frame.loc[~tie, "model_disagrees"]
+        == (
+            frame.loc[~tie, "A3 (model)"].astype(str)
+            != frame.loc[~tie, "human majority"].astype(str)
+        )
+    ).all()
+    assert frame["model_disagrees"].iloc[0] == 1  # the disagreements first

@@ -124,9 +124,13 @@ def with_model_columns(table: pd.DataFrame, models: list[str]) -> tuple[pd.DataF
         return table, []
     majority = table[HUMAN_MAJORITY]
     differ = np.zeros(len(table), dtype=np.int64)
+
+    def given(col: pd.Series) -> Any:  # NaN (judgments) or "" (labels): none given
+        return col.notna() & (col.astype(str) != "")
+
     for m in present:  # judgments (numbers) or labels (text): missing on either side is no
         v = table[m]
-        both = (v.notna() & majority.notna()).to_numpy()
+        both = (given(v) & given(majority)).to_numpy()
         differ += (both & (v.astype(str) != majority.astype(str)).to_numpy()).astype(np.int64)
     shown = {m: f"{m} (model)" for m in present}
     out = table.rename(columns=shown)
