@@ -1,6 +1,6 @@
 """The options every kind with model annotators declares (the alternative annotator test of
-Calderon, Reichart & Dror 2025, and the planning curve), written once: each kind's options
-dataclass makes its fields with these, saying only what is compared."""
+Calderon, Reichart & Dror 2025, the planning curve, annotator competence), written once: each
+kind's options dataclass makes its fields with these, saying only what is compared."""
 
 from __future__ import annotations
 
@@ -31,6 +31,18 @@ def epsilon_option() -> Any:
         "Alt-test ε",
         "the alternative annotator test's allowance for the model's lower cost: 0.2 with expert "
         f"annotators, 0.15 skilled, 0.1 crowd workers ({_ALT_TEST})",
+    )
+
+
+def competence_option(per: str = "") -> Any:
+    """The ``competence`` field (``--competence``): Dawid–Skene and MACE; ``per`` says what an
+    item is (``"per token"``), empty for whole items."""
+    on = f" {per}" if per else " per item"
+    return option(
+        False,
+        "Annotator competence",
+        "Dawid–Skene (1979) and MACE (Hovy et al. 2013): each annotator's competence and an "
+        f"inferred label{on} with its posterior (a suggestion, never a decision)",
     )
 
 

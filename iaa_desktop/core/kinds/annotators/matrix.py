@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from iaa_desktop.core.kinds.annotators.competence import CompetenceFigures
 from iaa_desktop.core.kinds.annotators.models import (
     HUMAN_MAJORITY,
     MAX_MODEL_PAIRS,
@@ -30,7 +31,7 @@ from iaa_desktop.core.metrics import tally
 from iaa_desktop.core.metrics.alt_test import AltTestScore
 from iaa_desktop.core.metrics.suite import CodedOptions
 
-__all__ = ["MatrixFigures", "matrix_figures"]
+__all__ = ["MatrixFigures", "StudyAnnotators", "matrix_figures"]
 
 
 @dataclass(frozen=True)
@@ -141,16 +142,21 @@ def matrix_figures(
 
 @dataclass(frozen=True)
 class StudyAnnotators:
-    """The model annotators' figures and the planning curve a study asked for, as the kinds
-    whose judgments form one item × annotator matrix report them (empty when none was asked)."""
+    """The model annotators' figures, the planning curve and annotator competence a study asked
+    for, as the kinds whose judgments form one item × annotator matrix report them (empty when
+    none was asked)."""
 
     figures: MatrixFigures = field(default_factory=MatrixFigures)
     asked_planning: bool = False
+    #: Dawid–Skene and MACE (None unless asked for; keyword-only, after the subclasses' fields)
+    competence: CompetenceFigures | None = field(default=None, kw_only=True)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.figures.models:
             out["model_annotators"] = self.figures.models_json()
+        if self.competence is not None:
+            out.update(self.competence.to_json())
         if self.asked_planning:
             out["planning"] = list(self.figures.planning)
             out["planning_needed"] = list(self.figures.planning_needed)
@@ -160,6 +166,9 @@ class StudyAnnotators:
         out: dict[str, pd.DataFrame] = {}
         if self.figures.models:
             out.update(self.figures.models_tables())
+        if self.competence is not None:
+            out.update(self.competence.tables())
+            out["confusion"] = self.competence.confusion_table()
         if self.asked_planning:
             out["planning"] = pd.DataFrame(list(self.figures.planning))
         return out

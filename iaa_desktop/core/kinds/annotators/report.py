@@ -1,5 +1,6 @@
 """Report sections and methods paragraphs of the annotator figures every kind with an items ×
-annotators matrix shares: model annotators (the alternative annotator test) and planning."""
+annotators matrix shares: model annotators (the alternative annotator test), annotator
+competence (Dawid–Skene, MACE) and planning."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from iaa_desktop.core.metrics.catalogue import title as metric_title
 
 __all__ = [
     "PLANNING_METHODS",
+    "competence_methods",
+    "competence_section",
     "models_methods",
     "models_section",
     "planning_figure",
@@ -187,3 +190,106 @@ PLANNING_METHODS = (
     "needed beyond the largest size are extrapolated by the 1/√n law. It assumes that "
     "future items resemble the study's."
 )
+
+
+def _fit_text(fit: dict[str, Any]) -> str:
+    return (
+        f"Dawid–Skene reached its fixed point after {fit['dawid_skene']['iterations']} "
+        f"iterations; MACE kept restart {fit['mace']['best_restart']} of 10 (seed "
+        f"{fit['mace']['seed']})"
+    )
+
+
+def competence_section(
+    j: dict[str, Any],
+    ctx: ReportContext,
+    title: str = "Annotator competence",
+    anchor: str = "competence",
+) -> Section:
+    """The section of ``competence[]`` and ``inferred[]``: each annotator's competence by both
+    methods (least competent first) and the inferred labels, least certain first. Rows with a
+    ``label`` (one fit per label, ``competence_fit`` keyed by label) are shown per label."""
+    comp = pd.DataFrame(j["competence"])
+    per_label = "label" in comp.columns
+    index = ["label", "annotator"] if per_label else ["annotator"]
+    wide = comp.pivot_table(
+        index=index, columns="method", values="competence", sort=False
+    ).reset_index()
+    counts = comp.drop_duplicates(index).set_index(index)["n_responses"]
+    wide.insert(len(index), "n_responses", counts.loc[wide.set_index(index).index].to_numpy())
+    fit = j["competence_fit"]
+    if per_label:
+        fits = "; ".join(f"{esc(str(lab))}: {_fit_text(f)}" for lab, f in fit.items())
+    else:
+        fits = _fit_text(fit)
+    order = ["label", "dawid_skene"] if per_label else ["dawid_skene"]
+    body = [
+        table_html(
+            wide.sort_values(order, na_position="last"),
+            [c for c in ("label", "annotator", "n_responses", "dawid_skene", "mace") if c in wide],
+            {
+                "label": "Label",
+                "annotator": "Annotator",
+                "n_responses": "responses",
+                "dawid_skene": "Dawid–Skene",
+                "mace": "MACE",
+            },
+            digits={"n_responses": 0},
+            caption="Competence, least competent first (Dawid–Skene: probability of answering "
+            "the true class; MACE: probability of knowing rather than guessing)",
+            max_rows=ctx.max_rows,
+        ),
+        f"<p>{fits}.</p>",
+    ]
+    inf = pd.DataFrame(j["inferred"])
+    if len(inf):
+        unsure = inf.sort_values("dawid_skene_posterior").reset_index(drop=True)
+        body.append(
+            table_html(
+                unsure,
+                [
+                    c
+                    for c in (
+                        "label",
+                        "item",
+                        "dawid_skene",
+                        "dawid_skene_posterior",
+                        "mace",
+                        "mace_posterior",
+                    )
+                    if c in unsure
+                ],
+                {
+                    "label": "Label",
+                    "item": "Item",
+                    "dawid_skene": "Dawid–Skene",
+                    "dawid_skene_posterior": "posterior",
+                    "mace": "MACE",
+                    "mace_posterior": "posterior",
+                },
+                caption="Inferred labels, least certain first (suggestions, not decisions)",
+                max_rows=ctx.max_rows,
+            )
+        )
+    return Section(title, "\n".join(body), anchor=anchor)
+
+
+def competence_methods(j: dict[str, Any], responses: str = "") -> str:
+    """The methods paragraph of ``competence[]`` (Dawid &amp; Skene 1979; Hovy et al. 2013);
+    ``responses`` says what a response is (default: every response, repeats included)."""
+    fit = j["competence_fit"]
+    seed = fit["mace"]["seed"] if "mace" in fit else next(iter(fit.values()))["mace"]["seed"]
+    counted = responses or (
+        "Every response counts, an annotator's repeated judgments included; labels are "
+        "treated as unordered categories."
+    )
+    return (
+        "Annotator competence and an inferred label per item were estimated by Dawid and "
+        "Skene's (1979) model (a confusion matrix per annotator, maximum likelihood by EM "
+        "started from each item's share of responses per class and iterated until no "
+        "posterior changed by more than 10⁻⁸) and by MACE (Hovy et al. 2013; variational "
+        "Bayes EM with its reference program's defaults: Beta(0.5, 0.5) prior, 50 "
+        f"iterations, the best of 10 random starts, seed {seed}). {counted} Both "
+        "assume that annotators err independently given the true class; the inferred labels "
+        "are suggestions for adjudication, not decisions."
+    )

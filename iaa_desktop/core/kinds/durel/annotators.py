@@ -5,7 +5,9 @@ ordered category codes, and the figures shared by every such kind
 (:mod:`iaa_desktop.core.kinds.annotators`) are computed on them: for each model annotator the
 alternative annotator test (Calderon, Reichart & Dror 2025; negative RMSE per item, accuracy at
 the nominal level) and its κ and α with each human and with the human majority; the planning
-curve of the humans' coefficients. Models are taken out of every human coefficient.
+curve of the humans' coefficients; Dawid–Skene and MACE competence with an inferred label per
+pair (:mod:`iaa_desktop.core.kinds.annotators.competence`). Models are taken out of every human
+coefficient.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.competence import label_text, matrix_competence
 from iaa_desktop.core.kinds.annotators.matrix import (
     StudyAnnotators,
     matrix_figures,
@@ -78,9 +81,11 @@ def _codes(values: NDArray[Any], cats: NDArray[Any]) -> NDArray[Any]:
 def durel_annotators(
     humans: Matrix, models: Matrix | None, options: DurelOptions
 ) -> DurelAnnotators:
-    """The model annotators' figures and the planning curve the options ask for: the valid
-    judgments as ordered categories (can't-decide judged but missing)."""
-    if models is None and not options.planning:
+    """The model annotators' figures, the planning curve and annotator competence the options
+    ask for: the valid judgments as ordered categories (can't-decide judged but missing; for
+    competence unordered, an annotator's repeated judgments of a pair combined as the study
+    combines them)."""
+    if models is None and not options.planning and not options.competence:
         return DurelAnnotators()
     every = humans.values if models is None else np.hstack([humans.values, models.values])
     cats = np.unique(every[np.isfinite(every)])
@@ -101,4 +106,16 @@ def durel_annotators(
             labels[name] = models.values[:, m]
         maj = figures.majority
         labels[HUMAN_MAJORITY] = np.where(maj >= 0, cats[np.clip(maj, 0, None)], np.nan)
-    return DurelAnnotators(figures, options.planning, labels)
+    competence = None
+    if options.competence:
+        names = humans.annotators + (() if models is None else models.annotators)
+        items = humans.items
+        keys = (items["target"] + " | " + items["id1"] + " | " + items["id2"]).astype(str)
+        competence = matrix_competence(
+            _codes(every, cats),
+            names,
+            label_text(cats, True),
+            keys.tolist(),
+            () if models is None else models.annotators,
+        )
+    return DurelAnnotators(figures, options.planning, model_labels=labels, competence=competence)

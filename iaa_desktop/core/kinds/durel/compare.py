@@ -291,7 +291,7 @@ def run(inputs: Sequence[Path], opts: DurelOptions) -> Generator[Progress, None,
         topic_ranking=figures["topic_ranking"],
         uses=data.uses,
     )
-    if models is not None or opts.planning:
+    if models is not None or opts.planning or opts.competence:
         yield Progress(80, 100, "Model annotators and planning")
         result.annotator_figures = durel_annotators(matrix, models, opts)
     if data.uses and len(items) <= opts.max_aligned:

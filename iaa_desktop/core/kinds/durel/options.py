@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from iaa_desktop.core.kinds.annotators.fields import (
+    competence_option,
     epsilon_option,
     model_annotators_option,
     model_names,
@@ -70,6 +71,7 @@ class DurelOptions(Options):
     )
     model_annotators: str = model_annotators_option("")
     epsilon: float = epsilon_option()
+    competence: bool = competence_option()
     planning: bool = planning_option(
         "the interval's half-width against the number of doubly annotated items, by resampling"
     )

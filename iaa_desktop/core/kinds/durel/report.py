@@ -18,6 +18,8 @@ from iaa_desktop.core.export.report import KindReport, ReportContext, Section, S
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    competence_methods,
+    competence_section,
     models_methods,
     models_section,
     planning_section,
@@ -84,6 +86,8 @@ def build(result: DurelResult, ctx: ReportContext) -> KindReport:
     j = result.annotator_figures.to_json()
     if "model_annotators" in j:
         kr.sections.append(models_section(j, ctx))
+    if "competence" in j:
+        kr.sections.append(competence_section(j, ctx))
     if "planning" in j:
         kr.sections.append(planning_section(j, ctx))
     return kr
@@ -224,6 +228,16 @@ def methods(result: DurelResult) -> tuple[list[str], list[str]]:
             + models_methods(j)
         )
         refs += ["calderon2025", "benjamini2001"]
+    if "competence" in j:
+        out.append(
+            competence_methods(
+                j,
+                "Each annotator's judgment of a use pair is one response (repeated judgments "
+                "combined as above; can't-decide is no response); the valid values are treated "
+                "as unordered categories.",
+            )
+        )
+        refs += ["dawid1979", "hovy2013"]
     if "planning" in j:
         out.append(PLANNING_METHODS)
     return out, refs

@@ -13,6 +13,8 @@ from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    competence_methods,
+    competence_section,
     models_methods,
     models_section,
     planning_figure,
@@ -20,54 +22,6 @@ from iaa_desktop.core.kinds.annotators.report import (
 )
 
 __all__ = ["add_sections", "batch_figure", "methods", "planning_figure"]
-
-
-def _competence_section(j: dict[str, Any], ctx: ReportContext) -> Section:
-    comp = pd.DataFrame(j["competence"])
-    wide = comp.pivot_table(
-        index="annotator", columns="method", values="competence", sort=False
-    ).reset_index()
-    counts = comp.drop_duplicates("annotator").set_index("annotator")["n_responses"]
-    wide.insert(1, "n_responses", wide["annotator"].map(counts))
-    fit = j["competence_fit"]
-    body = [
-        table_html(
-            wide.sort_values("dawid_skene", na_position="last"),
-            [c for c in ("annotator", "n_responses", "dawid_skene", "mace") if c in wide],
-            {
-                "annotator": "Annotator",
-                "n_responses": "responses",
-                "dawid_skene": "Dawid–Skene",
-                "mace": "MACE",
-            },
-            digits={"n_responses": 0},
-            caption="Competence, least competent first (Dawid–Skene: probability of answering "
-            "the true class; MACE: probability of knowing rather than guessing)",
-            max_rows=ctx.max_rows,
-        ),
-        f"<p>Dawid–Skene reached its fixed point after {fit['dawid_skene']['iterations']} "
-        f"iterations; MACE kept restart {fit['mace']['best_restart']} of 10 (seed "
-        f"{fit['mace']['seed']}).</p>",
-    ]
-    inf = pd.DataFrame(j["inferred"])
-    if len(inf):
-        unsure = inf.sort_values("dawid_skene_posterior").reset_index(drop=True)
-        body.append(
-            table_html(
-                unsure,
-                ["item", "dawid_skene", "dawid_skene_posterior", "mace", "mace_posterior"],
-                {
-                    "item": "Item",
-                    "dawid_skene": "Dawid–Skene",
-                    "dawid_skene_posterior": "posterior",
-                    "mace": "MACE",
-                    "mace_posterior": "posterior",
-                },
-                caption="Inferred labels, least certain first (suggestions, not decisions)",
-                max_rows=ctx.max_rows,
-            )
-        )
-    return Section("Annotator competence", "\n".join(body), anchor="competence")
 
 
 def batch_figure(j: dict[str, Any], key: str) -> Any:
@@ -182,7 +136,7 @@ def add_sections(result: Any, ctx: ReportContext, kr: KindReport) -> None:
     if "model_annotators" in j:
         kr.sections.append(models_section(j, ctx))
     if "competence" in j:
-        kr.sections.append(_competence_section(j, ctx))
+        kr.sections.append(competence_section(j, ctx))
     if "per_batch" in j:
         key = (
             "krippendorff_alpha" if "krippendorff_alpha" in result.overall else "percent_agreement"
@@ -203,18 +157,7 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
         out.append(models_methods(j))
         refs += ["calderon2025", "benjamini2001"]
     if "competence" in j:
-        out.append(
-            "Annotator competence and an inferred label per item were estimated by Dawid and "
-            "Skene's (1979) model (a confusion matrix per annotator, maximum likelihood by EM "
-            "started from each item's share of responses per class and iterated until no "
-            "posterior changed by more than 10⁻⁸) and by MACE (Hovy et al. 2013; variational "
-            "Bayes EM with its reference program's defaults: Beta(0.5, 0.5) prior, 50 "
-            "iterations, the best of 10 random starts, seed "
-            f"{j['competence_fit']['mace']['seed']}). Every response counts, an annotator's "
-            "repeated judgments included; labels are treated as unordered categories. Both "
-            "assume that annotators err independently given the true class; the inferred labels "
-            "are suggestions for adjudication, not decisions."
-        )
+        out.append(competence_methods(j))
         refs += ["dawid1979", "hovy2013"]
     if "per_batch" in j:
         out.append(
