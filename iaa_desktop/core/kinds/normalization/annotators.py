@@ -14,12 +14,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.competence import matrix_competence
 from iaa_desktop.core.kinds.annotators.matrix import (
     StudyAnnotators,
     matrix_figures,
 )
 from iaa_desktop.core.kinds.annotators.models import split_columns
-from iaa_desktop.core.kinds.annotators.competence import matrix_competence
 from iaa_desktop.core.kinds.normalization.analysis import prepared_normalizations
 from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
 from iaa_desktop.core.kinds.normalization.reader import NormalizationData
