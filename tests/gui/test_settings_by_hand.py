@@ -112,6 +112,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "Sven", "changes"),  # Sven leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
         ("planning", "", "changes"),
     ],
     "candidates": [
@@ -141,6 +142,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "A3", "changes"),  # A3 leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
         ("planning", "", "changes"),
     ],
     "normalization": [
@@ -154,6 +156,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "annotator_Mira", "changes"),  # Mira leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
         ("planning", "", "changes"),
     ],
     "coref": [
@@ -195,6 +198,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "Omar", "changes"),  # Omar leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
         ("planning", "", "changes"),
     ],
 }
