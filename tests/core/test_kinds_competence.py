@@ -204,3 +204,23 @@ def test_report_has_the_competence_section_and_methods(tmp_path, which):
     assert len(pd.DataFrame(tables["competence"])) == 2 * len(
         {r["annotator"] for r in res.to_json()["competence"]}
     ) * (len(tml.LABELS) if which == "multilabel" else 1)
+
+
+def test_the_new_figures_link_to_the_measures_entries(tmp_path):
+    """Help → Measures explains every competence figure a kind's tables and JSON name."""
+    from iaa_desktop.core.measures import find
+
+    res = tsp._spans(tmp_path, tsp._labels(), competence=True)
+    tables = res.tables()
+    assert {find(m).key for m in tables["competence"]["method"]} == {"dawid_skene", "mace"}
+    for column, key in (
+        ("dawid_skene", "dawid_skene"),
+        ("dawid_skene_posterior", "dawid_skene"),
+        ("mace", "mace"),
+        ("mace_posterior", "mace"),
+    ):
+        assert column in tables["inferred"].columns
+        assert find(column).key == key
+        assert find(f"inferred.{column}").key == key
+    assert find("confusion").key == "dawid_skene" and "confusion" in tables
+    assert list(tables["confusion"].columns) == ["annotator", "true", "answer", "probability"]
