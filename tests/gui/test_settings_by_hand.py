@@ -113,6 +113,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Sven", "changes"),  # Sven leaves the humans' figures
         ("epsilon", "0.1", "changes"),
         ("competence", "", "changes"),
+        ("batch_column", "timestamp", "changes"),  # the export's column (empty: one batch)
+        ("batch_size", "x", "refused"),  # the timestamps are neither dates nor numbers
+        ("retest", "", "changes"),
+        ("occasion_column", "x", "refused"),  # no such column in the judgments files
         ("planning", "", "changes"),
     ],
     "candidates": [
