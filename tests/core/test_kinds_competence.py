@@ -224,3 +224,34 @@ def test_the_new_figures_link_to_the_measures_entries(tmp_path):
         assert find(f"inferred.{column}").key == key
     assert find("confusion").key == "dawid_skene" and "confusion" in tables
     assert list(tables["confusion"].columns) == ["annotator", "true", "answer", "probability"]
+
+
+def test_durel_competence_counts_every_judgment_repeats_included(tmp_path):
+    """An annotator's repeats of a pair are responses of their own (Dawid & Skene 1979 count
+    every response), while the other figures combine them by their median."""
+    rows = tdu._judgments(seed=8)
+    repeats = [(i, a, 5 - v) for i, a, v in rows[:60] if a in ("ann1", "ann3")]
+    res = run_to_end(
+        DUREL.run(
+            [tdu._write_durel(tmp_path / "arm", rows + repeats)],
+            {"competence": True, "model_annotators": "llm"},
+        )
+    )
+    j = json.loads(json.dumps(res.to_json()))
+    items = list(dict.fromkeys(i for i, _a, _v in rows))
+    anns = ["ann1", "ann2", "ann3", "ann4", "llm"]
+    every = rows + repeats
+    it = np.array([items.index(i) for i, _a, _v in every])
+    an = np.array([anns.index(a) for _i, a, _v in every])
+    lab = np.array([v - 1 for _i, _a, v in every])
+    seed = j["competence_fit"]["mace"]["seed"]
+    ds = dawid_skene(it, an, lab, len(items), len(anns), 4)
+    ma = mace(it, an, lab, len(items), len(anns), 4, seed=seed)
+    got = {(r["method"], r["annotator"]): r for r in j["competence"]}
+    for k, a in enumerate(anns):
+        n = sum(1 for _i, b, _v in every if b == a)
+        assert got[("dawid_skene", a)]["n_responses"] == n
+        assert got[("dawid_skene", a)]["competence"] == pytest.approx(ds.competence[k], abs=1e-9)
+        assert got[("mace", a)]["competence"] == pytest.approx(ma.competence[k], abs=1e-9)
+        assert got[("mace", a)]["model"] == (a == "llm")
+    assert [r["dawid_skene"] for r in j["inferred"]] == [str(c + 1) for c in ds.labels]

@@ -27,7 +27,12 @@ from iaa_desktop.core.kinds.annotators.batches import (
     per_batch,
     retest,
 )
-from iaa_desktop.core.kinds.annotators.competence import label_text, matrix_competence
+from iaa_desktop.core.kinds.annotators.competence import (
+    CompetenceFigures,
+    crowd_figures,
+    label_text,
+    matrix_competence,
+)
 from iaa_desktop.core.kinds.annotators.matrix import (
     StudyAnnotators,
     matrix_figures,
@@ -98,10 +103,10 @@ def durel_annotators(
     options: DurelOptions,
     responses: pd.DataFrame | None = None,
 ) -> DurelAnnotators:
-    """The model annotators' figures, the planning curve and annotator competence the options
-    ask for: the valid judgments as ordered categories (can't-decide judged but missing; for
-    competence unordered, an annotator's repeated judgments of a pair combined as the study
-    combines them)."""
+    """The model annotators' figures, the planning curve, annotator competence, agreement per
+    batch and test–retest agreement the options ask for: the valid judgments as ordered
+    categories (can't-decide judged but missing; for competence unordered, every judgment
+    counting, an annotator's repeats of a pair included)."""
     if models is None and not options.planning and not options.competence:
         if not options.batch_column and not options.retest:
             return DurelAnnotators()
@@ -126,21 +131,49 @@ def durel_annotators(
         labels[HUMAN_MAJORITY] = np.where(maj >= 0, cats[np.clip(maj, 0, None)], np.nan)
     competence = None
     if options.competence:
-        names = humans.annotators + (() if models is None else models.annotators)
-        items = humans.items
-        keys = (items["target"] + " | " + items["id1"] + " | " + items["id2"]).astype(str)
-        competence = matrix_competence(
-            _codes(every, cats),
-            names,
-            label_text(cats, True),
-            keys.tolist(),
-            () if models is None else models.annotators,
-        )
+        competence = _competence(humans, models, responses, cats, every)
     time: dict[str, Any] = {}
     if options.batch_column or options.retest:
         time = time_figures(humans, models, options, responses, cats)
     return DurelAnnotators(
         figures, options.planning, model_labels=labels, competence=competence, **time
+    )
+
+
+def _competence(
+    humans: Matrix,
+    models: Matrix | None,
+    responses: pd.DataFrame | None,
+    cats: NDArray[Any],
+    every: NDArray[Any],
+) -> CompetenceFigures:
+    """Dawid–Skene and MACE on every valid judgment the reader kept, an annotator's repeats of a
+    pair included (can't-decide is no response); from the matrix when the judgments are not
+    at hand."""
+    names = humans.annotators + (() if models is None else models.annotators)
+    models_named = () if models is None else models.annotators
+    items = humans.items
+    keys = (items["target"] + " | " + items["id1"] + " | " + items["id2"]).astype(str).tolist()
+    if responses is None or responses.empty:
+        return matrix_competence(
+            _codes(every, cats), names, label_text(cats, True), keys, models_named
+        )
+    value = responses["value"].to_numpy(dtype=float)
+    ok = np.isfinite(value) & responses["annotator"].isin(names).to_numpy()
+    cats = np.unique(np.concatenate([cats, value[ok]]))
+    rows = responses[ok]
+    item = _item_rows(humans, rows)
+    ann = rows["annotator"].map({n: k for k, n in enumerate(names)}).to_numpy(dtype=np.int64)
+    lab = np.searchsorted(cats, value[ok]).astype(np.int64)
+    return crowd_figures(
+        item,
+        ann,
+        lab,
+        names,
+        label_text(cats, True),
+        keys,
+        models_named,
+        what="too many categories.",
     )
 
 

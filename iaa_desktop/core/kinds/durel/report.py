@@ -241,8 +241,8 @@ def methods(result: DurelResult) -> tuple[list[str], list[str]]:
         out.append(
             competence_methods(
                 j,
-                "Each annotator's judgment of a use pair is one response (repeated judgments "
-                "combined as above; can't-decide is no response); the valid values are treated "
+                "Every judgment of a use pair is a response, an annotator's repeated judgments "
+                "of a pair included (can't-decide is no response); the valid values are treated "
                 "as unordered categories.",
             )
         )
