@@ -156,7 +156,7 @@ def _competence(
     keys = (items["target"] + " | " + items["id1"] + " | " + items["id2"]).astype(str).tolist()
     if responses is None or responses.empty:
         return matrix_competence(
-            _codes(every, cats), names, label_text(cats, True), keys, models_named
+            _codes(every, cats), names, label_text(cats.tolist(), True), keys, models_named
         )
     value = responses["value"].to_numpy(dtype=float)
     ok = np.isfinite(value) & responses["annotator"].isin(names).to_numpy()
@@ -170,7 +170,7 @@ def _competence(
         ann,
         lab,
         names,
-        label_text(cats, True),
+        label_text(cats.tolist(), True),
         keys,
         models_named,
         what="too many categories.",
