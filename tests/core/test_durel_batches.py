@@ -87,6 +87,11 @@ def test_per_batch_figures_equal_the_table_kinds_on_each_batchs_rows(tmp_path):
     _same(j["per_batch_study"], whole, RETEST_METRICS)
     tables = res.tables()
     assert set(tables["per_batch"]["batch"]) == set(weeks)
+    study = tables["per_batch_study"].set_index("metric")
+    assert (
+        study.loc["krippendorff_alpha", "value"]
+        == j["per_batch_study"]["krippendorff_alpha"]["value"]
+    )
     assert {"batch", "n_judgments", "n_items", "metric", "value", "ci_low", "ci_high"} <= set(
         tables["per_batch"].columns
     )

@@ -184,6 +184,9 @@ class StudyAnnotators:
             out["confusion"] = self.competence.confusion_table()
         if self.per_batch is not None:
             out["per_batch"] = batch_table(self.per_batch)
+            out["per_batch_study"] = pd.DataFrame(
+                [{"metric": k, **v} for k, v in self.per_batch_study.items()]
+            )
         if self.retest is not None:
             out["retest"] = retest_table(self.retest)
         if self.asked_planning:
