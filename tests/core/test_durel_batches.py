@@ -102,9 +102,12 @@ def test_days_as_batches_and_a_missing_column_refused_by_name(tmp_path):
     folder = _write_durel(tmp_path / "arm", rows)
     res = run_to_end(DUREL.run([folder], {"batch_column": "timestamp", "batch_size": "day"}))
     assert [b["batch"] for b in res.to_json()["per_batch"]] == list(DAYS)
-    with pytest.raises(OptionError, match="Batch column: there is no column 'when'.*timestamp"):
+    with pytest.raises(
+        OptionError,
+        match="Batch column: 'when' is no column.*such columns: lemma, timestamp, session",
+    ):
         run_to_end(DUREL.run([folder], {"batch_column": "when"}))
-    with pytest.raises(OptionError, match="Occasion column: there is no column 'x'"):
+    with pytest.raises(OptionError, match="Occasion column: 'x' is no column"):
         run_to_end(DUREL.run([folder], {"retest": True, "occasion_column": "x"}))
 
 

@@ -188,8 +188,9 @@ def _column(responses: pd.DataFrame, column: str, what: str) -> pd.Series:
     if column not in responses.columns:
         given = [c for c in responses.columns if c not in _READER_COLUMNS]
         raise OptionError(
-            f"{what}: there is no column '{column}' in the judgments files"
-            + (f" (other columns: {', '.join(given)})." if given else ".")
+            f"{what}: '{column}' is no column of the judgments files besides the pair, the "
+            "annotator, the judgment and the comment"
+            + (f" (such columns: {', '.join(given)})." if given else " (they have none).")
         )
     return responses[column].fillna("").astype(str)
 

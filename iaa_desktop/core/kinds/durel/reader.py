@@ -316,6 +316,7 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
     c_ann = _first(cols, ("annotator", "user", "coder"))
     c_j = _first(cols, ("judgment", "label", "value"))
     c_com = _first(cols, ("comment",))
+    c_inst: str | None = None
     if c1 is None or c2 is None:
         c_inst = _first(cols, ("instanceID", "instance_id"))
         if c_inst is None:
@@ -361,7 +362,7 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
             "line": df[LINE].astype(int),
         }
     )
-    read = {c1, c2, c_ann, c_j, c_com, LINE}
+    read = {c1, c2, c_inst, c_ann, c_j, c_com, LINE}
     for c in cols:  # the file's other columns (timestamp, …), for batches and occasions
         if c not in read and c not in out.columns and c not in _OWN_COLUMNS:
             out[c] = df[c].astype(str).str.strip()
