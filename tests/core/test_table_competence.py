@@ -76,7 +76,7 @@ def test_without_the_option_nothing_is_added(tmp_path):
 
 def test_too_many_categories_for_dawid_skene_is_refused_by_name(tmp_path, monkeypatch):
     from iaa_desktop.core.errors import OptionError
-    from iaa_desktop.core.kinds.table import competence
+    from iaa_desktop.core.kinds.annotators import competence
 
     path, _ = _study(tmp_path)
     monkeypatch.setattr(competence, "MAX_DS_CELLS", 100)

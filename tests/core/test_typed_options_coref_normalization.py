@@ -40,6 +40,7 @@ def test_the_normalization_settings_come_from_the_fields() -> None:
         "tokens",
         "model_annotators",
         "epsilon",
+        "competence",
         "planning",
     ]
     assert s["lowercase"].default is True and s["raw_compare"].default is False

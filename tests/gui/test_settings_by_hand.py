@@ -112,6 +112,11 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "Sven", "changes"),  # Sven leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
+        ("batch_column", "timestamp", "changes"),  # the export's column (empty: one batch)
+        ("batch_size", "x", "refused"),  # the timestamps are neither dates nor numbers
+        ("retest", "", "changes"),
+        ("occasion_column", "x", "refused"),  # no such column in the judgments files
         ("planning", "", "changes"),
     ],
     "candidates": [
@@ -145,6 +150,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "A3", "changes"),  # A3 leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
         ("planning", "", "changes"),
     ],
     "normalization": [
@@ -158,6 +164,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "annotator_Mira", "changes"),  # Mira leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
         ("planning", "", "changes"),
     ],
     "coref": [
@@ -199,6 +206,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "Omar", "changes"),  # Omar leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
         ("planning", "", "changes"),
     ],
 }

@@ -1,6 +1,7 @@
 """The options every kind with model annotators declares (the alternative annotator test of
-Calderon, Reichart & Dror 2025, and the planning curve), written once: each kind's options
-dataclass makes its fields with these, saying only what is compared."""
+Calderon, Reichart & Dror 2025, the planning curve, annotator competence, batches and
+test–retest), written once: each kind's options dataclass makes its fields with these, saying
+only what is compared."""
 
 from __future__ import annotations
 
@@ -32,6 +33,44 @@ def epsilon_option() -> Any:
         "the alternative annotator test's allowance for the model's lower cost: 0.2 with expert "
         f"annotators, 0.15 skilled, 0.1 crowd workers ({_ALT_TEST})",
     )
+
+
+def competence_option(per: str = "") -> Any:
+    """The ``competence`` field (``--competence``): Dawid–Skene and MACE; ``per`` says what an
+    item is (``"per token"``), empty for whole items."""
+    on = f" {per}" if per else " per item"
+    return option(
+        False,
+        "Annotator competence",
+        "Dawid–Skene (1979) and MACE (Hovy et al. 2013): each annotator's competence and an "
+        f"inferred label{on} with its posterior (a suggestion, never a decision)",
+    )
+
+
+def batch_column_option(help: str) -> Any:
+    """The ``batch_column`` field (``--batch-column``); ``help`` says which columns the kind's
+    inputs can give."""
+    return option("", "Batch column", help)
+
+
+def batch_size_option() -> Any:
+    """The ``batch_size`` field: how dates or numbers of the batch column are binned."""
+    return option(
+        "",
+        "Batch size",
+        "dates: week (default), day, month or a number of days; numbers: the width of a bin; "
+        "empty: each value its own batch",
+    )
+
+
+def retest_option(help: str) -> Any:
+    """The ``retest`` field (``--retest``); ``help`` says what is repeated."""
+    return option(False, "Test–retest", help)
+
+
+def occasion_column_option(help: str) -> Any:
+    """The ``occasion_column`` field (``--occasion-column``)."""
+    return option("", "Occasion column", help)
 
 
 def planning_option(help: str) -> Any:

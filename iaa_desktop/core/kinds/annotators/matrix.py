@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from iaa_desktop.core.kinds.annotators.batches import batch_table, retest_table
+from iaa_desktop.core.kinds.annotators.competence import CompetenceFigures
 from iaa_desktop.core.kinds.annotators.models import (
     HUMAN_MAJORITY,
     MAX_MODEL_PAIRS,
@@ -30,7 +32,7 @@ from iaa_desktop.core.metrics import tally
 from iaa_desktop.core.metrics.alt_test import AltTestScore
 from iaa_desktop.core.metrics.suite import CodedOptions
 
-__all__ = ["MatrixFigures", "matrix_figures"]
+__all__ = ["MatrixFigures", "StudyAnnotators", "matrix_figures"]
 
 
 @dataclass(frozen=True)
@@ -141,16 +143,33 @@ def matrix_figures(
 
 @dataclass(frozen=True)
 class StudyAnnotators:
-    """The model annotators' figures and the planning curve a study asked for, as the kinds
-    whose judgments form one item × annotator matrix report them (empty when none was asked)."""
+    """The model annotators' figures, the planning curve, annotator competence, agreement per
+    batch and test–retest agreement a study asked for, as the kinds whose judgments form one
+    item × annotator matrix report them (empty when none was asked)."""
 
     figures: MatrixFigures = field(default_factory=MatrixFigures)
     asked_planning: bool = False
+    #: Dawid–Skene and MACE (None unless asked for; keyword-only, after the subclasses' fields)
+    competence: CompetenceFigures | None = field(default=None, kw_only=True)
+    #: ``per_batch[]`` (:func:`~iaa_desktop.core.kinds.annotators.batches.per_batch`; None
+    #: unless asked for) and the whole study's figures its batches are compared with
+    per_batch: tuple[dict[str, Any], ...] | None = field(default=None, kw_only=True)
+    per_batch_study: dict[str, Any] = field(default_factory=dict, kw_only=True)
+    #: ``retest[]`` (:func:`~iaa_desktop.core.kinds.annotators.batches.retest`; None unless
+    #: asked for)
+    retest: tuple[dict[str, Any], ...] | None = field(default=None, kw_only=True)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.figures.models:
             out["model_annotators"] = self.figures.models_json()
+        if self.competence is not None:
+            out.update(self.competence.to_json())
+        if self.per_batch is not None:
+            out["per_batch"] = list(self.per_batch)
+            out["per_batch_study"] = self.per_batch_study
+        if self.retest is not None:
+            out["retest"] = list(self.retest)
         if self.asked_planning:
             out["planning"] = list(self.figures.planning)
             out["planning_needed"] = list(self.figures.planning_needed)
@@ -160,6 +179,16 @@ class StudyAnnotators:
         out: dict[str, pd.DataFrame] = {}
         if self.figures.models:
             out.update(self.figures.models_tables())
+        if self.competence is not None:
+            out.update(self.competence.tables())
+            out["confusion"] = self.competence.confusion_table()
+        if self.per_batch is not None:
+            out["per_batch"] = batch_table(self.per_batch)
+            out["per_batch_study"] = pd.DataFrame(
+                [{"metric": k, **v} for k, v in self.per_batch_study.items()]
+            )
+        if self.retest is not None:
+            out["retest"] = retest_table(self.retest)
         if self.asked_planning:
             out["planning"] = pd.DataFrame(list(self.figures.planning))
         return out

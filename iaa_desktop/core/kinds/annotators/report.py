@@ -1,5 +1,6 @@
 """Report sections and methods paragraphs of the annotator figures every kind with an items ×
-annotators matrix shares: model annotators (the alternative annotator test) and planning."""
+annotators matrix shares: model annotators (the alternative annotator test), annotator
+competence (Dawid–Skene, MACE), agreement over batches, test–retest agreement and planning."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from iaa_desktop.core.export import charts
 from iaa_desktop.core.export.html_blocks import figure_html, fmt, table_html
 from iaa_desktop.core.export.methods_text import esc
 from iaa_desktop.core.export.report import ReportContext, Section
@@ -14,6 +16,13 @@ from iaa_desktop.core.metrics.catalogue import title as metric_title
 
 __all__ = [
     "PLANNING_METHODS",
+    "batch_figure",
+    "batch_methods",
+    "batch_section",
+    "retest_methods",
+    "retest_section",
+    "competence_methods",
+    "competence_section",
     "models_methods",
     "models_section",
     "planning_figure",
@@ -187,3 +196,243 @@ PLANNING_METHODS = (
     "needed beyond the largest size are extrapolated by the 1/√n law. It assumes that "
     "future items resemble the study's."
 )
+
+
+def _fit_text(fit: dict[str, Any]) -> str:
+    return (
+        f"Dawid–Skene reached its fixed point after {fit['dawid_skene']['iterations']} "
+        f"iterations; MACE kept restart {fit['mace']['best_restart']} of 10 (seed "
+        f"{fit['mace']['seed']})"
+    )
+
+
+def competence_section(
+    j: dict[str, Any],
+    ctx: ReportContext,
+    title: str = "Annotator competence",
+    anchor: str = "competence",
+) -> Section:
+    """The section of ``competence[]`` and ``inferred[]``: each annotator's competence by both
+    methods (least competent first) and the inferred labels, least certain first. Rows with a
+    ``label`` (one fit per label, ``competence_fit`` keyed by label) are shown per label."""
+    comp = pd.DataFrame(j["competence"])
+    per_label = "label" in comp.columns
+    index = ["label", "annotator"] if per_label else ["annotator"]
+    wide = comp.pivot_table(
+        index=index, columns="method", values="competence", sort=False
+    ).reset_index()
+    counts = comp.drop_duplicates(index).set_index(index)["n_responses"]
+    wide.insert(len(index), "n_responses", counts.loc[wide.set_index(index).index].to_numpy())
+    fit = j["competence_fit"]
+    if per_label:
+        fits = "; ".join(f"{esc(str(lab))}: {_fit_text(f)}" for lab, f in fit.items())
+    else:
+        fits = _fit_text(fit)
+    order = ["label", "dawid_skene"] if per_label else ["dawid_skene"]
+    body = [
+        table_html(
+            wide.sort_values(order, na_position="last"),
+            [c for c in ("label", "annotator", "n_responses", "dawid_skene", "mace") if c in wide],
+            {
+                "label": "Label",
+                "annotator": "Annotator",
+                "n_responses": "responses",
+                "dawid_skene": "Dawid–Skene",
+                "mace": "MACE",
+            },
+            digits={"n_responses": 0},
+            caption="Competence, least competent first (Dawid–Skene: probability of answering "
+            "the true class; MACE: probability of knowing rather than guessing)",
+            max_rows=ctx.max_rows,
+        ),
+        f"<p>{fits}.</p>",
+    ]
+    inf = pd.DataFrame(j["inferred"])
+    if len(inf):
+        unsure = inf.sort_values("dawid_skene_posterior").reset_index(drop=True)
+        body.append(
+            table_html(
+                unsure,
+                [
+                    c
+                    for c in (
+                        "label",
+                        "item",
+                        "dawid_skene",
+                        "dawid_skene_posterior",
+                        "mace",
+                        "mace_posterior",
+                    )
+                    if c in unsure
+                ],
+                {
+                    "label": "Label",
+                    "item": "Item",
+                    "dawid_skene": "Dawid–Skene",
+                    "dawid_skene_posterior": "posterior",
+                    "mace": "MACE",
+                    "mace_posterior": "posterior",
+                },
+                caption="Inferred labels, least certain first (suggestions, not decisions)",
+                max_rows=ctx.max_rows,
+            )
+        )
+    return Section(title, "\n".join(body), anchor=anchor)
+
+
+def competence_methods(j: dict[str, Any], responses: str = "") -> str:
+    """The methods paragraph of ``competence[]`` (Dawid &amp; Skene 1979; Hovy et al. 2013);
+    ``responses`` says what a response is (default: every response, repeats included)."""
+    fit = j["competence_fit"]
+    seed = fit["mace"]["seed"] if "mace" in fit else next(iter(fit.values()))["mace"]["seed"]
+    counted = responses or (
+        "Every response counts, an annotator's repeated judgments included; labels are "
+        "treated as unordered categories."
+    )
+    return (
+        "Annotator competence and an inferred label per item were estimated by Dawid and "
+        "Skene's (1979) model (a confusion matrix per annotator, maximum likelihood by EM "
+        "started from each item's share of responses per class and iterated until no "
+        "posterior changed by more than 10⁻⁸) and by MACE (Hovy et al. 2013; variational "
+        "Bayes EM with its reference program's defaults: Beta(0.5, 0.5) prior, 50 "
+        f"iterations, the best of 10 random starts, seed {seed}). {counted} Both "
+        "assume that annotators err independently given the true class; the inferred labels "
+        "are suggestions for adjudication, not decisions."
+    )
+
+
+def batch_figure(j: dict[str, Any], key: str) -> Any:
+    """Per batch the coefficient ``key`` with its interval, the study's value as a line."""
+    rows = [r for r in j["per_batch"] if r["overall"].get(key)]
+    return charts.interval_dots(
+        [r["batch"] for r in rows],
+        [r["overall"][key]["value"] for r in rows],
+        [r["overall"][key]["ci_low"] for r in rows],
+        [r["overall"][key]["ci_high"] for r in rows],
+        xlabel=metric_title(key),
+        reference=(j["overall"].get(key) or {}).get("value"),
+    )
+
+
+def batch_section(j: dict[str, Any], key: str, ctx: ReportContext) -> Section:
+    """The section of ``per_batch[]`` on the coefficient ``key`` (``j["overall"]``: the
+    study's figures, the chart's line)."""
+    rows = [r for r in j["per_batch"] if r["overall"].get(key)]
+    body = []
+    if rows and ctx.charts:
+        body.append(
+            figure_html(
+                batch_figure(j, key),
+                "Agreement per batch with 95% intervals; the line is the whole study.",
+            )
+        )
+    table = pd.DataFrame(
+        [
+            {
+                "batch": r["batch"],
+                "n_judgments": r["n_judgments"],
+                "n_items": r["n_items"],
+                "value": (r["overall"].get(key) or {}).get("value"),
+                "ci_low": (r["overall"].get(key) or {}).get("ci_low"),
+                "ci_high": (r["overall"].get(key) or {}).get("ci_high"),
+                "below": "below the study" if key in r["below_study"] else "",
+            }
+            for r in j["per_batch"]
+        ]
+    )
+    body.append(
+        table_html(
+            table,
+            list(table.columns),
+            {
+                "batch": "Batch",
+                "n_judgments": "judgments",
+                "n_items": "pairable items",
+                "value": "α",
+                "ci_low": "low",
+                "ci_high": "high",
+                "below": "",
+            },
+            digits={"n_judgments": 0, "n_items": 0},
+            caption="Agreement per batch (every coefficient in the CSV table per_batch)",
+            max_rows=ctx.max_rows,
+        )
+    )
+    return Section("Agreement over batches", "\n".join(body), anchor="batches")
+
+
+def retest_section(j: dict[str, Any], ctx: ReportContext) -> Section:
+    """The section of ``retest[]``: each annotator's agreement with themself."""
+    rows = []
+    for r in j["retest"]:
+        row: dict[str, Any] = {
+            "annotator": r["annotator"],
+            "n_occasions": r["n_occasions"],
+            "n_items": r["n_items"],
+        }
+        for k in ("krippendorff_alpha", "cohen_kappa_mean", "fleiss_kappa", "percent_agreement"):
+            f = r.get(k) or {}
+            row[k] = f.get("value")
+            row[k + "_ci"] = f"[{fmt(f.get('ci_low'))}, {fmt(f.get('ci_high'))}]" if f else ""
+        rows.append(row)
+    if not rows:
+        return Section(
+            "Test–retest agreement",
+            "<p>No annotator judged an item more than once.</p>",
+            anchor="retest",
+        )
+    t = pd.DataFrame(rows)
+    html = table_html(
+        t,
+        list(t.columns),
+        {
+            "annotator": "Annotator",
+            "n_occasions": "occasions",
+            "n_items": "items repeated",
+            "krippendorff_alpha": "α",
+            "krippendorff_alpha_ci": "95%",
+            "cohen_kappa_mean": "mean Cohen κ",
+            "cohen_kappa_mean_ci": "95%",
+            "fleiss_kappa": "Fleiss κ",
+            "fleiss_kappa_ci": "95%",
+            "percent_agreement": "% agr.",
+            "percent_agreement_ci": "95%",
+        },
+        digits={"n_occasions": 0, "n_items": 0},
+        caption="Each annotator's agreement with themself over occasions",
+        max_rows=ctx.max_rows,
+    )
+    return Section("Test–retest agreement", html, anchor="retest")
+
+
+def batch_methods(column: str, size: str = "", first: str = "the judgments") -> str:
+    """The methods paragraph of ``per_batch[]``: batches by ``column`` (binned by ``size``);
+    ``first`` names what a batch holds."""
+    return (
+        f"For agreement over batches, {first} carrying each value of the column "
+        f"‘{esc(column)}’"
+        + (f" (binned: {esc(size)})" if size else "")
+        + " form a study of their own (one item may fall in several batches), for which "
+        "every coefficient and its bootstrap interval were computed as for the whole study; "
+        "a batch is flagged when its interval lies wholly below the study's."
+    )
+
+
+def retest_methods(occasion_column: str = "", inter: str = "") -> str:
+    """The methods paragraph of ``retest[]``: occasions told apart by ``occasion_column`` (or
+    file order); ``inter`` says which judgments the agreement between annotators uses (default:
+    each one's first occasion)."""
+    return (
+        "Test–retest (intra-annotator) agreement treats each annotator's occasions "
+        + (
+            f"(the column ‘{esc(occasion_column)}’)"
+            if occasion_column
+            else "(the order of their repeated judgments in the files)"
+        )
+        + " as if they were annotators (the agreement between annotators uses "
+        + (inter or "each one's first occasion")
+        + "): Krippendorff's α, the mean Cohen's κ over pairs of "
+        "occasions, Fleiss' κ over occasions and percent agreement, on the items the "
+        "annotator judged more than once, with bootstrap intervals (Krippendorff 2004, "
+        "stability)."
+    )

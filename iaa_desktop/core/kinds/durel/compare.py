@@ -291,9 +291,10 @@ def run(inputs: Sequence[Path], opts: DurelOptions) -> Generator[Progress, None,
         topic_ranking=figures["topic_ranking"],
         uses=data.uses,
     )
-    if models is not None or opts.planning:
-        yield Progress(80, 100, "Model annotators and planning")
-        result.annotator_figures = durel_annotators(matrix, models, opts)
+    asked = opts.planning or opts.competence or opts.batch_column or opts.retest
+    if models is not None or asked:
+        yield Progress(80, 100, "Annotators: models, competence, batches, planning")
+        result.annotator_figures = durel_annotators(matrix, models, opts, data.responses)
     if data.uses and len(items) <= opts.max_aligned:
         yield from _align_texts(result)
     yield Progress(100, 100, "Done")
@@ -310,6 +311,8 @@ def _read(inputs: Sequence[Path], opts: DurelOptions) -> DurelData:
     if names:
         rename_annotators(data.judgments["annotator"].unique(), opts.as_dict())  # no two the same
         data.judgments["annotator"] = data.judgments["annotator"].replace(names)
+        if not data.responses.empty:
+            data.responses["annotator"] = data.responses["annotator"].replace(names)
     return data
 
 

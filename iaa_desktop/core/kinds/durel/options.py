@@ -6,10 +6,15 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from iaa_desktop.core.kinds.annotators.fields import (
+    batch_column_option,
+    batch_size_option,
+    competence_option,
     epsilon_option,
     model_annotators_option,
     model_names,
+    occasion_column_option,
     planning_option,
+    retest_option,
 )
 from iaa_desktop.core.kinds.options import Options, option
 
@@ -70,6 +75,20 @@ class DurelOptions(Options):
     )
     model_annotators: str = model_annotators_option("")
     epsilon: float = epsilon_option()
+    competence: bool = competence_option()
+    batch_column: str = batch_column_option(
+        "a column of the judgments files naming each judgment's batch or date (DURel exports "
+        "write 'timestamp'; PhiTag's judgments have none): agreement per batch, with intervals"
+    )
+    batch_size: str = batch_size_option()
+    retest: bool = retest_option(
+        "agreement of each annotator with themself on use pairs they judged more than once "
+        "(the other figures combine such repeats by their median)"
+    )
+    occasion_column: str = occasion_column_option(
+        "a column of the judgments files telling an annotator's repeated judgments of a pair "
+        "apart (default: their order in the files)"
+    )
     planning: bool = planning_option(
         "the interval's half-width against the number of doubly annotated items, by resampling"
     )

@@ -43,6 +43,8 @@ _USE_ID = ("identifier", "dataID", "dataid", "id")
 _USE_SPAN = ("indexes_target_token", "indices_target_token", "indexes_target", "span")
 _USE_TEXT = ("context", "text", "sentence")
 _MAX_MESSAGES = 20  # per kind of problem and file; the rest are counted in one message
+#: the reader's own columns (a file's column of such a name is not carried along)
+_OWN_COLUMNS = frozenset({*JUDGMENT_COLUMNS, "item"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,10 @@ class DurelData:
     targets: list[str]
     errors: list[ReaderError] = field(default_factory=list)
     warnings: list[ReaderError] = field(default_factory=list)
+    #: every judgment kept, in file order, before an annotator's repeats of a pair are combined
+    #: (pairs unordered as in ``judgments``), with the files' other columns (``timestamp``, …)
+    #: under their own names: what test–retest and per-batch agreement read
+    responses: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +316,7 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
     c_ann = _first(cols, ("annotator", "user", "coder"))
     c_j = _first(cols, ("judgment", "label", "value"))
     c_com = _first(cols, ("comment",))
+    c_inst: str | None = None
     if c1 is None or c2 is None:
         c_inst = _first(cols, ("instanceID", "instance_id"))
         if c_inst is None:
@@ -343,7 +350,7 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
         raise ReaderError(
             path, 1, "a judgments file needs the columns 'annotator' and 'judgment' (or 'label')."
         )
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
             "target": target,
             "id1": id1.str.strip(),
@@ -355,6 +362,11 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
             "line": df[LINE].astype(int),
         }
     )
+    read = {c1, c2, c_inst, c_ann, c_j, c_com, LINE}
+    for c in cols:  # the file's other columns (timestamp, …), for batches and occasions
+        if c not in read and c not in out.columns and c not in _OWN_COLUMNS:
+            out[c] = df[c].astype(str).str.strip()
+    return out
 
 
 def _add_limited(
@@ -369,7 +381,14 @@ def _add_limited(
 def validate_judgments(
     frame: pd.DataFrame, scale: Scale, errors: list[ReaderError], warnings: list[ReaderError]
 ) -> pd.DataFrame:
-    """Parse the judgments into ``value`` (NaN = can't decide) and drop the invalid ones."""
+    """Parse the judgments into ``value`` (NaN = can't decide) and drop the invalid ones; one
+    judgment per annotator and pair (:func:`combine_repeats`)."""
+    return combine_repeats(parse_judgments(frame, scale, errors), scale, warnings)
+
+
+def parse_judgments(frame: pd.DataFrame, scale: Scale, errors: list[ReaderError]) -> pd.DataFrame:
+    """Parse the judgments into ``value`` (NaN = can't decide), drop the invalid ones and make
+    the pairs unordered; an annotator's repeats are all kept, in file order."""
     raw = frame["raw"]
     cant = raw.isin(scale.cant_decide)
     num = pd.to_numeric(raw.str.replace(",", ".", regex=False), errors="coerce")
@@ -387,9 +406,7 @@ def validate_judgments(
 
         _add_limited(errors, frame[out_of_scale], msg, "more judgments outside the scale left out.")
     frame = frame.assign(value=np.where(cant, np.nan, num))[~out_of_scale]
-
-    frame = unordered_pairs(frame)
-    return combine_repeats(frame, scale, warnings)
+    return unordered_pairs(frame)
 
 
 def unordered_pairs(frame: pd.DataFrame) -> pd.DataFrame:
@@ -550,8 +567,17 @@ def read_durel(inputs: Sequence[Path], scale: Scale | None = None) -> DurelData:
         all_j = pd.concat(frames, ignore_index=True)
     else:
         all_j = pd.DataFrame(columns=[c for c in JUDGMENT_COLUMNS if c != "value"])
-    all_j = validate_judgments(all_j, scale, errors, warnings)
-    return DurelData(all_j.reset_index(drop=True), uses, targets, errors, warnings)
+    parsed = parse_judgments(all_j, scale, errors)
+    own = [c for c in parsed.columns if c in _OWN_COLUMNS]
+    all_j = combine_repeats(parsed[own].copy(), scale, warnings)
+    return DurelData(
+        all_j.reset_index(drop=True),
+        uses,
+        targets,
+        errors,
+        warnings,
+        parsed.reset_index(drop=True),
+    )
 
 
 def use_key(target: str, identifier: str) -> str:

@@ -18,9 +18,15 @@ from iaa_desktop.core.export.report import KindReport, ReportContext, Section, S
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    batch_methods,
+    batch_section,
+    competence_methods,
+    competence_section,
     models_methods,
     models_section,
     planning_section,
+    retest_methods,
+    retest_section,
 )
 from iaa_desktop.core.kinds.durel.options import DurelOptions
 
@@ -84,6 +90,13 @@ def build(result: DurelResult, ctx: ReportContext) -> KindReport:
     j = result.annotator_figures.to_json()
     if "model_annotators" in j:
         kr.sections.append(models_section(j, ctx))
+    if "competence" in j:
+        kr.sections.append(competence_section(j, ctx))
+    if "per_batch" in j:
+        study = {**j, "overall": j["per_batch_study"]}
+        kr.sections.append(batch_section(study, "krippendorff_alpha", ctx))
+    if "retest" in j:
+        kr.sections.append(retest_section(j, ctx))
     if "planning" in j:
         kr.sections.append(planning_section(j, ctx))
     return kr
@@ -224,6 +237,32 @@ def methods(result: DurelResult) -> tuple[list[str], list[str]]:
             + models_methods(j)
         )
         refs += ["calderon2025", "benjamini2001"]
+    if "competence" in j:
+        out.append(
+            competence_methods(
+                j,
+                "Every judgment of a use pair is a response, an annotator's repeated judgments "
+                "of a pair included (can't-decide is no response); the valid values are treated "
+                "as unordered categories.",
+            )
+        )
+        refs += ["dawid1979", "hovy2013"]
+    if "per_batch" in j or "retest" in j:
+        ordered = (
+            "For agreement per batch and test–retest agreement, the valid judgments were "
+            f"treated as categories at the {esc(o.level)} level (can't-decide is missing)."
+        )
+        out.append(ordered)
+    if "per_batch" in j:
+        out.append(
+            batch_methods(o.batch_column, o.batch_size, "the human judgments")
+            + " An annotator's repeated judgments of a pair inside a batch are combined by "
+            "their median, as in the whole study."
+        )
+    if "retest" in j:
+        out.append(
+            retest_methods(o.occasion_column, "every judgment, repeats combined by the median")
+        )
     if "planning" in j:
         out.append(PLANNING_METHODS)
     return out, refs

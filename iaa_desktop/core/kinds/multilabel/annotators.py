@@ -1,7 +1,8 @@
 """Annotators, human and model, in a multi-label study: each label as a 0/1 item × annotator
 table (present or absent in the annotator's set), the figures shared by every kind with such a
 matrix (:mod:`iaa_desktop.core.kinds.annotators`) computed per label: the model annotators'
-alternative annotator test (accuracy) with κ and nominal α, and the planning curve."""
+alternative annotator test (accuracy) with κ and nominal α, the planning curve, and Dawid–Skene
+and MACE competence with an inferred presence of each label per item."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.competence import CompetenceFigures, matrix_competence
 from iaa_desktop.core.kinds.annotators.matrix import MatrixFigures, matrix_figures
 from iaa_desktop.core.kinds.annotators.models import split_columns
 from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 from iaa_desktop.core.kinds.multilabel.reader import MultiLabelData
 
-__all__ = ["LabelAnnotators", "label_annotators", "split_models"]
+__all__ = ["PRESENCE", "LabelAnnotators", "label_annotators", "split_models"]
+
+#: a label's two categories per item, in competence's inferred labels
+PRESENCE = ("absent", "present")
 
 
 def split_models(
@@ -59,6 +64,8 @@ class LabelAnnotators:
     per_label: dict[str, MatrixFigures] = field(default_factory=dict)
     asked_models: bool = False
     asked_planning: bool = False
+    #: per label Dawid–Skene and MACE on present/absent (empty unless asked for)
+    competence: dict[str, CompetenceFigures] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -66,6 +73,11 @@ class LabelAnnotators:
             out["model_annotators"] = [
                 m for lab, f in self.per_label.items() for m in f.models_json(label=lab)
             ]
+        if self.competence:
+            c = self.competence.values()
+            out["competence"] = [row for f in c for row in f.competence]
+            out["inferred"] = [row for f in c for row in f.inferred]
+            out["competence_fit"] = {lab: f.fit for lab, f in self.competence.items()}
         if self.asked_planning:
             out["planning"] = [
                 {"label": lab, **c} for lab, f in self.per_label.items() for c in f.planning
@@ -81,6 +93,11 @@ class LabelAnnotators:
             parts = [f.models_tables(label=lab) for lab, f in self.per_label.items()]
             for name in ("model_annotators", "alt_test", "model_agreement"):
                 out[name] = pd.concat([p[name] for p in parts], ignore_index=True)
+        if self.competence:
+            c = self.competence.values()
+            for name in ("competence", "inferred"):
+                out[name] = pd.concat([f.tables()[name] for f in c], ignore_index=True)
+            out["confusion"] = pd.concat([f.confusion_table() for f in c], ignore_index=True)
         if self.asked_planning:
             out["planning"] = pd.DataFrame(self.to_json()["planning"])
         return out
@@ -93,7 +110,7 @@ def label_annotators(
     options: MultiLabelOptions,
 ) -> LabelAnnotators:
     """The figures the options ask for, per label (nothing when they ask for none)."""
-    if model_codes is None and not options.planning:
+    if model_codes is None and not options.planning and not options.competence:
         return LabelAnnotators()
     k = humans.k
     out: dict[str, MatrixFigures] = {}
@@ -108,4 +125,12 @@ def label_annotators(
             epsilon=options.epsilon,
             planning=options.planning,
         )
-    return LabelAnnotators(out, model_codes is not None, options.planning)
+    competence: dict[str, CompetenceFigures] = {}
+    if options.competence:
+        every = humans.codes if model_codes is None else np.hstack([humans.codes, model_codes])
+        names = humans.annotators + models
+        for j, lab in enumerate(humans.labels):
+            competence[lab] = matrix_competence(
+                label_bits(every, j, k), names, PRESENCE, humans.items, models, first={"label": lab}
+            )
+    return LabelAnnotators(out, model_codes is not None, options.planning, competence)

@@ -78,7 +78,7 @@ class MultiLabelKind:
             chosen=opts,
             top=max(0, opts.top) or None,
         )
-        if model_codes is not None or opts.planning:
+        if model_codes is not None or opts.planning or opts.competence:
             yield Progress(10, 100, "Model annotators and planning per label")
             result.annotator_figures = label_annotators(data, model_codes, models, opts)
         joints = yield from _per_label(result, data)

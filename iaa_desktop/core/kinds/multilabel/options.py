@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from iaa_desktop.core.kinds.annotators.fields import (
+    competence_option,
     epsilon_option,
     model_annotators_option,
     model_names,
@@ -70,6 +71,7 @@ class MultiLabelOptions(Options):
     )
     model_annotators: str = model_annotators_option("per label")
     epsilon: float = epsilon_option()
+    competence: bool = competence_option("per label")
     planning: bool = planning_option(
         "per label, the interval's half-width against the number of doubly annotated items, by "
         "resampling"

@@ -16,6 +16,8 @@ from iaa_desktop.core.export.methods_text import (
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    competence_methods,
+    competence_section,
     models_methods,
     models_section,
     planning_section,
@@ -141,6 +143,8 @@ def _annotator_sections(result: MultiLabelResult, ctx: ReportContext, kr: KindRe
                 for key in ("planning", "planning_needed")
             }
             kr.sections.append(planning_section(part, ctx, f"Planning: {lab}", f"planning-{n}"))
+    if "competence" in j:
+        kr.sections.append(competence_section(j, ctx, "Annotator competence per label"))
 
 
 def _labels_body(
@@ -314,6 +318,15 @@ def methods(result: MultiLabelResult) -> tuple[list[str], list[str]]:
             "label is in the annotator's set, 0: it is not), with nominal α. " + models_methods(j)
         )
         refs += ["calderon2025", "benjamini2001"]
+    if "competence" in j:
+        out.append(
+            competence_methods(
+                j,
+                "Each label was treated as a task of its own: an annotator's response per item "
+                "is whether the label is in their set (present or absent).",
+            )
+        )
+        refs += ["dawid1979", "hovy2013"]
     if "planning" in j:
         out.append(
             "Per label (present or absent), as for the model annotators: " + PLANNING_METHODS

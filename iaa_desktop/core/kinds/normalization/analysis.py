@@ -256,6 +256,14 @@ def prepared_normalizations(data: NormalizationData, opts: NormalizationOptions)
     return _prepare_tokens(data, opts).norm
 
 
+def prepared_token_keys(data: NormalizationData, opts: NormalizationOptions) -> list[str]:
+    """Each token of :func:`prepared_normalizations` named as ``text | token | form``."""
+    tok = _prepare_tokens(data, opts)
+    return [
+        f"{t} | {k} | {o}" for t, k, o in zip(tok.text_ids, tok.token_ids, tok.orig, strict=True)
+    ]
+
+
 def analyse(
     data: NormalizationData,
     given: NormalizationOptions | Mapping[str, Any],

@@ -1,10 +1,12 @@
 """Annotators, human and model, in a normalization study: each token an item, its normalization
 (as the word-level figures compare it) the label, and the figures shared by every kind with such
 a matrix (:mod:`iaa_desktop.core.kinds.annotators`): the model annotators' alternative annotator
-test (accuracy) with κ and nominal α, and the planning curve."""
+test (accuracy) with κ and nominal α, the planning curve, and Dawid–Skene and MACE competence
+with an inferred normalization per token (the normalizations as unordered categories)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -12,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.competence import matrix_competence
 from iaa_desktop.core.kinds.annotators.matrix import (
     StudyAnnotators,
     matrix_figures,
@@ -32,11 +35,13 @@ class TokenAnnotators(StudyAnnotators):
 def split_models(
     data: NormalizationData, options: NormalizationOptions
 ) -> tuple[NormalizationData, NDArray[Any] | None]:
-    """The humans' data and every annotator's prepared normalizations (None without models or
-    planning); a name that is no annotator, or fewer than two humans left, is refused."""
+    """The humans' data and every annotator's prepared normalizations (None without models,
+    planning or competence); a name that is no annotator, or fewer than two humans left, is
+    refused."""
     wanted = options.model_names
     if not wanted:
-        return data, prepared_normalizations(data, options) if options.planning else None
+        asked = options.planning or options.competence
+        return data, prepared_normalizations(data, options) if asked else None
     h_idx, m_idx, unknown = split_columns(data.annotators, wanted)
     names = list(data.annotators)
     if unknown:
@@ -62,9 +67,14 @@ def split_models(
 
 
 def token_annotators(
-    annotators: tuple[str, ...], everyone: NDArray[Any], options: NormalizationOptions
+    annotators: tuple[str, ...],
+    everyone: NDArray[Any],
+    options: NormalizationOptions,
+    keys: Sequence[str] = (),
 ) -> TokenAnnotators:
-    """The figures the options ask for, from every annotator's prepared normalizations."""
+    """The figures the options ask for, from every annotator's prepared normalizations
+    (``keys`` naming the tokens, for competence's inferred normalizations; by default their
+    positions)."""
     h_idx, m_idx, _ = split_columns(annotators, options.model_names)
     cats, flat = np.unique(everyone.astype(str), return_inverse=True)
     codes = flat.reshape(everyone.shape).astype(np.int32)
@@ -78,4 +88,13 @@ def token_annotators(
         epsilon=options.epsilon,
         planning=options.planning,
     )
-    return TokenAnnotators(figures, options.planning)
+    competence = None
+    if options.competence:
+        competence = matrix_competence(
+            codes,
+            annotators,
+            [str(c) for c in cats],
+            list(keys) if keys else [str(i + 1) for i in range(len(codes))],
+            tuple(annotators[k] for k in m_idx),
+        )
+    return TokenAnnotators(figures, options.planning, competence=competence)

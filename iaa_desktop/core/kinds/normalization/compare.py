@@ -29,6 +29,7 @@ from iaa_desktop.core.kinds.normalization.analysis import (
     analyse,
     build_character_data,
     is_unchanged,
+    prepared_token_keys,
     simplify,
 )
 from iaa_desktop.core.kinds.normalization.annotators import split_models, token_annotators
@@ -92,13 +93,15 @@ class NormalizationKind:
         data = read_normalization([Path(p) for p in inputs])
         data = replace(data, annotators=rename_annotators(data.annotators, opts.as_dict()))
         everyone_names = data.annotators
+        whole = data
         data, everyone = split_models(data, opts)
         result = yield from analyse(
             data, opts, inputs=tuple(str(p) for p in inputs), kind=self.name
         )
         if everyone is not None:
             yield Progress(96, 100, "Model annotators and planning")
-            result.annotator_figures = token_annotators(everyone_names, everyone, opts)
+            keys = prepared_token_keys(whole, opts) if opts.competence else ()
+            result.annotator_figures = token_annotators(everyone_names, everyone, opts, keys)
         yield Progress(98, 100, "Occurrences of each form")
         result.occurrences = occurrences(result, opts.occurrence_match)
         result.options = opts.record()  # as given, for the study's record

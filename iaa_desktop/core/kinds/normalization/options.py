@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iaa_desktop.core.kinds.annotators.fields import (
+    competence_option,
     epsilon_option,
     model_annotators_option,
     model_names,
@@ -49,6 +50,7 @@ class NormalizationOptions(Options):
     )
     model_annotators: str = model_annotators_option("per token")
     epsilon: float = epsilon_option()
+    competence: bool = competence_option("per token")
     planning: bool = planning_option(
         "the word-level interval's half-width against the number of doubly annotated tokens, "
         "by resampling"

@@ -21,6 +21,8 @@ from iaa_desktop.core.export.report import (
 )
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    competence_methods,
+    competence_section,
     models_methods,
     models_section,
     planning_section,
@@ -130,6 +132,8 @@ def build(result: NormalizationResult, ctx: ReportContext) -> KindReport:
     j = result.annotator_figures.to_json() if result.annotator_figures is not None else {}
     if "model_annotators" in j:
         kr.sections.append(models_section(j, ctx))
+    if "competence" in j:
+        kr.sections.append(competence_section(j, ctx))
     if "planning" in j:
         kr.sections.append(planning_section(j, ctx))
     return kr
@@ -361,6 +365,16 @@ def methods(result: NormalizationResult) -> tuple[list[str], list[str]]:
             "word-level figures compare it) a category, with nominal α. " + models_methods(j)
         )
         refs += ["calderon2025", "benjamini2001"]
+    if "competence" in j:
+        paragraphs.append(
+            competence_methods(
+                j,
+                "Each token is an item and each annotator's normalization of it (as the "
+                "word-level figures compare it) one response; the normalizations are treated as "
+                "unordered categories.",
+            )
+        )
+        refs += ["dawid1979", "hovy2013"]
     if "planning" in j:
         paragraphs.append("Per token, with the normalization as the label: " + PLANNING_METHODS)
     return paragraphs, [

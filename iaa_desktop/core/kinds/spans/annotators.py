@@ -1,8 +1,9 @@
 """Annotators, human and model, in a span study, per token: each token of the texts an item, the
 label of the span covering it (or none) the category, and the figures shared by every kind with
 such a matrix (:mod:`iaa_desktop.core.kinds.annotators`): the model annotators' alternative
-annotator test (accuracy) with κ and nominal α, and the planning curve. Tokens covered by two
-labels of one annotator are left out, as in the token-level coefficients."""
+annotator test (accuracy) with κ and nominal α, the planning curve, and Dawid–Skene and MACE
+competence with an inferred label per token. Tokens covered by two labels of one annotator are
+left out, as in the token-level coefficients."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.competence import matrix_competence
 from iaa_desktop.core.kinds.annotators.matrix import (
     StudyAnnotators,
     matrix_figures,
@@ -23,7 +26,10 @@ from iaa_desktop.core.kinds.spans.measures import unit_code_matrix
 from iaa_desktop.core.kinds.spans.options import SpansOptions
 from iaa_desktop.core.metrics import spans as S
 
-__all__ = ["TokenAnnotators", "human_documents", "token_annotators"]
+__all__ = ["NO_LABEL", "TokenAnnotators", "human_documents", "token_annotators", "token_keys"]
+
+#: the category of a token no span covers, in competence's labels
+NO_LABEL = "(none)"
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,8 @@ def human_documents(
 def token_annotators(everyone: SpanCorpus, options: SpansOptions) -> TokenAnnotators:
     """The figures the options ask for, from the token codes of every annotator."""
     codes, _w, _d = unit_code_matrix(everyone, "token")
-    codes = codes[~(codes == S.CONFLICT).any(axis=1)].astype(np.int32)
+    kept = ~(codes == S.CONFLICT).any(axis=1)
+    codes = codes[kept].astype(np.int32)
     h_idx, m_idx, _ = split_columns(everyone.annotators, options.model_names)
     names = everyone.annotators
     figures = matrix_figures(
@@ -71,4 +78,26 @@ def token_annotators(everyone: SpanCorpus, options: SpansOptions) -> TokenAnnota
         n_resamples=options.n_resamples,
         seed=options.seed,
     )
-    return TokenAnnotators(figures, options.planning)
+    competence = None
+    if options.competence:
+        competence = matrix_competence(
+            codes,
+            names,
+            [*everyone.labels, NO_LABEL],
+            token_keys(everyone, kept),
+            tuple(names[k] for k in m_idx),
+            options.seed,
+        )
+    return TokenAnnotators(figures, options.planning, competence=competence)
+
+
+def token_keys(corpus: SpanCorpus, kept: NDArray[Any]) -> list[str]:
+    """The tokens (those ``kept``) named as ``document | start–end | text`` (offsets in the
+    document, end exclusive)."""
+    us, ue, udoc = corpus.tokens()
+    out = []
+    for s, e, d in zip(us[kept].tolist(), ue[kept].tolist(), udoc[kept].tolist(), strict=True):
+        off = int(corpus.offsets[d])
+        text = (corpus.texts[d] or "")[s - off : e - off]
+        out.append(f"{corpus.names[d]} | {s - off}–{e - off} | {text}")
+    return out

@@ -165,7 +165,7 @@ class SpansKind:
         docs = pair_documents(by_annotator, errors)
         annotators = tuple(by_annotator)
         everyone = None
-        if opts.model_names or opts.planning:
+        if opts.model_names or opts.planning or opts.competence:
             from iaa_desktop.core.kinds.spans.annotators import human_documents
 
             everyone = build_corpus(annotators, docs)

@@ -26,6 +26,8 @@ from iaa_desktop.core.export.report import (
 )
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    competence_methods,
+    competence_section,
     models_methods,
     models_section,
     planning_section,
@@ -245,6 +247,8 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     j = fig.to_json() if fig is not None else {}
     if "model_annotators" in j:
         kr.sections.append(models_section(j, ctx))
+    if "competence" in j:
+        kr.sections.append(competence_section(j, ctx))
     if "planning" in j:
         kr.sections.append(planning_section(j, ctx))
     return kr
@@ -491,6 +495,16 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
             "of one annotator are left out. " + models_methods(j)
         )
         more_refs = [*more_refs, "calderon2025", "benjamini2001"]
+    if "competence" in j:
+        more.append(
+            competence_methods(
+                j,
+                "Each token of the texts is an item and the label of the span covering it in "
+                "each annotator's annotation (or none) one response; tokens covered by two "
+                "labels of one annotator are left out.",
+            )
+        )
+        more_refs = [*more_refs, "dawid1979", "hovy2013"]
     if "planning" in j:
         more.append("Per token, with its label (or none): " + PLANNING_METHODS)
     return [*paragraphs, *more], refs + more_refs

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from iaa_desktop.core.errors import IaaError, OptionError
+from iaa_desktop.core.kinds.annotators.batches import RETEST_METRICS, batch_labels
 from iaa_desktop.core.kinds.annotators.planning import (
     PLANNING_METRICS,
     planning_curve,
@@ -46,9 +47,6 @@ __all__ = [
     "retest",
 ]
 
-#: the coefficients of the test–retest table
-RETEST_METRICS = ("krippendorff_alpha", "cohen_kappa_mean", "fleiss_kappa", "percent_agreement")
-
 
 def _f(x: float) -> float | None:
     return float(x) if x is not None and math.isfinite(x) else None
@@ -56,54 +54,6 @@ def _f(x: float) -> float | None:
 
 def _figure(r: AgreementResult) -> dict[str, Any]:
     return {"value": _f(r.value), "ci_low": _f(r.ci_low), "ci_high": _f(r.ci_high)}
-
-
-def batch_labels(values: pd.Series, size: str) -> pd.Series:
-    """Each row's batch: the value itself; for dates a week (from Monday, default), a day, a month
-    or a bin of N days from the first date; for numbers with a size a bin of that width."""
-    text = values.astype(str).str.strip()
-    size = str(size or "").strip().lower()
-    num = pd.to_numeric(text, errors="coerce")
-    if size and not num.isna().any():
-        try:
-            width = float(size)
-        except ValueError:
-            raise OptionError(
-                f"Batch size: '{size}' is not a number (the batches are numbers)."
-            ) from None
-        if not width > 0:
-            raise OptionError("Batch size: the width of a bin must be above zero.")
-        low = np.floor(num.to_numpy() / width) * width
-        return pd.Series([f"{lo:g}–{lo + width:g}" for lo in low], index=values.index)
-    if not num.isna().all():  # numbers (or a mix): each value its own batch
-        return text
-    dates = pd.to_datetime(text, errors="coerce", format="mixed")
-    if dates.isna().any():
-        if size:
-            raise OptionError(
-                f"Batch size: '{size}' needs dates or numbers in the batch column; "
-                f"'{text[dates.isna()].iloc[0]}' is neither."
-            )
-        return text
-    day = dates.dt.normalize()
-    if size in ("", "week"):
-        start = day - pd.to_timedelta(day.dt.weekday, unit="D")
-        return start.dt.strftime("week of %Y-%m-%d")
-    if size == "day":
-        return day.dt.strftime("%Y-%m-%d")
-    if size == "month":
-        return day.dt.strftime("%Y-%m")
-    try:
-        n_days = int(size)
-    except ValueError:
-        raise OptionError(
-            f"Batch size: '{size}' is not week, day, month or a number of days."
-        ) from None
-    if n_days < 1:
-        raise OptionError("Batch size: a number of days from 1.")
-    first = day.min()
-    k = ((day - first).dt.days // n_days).astype(int)
-    return (first + pd.to_timedelta(k * n_days, unit="D")).dt.strftime(f"%Y-%m-%d (+{n_days} d)")
 
 
 def _humans_only(frame: pd.DataFrame, models: Sequence[str], display: Mapping[str, str]) -> Any:

@@ -301,6 +301,7 @@ def time_figures(
     tables: dict[str, pd.DataFrame],
 ) -> None:
     """``per_batch[]``, ``retest[]`` and ``planning[]`` into ``extra`` and ``tables``."""
+    from iaa_desktop.core.kinds.annotators.batches import batch_table, retest_table
     from iaa_desktop.core.kinds.table import annotator_time as at
     from iaa_desktop.core.kinds.table.responses import display_names
 
@@ -310,37 +311,11 @@ def time_figures(
     if options.batch_column:
         rows = at.per_batch(frame, item_cols, options, cats, overall, models.names, display)
         extra["per_batch"] = rows
-        tables["per_batch"] = pd.DataFrame(
-            [
-                {
-                    "batch": r["batch"],
-                    "n_judgments": r["n_judgments"],
-                    "n_items": r["n_items"],
-                    "metric": k,
-                    **v,
-                    "below_study": k in r["below_study"],
-                }
-                for r in rows
-                for k, v in r["overall"].items()
-            ]
-        )
+        tables["per_batch"] = batch_table(rows)
     if options.retest:
         rows = at.retest(frame, item_cols, options, cats, display)
         extra["retest"] = rows
-        tables["retest"] = pd.DataFrame(
-            [
-                {
-                    "annotator": r["annotator"],
-                    "n_occasions": r["n_occasions"],
-                    "n_items": r["n_items"],
-                    "metric": k,
-                    **r[k],
-                }
-                for r in rows
-                for k in at.RETEST_METRICS
-                if k in r
-            ]
-        )
+        tables["retest"] = retest_table(rows)
     if options.planning:
         curve, needed = at.planning(humans, options)
         extra["planning"] = curve

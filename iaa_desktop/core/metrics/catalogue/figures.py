@@ -508,7 +508,7 @@ _ANNOTATOR_FIGURES: tuple[Metric, ...] = (
             "Dawid & Skene (1979), Maximum likelihood estimation of observer error-rates using "
             "the EM algorithm, Journal of the Royal Statistical Society C 28(1)",
         ),
-        aliases=("dawid_skene_competence",),
+        aliases=("dawid_skene_competence", "dawid_skene_posterior", "Dawid–Skene", "confusion"),
     ),
     _figure(
         "mace",
@@ -529,7 +529,7 @@ _ANNOTATOR_FIGURES: tuple[Metric, ...] = (
             "Hovy, Berg-Kirkpatrick, Vaswani & Hovy (2013), Learning Whom to Trust with MACE, "
             "NAACL-HLT",
         ),
-        aliases=("mace_competence",),
+        aliases=("mace_competence", "mace_posterior"),
     ),
     _figure(
         "half_width",
