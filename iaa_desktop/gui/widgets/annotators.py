@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from iaa_desktop.core.export.titles import column_title, column_tooltip
+from iaa_desktop.core.kinds.annotators.competence import METHOD_TITLES
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.stacked_tables import compact
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
@@ -102,7 +103,9 @@ TABLE_TITLES = {
     "model_agreement": "Model agreement with humans",
     "competence": "Competence",
     "inferred": "Inferred labels",
+    "confusion": "Confusion matrices (Dawid–Skene)",
     "per_batch": "Agreement per batch",
+    "per_batch_study": "The study's figures (what batches are compared with)",
     "retest": "Test–retest",
     "planning": "Planning curve",
 }
@@ -115,7 +118,9 @@ TABLE_FIGURES = {
     "model_agreement": "cohen_kappa",
     "competence": "dawid_skene",
     "inferred": "dawid_skene",
+    "confusion": "dawid_skene",
     "per_batch": "krippendorff_alpha",
+    "per_batch_study": "krippendorff_alpha",
     "retest": "krippendorff_alpha",
     "planning": "half_width",
 }
@@ -393,6 +398,8 @@ class StudyAnnotatorsPanel(QWidget):
             if col in frame.columns:
                 frame = frame[frame[col].astype(str) == value]
         frame = frame.drop(columns=[c for c in self.chosen() if c in frame.columns])
+        if "method" in frame.columns:  # "dawid_skene" in the CSV, "Dawid–Skene" on screen
+            frame = frame.assign(method=[METHOD_TITLES.get(str(v), v) for v in frame["method"]])
         return p_as_text(frame.reset_index(drop=True))
 
     def _refresh(self, *_: Any) -> None:
