@@ -278,3 +278,18 @@ def test_candidate_pairs_where_the_humans_tie_have_no_majority_to_differ_from(qt
         )
     ).all()
     assert frame["model_disagrees"].iloc[0] == 1  # the disagreements first
+
+
+def test_the_competence_line_names_the_most_and_least_competent():
+    from iaa_desktop.gui.widgets.annotators import competence_line
+
+    rows = [
+        {"method": "dawid_skene", "annotator": "Lena", "competence": 0.894},
+        {"method": "dawid_skene", "annotator": "Noa", "competence": 1.0},
+        {"method": "mace", "annotator": "Omar", "competence": 0.2},
+    ]
+    line = competence_line({"competence": rows})
+    assert "highest <b>Noa</b> 1.00" in line and "lowest <b>Lena</b> 0.89" in line
+    per_label = [{**r, "label": lab} for r in rows for lab in ("a", "b")]
+    assert "per label for 2 labels" in competence_line({"competence": per_label})
+    assert competence_line({}) == ""

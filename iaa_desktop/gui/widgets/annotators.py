@@ -42,6 +42,7 @@ __all__ = [
     "StudyAnnotatorsPanel",
     "annotator_json",
     "batches_line",
+    "competence_line",
     "bring_to_front",
     "has_study_annotators",
     "num",
@@ -199,6 +200,31 @@ def bring_to_front(widget: QWidget) -> None:
         w.setCurrentWidget(widget)
 
 
+def competence_line(figures: dict[str, Any]) -> str:
+    """One line on the annotators' competence (``competence[]``): Dawid–Skene's most and least
+    competent annotator ("" without competence; per label the line would mislead, so then only
+    how many labels were fitted)."""
+    rows = [r for r in figures.get("competence") or [] if r.get("method") == "dawid_skene"]
+    if not rows:
+        return ""
+    labels = {str(r["label"]) for r in rows if "label" in r}
+    if labels:
+        return (
+            f"Competence (Dawid–Skene, MACE) per label for {len(labels)} labels: "
+            "see the Competence table."
+        )
+    known = [r for r in rows if r.get("competence") is not None]
+    if not known:
+        return ""
+    best = max(known, key=lambda r: float(r["competence"]))
+    worst = min(known, key=lambda r: float(r["competence"]))
+    return (
+        f"Competence (Dawid–Skene): highest <b>{html.escape(str(best['annotator']))}</b> "
+        f"{num(best['competence'])}, lowest <b>{html.escape(str(worst['annotator']))}</b> "
+        f"{num(worst['competence'])}."
+    )
+
+
 def batches_line(figures: dict[str, Any]) -> str:
     """One line on the agreement per batch (``per_batch[]``): how many batches, which lie below
     the study ("" without batches)."""
@@ -342,6 +368,8 @@ class StudyAnnotatorsPanel(QWidget):
 
     def _headline(self) -> str:
         parts = _models_headline(self.figures.get("model_annotators", []))
+        if competence_line(self.figures):
+            parts.append(competence_line(self.figures))
         if batches_line(self.figures):
             parts.append(batches_line(self.figures))
         needed = self.figures.get("planning_needed") or []
