@@ -10,7 +10,9 @@ For the shared candidates study (``$IAA_SHARED_DATA/candidates``), default sampl
   CPU time (``time.process_time``: all threads) and wall time of each, the draws per chain each
   model took, divergences, the worst R-hat (parameters and κ cells) and the worst bulk ESS of the
   κ cells; targets ≤ 60 s CPU (full model) and ≤ 180 s CPU (comparison) with R-hat ≤ 1.01, bulk
-  ESS ≥ 400 for every κ cell and no divergences;
+  ESS ≥ 400 for every κ cell and no divergences (the draws go on past ``--model-draws``, up to
+  three times as many, while a parameter's or κ cell's R-hat exceeds 1.01: it prints why each
+  model stopped);
 * feeds every progress report to the Model tab's clock (``FitClock``, as the window does) and
   prints its estimate of the time left at the first estimate and at 25 / 50 / 75 % of the fit
   against the time the fit really took from there (ratio estimate / actual, target within 2×);
@@ -104,6 +106,11 @@ def report(which: str, r: dict, target: float) -> None:
             f"{d.get('kappa_ess_bulk_min', float('nan')):.0f} ({d.get('kappa_ess_bulk_worst', '')}); "
             f"sampler cpu {d['cpu_seconds']:.1f} s"
         )
+        if d.get("stopped"):
+            print(
+                f"           stopped at {d['n_draws']} of {d.get('draws_set')} draws set "
+                f"(at most {d.get('max_draws')} while the chains disagree): {d['stopped']}"
+            )
         worst["rhat"] = max(worst["rhat"], d["rhat_max"], d.get("kappa_rhat_max", 0.0))
         worst["kess"] = min(worst["kess"], d.get("kappa_ess_bulk_min", float("nan")))
         worst["div"] += d["divergences"]
