@@ -21,7 +21,10 @@ For the shared candidates study (``$IAA_SHARED_DATA/candidates``), default sampl
 Earlier figures (before the chains were vectorised and the draws chosen by the κ cells' ESS):
 4 chains × (1,000 warm-up + 1,000 draws) chain after chain; on this machine the full model took
 55 s CPU as a whole ``report --model m.klMB`` process (41 s in the sampler), the comparison
-8–11 minutes in the window.
+8–11 minutes in the window. With the draws chosen by the κ cells' ESS and going on while an R-hat
+exceeds 1.01 (load 4–5): the full model 42 s CPU in the process, 43 s as a whole process; the
+comparison 106–110 s CPU in the process (``m.MB`` 1,400 draws per chain, the others 300–700),
+128 s as a whole ``report --model all --html`` process.
 """
 
 from __future__ import annotations
