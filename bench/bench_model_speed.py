@@ -111,8 +111,8 @@ def report(which: str, r: dict, target: float) -> None:
         )
         if d.get("stopped"):
             print(
-                f"           stopped at {d['n_draws']} of {d.get('draws_set')} draws set "
-                f"(at most {d.get('max_draws')} while the chains disagree): {d['stopped']}"
+                f"           stopped at {d['n_draws']} draws per chain ({d.get('draws_set')} set, "
+                f"at most {d.get('max_draws')} while the chains disagree): {d['stopped']}"
             )
         worst["rhat"] = max(worst["rhat"], d["rhat_max"], d.get("kappa_rhat_max", 0.0))
         worst["kess"] = min(worst["kess"], d.get("kappa_ess_bulk_min", float("nan")))

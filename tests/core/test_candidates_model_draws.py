@@ -16,6 +16,7 @@ import pytest
 from iaa_desktop.core.kinds.candidates.model import available
 from iaa_desktop.core.kinds.candidates.model.fit import (
     STOP_AGREE_AT_DRAWS,
+    STOP_AGREE_PAST,
     STOP_ENOUGH,
     STOP_FIXED,
     STOP_MOST,
@@ -46,8 +47,9 @@ def test_most_draws_is_draws_times_extend_only_when_draws_are_checked():
         (1000, True, False, STOP_AGREE_AT_DRAWS),  # κ cells short: reported, not drawn for
         (1000, False, False, ""),  # a parameter's R-hat > 1.01 at the draws set: go on
         (1700, False, False, ""),
-        (1700, True, False, STOP_AGREE_AT_DRAWS),
-        (1700, True, True, STOP_ENOUGH),
+        (1000, True, True, STOP_ENOUGH),
+        (1700, True, False, STOP_AGREE_PAST),  # drawn on while they disagreed: they agree now
+        (1700, True, True, STOP_AGREE_PAST),
         (3000, False, False, STOP_MOST),
     ],
 )
@@ -104,7 +106,9 @@ def test_draws_go_on_to_the_most_while_the_chains_disagree(tiny_data):
     assert calls == [100, 150, 200, 250, 300]  # checked after every chunk from two on
     assert post.params["alpha"].shape[:2] == (2, 300) and post.stats["diverging"].shape == (2, 300)
     fractions = [p.fraction for p in seen]
-    assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(1.0)
+    assert fractions == sorted(fractions)
+    sampling = [p.message for p in seen if "sampling" in p.message]
+    assert sampling == [f"2 chains: sampling ({d} draws each)" for d in range(50, 301, 50)]
 
 
 @needs_model

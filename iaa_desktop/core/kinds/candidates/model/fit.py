@@ -256,6 +256,7 @@ class DrawPlan:
 #: why drawing stopped (``Posterior.stopped``, reported in the diagnostics)
 STOP_ENOUGH = "κ cells: enough effective draws, chains agree"
 STOP_AGREE_AT_DRAWS = "the draws set reached, chains agree (a κ cell short of effective draws)"
+STOP_AGREE_PAST = "chains agree only past the draws set (drawn on while an R-hat exceeded 1.01)"
 STOP_MOST = "the most draws reached while the chains disagree"
 STOP_FIXED = "the draws set"
 
@@ -269,7 +270,11 @@ def stop_drawing(drawn: int, settings: SamplerSettings, agree: bool, enough: boo
     on past ``draws`` while they do not, up to :attr:`SamplerSettings.max_draws`: a κ cell short
     of effective draws is a matter of precision (reported), chains that disagree make every
     figure unreliable.
+    Past ``draws``, the first check at which the chains agree stops the draws whatever the κ
+    cells' ESS.
     """
+    if (enough or agree) and drawn > settings.draws:
+        return STOP_AGREE_PAST
     if enough:
         return STOP_ENOUGH
     if agree and drawn >= settings.draws:
