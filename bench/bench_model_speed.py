@@ -10,7 +10,9 @@ For the shared candidates study (``$IAA_SHARED_DATA/candidates``), default sampl
   CPU time (``time.process_time``: all threads) and wall time of each, the draws per chain each
   model took, divergences, the worst R-hat (parameters and κ cells) and the worst bulk ESS of the
   κ cells; targets ≤ 60 s CPU (full model) and ≤ 180 s CPU (comparison) with R-hat ≤ 1.01, bulk
-  ESS ≥ 400 for every κ cell and no divergences;
+  ESS ≥ 400 for every κ cell and no divergences (the draws go on past ``--model-draws``, up to
+  three times as many, while a parameter's or κ cell's R-hat exceeds 1.01: it prints why each
+  model stopped);
 * feeds every progress report to the Model tab's clock (``FitClock``, as the window does) and
   prints its estimate of the time left at the first estimate and at 25 / 50 / 75 % of the fit
   against the time the fit really took from there (ratio estimate / actual, target within 2×);
@@ -19,7 +21,10 @@ For the shared candidates study (``$IAA_SHARED_DATA/candidates``), default sampl
 Earlier figures (before the chains were vectorised and the draws chosen by the κ cells' ESS):
 4 chains × (1,000 warm-up + 1,000 draws) chain after chain; on this machine the full model took
 55 s CPU as a whole ``report --model m.klMB`` process (41 s in the sampler), the comparison
-8–11 minutes in the window.
+8–11 minutes in the window. With the draws chosen by the κ cells' ESS and going on while an R-hat
+exceeds 1.01 (load 4–5): the full model 42 s CPU in the process, 43 s as a whole process; the
+comparison 106–110 s CPU in the process (``m.MB`` 1,400 draws per chain, the others 300–700),
+128 s as a whole ``report --model all --html`` process.
 """
 
 from __future__ import annotations
@@ -104,6 +109,11 @@ def report(which: str, r: dict, target: float) -> None:
             f"{d.get('kappa_ess_bulk_min', float('nan')):.0f} ({d.get('kappa_ess_bulk_worst', '')}); "
             f"sampler cpu {d['cpu_seconds']:.1f} s"
         )
+        if d.get("stopped"):
+            print(
+                f"           stopped at {d['n_draws']} draws per chain ({d.get('draws_set')} set, "
+                f"at most {d.get('max_draws')} while the chains disagree): {d['stopped']}"
+            )
         worst["rhat"] = max(worst["rhat"], d["rhat_max"], d.get("kappa_rhat_max", 0.0))
         worst["kess"] = min(worst["kess"], d.get("kappa_ess_bulk_min", float("nan")))
         worst["div"] += d["divergences"]

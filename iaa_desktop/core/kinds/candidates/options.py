@@ -88,8 +88,9 @@ class CandidatesOptions(Options):
     model_draws: int = _model(
         1000,
         "Model: draws",
-        "most draws per chain after warm-up: drawing stops earlier once every κ cell has a bulk "
-        "effective sample size of 400 and R-hat ≤ 1.01",
+        "most draws per chain after warm-up while the chains agree: drawing stops earlier once "
+        "every κ cell has a bulk effective sample size of 400 and every parameter and κ cell "
+        "R-hat ≤ 1.01, and goes on, up to three times as many, while an R-hat exceeds 1.01",
     )
     model_seed: int = _model(SEED, "Model: seed", "random seed of the sampler")
     model_target_accept: float = _model(

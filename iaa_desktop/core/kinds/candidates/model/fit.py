@@ -79,9 +79,20 @@ class SamplerSettings:
     #: stuck in one of the nested models (R-hat 1.53), where chains adapting on their own agree
     warmup_reuse: int = 0
     #: draws stop once every κ cell has a bulk ESS of at least this and R-hat ≤ 1.01 (checked
-    #: after each chunk from two chunks on); ``draws`` is then the most per chain. 0: always
-    #: ``draws``
+    #: after each chunk from two chunks on); ``draws`` is then the most per chain while the
+    #: chains agree. 0: always ``draws``
     min_ess: float = 400.0
+    #: while the chains still disagree at ``draws`` (R-hat > 1.01 on any parameter or κ cell),
+    #: drawing goes on, checked after each chunk, up to this many times ``draws`` per chain
+    #: (1: never past ``draws``). Used only when ``min_ess`` > 0 (the draws are checked)
+    extend_draws: float = 3.0
+
+    @property
+    def max_draws(self) -> int:
+        """The most draws per chain: ``draws``, or more while the chains disagree."""
+        if self.min_ess > 0 and self.extend_draws > 1:
+            return max(self.draws, math.ceil(self.draws * self.extend_draws))
+        return self.draws
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,6 +107,8 @@ class Posterior:
     settings: SamplerSettings = field(default_factory=SamplerSettings)
     cpu_seconds: float = math.nan
     wall_seconds: float = math.nan
+    #: why drawing stopped (see :func:`stop_drawing`; empty for a variational preview)
+    stopped: str = ""
 
     @property
     def n_chains(self) -> int:
@@ -217,6 +230,8 @@ class DrawPlan:
 
     maximum: int
     expected: int
+    #: the most draws once the chains agree (``maximum``: while they disagree)
+    cap: int = 0
     post_per_draw: float = 0.0
     #: the last check's time per draw, in the same units (checks run after every round)
     check_per_draw: float = 0.0
@@ -225,14 +240,48 @@ class DrawPlan:
 
     def revise(self, drawn: int, ess_min: float, target: float, chunk: int, agree: bool) -> None:
         """After a check at ``drawn`` draws: the κ cells' ESS grows in proportion to the
-        draws; while the chains do not agree yet (R-hat), at least one more chunk."""
+        draws; while the chains do not agree yet (R-hat), at least one more chunk, past
+        ``cap`` only once ``cap`` is reached (see :func:`stop_drawing`)."""
+        cap = self.cap or self.maximum
         if not math.isfinite(ess_min) or ess_min <= 0:
-            want = self.maximum
+            want = cap
         else:
             want = math.ceil(drawn * target / ess_min / chunk) * chunk
         if not agree:
             want = max(want, self.expected)
-        self.expected = int(min(self.maximum, max(drawn + chunk, want)))
+        limit = cap if agree or drawn < cap else self.maximum
+        self.expected = int(min(limit, max(drawn + chunk, want)))
+
+
+#: why drawing stopped (``Posterior.stopped``, reported in the diagnostics)
+STOP_ENOUGH = "κ cells: enough effective draws, chains agree"
+STOP_AGREE_AT_DRAWS = "the draws set reached, chains agree (a κ cell short of effective draws)"
+STOP_AGREE_PAST = "chains agree only past the draws set (drawn on while an R-hat exceeded 1.01)"
+STOP_MOST = "the most draws reached while the chains disagree"
+STOP_FIXED = "the draws set"
+
+
+def stop_drawing(drawn: int, settings: SamplerSettings, agree: bool, enough: bool) -> str:
+    """Whether to stop after ``drawn`` draws per chain (``""``: go on), and why.
+
+    ``enough``: every κ cell has bulk ESS ≥ ``min_ess`` and R-hat ≤ 1.01, and so does every
+    parameter (R-hat); ``agree``: the chains agree (R-hat ≤ 1.01 on every parameter and κ cell).
+    Drawing stops once there are enough, or at ``draws`` if the chains agree by then, and goes
+    on past ``draws`` while they do not, up to :attr:`SamplerSettings.max_draws`: a κ cell short
+    of effective draws is a matter of precision (reported), chains that disagree make every
+    figure unreliable.
+    Past ``draws``, the first check at which the chains agree stops the draws whatever the κ
+    cells' ESS.
+    """
+    if (enough or agree) and drawn > settings.draws:
+        return STOP_AGREE_PAST
+    if enough:
+        return STOP_ENOUGH
+    if agree and drawn >= settings.draws:
+        return STOP_AGREE_AT_DRAWS
+    if drawn >= settings.max_draws:
+        return STOP_MOST
+    return ""
 
 
 def _kernel(model: Any, settings: SamplerSettings, **kw: Any) -> Any:
@@ -299,7 +348,12 @@ def sample_nuts(
         min(settings.warmup_reuse, settings.warmup) if parallel and settings.warmup_reuse > 0 else 0
     )
     adaptive = parallel and settings.min_ess > 0 and check is not None
-    plan = DrawPlan(settings.draws, settings.draws, PRIOR_POST_PER_DRAW if summarise_cost else 0.0)
+    plan = DrawPlan(
+        settings.max_draws if adaptive else settings.draws,
+        settings.draws,
+        settings.draws,
+        PRIOR_POST_PER_DRAW if summarise_cost else 0.0,
+    )
     if adaptive:
         first_guess = (
             math.ceil(PRIOR_DRAWS_SHARE * settings.draws / settings.chunk) * settings.chunk
@@ -353,8 +407,12 @@ def sample_nuts(
             yield progress(f"{chains} chains: {what}", n * len(warming))
         parts: list[list[Any]] = [[] for _ in range(chains)]
         drawn = 0
+        stopped = ""
         while drawn < plan.maximum:
-            n = min(settings.chunk, plan.maximum - drawn)
+            # a round ends at ``draws``, where the chains may stop if they agree
+            n = min(
+                settings.chunk, (settings.draws if drawn < settings.draws else plan.maximum) - drawn
+            )
             w0 = time.perf_counter()
             results = list(pool.map(lambda c, n=n: run_chunk(states[c], n), range(chains)))
             round_seconds = time.perf_counter() - w0
@@ -375,24 +433,27 @@ def sample_nuts(
                 spent = (time.perf_counter() - c0) / unit_seconds
                 plan.extra += spent
                 advanced += spent
-            stop = not adaptive and drawn >= settings.draws
-            if adaptive and drawn >= 2 * settings.chunk:
+            stopped = STOP_FIXED if not adaptive and drawn >= settings.draws else ""
+            if adaptive and (drawn >= 2 * settings.chunk or drawn >= plan.maximum):
                 c0 = time.perf_counter()
                 so_far = _partial(parts, post_fn, data, settings)
-                ess_min, agree, stop = check(so_far)
+                ess_min, agree, enough = check(so_far)
                 if round_seconds > 0:
                     plan.check_per_draw = (time.perf_counter() - c0) / round_seconds
                     advanced += plan.check_per_draw * n * chains  # this check, done
                 plan.revise(drawn, ess_min, settings.min_ess, settings.chunk, agree)
-                if stop:
+                stopped = stop_drawing(drawn, settings, agree, enough)
+                if stopped:
                     plan.expected = drawn
             yield progress(f"{chains} chains: sampling ({drawn} draws each)", advanced)
-            if stop:
+            if stopped:
                 break
     finally:
         pool.shutdown(wait=True)
     per_chain = [_concat(p) for p in parts]
-    return _collect(per_chain, post_fn, data, replace(settings, draws=drawn), t_cpu, t_wall)
+    post = _collect(per_chain, post_fn, data, replace(settings, draws=drawn), t_cpu, t_wall)
+    post.stopped = stopped
+    return post
 
 
 def _warm_first(
@@ -469,7 +530,9 @@ def _sample_sequential(
             left -= n
             yield progress(f"Chain {c + 1} of {chains}: sampling", n)
         per_chain.append(_concat(parts))
-    return _collect(per_chain, post_fn, data, settings, t_cpu, t_wall)
+    post = _collect(per_chain, post_fn, data, settings, t_cpu, t_wall)
+    post.stopped = STOP_FIXED
+    return post
 
 
 def first_draws(post: Posterior, n: int) -> Posterior:

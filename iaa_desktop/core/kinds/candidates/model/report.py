@@ -69,8 +69,11 @@ def _warnings_html(results: Any) -> str:
 ELPD_DIGITS = {"pareto_k_bad": 0, "p_loo": 1, "elpd": 1, "se": 1, "elpd_diff": 1}
 DIAG_HEADERS = {
     "model": "Model",
+    "n_draws": "draws per chain",
     "divergences": "divergences",
     "rhat_max": "max R-hat",
+    "kappa_rhat_max": "κ cells: max R-hat",
+    "kappa_ess_bulk_min": "κ cells: min bulk ESS",
     "ess_bulk_min": "min bulk ESS",
     "ess_tail_min": "min tail ESS",
     "bfmi_min": "min BFMI",
@@ -182,7 +185,14 @@ def _parameters_html(results: Any, tables: dict[str, Any]) -> list[str]:
             diag,
             [c for c in DIAG_HEADERS if c in diag.columns],
             DIAG_HEADERS,
-            digits={"divergences": 0, "ess_bulk_min": 0, "ess_tail_min": 0, "cpu_seconds": 1},
+            digits={
+                "n_draws": 0,
+                "divergences": 0,
+                "kappa_ess_bulk_min": 0,
+                "ess_bulk_min": 0,
+                "ess_tail_min": 0,
+                "cpu_seconds": 1,
+            },
             caption="Sampler diagnostics",
         )
     )
@@ -220,10 +230,15 @@ def methods(results: Any) -> tuple[list[str], list[str]]:
                 f"others starting from its adapted step size and mass matrix after a burn-in of "
                 f"{s.warmup_reuse:,}, {s.draws:,} draws each"
             )
-        chains += (
-            "; drawing stopped once every κ cell reached a bulk ESS of "
-            f"{s.min_ess:.0f} with R-hat ≤ 1.01 (Vehtari et al. 2021), or at the most draws set"
-        )
+        if s.min_ess > 0:
+            dg = fit.diagnostics
+            set_, most = dg.get("draws_set", s.draws), dg.get("max_draws", s.draws)
+            chains += (
+                "; drawing stopped once every κ cell reached a bulk ESS of "
+                f"{s.min_ess:.0f} and every parameter and κ cell an R-hat ≤ 1.01 (Vehtari et al. "
+                f"2021), at {set_:,} draws per chain if the chains agreed by then, or, while they "
+                f"disagreed, at {most:,} at most"
+            )
     sampler = (
         f"NumPyro's NUTS (Hoffman &amp; Gelman 2014; Phan et al. 2019), {chains}, target "
         f"acceptance {s.target_accept}, maximum tree depth {s.max_tree_depth}, seed {s.seed}"

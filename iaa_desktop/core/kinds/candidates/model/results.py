@@ -117,8 +117,8 @@ def check_diagnostics(diag: dict[str, Any], loo: dict[str, dict[str, Any]]) -> l
             )
         elif diag["rhat_max"] > RHAT_MAX:
             out.append(
-                f"R-hat up to {diag['rhat_max']:.3f} ({diag['rhat_worst']}): the chains disagree. "
-                "Run longer chains (more warm-up and draws)."
+                f"R-hat up to {diag['rhat_max']:.3f} ({diag['rhat_worst']}): the chains disagree "
+                f"after {diag['n_draws']:,} draws each. Run longer chains (more warm-up and draws)."
             )
         if "kappa_ess_bulk_min" in diag:
             # what is reported are the κ cells: their bulk ESS (and R-hat) decide; the
@@ -254,6 +254,8 @@ def _summaries(post: Any, data: OutcomeData, settings: SamplerSettings) -> dict[
     diag = s.diagnostics(post)
     if diag.get("method") == "nuts":
         diag.update(s.kappa_convergence(post, data))
+        # the draws asked for, the most while the chains disagree, and why drawing stopped
+        diag.update(draws_set=settings.draws, max_draws=settings.max_draws, stopped=post.stopped)
     return {
         "loo": loo,
         "diagnostics": diag,
