@@ -11,6 +11,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from iaa_desktop.core.errors import OptionError
 from iaa_desktop.core.kinds.annotators.batches import RETEST_METRICS
@@ -283,3 +285,40 @@ def test_adjudication_suggests_the_inferred_label_never_decides(tmp_path):
     plain = units_for_candidates(_run(tca._write_candidates(tmp_path / "p", rows)))
     assert plain.context(0) == [] and "suggested" not in plain.describe(0)
     assert (model.versions == plain.versions).all()  # the choices are the annotators' labels
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["", "0", "1", "2"]), min_size=3, max_size=3),
+        min_size=4,
+        max_size=12,
+    ),
+    st.integers(0, 2**16),
+)
+def test_long_and_wide_labels_give_the_same_competence(tmp_path_factory, grid, shuffle):
+    """The same labels written long (rows in any order, annotators first met in one order) or
+    wide give the same competence and inferred labels: the layout is not a figure."""
+    grid = [row for row in grid if any(row)]
+    if len({v for row in grid for v in row if v}) < 2 or len(grid) < 2:
+        return
+    anns = ["ann1", "ann2", "ann3"]
+    rows = [(f"P{i:03d}", a, v) for i, row in enumerate(grid) for a, v in zip(anns, row) if v]
+    if {a for _p, a, _v in rows} != set(anns):
+        return
+    folder = tmp_path_factory.mktemp("c")
+    wide = _run(tca._write_candidates(folder / "w", rows, wide=True), competence=True)
+    rng = np.random.default_rng(shuffle)
+    first = [next(r for r in rows if r[1] == a) for a in anns]  # annotators met in this order
+    rest = [rows[k] for k in rng.permutation(len(rows)) if rows[k] not in first]
+    long = _run(tca._write_candidates(folder / "l", first + rest), competence=True)
+    a, b = wide.to_json(), long.to_json()
+    assert [r["annotator"] for r in a["competence"]] == [r["annotator"] for r in b["competence"]]
+    for x, y in zip(a["competence"], b["competence"], strict=True):
+        assert x["n_responses"] == y["n_responses"]
+        assert x["competence"] == pytest.approx(y["competence"], abs=1e-9)
+    for x, y in zip(a["inferred"], b["inferred"], strict=True):
+        assert (x["item"], x["dawid_skene"], x["mace"]) == (y["item"], y["dawid_skene"], y["mace"])
+        assert x["dawid_skene_posterior"] == pytest.approx(y["dawid_skene_posterior"], abs=1e-9)
