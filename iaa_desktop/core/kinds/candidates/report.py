@@ -318,9 +318,11 @@ def methods(result: CandidatesResult) -> tuple[list[str], list[str]]:
     if "per_batch" in j or "retest" in j:
         paragraphs.append(
             "For agreement per batch and test–retest agreement, each candidate pair is an item "
-            "and each label a nominal category; the coefficients are Krippendorff's α, Fleiss' "
-            "κ, the mean Cohen's κ and percent agreement, as a judgment table of those labels "
-            "reports them."
+            "and each label a nominal category, and the coefficients are those a judgment table "
+            "of those labels reports (Krippendorff's α, Fleiss' κ, the mean Cohen's κ, percent "
+            "agreement and the others) with bootstrap intervals, not multi-κ; the whole "
+            "study's figures a batch is compared with are the same coefficients on all the "
+            "human annotators' labels."
         )
         refs = [*refs, "krippendorff2004"]
     if "per_batch" in j:
