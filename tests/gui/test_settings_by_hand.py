@@ -135,6 +135,11 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Zed", "refused"),  # no such annotator
         ("model_annotators", "A3", "changes"),  # A3 leaves the humans' figures
         ("epsilon", "0.1", "changes"),
+        ("competence", "", "changes"),
+        ("batch_column", "round", "changes"),  # the example's labels carry their round
+        ("batch_size", "x", "refused"),  # the rounds are numbers, 'x' no width
+        ("retest", "", "changes"),  # no pair labelled twice: an empty retest[]
+        ("occasion_column", "x", "refused"),  # no such column in the labels table
         ("planning", "", "changes"),
     ],
     "multilabel": [

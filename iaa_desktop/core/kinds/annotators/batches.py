@@ -33,6 +33,7 @@ __all__ = [
     "RETEST_METRICS",
     "batch_labels",
     "batch_table",
+    "code_matrix",
     "coded_overall",
     "file_order_occasions",
     "per_batch",
@@ -101,6 +102,25 @@ def file_order_occasions(keys: pd.DataFrame) -> pd.Series:
     with the same ``keys`` row (item and annotator)."""
     cols = list(keys.columns)
     return (keys.groupby(cols, sort=False, dropna=False).cumcount() + 1).astype(str)
+
+
+def code_matrix(
+    rows: NDArray[Any], cols: NDArray[Any], codes: NDArray[Any], n_cols: int
+) -> NDArray[Any]:
+    """The items × columns code matrix (−1: none) of some responses (item row, column, code
+    each), the first response of a cell kept; the items in the order they first appear, as a
+    judgment table of these responses lists them (so that the bootstrap draws the same)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    first, inverse = np.unique(rows, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    order = pd.unique(rows)
+    rank[np.searchsorted(first, order)] = np.arange(len(order))
+    out = np.full((len(first), n_cols), -1, dtype=np.int32)
+    r, c = rank[inverse], np.asarray(cols, dtype=np.int64)
+    cell = r * n_cols + c
+    _, at = np.unique(cell, return_index=True)  # each cell's first response
+    out[r[at], c[at]] = np.asarray(codes, dtype=np.int32)[at]
+    return out
 
 
 def coded_overall(

@@ -42,15 +42,24 @@ class CandidatesModel(AdjudicationModel):
         super().__init__(*args, **kw)
         self._pairs = pairs
         self._factors = factors
+        #: pair id → the inferred label with its posterior ("Dawid–Skene: B, 0.93")
+        self.suggestions: dict[str, str] = {}
+
+    def context(self, i: int) -> list[tuple[str, str]]:
+        """The pair's suggested label as (``suggested``, hint) when competence was computed."""
+        hint = self.suggestions.get(self.keys[i], "")
+        # an inferred label (Dawid & Skene 1979) is shown, never decided
+        return [("suggested", hint)] if hint else []
 
     def describe(self, i: int) -> str:
+        hint = "".join(f"\n{c}: {v}" for c, v in self.context(i))
         if self._pairs is None:
-            return self.titles[i]
+            return self.titles[i] + hint
         r = self._pairs.iloc[i]
         tref = f" ({r['target_ref']})" if "target_ref" in r else ""
         sref = f" ({r['source_ref']})" if "source_ref" in r else ""
         fac = ", ".join(f"{f}: {r[f]}" for f in self._factors)
-        return f"Pair {self.titles[i]} — {fac}\n\ntarget{tref}: {r['target_text']}\n\nsource{sref}: {r['source_text']}"
+        return f"Pair {self.titles[i]} — {fac}{hint}\n\ntarget{tref}: {r['target_text']}\n\nsource{sref}: {r['source_text']}"
 
     def describe_html(self, i: int, names: Any = None, current: str | None = None) -> str:
         if self._pairs is None:
@@ -58,6 +67,8 @@ class CandidatesModel(AdjudicationModel):
         r = self._pairs.iloc[i]
         fac = ", ".join(f"{html.escape(str(f))}: {html.escape(str(r[f]))}" for f in self._factors)
         out = f"<p><b>Pair {html.escape(self.titles[i])}</b> — {fac}</p>"
+        for c, v in self.context(i):
+            out += f"<p dir='auto'><i>{html.escape(c)}</i>: {html.escape(v)}</p>"
         for side in ("target", "source"):
             ref = f" ({html.escape(str(r[side + '_ref']))})" if f"{side}_ref" in r else ""
             out += f"<p dir='auto'><i>{side}{ref}</i><br>{html.escape(str(r[side + '_text']))}</p>"
@@ -118,7 +129,7 @@ def units_for_candidates(result: CandidatesResult) -> CandidatesModel:
     factors = tuple(f for f in [*result.factors, "overlap_bin"] if f in pairs.columns)
     groups = pairs[list(factors)].astype(str).agg(" · ".join, axis=1).tolist() if factors else None
     keys = pairs["pair_id"].astype(str).tolist()
-    return CandidatesModel(
+    model = CandidatesModel(
         annotators,
         keys,
         versions,
@@ -129,3 +140,7 @@ def units_for_candidates(result: CandidatesResult) -> CandidatesModel:
         pairs=pairs,
         factors=factors,
     )
+    competence = result.annotator_figures.competence
+    if competence is not None:  # the hints are in the order of the pairs
+        model.suggestions = {k: h for k, h in zip(keys, competence.hints, strict=True) if h}
+    return model

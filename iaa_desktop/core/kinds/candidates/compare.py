@@ -26,7 +26,9 @@ from numpy.typing import NDArray
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.candidates.annotators import (
     CandidatesAnnotators,
+    asks_annotators,
     candidates_annotators,
+    refuse_wide,
     split_models,
 )
 from iaa_desktop.core.kinds.candidates.model.settings import run_model
@@ -287,7 +289,12 @@ def _rename_annotators(data: CandidateData, opts: CandidatesOptions) -> None:
     """The user's names for the annotators (the ``annotator_names`` option), in place."""
     names = rename_annotators(data.annotators, opts.as_dict())
     if names != data.annotators:
-        data.labels = data.labels.rename(columns=dict(zip(data.annotators, names)))
+        renamed = dict(zip(data.annotators, names))
+        data.labels = data.labels.rename(columns=renamed)
+        if data.responses is not None:
+            data.responses["annotator"] = data.responses["annotator"].map(
+                lambda a: renamed.get(a, a)
+            )
         data.annotators = names
 
 
@@ -298,6 +305,7 @@ def run(
     yield Progress(0, 100, "Reading pairs and labels")
     data = read_candidates([Path(p) for p in inputs], opts.columns)
     _rename_annotators(data, opts)
+    refuse_wide(data, opts)
     models = split_models(data, opts)
     errors: list[ReaderError] = list(data.errors)
     warnings: list[ReaderError] = list(data.warnings)
@@ -350,9 +358,11 @@ def run(
         factors=factors,
         pairs=pairs,
     )
-    if models is not None or opts.planning:
-        yield Progress(94, 100, "Model annotators and planning")
-        result.annotator_figures = candidates_annotators(data.labels, models, opts)
+    if asks_annotators(opts):
+        yield Progress(94, 100, "Annotators: models, competence, batches, planning")
+        result.annotator_figures = candidates_annotators(
+            data.labels, models, opts, data.responses, data.labels_path
+        )
     yield Progress(100, 100, "Done")
     result.model = yield from run_model(result, opts.as_dict())
     return result

@@ -11,10 +11,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from iaa_desktop.core.kinds.annotators.fields import (
+    batch_column_option,
+    batch_size_option,
+    competence_option,
     epsilon_option,
     model_annotators_option,
     model_names,
+    occasion_column_option,
     planning_option,
+    retest_option,
 )
 from iaa_desktop.core.kinds.options import SEED, IntervalProvenance, Options, option
 
@@ -63,7 +68,7 @@ class CandidatesOptions(Options):
         SEED,
         "Random seed",
         "seed of the posterior draws (and of the model annotators' and the planning curve's "
-        "resamples)",
+        "resamples and of MACE's random starts)",
     )
     model: ModelChoice = _model(
         "none",
@@ -120,6 +125,24 @@ class CandidatesOptions(Options):
         "multi-κ counts it; the test scores accuracy)"
     )
     epsilon: float = epsilon_option()
+    competence: bool = competence_option(
+        "per candidate pair (labels as nominal categories, every label counting, repeats included)"
+    )
+    batch_column: str = batch_column_option(
+        "a column of a long labels table (pair_id, annotator, label, …) naming each label's batch "
+        "or date (a round, a timestamp): agreement per batch, with intervals; wide labels have "
+        "no such column"
+    )
+    batch_size: str = batch_size_option()
+    retest: bool = retest_option(
+        "agreement of each annotator with themself on pairs a long labels table has them label "
+        "more than once (the other figures count identical repeats once and leave out "
+        "differing ones)"
+    )
+    occasion_column: str = occasion_column_option(
+        "a column of a long labels table telling an annotator's repeated labels of a pair apart "
+        "(default: their order in the file)"
+    )
     planning: bool = planning_option(
         "the interval's half-width of Krippendorff's α, Fleiss' κ and the mean Cohen's κ "
         "(labels as nominal categories) against the number of doubly annotated pairs, by "

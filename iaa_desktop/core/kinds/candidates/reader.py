@@ -57,6 +57,11 @@ class CandidateData:
     labels_path: Path | None = None
     errors: list[ReaderError] = field(default_factory=list)
     warnings: list[ReaderError] = field(default_factory=list)
+    #: every label of a long labels table, repeats included, in file order: ``pair_id``,
+    #: ``annotator``, ``label`` and the file's other columns (a timestamp, a round …) and
+    #: ``__line__``; only labels of known pairs and kept annotators. None for wide labels, which
+    #: hold one label per pair and annotator and no column of their own.
+    responses: pd.DataFrame | None = None
 
 
 def pick_column(
@@ -154,8 +159,47 @@ def read_candidates(inputs: Sequence[Path], spec: CandidateColumns | None = None
     labels, annotators = _labels_table(labels_df, labels_path, spec, errors, warnings)
     labels = _labels_of_pairs(labels, labels_df, labels_path, pairs, spec, errors, warnings)
     return CandidateData(
-        pairs, labels, annotators, factors, pairs_path, labels_path, errors, warnings
+        pairs,
+        labels,
+        annotators,
+        factors,
+        pairs_path,
+        labels_path,
+        errors,
+        warnings,
+        long_responses(labels_df, spec, pairs, annotators),
     )
+
+
+#: the names a long labels table's columns are given in :attr:`CandidateData.responses`
+RESPONSE_COLUMNS = ("pair_id", "annotator", "label")
+
+
+def long_responses(
+    df: pd.DataFrame, spec: CandidateColumns, pairs: pd.DataFrame, annotators: Sequence[str]
+) -> pd.DataFrame | None:
+    """Every non-empty label of a long labels table (None when the table is wide), repeats
+    included, in file order, under the names :data:`RESPONSE_COLUMNS` beside the file's other
+    columns; labels of pairs missing from the pairs table and of annotators left out are
+    dropped, as the labels table drops them."""
+    cols = [c for c in df.columns if c != LINE]
+    c_id = pick_column(cols, spec.pair_id, ("pair_id", "pair", "id", "item"), ("id",))
+    c_ann = pick_column(cols, spec.annotator, ("annotator", "coder", "rater", "user"))
+    c_lab = pick_column(cols, spec.label, ("label", "judgment", "decision", "value"))
+    if not (c_id and c_ann and c_lab):
+        return None
+    named = {c_id: "pair_id", c_ann: "annotator", c_lab: "label"}
+    other = [c for c in df.columns if c not in named and c not in RESPONSE_COLUMNS]
+    out = df[[c_id, c_ann, c_lab, *other]].rename(columns=named)
+    out["pair_id"] = out["pair_id"].astype(str)
+    out["annotator"] = out["annotator"].astype(str)
+    out["label"] = out["label"].fillna("").astype(str).str.strip()
+    keep = (
+        (out["label"] != "")
+        & out["pair_id"].isin(set(pairs["pair_id"].astype(str)))
+        & out["annotator"].isin(set(annotators))
+    )
+    return out[keep].reset_index(drop=True)
 
 
 Found = tuple[pd.DataFrame, Path]  # a table and its file
@@ -407,6 +451,12 @@ def encode_labels(labels: pd.DataFrame) -> tuple[NDArray[Any], list[str]]:
     lookup = np.array([index.get(u, -1) for u in raw] + [-1], dtype=np.int32)
     codes = lookup[raw_codes].reshape(labels.shape)  # factorize's -1 picks the final -1
     return codes, cats
+
+
+def label_order(labels: Sequence[Any]) -> list[str]:
+    """The distinct non-empty labels in the order :func:`encode_labels` numbers categories
+    (numbers by value, then text)."""
+    return sorted({str(x) for x in labels if str(x) != ""}, key=lambda s: (_num(s), s))
 
 
 def _num(s: str) -> float:

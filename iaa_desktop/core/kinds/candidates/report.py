@@ -19,9 +19,15 @@ from iaa_desktop.core.export.report import KindReport, ReportContext, Section, S
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    batch_methods,
+    batch_section,
+    competence_methods,
+    competence_section,
     models_methods,
     models_section,
     planning_section,
+    retest_methods,
+    retest_section,
 )
 from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
 
@@ -106,6 +112,13 @@ def build(result: CandidatesResult, ctx: ReportContext) -> KindReport:
     j = result.annotator_figures.to_json()
     if "model_annotators" in j:
         kr.sections.append(models_section(j, ctx))
+    if "competence" in j:
+        kr.sections.append(competence_section(j, ctx))
+    if "per_batch" in j:
+        study = {**j, "overall": j["per_batch_study"]}
+        kr.sections.append(batch_section(study, "krippendorff_alpha", ctx))
+    if "retest" in j:
+        kr.sections.append(retest_section(j, ctx))
     if "planning" in j:
         kr.sections.append(planning_section(j, ctx))
     return kr
@@ -292,6 +305,39 @@ def methods(result: CandidatesResult) -> tuple[list[str], list[str]]:
             "alternative annotator test scores accuracy; α is nominal). " + models_methods(j)
         )
         refs = [*refs, "calderon2025", "benjamini2001"]
+    if "competence" in j:
+        paragraphs.append(
+            competence_methods(
+                j,
+                "Each candidate pair is an item and every label of the labels table a response, "
+                "an annotator's repeated labels of a pair included (also those labelled two ways, "
+                "which the other figures leave out); labels are treated as unordered categories.",
+            )
+        )
+        refs = [*refs, "dawid1979", "hovy2013"]
+    if "per_batch" in j or "retest" in j:
+        paragraphs.append(
+            "For agreement per batch and test–retest agreement, each candidate pair is an item "
+            "and each label a nominal category, and the coefficients are those a judgment table "
+            "of those labels reports (Krippendorff's α, Fleiss' κ, the mean Cohen's κ, percent "
+            "agreement and the others) with bootstrap intervals, not multi-κ; the whole "
+            "study's figures a batch is compared with are the same coefficients on all the "
+            "human annotators' labels."
+        )
+        refs = [*refs, "krippendorff2004"]
+    if "per_batch" in j:
+        paragraphs.append(
+            batch_methods(o.batch_column, o.batch_size, "the human annotators' labels")
+            + " An annotator's repeated labels of a pair inside a batch count once when "
+            "identical and are left out when they differ, as in the whole study."
+        )
+    if "retest" in j:
+        paragraphs.append(
+            retest_methods(
+                o.occasion_column,
+                "each one's labels with identical repeats counted once and differing ones left out",
+            )
+        )
     if "planning" in j:
         paragraphs.append(
             ("" if "model_annotators" in j else "Each candidate pair an item, the labels nominal: ")
