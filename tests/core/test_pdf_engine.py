@@ -1,0 +1,31 @@
+"""The PDF engine's library lookup: the linker cache answers what ``find_library`` would."""
+
+from __future__ import annotations
+
+import ctypes.util
+import sys
+
+import pytest
+
+from iaa_desktop.core.export import pdf
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the linker cache is Linux's")
+def test_linker_cache_lookup_agrees_with_find_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "weasyprint.text.ffi", raising=False)
+    original = ctypes.util.find_library
+    names = ["c", "m", "pango-1.0", "harfbuzz", "libpango-1.0-0", "no-such-library-here"]
+    expected = [original(n) for n in names]
+    with pdf.linker_cache_lookup():
+        got = [ctypes.util.find_library(n) for n in names]
+        assert ctypes.util.find_library is not original
+    assert got == expected
+    assert got[0] is not None  # the C library is in every cache
+    assert ctypes.util.find_library is original
+
+
+def test_lookup_left_alone_once_the_engine_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint.text.ffi", object())
+    original = ctypes.util.find_library
+    with pdf.linker_cache_lookup():
+        assert ctypes.util.find_library is original
