@@ -29,3 +29,18 @@ def test_lookup_left_alone_once_the_engine_is_loaded(monkeypatch: pytest.MonkeyP
     original = ctypes.util.find_library
     with pdf.linker_cache_lookup():
         assert ctypes.util.find_library is original
+
+
+def test_geometric_shapes_in_a_chart_stay_text_emoji_do_not() -> None:
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from iaa_desktop.core.export import html_blocks as B
+
+    assert all(B._plain_char(c) for c in "○●■□▲▼◆│─")
+    assert not any(B._plain_char(c) for c in "⚡🙂\u0304")
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    ax = fig.add_subplot(111)
+    ax.plot([0, 1], [0, 1], "o")
+    ax.set_xlabel("multi-κ  (○ posterior median, | point estimate)")
+    assert B._plain_text_only(fig)
