@@ -44,3 +44,25 @@ def test_geometric_shapes_in_a_chart_stay_text_emoji_do_not() -> None:
     ax.plot([0, 1], [0, 1], "o")
     ax.set_xlabel("multi-κ  (○ posterior median, | point estimate)")
     assert B._plain_text_only(fig)
+
+
+def test_fewer_collections_restores_the_interpreters_setting() -> None:
+    import gc
+
+    from iaa_desktop.core.export.gc_pause import YOUNG_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    with fewer_collections():
+        assert gc.get_threshold()[0] >= YOUNG_THRESHOLD
+        assert gc.get_freeze_count() > 0
+        with fewer_collections():  # nested: the outer one restores
+            pass
+        assert gc.get_threshold()[0] >= YOUNG_THRESHOLD
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+    try:
+        with fewer_collections():
+            raise ValueError
+    except ValueError:
+        pass
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
