@@ -66,3 +66,29 @@ def test_fewer_collections_restores_the_interpreters_setting() -> None:
     except ValueError:
         pass
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_a_passage_is_one_highlighted_span_with_its_shared_words_boxed() -> None:
+    import html
+    import re
+
+    from iaa_desktop.core.export.worst_pairs import _use_html
+
+    text = "He said: I can do all things <now> & then."
+    s0 = text.index("I can")
+    s1 = text.index(" <now>")
+    shared = {text.index(w): text.index(w) + len(w) for w in ("He", "can", "all", "then")}
+    shared[text.index("things")] = text.index("things") + 9  # crosses the span's end: not boxed
+    out = _use_html("u1", text, (s0, s1), shared)
+    assert out.count('class="target"') == 1
+    assert re.findall(r'<span class="shared">(.*?)</span>', out) == ["He", "can", "all", "then"]
+    assert (
+        '<span class="target">I <span class="shared">can</span> do '
+        '<span class="shared">all</span> things</span> &lt;now&gt; &amp; <span class="shared">'
+    ) in out
+    body = re.search(r"<bdi>(.*)</bdi>", out).group(1)
+    assert html.unescape(re.sub(r"<[^>]+>", "", body)) == text
+    # no span, or one outside the text: nothing highlighted, every whole token boxed
+    for span in (None, (5, 500)):
+        plain = _use_html("u1", text, span, shared)
+        assert 'class="target"' not in plain and plain.count('class="shared"') == 5
