@@ -92,3 +92,38 @@ def test_a_passage_is_one_highlighted_span_with_its_shared_words_boxed() -> None
     for span in (None, (5, 500)):
         plain = _use_html("u1", text, span, shared)
         assert 'class="target"' not in plain and plain.count('class="shared"') == 5
+
+
+def test_a_command_leaves_its_objects_to_the_system_at_exit_with_its_output_whole(
+    tmp_path,
+) -> None:
+    import json
+    import os
+    import subprocess
+    from pathlib import Path
+
+    import iaa_desktop
+
+    example = Path(iaa_desktop.__file__).parent / "resources" / "examples" / "judgments"
+    env = {**os.environ, "PYTHONPATH": str(Path(iaa_desktop.__file__).parents[1])}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "iaa_desktop",
+            "report",
+            str(example / "ratings.csv"),
+            "--json",
+            "-",
+            "--csv",
+            str(tmp_path),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["kind"] == "table"
+    assert sorted(p.name for p in tmp_path.glob("*.csv"))
