@@ -2,7 +2,7 @@
 and the window (``open --screenshot``), CPU time best of N (default two) and wall beside it.
 
     python bench/bench_studies.py [--repeat 2] [--repo PATH] [--only json,pdf,window]
-                                  [--studies psalms,trotr,...]
+                                  [--studies psalms,trotr,...] [--before PATH]
 
 Studies: the Psalms coreference study, the TRoTR DURel export, the shared candidates study, the
 normalization study and the multi-label study (``$IAA_SHARED_DATA``), and the bundled judgments
@@ -14,7 +14,9 @@ example as the window's reference. Printed, as ratios measured in this one run:
 
 CPU time is the child's user + system time (``resource.getrusage(RUSAGE_CHILDREN)``): on a
 machine shared with other work it is the figure to compare; wall time says what a user waits.
-``--repo`` times another checkout (e.g. the code before a change) with the same inputs.
+``--repo`` times another checkout (e.g. the code before a change) with the same inputs;
+``--before PATH`` times that checkout too, each command right after this one's (so both see the
+same load), and prints per study the PDF CPU, the JSON CPU and their ratio for both.
 """
 
 from __future__ import annotations
@@ -62,12 +64,37 @@ def best(t: timing.Timing) -> str:
     return f"cpu {t.cpu_best:6.2f} s (best of {t.repeat}), wall {t.wall_best:6.2f} s"
 
 
+def print_before_after(
+    names: list[str],
+    got_before: dict[tuple[str, str], timing.Timing],
+    got: dict[tuple[str, str], timing.Timing],
+) -> None:
+    """Per study: PDF CPU, JSON CPU and their ratio, before and now."""
+    print("\nPDF against --json, CPU best of each (target ≤ 2.5):")
+    print(
+        f"  {'study':15s} {'before: pdf':>12s} {'json':>6s} {'ratio':>6s}   "
+        f"{'now: pdf':>9s} {'json':>6s} {'ratio':>6s}"
+    )
+    for name in names:
+        cells = []
+        for g in (got_before, got):
+            p, j = g.get((name, "pdf")), g.get((name, "json"))
+            if p is None or j is None:
+                cells.append(f"{'–':>12s} {'–':>6s} {'–':>6s}")
+            else:
+                cells.append(f"{p.cpu_best:12.2f} {j.cpu_best:6.2f} {p.cpu_best / j.cpu_best:6.2f}")
+        print(f"  {name:15s} {cells[0]}   {cells[1][3:]}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--repo", type=Path, default=ROOT, help="checkout to time (default: this one)")
     ap.add_argument("--only", default="json,pdf,window", help="which commands: json,pdf,window")
     ap.add_argument("--studies", default="", help="comma-separated study names (default: all)")
+    ap.add_argument(
+        "--before", type=Path, help="another checkout (the code before a change) timed alongside"
+    )
     args = ap.parse_args()
     repo = args.repo.resolve()
     only = set(args.only.split(","))
@@ -79,6 +106,8 @@ def main() -> int:
     all_studies = studies(repo)
     names = [s for s in args.studies.split(",") if s] or list(all_studies)
     got: dict[tuple[str, str], timing.Timing] = {}
+    got_before: dict[tuple[str, str], timing.Timing] = {}
+    env_before = {**env, "PYTHONPATH": str(args.before.resolve())} if args.before else None
     py = [sys.executable, "-m", "iaa_desktop"]
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
@@ -102,6 +131,12 @@ def main() -> int:
                 status = "" if ok else f"  EXIT {t.result.returncode}: {t.result.stderr[-300:]}"
                 print(f"{name:18s} {what:6s} {best(t)}{status}", flush=True)
                 timing.record("studies", f"{name} {what} (whole process)", t)
+                if env_before is not None and what != "window":
+                    tb = timing.measure_process(
+                        cmd, repeat=args.repeat, env=env_before, cwd=args.before, timeout=900
+                    )
+                    got_before[(name, what)] = tb
+                    print(f"{'  (before)':18s} {what:6s} {best(tb)}", flush=True)
 
     def cpu(name: str, what: str) -> float | None:
         t = got.get((name, what))
@@ -128,6 +163,8 @@ def main() -> int:
             cpu("judgments-example", "window"),
             3,
         )
+    if got_before:
+        print_before_after(names, got_before, got)
     return 0
 
 

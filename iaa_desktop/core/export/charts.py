@@ -205,12 +205,17 @@ def forest(
     groups = list(groups) if groups is not None else ["" for _ in labels]
     colours = {g: f"C{k % 10}" for k, g in enumerate(dict.fromkeys(groups))}
     v, lo, hi = (np.asarray(x, dtype=float) for x in (values, low, high))
-    for y, g, a, b, c in zip(ys, groups, lo, hi, v):
-        col = colours[g]
-        if math.isfinite(a) and math.isfinite(b):
-            ax.plot([a, b], [y, y], color=col, lw=1.6)
-        if math.isfinite(c):
-            ax.plot([c], [y], "o", color=col, ms=4)
+    # one interval collection and one marker line per group (not two artists per row: a long
+    # forest drew a hundred artists); intervals end as a 1.6-pt line of their own would
+    g_of = np.asarray([list(colours).index(g) for g in groups], dtype=int)
+    for k, col in enumerate(colours.values()):
+        mine = g_of == k
+        spans = mine & np.isfinite(lo) & np.isfinite(hi)
+        if spans.any():
+            ax.hlines(ys[spans], lo[spans], hi[spans], colors=col, lw=1.6, capstyle="projecting")
+        dots = mine & np.isfinite(v)
+        if dots.any():
+            ax.plot(v[dots], ys[dots], "o", color=col, ms=4, zorder=2.1)
     if n and math.isfinite(v[0]):
         ax.axvline(v[0], color="0.5", lw=0.8, ls="--")
     ax.axvline(0.0, color="0.8", lw=0.8)

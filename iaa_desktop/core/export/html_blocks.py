@@ -292,14 +292,11 @@ def pair_heatmap_html(
 
 def _plain_char(ch: str) -> bool:
     """A character the PDF engine's SVG text draws right: left to right, no shaping, no marks
-    (Latin, Greek, Cyrillic, punctuation, arrows, mathematical operators)."""
+    (Latin, Greek, Cyrillic, punctuation, arrows, mathematical operators, box drawing and
+    geometric shapes such as ○ ■ ▲)."""
     o = ord(ch)
-    return (o < 0x0590 or 0x2000 <= o < 0x2400) and unicodedata.category(ch) not in (
-        "Mn",
-        "Mc",
-        "Me",
-        "Cf",
-    )
+    plain_block = o < 0x0590 or 0x2000 <= o < 0x2400 or 0x2500 <= o < 0x2600
+    return plain_block and unicodedata.category(ch) not in ("Mn", "Mc", "Me", "Cf")
 
 
 def _plain_text_only(fig: Any) -> bool:

@@ -462,15 +462,18 @@ def write_report(
     next to what ``result.tables()`` gives.
     """
     from iaa_desktop.core.export import pdf
+    from iaa_desktop.core.export.gc_pause import fewer_collections
     from iaa_desktop.core.io import write_bytes_atomic, write_csv_tables, write_text_atomic
 
     ctx = ReportContext(
         title=title, paper=(paper or default_paper()).lower(), adjudication=adjudication
     )
     written: list[Path] = []
-    built = build_report(result, ctx)
+    with fewer_collections():
+        built = build_report(result, ctx)
+        document = pdf.pdf_bytes(_render_pdf(built.html)) if pdf_path is not None else b""
     if pdf_path is not None:
-        write_bytes_atomic(Path(pdf_path), pdf.pdf_bytes(_render_pdf(built.html)))
+        write_bytes_atomic(Path(pdf_path), document)
         written.append(Path(pdf_path))
     if html_path is not None:
         write_text_atomic(Path(html_path), built.html)

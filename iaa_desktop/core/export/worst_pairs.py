@@ -11,26 +11,40 @@ from iaa_desktop.core.export.html_blocks import esc, text_dir
 from iaa_desktop.core.export.report import Section
 
 
+def _boxed(text: str, a: int, b: int, shared: dict[int, int]) -> str:
+    """``text[a:b]`` escaped, each shared token lying wholly inside it boxed."""
+    out, at = [], a
+    for s in sorted(k for k in shared if a <= k < b):
+        e = shared[s]
+        if e <= s or e > b or s < at:
+            continue
+        out.append(esc(text[at:s]))
+        out.append(f'<span class="shared">{esc(text[s:e])}</span>')
+        at = e
+    out.append(esc(text[at:b]))
+    return "".join(out)
+
+
 def _use_html(
     label: str, text: str, span: tuple[int, int] | None, shared: dict[int, int] | None = None
 ) -> str:
     """One passage: the reused span highlighted, the words it shares with the other passage
-    boxed (``shared``: start → end of each such token), as the window shows them."""
+    boxed (``shared``: start → end of each such token), as the window shows them.
+
+    The span is one element and each boxed word one inside it (not an element per word and per
+    space between): the PDF engine lays out a box per element."""
     d = text_dir(text)
-    ok_span = span is not None and 0 <= span[0] < span[1] <= len(text)
-    cuts = {0, len(text), *(span if ok_span and span else ())}
-    for s, e in (shared or {}).items():
-        cuts.update((s, e))
-    points = sorted(c for c in cuts if 0 <= c <= len(text))
-    parts = []
-    for a, b in zip(points, points[1:]):
-        piece = esc(text[a:b])
-        if (shared or {}).get(a) == b:
-            piece = f'<span class="shared">{piece}</span>'
-        if ok_span and span and span[0] <= a and b <= span[1]:
-            piece = f'<span class="target">{piece}</span>'
-        parts.append(piece)
-    return f'<div class="use" dir="{d}"><b>{esc(label)}:</b> <bdi>{"".join(parts)}</bdi></div>'
+    shared = shared or {}
+    if span is not None and 0 <= span[0] < span[1] <= len(text):
+        s0, s1 = span
+        body = (
+            _boxed(text, 0, s0, shared)
+            + f'<span class="target">{_boxed(text, s0, s1, shared)}</span>'
+            + _boxed(text, s1, len(text), shared)
+        )
+    else:
+        body = _boxed(text, 0, len(text), shared)
+    return f'<div class="use" dir="{d}"><b>{esc(label)}:</b> <bdi>{body}</bdi></div>'
 
 
 def _shared_at(tokens: Any, shared: Any) -> dict[int, int]:
