@@ -227,3 +227,14 @@ def test_report_has_the_batch_and_retest_sections_per_label(tmp_path):
         "Resolution",
     ):
         assert part in html, part
+
+
+def test_an_empty_batch_cell_is_a_batch_of_its_own(tmp_path):
+    rows = [r for r in _rows() if r[4] == "1"]
+    rows[5] = (*rows[5][:3], "", rows[5][4])
+    path = _write_long(tmp_path / "plot.tsv", rows)
+    j = run_to_end(MULTILABEL.run([path], {"batch_column": "timestamp"})).to_json()
+    batches = list(dict.fromkeys(b["batch"] for b in j["per_batch"]))
+    assert batches == ["(empty)", *sorted({_week(t[:10]) for *_x, t, _r in rows if t})]
+    empty = [b for b in j["per_batch"] if b["batch"] == "(empty)"]
+    assert all(b["n_judgments"] == 1 and b["overall"] == {} for b in empty)

@@ -213,6 +213,23 @@ def _own(responses: pd.DataFrame, column: str) -> pd.Series:
     return responses[OWN + column].astype(object).where(responses[OWN + column].notna(), "")
 
 
+#: the batch of the annotations whose batch cell is empty
+NO_BATCH = "(empty)"
+
+
+def _batches(values: pd.Series, size: str) -> pd.Series:
+    """Each annotation's batch (:func:`batch_labels`); an empty cell is the batch
+    :data:`NO_BATCH` of its own, not a reason to read the dates of the others as text."""
+    text = values.astype(str).str.strip()
+    blank = (text == "").to_numpy()
+    if not blank.any():
+        return batch_labels(text, size)
+    out = pd.Series(NO_BATCH, index=values.index, dtype=object)
+    if not blank.all():
+        out[~blank] = batch_labels(text[~blank], size).to_numpy()
+    return out
+
+
 def _first_kept(rows: NDArray[Any], cols: NDArray[Any], bits: NDArray[Any], n: int) -> Any:
     """The items × ``n`` code matrix of some responses, the first response of a cell kept;
     items in the order they first appear (as a judgment table of these responses lists them,
@@ -238,7 +255,7 @@ def _time_figures(
     names = resp["annotator"].astype(str)
     out: dict[str, Any] = {}
     if options.batch_column:
-        labels = batch_labels(_own(resp, options.batch_column), options.batch_size)
+        labels = _batches(_own(resp, options.batch_column), options.batch_size)
         human = names.isin(humans.annotators).to_numpy()
         batches = sorted(pd.unique(labels[human]), key=str)
         rows: list[dict[str, Any]] = []
