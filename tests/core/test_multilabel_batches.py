@@ -238,3 +238,14 @@ def test_an_empty_batch_cell_is_a_batch_of_its_own(tmp_path):
     assert batches == ["(empty)", *sorted({_week(t[:10]) for *_x, t, _r in rows if t})]
     empty = [b for b in j["per_batch"] if b["batch"] == "(empty)"]
     assert all(b["n_judgments"] == 1 and b["overall"] == {} for b in empty)
+
+
+def test_without_retest_a_repeat_stays_a_problem_and_out_of_the_batches(tmp_path):
+    rows = _rows()
+    path = _write_long(tmp_path / "plot.tsv", rows)
+    res = run_to_end(MULTILABEL.run([path], {"batch_column": "timestamp"}))
+    firsts = len({(i, a) for i, a, *_x in rows})
+    twice = [e for e in res.errors if "a second time; the first annotation was kept" in str(e)]
+    assert len(twice) == len(rows) - firsts
+    one_label = [b for b in res.to_json()["per_batch"] if b["label"] == LABELS[0]]
+    assert sum(b["n_judgments"] for b in one_label) == firsts
