@@ -249,3 +249,23 @@ def test_without_retest_a_repeat_stays_a_problem_and_out_of_the_batches(tmp_path
     assert len(twice) == len(rows) - firsts
     one_label = [b for b in res.to_json()["per_batch"] if b["label"] == LABELS[0]]
     assert sum(b["n_judgments"] for b in one_label) == firsts
+
+
+def test_a_wide_tables_zero_one_batch_column_and_retest(tmp_path):
+    """A 0/1 batch column of a wide table would pass for a label; named as the batch column it
+    is none. Test–retest from a wide table equals the long table's."""
+    rows = _rows()
+    long = _write_long(tmp_path / "plot.tsv", rows)
+    wide = tmp_path / "plot.csv"
+    pd.DataFrame(
+        [
+            {"item": i, "annotator": a, **{lab: int(lab in s) for lab in LABELS}, "half": k % 2}
+            for k, (i, a, s, _t, _r) in enumerate(rows)
+        ]
+    ).to_csv(wide, index=False)
+    assert run_to_end(MULTILABEL.run([wide], {})).to_json()["labels"] == [*LABELS, "half"]
+    j = run_to_end(MULTILABEL.run([wide], {"batch_column": "half", "retest": True})).to_json()
+    assert j["labels"] == list(LABELS)
+    assert [b["batch"] for b in j["per_batch"][:2]] == ["0", "1"]
+    from_long = run_to_end(MULTILABEL.run([long], {"retest": True})).to_json()
+    assert j["retest"] == from_long["retest"]

@@ -372,6 +372,7 @@ def label_batch_figure(j: dict[str, Any], key: str, labels: list[str] | None = N
     ``per_batch[]`` name a ``label``; ``labels``: those drawn, default every one), the batches
     in order along the axis; each label's whole-study value (``j["per_batch_study"][label]``)
     a dotted line in its colour."""
+    import matplotlib
     from matplotlib.figure import Figure
 
     rows = j["per_batch"]
@@ -381,12 +382,13 @@ def label_batch_figure(j: dict[str, Any], key: str, labels: list[str] | None = N
     fig = Figure(figsize=(6.8, 3.2), dpi=100, layout="constrained")
     ax = fig.add_subplot(111)
     shift = 0.25 / max(1, len(shown))
+    cmap = matplotlib.colormaps["tab20"]  # up to 20 labels told apart (the default cycle: 10)
     for n, lab in enumerate(shown):
         mine = [r for r in rows if str(r["label"]) == lab and (r["overall"].get(key) or {})]
         xs = [x_of[str(r["batch"])] + (n - (len(shown) - 1) / 2) * shift for r in mine]
         fs = [r["overall"][key] for r in mine]
         vs = [f["value"] if f["value"] is not None else float("nan") for f in fs]
-        colour = f"C{n % 10}"
+        colour = f"C{n}" if len(shown) <= 10 else cmap(n % 20)
         ax.plot(xs, vs, "-o", color=colour, ms=4, lw=1.2, label=lab)
         for x, f in zip(xs, fs):
             if f["ci_low"] is not None and f["ci_high"] is not None:
