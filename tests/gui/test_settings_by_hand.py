@@ -156,6 +156,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "A3", "changes"),  # A3 leaves the humans' figures
         ("epsilon", "0.1", "changes"),
         ("competence", "", "changes"),
+        ("batch_column", "x", "refused"),  # the example's file has no such column
+        ("batch_size", "x", "same"),  # no batch column: nothing binned
+        ("retest", "", "changes"),  # retest[] (empty: nobody labelled an item twice)
+        ("occasion_column", "x", "refused"),  # no such column in the annotation file
         ("planning", "", "changes"),
     ],
     "normalization": [

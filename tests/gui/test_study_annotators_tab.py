@@ -293,3 +293,46 @@ def test_the_competence_line_names_the_most_and_least_competent():
     per_label = [{**r, "label": lab} for r in rows for lab in ("a", "b")]
     assert "per label for 2 labels" in competence_line({"competence": per_label})
     assert competence_line({}) == ""
+
+
+def test_multilabel_batches_and_retest_narrow_to_one_label(qtbot, window, tmp_path):
+    """Agreement per batch and test–retest per label: the label and metric chosen in their
+    drop-downs narrow the table and its chart; the headline counts the batches once."""
+    from tests.core.test_multilabel_batches import _rows, _write_long
+
+    path = _write_long(tmp_path / "plot.tsv", _rows())
+    options = {"batch_column": "timestamp", "retest": True, "occasion_column": "round"}
+    with qtbot.waitSignal(window.session.results_ready, timeout=180000) as blocker:
+        window.open_inputs([path], "multilabel", options)
+    js = blocker.args[0].to_json()
+    panel = _annotators_tab(qtbot, window)
+    assert "Agreement over 4 batches" in panel.headline.text()
+    assert _titles(panel)[:3] == [
+        TABLE_TITLES["per_batch"],
+        TABLE_TITLES["per_batch_study"],
+        TABLE_TITLES["retest"],
+    ]
+    _pick(qtbot, panel, "per_batch")
+    labels, metrics = panel.choices["label"], panel.choices["metric"]
+    assert labels.isVisible() and metrics.isVisible()
+    assert [labels.itemData(i) for i in range(labels.count())] == js["labels"]
+    assert metrics.currentData() == "krippendorff_alpha"
+    user.choose(qtbot, labels, "Success")
+    qtbot.waitUntil(lambda: labels.currentData() == "Success")
+    mine = [b for b in js["per_batch"] if b["label"] == "Success"]
+    shown = panel.model.frame
+    assert list(shown["batch"]) == [b["batch"] for b in mine]
+    np.testing.assert_allclose(
+        shown["value"].to_numpy(dtype=float),
+        [b["overall"]["krippendorff_alpha"]["value"] for b in mine],
+    )
+    qtbot.waitUntil(lambda: panel.chart is not None and panel.chart.isVisible())
+    _pick(qtbot, panel, "retest")
+    qtbot.waitUntil(lambda: labels.isVisible())
+    assert labels.currentData() == "Success"  # the label chosen stays
+    rows = [r for r in js["retest"] if r["label"] == "Success"]
+    assert list(panel.model.frame["annotator"]) == [r["annotator"] for r in rows]
+    np.testing.assert_allclose(
+        panel.model.frame["value"].to_numpy(dtype=float),
+        [r["krippendorff_alpha"]["value"] for r in rows],
+    )

@@ -231,8 +231,14 @@ def batches_line(figures: dict[str, Any]) -> str:
     batches = figures.get("per_batch") or []
     if not batches:
         return ""
-    below = [str(b.get("batch", "")) for b in batches if b.get("below_study")]
-    text = f"Agreement over {len(batches)} batches"
+    # rows per label and batch (multi-label): the batches counted once, a label beside each flag
+    below = [
+        str(b.get("batch", "")) + (f" ({b['label']})" if "label" in b else "")
+        for b in batches
+        if b.get("below_study")
+    ]
+    n = len(dict.fromkeys(str(b.get("batch", "")) for b in batches))
+    text = f"Agreement over {n} batches"
     if below:
         shown = ", ".join(html.escape(b) for b in below[:4]) + (" …" if len(below) > 4 else "")
         text += f": <b>{len(below)}</b> with an interval below the study's ({shown})"
@@ -519,12 +525,18 @@ class StudyAnnotatorsPanel(QWidget):
                 frame = frame[frame["metric"].astype(str) == metric]
             from iaa_desktop.core.export import charts
 
+            # the whole study's value as the line (per label in a multi-label study)
+            study = self.figures.get("per_batch_study") or {}
+            if "label" in chosen and isinstance(study.get(chosen["label"]), dict):
+                study = study[chosen["label"]]
+            reference = ((study.get(metric) or {}) if metric else {}).get("value")
             return charts.interval_dots(
                 [str(b) for b in frame["batch"]],
                 frame["value"].to_numpy(dtype=float),
                 frame["ci_low"].to_numpy(dtype=float),
                 frame["ci_high"].to_numpy(dtype=float),
                 xlabel=column_title(metric) if metric else "",
+                reference=reference if isinstance(reference, int | float) else None,
             )
         return None
 

@@ -215,10 +215,12 @@ def retest(
 
 
 def batch_table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """``per_batch[]`` as a CSV table: one row per batch and coefficient."""
+    """``per_batch[]`` as a CSV table: one row per batch and coefficient (per label and batch
+    when the rows name a ``label``, as a multi-label study's do)."""
     return pd.DataFrame(
         [
             {
+                **({"label": r["label"]} if "label" in r else {}),
                 "batch": r["batch"],
                 "n_judgments": r["n_judgments"],
                 "n_items": r["n_items"],
@@ -233,10 +235,12 @@ def batch_table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
 
 def retest_table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """``retest[]`` as a CSV table: one row per annotator and coefficient."""
+    """``retest[]`` as a CSV table: one row per annotator and coefficient (per label and
+    annotator when the rows name a ``label``)."""
     return pd.DataFrame(
         [
             {
+                **({"label": r["label"]} if "label" in r else {}),
                 "annotator": r["annotator"],
                 "n_occasions": r["n_occasions"],
                 "n_items": r["n_items"],

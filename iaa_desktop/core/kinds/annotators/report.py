@@ -19,6 +19,8 @@ __all__ = [
     "batch_figure",
     "batch_methods",
     "batch_section",
+    "label_batch_figure",
+    "label_batch_section",
     "retest_methods",
     "retest_section",
     "competence_methods",
@@ -361,11 +363,114 @@ def batch_section(j: dict[str, Any], key: str, ctx: ReportContext) -> Section:
     return Section("Agreement over batches", "\n".join(body), anchor="batches")
 
 
+#: the most batches whose labels are written under the per-label chart's axis
+_MAX_BATCH_TICKS = 24
+
+
+def label_batch_figure(j: dict[str, Any], key: str, labels: list[str] | None = None) -> Any:
+    """Per batch the coefficient ``key`` with its 95% interval, one line per label (the rows of
+    ``per_batch[]`` name a ``label``; ``labels``: those drawn, default every one), the batches
+    in order along the axis; each label's whole-study value (``j["per_batch_study"][label]``)
+    a dotted line in its colour."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    rows = j["per_batch"]
+    batches = list(dict.fromkeys(str(r["batch"]) for r in rows))
+    shown = labels or list(dict.fromkeys(str(r["label"]) for r in rows))
+    x_of = {b: n for n, b in enumerate(batches)}
+    fig = Figure(figsize=(6.8, 3.2), dpi=100, layout="constrained")
+    ax = fig.add_subplot(111)
+    shift = 0.25 / max(1, len(shown))
+    cmap = matplotlib.colormaps["tab20"]  # up to 20 labels told apart (the default cycle: 10)
+    for n, lab in enumerate(shown):
+        mine = [r for r in rows if str(r["label"]) == lab and (r["overall"].get(key) or {})]
+        xs = [x_of[str(r["batch"])] + (n - (len(shown) - 1) / 2) * shift for r in mine]
+        fs = [r["overall"][key] for r in mine]
+        vs = [f["value"] if f["value"] is not None else float("nan") for f in fs]
+        colour = f"C{n}" if len(shown) <= 10 else cmap(n % 20)
+        ax.plot(xs, vs, "-o", color=colour, ms=4, lw=1.2, label=lab)
+        for x, f in zip(xs, fs):
+            if f["ci_low"] is not None and f["ci_high"] is not None:
+                ax.vlines(x, f["ci_low"], f["ci_high"], color=colour, lw=1, alpha=0.7)
+        study = (j.get("per_batch_study", {}).get(lab) or {}).get(key) or {}
+        if study.get("value") is not None:
+            ax.axhline(study["value"], color=colour, lw=0.8, ls=":")
+    step = max(1, -(-len(batches) // _MAX_BATCH_TICKS))
+    ticks = list(range(0, len(batches), step))
+    ax.set_xticks(ticks, labels=[batches[t] for t in ticks], rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel(f"{metric_title(key)} (95% interval)")
+    # beside the axes, clear of the intervals
+    ax.legend(
+        fontsize=8, title="label", title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1)
+    )
+    return fig
+
+
+def label_batch_section(j: dict[str, Any], key: str, ctx: ReportContext) -> Section:
+    """The section of ``per_batch[]`` rows that name a ``label`` (agreement per batch and label):
+    one chart of ``key`` per batch with a line per label, one table of every label's batches
+    (``j["per_batch_study"]``: the study's figures per label)."""
+    rows = j["per_batch"]
+    body = []
+    if any(r["overall"].get(key) for r in rows) and ctx.charts:
+        body.append(
+            figure_html(
+                label_batch_figure(j, key),
+                "Agreement per batch and label with 95% intervals; the dotted lines are the "
+                "whole study's, in the label's colour.",
+            )
+        )
+    table = pd.DataFrame(
+        [
+            {
+                "label": r["label"],
+                "batch": r["batch"],
+                "n_judgments": r["n_judgments"],
+                "n_items": r["n_items"],
+                "value": (r["overall"].get(key) or {}).get("value"),
+                "ci_low": (r["overall"].get(key) or {}).get("ci_low"),
+                "ci_high": (r["overall"].get(key) or {}).get("ci_high"),
+                "study": ((j.get("per_batch_study", {}).get(r["label"]) or {}).get(key) or {}).get(
+                    "value"
+                ),
+                "below": "below the study" if key in r["below_study"] else "",
+            }
+            for r in rows
+        ]
+    )
+    if len(table):
+        body.append(
+            table_html(
+                table,
+                list(table.columns),
+                {
+                    "label": "Label",
+                    "batch": "Batch",
+                    "n_judgments": "annotations",
+                    "n_items": "pairable items",
+                    "value": metric_title(key),
+                    "ci_low": "low",
+                    "ci_high": "high",
+                    "study": "study",
+                    "below": "",
+                },
+                digits={"n_judgments": 0, "n_items": 0},
+                caption="Agreement per batch and label (every coefficient in the CSV table "
+                "per_batch)",
+                max_rows=ctx.max_rows,
+            )
+        )
+    return Section("Agreement over batches", "\n".join(body), anchor="batches")
+
+
 def retest_section(j: dict[str, Any], ctx: ReportContext) -> Section:
-    """The section of ``retest[]``: each annotator's agreement with themself."""
+    """The section of ``retest[]``: each annotator's agreement with themself (per label when
+    the rows name a ``label``)."""
     rows = []
     for r in j["retest"]:
         row: dict[str, Any] = {
+            **({"label": r["label"]} if "label" in r else {}),
             "annotator": r["annotator"],
             "n_occasions": r["n_occasions"],
             "n_items": r["n_items"],
@@ -386,6 +491,7 @@ def retest_section(j: dict[str, Any], ctx: ReportContext) -> Section:
         t,
         list(t.columns),
         {
+            "label": "Label",
             "annotator": "Annotator",
             "n_occasions": "occasions",
             "n_items": "items repeated",

@@ -1,8 +1,10 @@
 """Annotators, human and model, in a multi-label study: each label as a 0/1 item × annotator
 table (present or absent in the annotator's set), the figures shared by every kind with such a
 matrix (:mod:`iaa_desktop.core.kinds.annotators`) computed per label: the model annotators'
-alternative annotator test (accuracy) with κ and nominal α, the planning curve, and Dawid–Skene
-and MACE competence with an inferred presence of each label per item."""
+alternative annotator test (accuracy) with κ and nominal α, the planning curve, Dawid–Skene
+and MACE competence with an inferred presence of each label per item, agreement per batch and
+test–retest agreement (:mod:`iaa_desktop.core.kinds.annotators.batches`) on each label's
+presence."""
 
 from __future__ import annotations
 
@@ -14,16 +16,62 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.batches import (
+    batch_labels,
+    batch_table,
+    coded_overall,
+    file_order_occasions,
+    per_batch,
+    retest,
+    retest_table,
+)
 from iaa_desktop.core.kinds.annotators.competence import CompetenceFigures, matrix_competence
 from iaa_desktop.core.kinds.annotators.matrix import MatrixFigures, matrix_figures
 from iaa_desktop.core.kinds.annotators.models import split_columns
 from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
-from iaa_desktop.core.kinds.multilabel.reader import MultiLabelData
+from iaa_desktop.core.kinds.multilabel.reader import OWN, MultiLabelData
+from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED
+from iaa_desktop.core.metrics.suite import CodedOptions
 
-__all__ = ["PRESENCE", "LabelAnnotators", "label_annotators", "split_models"]
+__all__ = [
+    "PRESENCE",
+    "LabelAnnotators",
+    "asks_time",
+    "label_annotators",
+    "split_models",
+    "time_columns",
+    "with_names",
+]
 
 #: a label's two categories per item, in competence's inferred labels
 PRESENCE = ("absent", "present")
+#: a label's presence as nominal categories 0 (absent) and 1 (present)
+_PRESENCE_CODED = CodedOptions(level="nominal", values=np.array([0.0, 1.0]), spearman=False)
+
+
+def asks_time(options: MultiLabelOptions) -> bool:
+    """Whether the options ask for agreement per batch or test–retest agreement."""
+    return bool(options.batch_column or options.retest)
+
+
+def time_columns(options: MultiLabelOptions) -> dict[str, str]:
+    """The columns the annotation files must have for the options, each with its option."""
+    out: dict[str, str] = {}
+    if options.retest and options.occasion_column:
+        out[options.occasion_column] = "Occasion column"
+    if options.batch_column:
+        out[options.batch_column] = "Batch column"
+    return out
+
+
+def with_names(data: MultiLabelData, names: tuple[str, ...]) -> MultiLabelData:
+    """``data`` with its annotators renamed to ``names`` (in the responses too)."""
+    if names == data.annotators:
+        return data
+    resp = data.responses
+    if resp is not None:
+        resp = resp.assign(annotator=resp["annotator"].map(dict(zip(data.annotators, names))))
+    return replace(data, annotators=names, responses=resp)
 
 
 def split_models(
@@ -66,6 +114,12 @@ class LabelAnnotators:
     asked_planning: bool = False
     #: per label Dawid–Skene and MACE on present/absent (empty unless asked for)
     competence: dict[str, CompetenceFigures] = field(default_factory=dict)
+    #: ``per_batch[]`` (rows with a ``label``; None unless asked for) and per label the whole
+    #: study's figures the batches are compared with
+    per_batch: tuple[dict[str, Any], ...] | None = None
+    per_batch_study: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: ``retest[]`` (rows with a ``label``; None unless asked for)
+    retest: tuple[dict[str, Any], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -78,6 +132,11 @@ class LabelAnnotators:
             out["competence"] = [row for f in c for row in f.competence]
             out["inferred"] = [row for f in c for row in f.inferred]
             out["competence_fit"] = {lab: f.fit for lab, f in self.competence.items()}
+        if self.per_batch is not None:
+            out["per_batch"] = list(self.per_batch)
+            out["per_batch_study"] = self.per_batch_study
+        if self.retest is not None:
+            out["retest"] = list(self.retest)
         if self.asked_planning:
             out["planning"] = [
                 {"label": lab, **c} for lab, f in self.per_label.items() for c in f.planning
@@ -98,6 +157,17 @@ class LabelAnnotators:
             for name in ("competence", "inferred"):
                 out[name] = pd.concat([f.tables()[name] for f in c], ignore_index=True)
             out["confusion"] = pd.concat([f.confusion_table() for f in c], ignore_index=True)
+        if self.per_batch is not None:
+            out["per_batch"] = batch_table(self.per_batch)
+            out["per_batch_study"] = pd.DataFrame(
+                [
+                    {"label": lab, "metric": k, **v}
+                    for lab, study in self.per_batch_study.items()
+                    for k, v in study.items()
+                ]
+            )
+        if self.retest is not None:
+            out["retest"] = retest_table(self.retest)
         if self.asked_planning:
             out["planning"] = pd.DataFrame(self.to_json()["planning"])
         return out
@@ -111,7 +181,8 @@ def label_annotators(
 ) -> LabelAnnotators:
     """The figures the options ask for, per label (nothing when they ask for none)."""
     if model_codes is None and not options.planning and not options.competence:
-        return LabelAnnotators()
+        if not asks_time(options):
+            return LabelAnnotators()
     k = humans.k
     out: dict[str, MatrixFigures] = {}
     for j, lab in enumerate(humans.labels):
@@ -133,4 +204,97 @@ def label_annotators(
             competence[lab] = matrix_competence(
                 label_bits(every, j, k), names, PRESENCE, humans.items, models, first={"label": lab}
             )
-    return LabelAnnotators(out, model_codes is not None, options.planning, competence)
+    time = _time_figures(humans, models, options) if asks_time(options) else {}
+    return LabelAnnotators(out, model_codes is not None, options.planning, competence, **time)
+
+
+def _own(responses: pd.DataFrame, column: str) -> pd.Series:
+    """A column of the annotation files (the reader refused files lacking it)."""
+    return responses[OWN + column].astype(object).where(responses[OWN + column].notna(), "")
+
+
+#: the batch of the annotations whose batch cell is empty
+NO_BATCH = "(empty)"
+
+
+def _batches(values: pd.Series, size: str) -> pd.Series:
+    """Each annotation's batch (:func:`batch_labels`); an empty cell is the batch
+    :data:`NO_BATCH` of its own, not a reason to read the dates of the others as text."""
+    text = values.astype(str).str.strip()
+    blank = (text == "").to_numpy()
+    if not blank.any():
+        return batch_labels(text, size)
+    out = pd.Series(NO_BATCH, index=values.index, dtype=object)
+    if not blank.all():
+        out[~blank] = batch_labels(text[~blank], size).to_numpy()
+    return out
+
+
+def _first_kept(rows: NDArray[Any], cols: NDArray[Any], bits: NDArray[Any], n: int) -> Any:
+    """The items × ``n`` code matrix of some responses, the first response of a cell kept;
+    items in the order they first appear (as a judgment table of these responses lists them,
+    so that the bootstrap draws the same items)."""
+    item, _ = pd.factorize(rows)
+    first = ~pd.DataFrame({"i": item, "c": cols}).duplicated().to_numpy()
+    out = np.full((int(item.max(initial=-1)) + 1, n), -1, dtype=np.int32)
+    out[item[first], cols[first]] = bits[first]
+    return out
+
+
+def _time_figures(
+    humans: MultiLabelData, models: tuple[str, ...], options: MultiLabelOptions
+) -> dict[str, Any]:
+    """``per_batch[]`` (the humans' annotations by the batch column) and ``retest[]`` (each
+    annotator's annotations by occasion: the occasion column, or the order of their repeats in
+    the files), per label, as keyword arguments of :class:`LabelAnnotators`."""
+    resp = humans.responses
+    assert resp is not None, "the reader keeps the responses when batches or retest are asked"
+    k = humans.k
+    code = resp["code"].to_numpy(dtype=np.int64)
+    items = resp["item"].to_numpy(dtype=object)
+    names = resp["annotator"].astype(str)
+    out: dict[str, Any] = {}
+    if options.batch_column:
+        labels = _batches(_own(resp, options.batch_column), options.batch_size)
+        human = names.isin(humans.annotators).to_numpy()
+        batches = sorted(pd.unique(labels[human]), key=str)
+        rows: list[dict[str, Any]] = []
+        study: dict[str, dict[str, Any]] = {}
+        ann_all, present_all = pd.factorize(names[human])
+        for j, lab in enumerate(humans.labels):
+            bits = label_bits(code, j, k)
+            # the study's matrix as the batches' are built (the same first annotations as the
+            # study's code matrix; items and annotators in the order the files give them)
+            h = _first_kept(items[human], ann_all, bits[human], len(present_all))
+            study[lab] = coded_overall(h, 2, _PRESENCE_CODED, N_RESAMPLES, SEED)
+            parts = []
+            for b in batches:
+                sel = human & (labels == b).to_numpy()
+                ann, present = pd.factorize(names[sel])  # in order of first appearance
+                m = _first_kept(items[sel], ann, bits[sel], len(present))
+                parts.append((str(b), int(sel.sum()), m))
+            done = per_batch(parts, 2, _PRESENCE_CODED, study[lab], N_RESAMPLES, SEED)
+            rows += [{"label": lab, **r} for r in done]
+        out["per_batch"] = tuple(rows)
+        out["per_batch_study"] = study
+    if options.retest:
+        if options.occasion_column:
+            occ = _own(resp, options.occasion_column).astype(str)
+        else:
+            occ = file_order_occasions(pd.DataFrame({"item": items, "annotator": names}))
+        mine = {a: (names == a).to_numpy() for a in humans.annotators + models}
+        retests: list[dict[str, Any]] = []
+        for j, lab in enumerate(humans.labels):
+            bits = label_bits(code, j, k)
+            per: list[tuple[str, list[str], NDArray[Any]]] = []
+            for name, sel in mine.items():
+                o = occ[sel]
+                occasions = [str(x) for x in pd.unique(o)]
+                col = o.map({x: n for n, x in enumerate(occasions)}).to_numpy(dtype=np.int64)
+                per.append(
+                    (name, occasions, _first_kept(items[sel], col, bits[sel], len(occasions)))
+                )
+            done = retest(per, 2, _PRESENCE_CODED, N_RESAMPLES, SEED)
+            retests += [{"label": lab, **r} for r in done]
+        out["retest"] = tuple(retests)
+    return out

@@ -12,7 +12,6 @@ The result class lives in :mod:`.result` (partitions in :mod:`.partitions`, code
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,13 @@ from numpy.typing import NDArray
 
 from iaa_desktop.core.errors import InsufficientDataError, ReaderError
 from iaa_desktop.core.kinds.multilabel import explore
-from iaa_desktop.core.kinds.multilabel.annotators import label_annotators, split_models
+from iaa_desktop.core.kinds.multilabel.annotators import (
+    asks_time,
+    label_annotators,
+    split_models,
+    time_columns,
+    with_names,
+)
 from iaa_desktop.core.kinds.multilabel.codes import code_name, codes_of, parse_s1
 from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 from iaa_desktop.core.kinds.multilabel.reader import (
@@ -60,8 +65,10 @@ class MultiLabelKind:
             labels=opts.label_order or None,
             delimiter=opts.delimiter,
             texts=Path(texts) if texts else None,
+            columns=time_columns(opts),
+            repeats=opts.retest,
         )
-        data = replace(data, annotators=rename_annotators(data.annotators, opts.as_dict()))
+        data = with_names(data, rename_annotators(data.annotators, opts.as_dict()))
         data, model_codes, models = split_models(data, opts)
         found: list[ReaderError] = []
         if not texts:
@@ -78,8 +85,8 @@ class MultiLabelKind:
             chosen=opts,
             top=max(0, opts.top) or None,
         )
-        if model_codes is not None or opts.planning or opts.competence:
-            yield Progress(10, 100, "Model annotators and planning per label")
+        if model_codes is not None or opts.planning or opts.competence or asks_time(opts):
+            yield Progress(10, 100, "Model annotators, planning, batches per label")
             result.annotator_figures = label_annotators(data, model_codes, models, opts)
         joints = yield from _per_label(result, data)
         k = data.k

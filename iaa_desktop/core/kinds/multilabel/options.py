@@ -6,11 +6,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from iaa_desktop.core.kinds.annotators.fields import (
+    batch_column_option,
+    batch_size_option,
     competence_option,
     epsilon_option,
     model_annotators_option,
     model_names,
+    occasion_column_option,
     planning_option,
+    retest_option,
 )
 from iaa_desktop.core.kinds.multilabel.explore import (
     BOUNDED_BUDGET,
@@ -72,6 +76,20 @@ class MultiLabelOptions(Options):
     model_annotators: str = model_annotators_option("per label")
     epsilon: float = epsilon_option()
     competence: bool = competence_option("per label")
+    batch_column: str = batch_column_option(
+        "a column of the annotation files naming each annotation's batch or date (a long "
+        "table's other columns, e.g. timestamp or round; in a wide table a column that is no "
+        "label): agreement per batch and label, with intervals"
+    )
+    batch_size: str = batch_size_option()
+    retest: bool = retest_option(
+        "agreement of each annotator with themself, per label, on items they labelled more "
+        "than once (every other figure keeps their first annotation in the files)"
+    )
+    occasion_column: str = occasion_column_option(
+        "a column of the annotation files telling an annotator's repeated annotations of an "
+        "item apart (default: their order in the files)"
+    )
     planning: bool = planning_option(
         "per label, the interval's half-width against the number of doubly annotated items, by "
         "resampling"

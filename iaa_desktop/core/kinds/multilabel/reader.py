@@ -10,6 +10,12 @@ An extra texts table (``item, text``) may be given as another input or as ``text
 column in the annotation table serves as well. A file without an annotator column holds one
 annotator, named after the file.
 
+Agreement over batches and test–retest agreement need more than the code matrix: with
+``columns`` (a batch or occasion column) or ``repeats`` the reader also keeps every annotation
+read (:attr:`MultiLabelData.responses`), an annotator's repeated annotations of an item included
+when ``repeats`` is asked (they are expected then, not a problem), with the other columns of a
+long table (in a wide table only the columns named, the others being labels).
+
 The result is a :class:`MultiLabelData` whose ``codes[i, x]`` is annotator x's label set for
 item i as a k-bit code (first label = leftmost bit, so with labels (A, B, C) the code 0b101
 means {A, C}), ``-1`` when x did not annotate i. Bad lines are collected as
@@ -19,7 +25,7 @@ means {A, C}), ``-1`` when x did not annotate i. Bad lines are collected as
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +34,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from iaa_desktop.core.errors import IaaError, InsufficientDataError, ReaderError
+from iaa_desktop.core.errors import IaaError, InsufficientDataError, OptionError, ReaderError
 from iaa_desktop.core.kinds.multilabel.label_order import infer_label_order, natural_key
 from iaa_desktop.core.kinds.multilabel.names import nfc_frames, nfc_label_sets, nfc_warnings
 from iaa_desktop.core.tabular import LINE, TABLE_SUFFIXES, expand_inputs, read_table
@@ -53,6 +59,8 @@ TEXT_NAMES = ("text", "sentence", "content", "context")
 MAX_LABELS = 16
 #: a label name longer than this is not a label (every partition and combination repeats it)
 MAX_LABEL_CHARS = 200
+#: prefix of a file's own columns (batch, timestamp, …) in :attr:`MultiLabelData.responses`
+OWN = "col:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +74,9 @@ class MultiLabelData:
     texts : text of each item ("" when unknown)
     layout : "long" or "wide" (of the first annotation file)
     errors, warnings : problems found while reading
+    responses : every annotation read (None unless asked for): item, annotator, code, path,
+        line and the files' own columns (prefixed :data:`OWN`), in file order; the code matrix
+        holds each annotator's first annotation of an item
     """
 
     items: tuple[str, ...]
@@ -76,6 +87,7 @@ class MultiLabelData:
     layout: str
     errors: tuple[ReaderError, ...] = field(default=())
     warnings: tuple[ReaderError, ...] = field(default=())
+    responses: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     @property
     def k(self) -> int:
@@ -164,6 +176,8 @@ def read_multilabel(
     labels: Sequence[str] | None = None,
     delimiter: str = ";",
     texts: Path | None = None,
+    columns: Mapping[str, str] | None = None,
+    repeats: bool = False,
 ) -> MultiLabelData:
     """Read multi-label annotations (long or wide) and optional texts.
 
@@ -174,15 +188,23 @@ def read_multilabel(
         labels are written in (long)
     delimiter : separator of the labels inside a long-format cell
     texts : optional table of item texts
+    columns : columns every annotation file must have, each with the option that names it
+        (``{"timestamp": "Batch column"}``); in a wide table they are not labels
+    repeats : an annotator's repeated annotations of an item are expected (test–retest): kept
+        in ``responses``, not reported
 
     Raises
     ------
-    InsufficientDataError when no annotation could be read at all.
+    InsufficientDataError when no annotation could be read at all; OptionError when an
+    annotation file lacks one of ``columns``.
     """
     errors: list[ReaderError] = []
     warnings: list[ReaderError] = []
     text_map: dict[str, str] = {}
-    frames, forms = nfc_frames(_read_frames(inputs, texts, text_map, errors, warnings), errors)
+    named = dict(columns or {})
+    keep = bool(named) or repeats
+    read = _read_frames(inputs, texts, text_map, errors, warnings, named if keep else None)
+    frames, forms = nfc_frames(read, errors)
     delimiter = delimiter or ";"
     long_sets = [
         nfc_label_sets(path, out, _long_label_sets(path, out, delimiter, errors), forms[-1])
@@ -210,7 +232,7 @@ def read_multilabel(
             )
             continue
         records.append(rec)
-    return _assemble(records, order, text_map, frames[0][2], errors, warnings)
+    return _assemble(records, order, text_map, frames[0][2], errors, warnings, keep, repeats)
 
 
 def _read_frames(
@@ -219,8 +241,11 @@ def _read_frames(
     text_map: dict[str, str],
     errors: list[ReaderError],
     warnings: list[ReaderError],
+    named: Mapping[str, str] | None = None,
 ) -> list[_Frame]:
-    """Every annotation table of the inputs; texts tables fill ``text_map``."""
+    """Every annotation table of the inputs; texts tables fill ``text_map``. With ``named``
+    (None: nothing kept) the files' own columns are kept, and a file lacking one of the named
+    columns is refused (:class:`OptionError`)."""
     files = [
         p
         for p in expand_inputs([Path(p) for p in inputs])
@@ -239,6 +264,9 @@ def _read_frames(
             errors.append(e)
             continue
         layout, roles = classify_columns(list(df.columns), df.head(500))
+        if named and layout != "long":  # a batch or occasion column is no label column
+            plain = [c for c in df.columns if c not in named]
+            layout, roles = classify_columns(plain, df.head(500))
         if texts and path == Path(texts) or layout == "texts":
             if roles.text is None:
                 errors.append(
@@ -262,7 +290,11 @@ def _read_frames(
                 text_map.setdefault(it, tx)
         if layout == "wide" and _long_label_column(path, roles, errors):
             continue
-        frames.append(_annotation_frame(path, df, layout, roles))
+        own: tuple[str, ...] = ()
+        if named is not None:
+            _check_named(path, df, named)
+            own = _own_columns(df, layout, roles, named)
+        frames.append(_annotation_frame(path, df, layout, roles, own))
     if not frames:
         if errors:
             raise InsufficientDataError(
@@ -288,9 +320,34 @@ def _long_label_column(path: Path, roles: ColumnRoles, errors: list[ReaderError]
     return True
 
 
-def _annotation_frame(path: Path, df: pd.DataFrame, layout: str, roles: ColumnRoles) -> _Frame:
+def _check_named(path: Path, df: pd.DataFrame, named: Mapping[str, str]) -> None:
+    """Refuse an annotation file lacking a column an option names."""
+    for column, what in named.items():
+        if column not in df.columns:
+            has = [str(c) for c in df.columns if c != LINE]
+            raise OptionError(
+                f"{what}: '{column}' is no column of {path.name} (its columns: "
+                f"{', '.join(has[:30])}{' …' if len(has) > 30 else ''})."
+            )
+
+
+def _own_columns(
+    df: pd.DataFrame, layout: str, roles: ColumnRoles, named: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The columns of a file besides item, annotator, labels and text (a long table), or the
+    named ones (a wide table: its other columns are labels)."""
+    if layout != "long":
+        return tuple(c for c in named if c in df.columns)
+    taken = {roles.item, roles.annotator, roles.labels, roles.text, LINE}
+    return tuple(str(c) for c in df.columns if c not in taken)
+
+
+def _annotation_frame(
+    path: Path, df: pd.DataFrame, layout: str, roles: ColumnRoles, own: Sequence[str] = ()
+) -> _Frame:
     """Item, annotator (the file's name when there is no annotator column), line, and the label
-    sets (long) or one column of "0"/"1" per label (wide; other cells kept to be reported)."""
+    sets (long) or one column of "0"/"1" per label (wide; other cells kept to be reported); the
+    file's ``own`` columns under :data:`OWN`."""
     out = pd.DataFrame(
         {
             "item": df[roles.item].astype(str).str.strip(),
@@ -300,6 +357,8 @@ def _annotation_frame(path: Path, df: pd.DataFrame, layout: str, roles: ColumnRo
             LINE: df[LINE].to_numpy(),
         }
     )
+    for c in own:
+        out[OWN + c] = df[c].to_numpy()
     if layout == "long":
         out["labels"] = df[roles.labels].astype(str)
         return (path, out, "long", ())
@@ -472,7 +531,7 @@ def _valid_records(
             )
         )
     ok = ok & ~blank
-    return pd.DataFrame(
+    rec = pd.DataFrame(
         {
             "item": out["item"].to_numpy()[ok],
             "annotator": out["annotator"].to_numpy()[ok],
@@ -481,6 +540,10 @@ def _valid_records(
             LINE: lines[ok],
         }
     )
+    for c in out.columns:
+        if str(c).startswith(OWN):
+            rec[c] = out[c].to_numpy()[ok]
+    return rec
 
 
 def _assemble(
@@ -490,11 +553,15 @@ def _assemble(
     layout: str,
     errors: list[ReaderError],
     warnings: list[ReaderError],
+    keep: bool = False,
+    repeats: bool = False,
 ) -> MultiLabelData:
-    """The item × annotator code matrix; a second annotation of an item is reported and left out."""
+    """The item × annotator code matrix; a second annotation of an item is reported and left out
+    (kept in the responses without a report when ``repeats`` are expected). ``keep``: every
+    annotation read as :attr:`MultiLabelData.responses`."""
     allrec = pd.concat(records, ignore_index=True)
     dup = allrec.duplicated(["item", "annotator"], keep="first").to_numpy()
-    for r in np.flatnonzero(dup):
+    for r in np.flatnonzero(dup) if not repeats else ():
         row = allrec.iloc[r]
         errors.append(
             ReaderError(
@@ -503,6 +570,7 @@ def _assemble(
                 f"annotator '{row['annotator']}' labels item '{row['item']}' a second time; the first annotation was kept.",
             )
         )
+    every = allrec if repeats else allrec.loc[~dup]
     allrec = _without_empty_annotators(allrec.loc[~dup], errors)
     if allrec.empty:
         raise InsufficientDataError(
@@ -525,6 +593,9 @@ def _assemble(
         layout=layout,
         errors=tuple(errors),
         warnings=tuple(warnings),
+        responses=(
+            every.loc[every["annotator"].isin(annotators)].reset_index(drop=True) if keep else None
+        ),
     )
 
 

@@ -16,11 +16,15 @@ from iaa_desktop.core.export.methods_text import (
 from iaa_desktop.core.export.report import KindReport, ReportContext, Section, SummaryRow
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    batch_methods,
     competence_methods,
     competence_section,
+    label_batch_section,
     models_methods,
     models_section,
     planning_section,
+    retest_methods,
+    retest_section,
 )
 from iaa_desktop.core.kinds.multilabel.options import MultiLabelOptions
 
@@ -145,6 +149,10 @@ def _annotator_sections(result: MultiLabelResult, ctx: ReportContext, kr: KindRe
             kr.sections.append(planning_section(part, ctx, f"Planning: {lab}", f"planning-{n}"))
     if "competence" in j:
         kr.sections.append(competence_section(j, ctx, "Annotator competence per label"))
+    if "per_batch" in j:
+        kr.sections.append(label_batch_section(j, "krippendorff_alpha", ctx))
+    if "retest" in j:
+        kr.sections.append(retest_section(j, ctx))
 
 
 def _labels_body(
@@ -327,6 +335,24 @@ def methods(result: MultiLabelResult) -> tuple[list[str], list[str]]:
             )
         )
         refs += ["dawid1979", "hovy2013"]
+    if "per_batch" in j or "retest" in j:
+        out.append(
+            "For agreement per batch and test–retest agreement, each label was treated as a "
+            "table of its own: an annotation is 1 when the label is in the set, 0 when it is "
+            "not (nominal categories)."
+        )
+    if "per_batch" in j:
+        out.append(
+            batch_methods(o.batch_column, o.batch_size, "the human annotations")
+            + " An annotator's repeated annotations of an item inside a batch count once, the "
+            "first in the files, as in the whole study. The chart shows Krippendorff's α per "
+            "batch with a line per label; every coefficient is in the CSV table per_batch."
+        )
+    if "retest" in j:
+        out.append(
+            retest_methods(o.occasion_column, "each one's first annotation of an item in the files")
+            + " It is computed per label."
+        )
     if "planning" in j:
         out.append(
             "Per label (present or absent), as for the model annotators: " + PLANNING_METHODS
