@@ -9,7 +9,6 @@ only the frozen study, never the session or a widget.
 
 from __future__ import annotations
 
-import gc
 import time
 import traceback
 from collections.abc import Generator
@@ -20,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from iaa_desktop.core.study_file import Study
+from iaa_desktop.gui.gc_thread import set_apart
 from iaa_desktop.gui.tasks import TaskRunner
 
 
@@ -93,13 +93,6 @@ def warm_up() -> None:
 
     for name in kind_names():
         get_kind(name)
-    if not _SET_APART:
-        # what the app holds from now on for good (modules, classes, the window's wrappers) set
-        # apart from the garbage collector, once: every full collection visits every object it
-        # tracks while holding the interpreter lock, and the window's thread waits for it
-        _SET_APART.append(True)
-        gc.collect()
-        gc.freeze()
 
 
 class StudySession(QObject):
@@ -148,6 +141,13 @@ class StudySession(QObject):
         self._warm_up.start(warm_up)
 
     def _on_warm_up_finished(self) -> None:
+        if not _SET_APART:
+            # what the app holds from now on for good (modules, classes, the window's wrappers)
+            # set apart from the garbage collector, once, here on the GUI thread: every full
+            # collection visits every object it tracks while holding the interpreter lock, and
+            # the window's thread waits for it
+            _SET_APART.append(True)
+            set_apart()
         self.is_warm = True
         self.warmed_up.emit()
 

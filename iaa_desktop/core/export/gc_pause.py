@@ -23,17 +23,22 @@ YOUNG_THRESHOLD = 100_000
 _LOCK = threading.Lock()
 _depth = 0
 _saved: tuple[int, int, int] | None = None
+#: whether the block froze the heap itself (a window that has set its objects apart for good
+#: keeps them so: they are not unfrozen on leaving)
+_froze = False
 
 
 @contextmanager
 def fewer_collections() -> Iterator[None]:
     """Collect garbage seldom inside the block (nested and concurrent uses share one setting:
     the first to enter sets it, the last to leave restores the interpreter's)."""
-    global _depth, _saved
+    global _depth, _saved, _froze
     with _LOCK:
         if _depth == 0:
             _saved = gc.get_threshold()
-            gc.freeze()
+            _froze = gc.get_freeze_count() == 0
+            if _froze:
+                gc.freeze()
             gc.set_threshold(max(YOUNG_THRESHOLD, _saved[0]), _saved[1], _saved[2])
         _depth += 1
     try:
@@ -43,5 +48,6 @@ def fewer_collections() -> Iterator[None]:
             _depth -= 1
             if _depth == 0 and _saved is not None:
                 gc.set_threshold(*_saved)
-                gc.unfreeze()
+                if _froze:
+                    gc.unfreeze()
                 _saved = None
