@@ -39,6 +39,7 @@ def test_suggestion_shown_and_inferred_merge_chosen_from_the_list(qtbot, tmp_pat
     assert hint is not None and hint.text.startswith("Dawid–Skene: Complication ")
     assert "Suggested (not decided): " + hint.text in panel.context_view.toPlainText()
     assert not s.is_decided(i) and str(s.strategy) == "unanimous"
+    assert panel.decision_label.text() == f"Undecided · suggested (not decided): {hint.text}"
     done = s.progress()[0]
     # the person opens the merge list and picks "inferred label, posterior ≥ 0.90"
     combo = panel.toolbar.strategy_combo
