@@ -297,3 +297,43 @@ def test_gold_command_without_competence_names_the_option(tmp_path, capsys):
         + ["-q", "--strategy", "inferred"]
     )
     assert code != 0 and "--competence" in capsys.readouterr().err
+
+
+def test_table_kind_inferred_strategy_from_the_gold_command(tmp_path):
+    """The table kind keeps its "suggested" context line, now with the value the inferred
+    merge takes; the gold command writes those labels."""
+    from iaa_desktop.cli import main
+    from iaa_desktop.core.kinds.table.compare import KIND as TABLE
+    from tests.core.test_table_competence import _study
+
+    path, _rows = _study(tmp_path)
+    res = run_to_end(TABLE.run([path], {"competence": True}))
+    model = units_for(res)
+    rows = _inferred(res)
+    for r in rows:
+        i = model.index[r["item"]]
+        assert dict(model.context(i))["suggested"] == _text(
+            r["dawid_skene"], r["dawid_skene_posterior"]
+        )
+        assert model.suggestion(i).value == r["dawid_skene"]
+    out = tmp_path / "g"
+    args = ["gold", "--kind", "table", str(path), "--out", str(out), "-q", "--competence"]
+    # written (1: the study's conflicting repeat is reported, as for any strategy)
+    cut = float(np.median([r["dawid_skene_posterior"] for r in rows]))
+    assert main([*args, "--strategy", f"inferred:{cut!r}"]) == 1
+    gold = pd.read_csv(out / "gold.csv", dtype=str, keep_default_na=False)
+    gold = gold[gold["annotator"] == "gold"].set_index("item")["label"]
+    for r in rows:
+        want = r["dawid_skene"] if r["dawid_skene_posterior"] >= cut else ""
+        assert gold[r["item"]] == want
+    assert (gold == "").any() and (gold != "").any()
+
+
+def test_a_stored_inferred_merge_without_competence_falls_back_to_unanimous(tmp_path):
+    with_c = units_for(durel_study(tmp_path / "a"))
+    store = AdjudicationStore.open(tmp_path / "s.sqlite")
+    AdjudicationSession(with_c, store, strategy=Strategy.parse("inferred"))
+    store.close()
+    without = units_for(durel_study(tmp_path / "b", competence=False))
+    again = AdjudicationSession(without, AdjudicationStore.open(tmp_path / "s.sqlite"))
+    assert str(again.strategy) == "unanimous"
