@@ -1,9 +1,11 @@
-"""Headless gold: ``iaa-desktop gold --strategy unanimous|majority|annotator:NAME INPUTS... --out DIR``.
+"""Headless gold: ``iaa-desktop gold --strategy unanimous|majority|annotator:NAME|inferred[:T] INPUTS... --out DIR``.
 
 Writes the automatically merged gold in the inputs' own format (every unit present, undecided
 ones left empty so the file loads back with them as missing values), ``undecided.csv`` (the units
 still to decide, with every annotator's version) and ``gold_summary.json``. Majority means more
-than half of the annotators of the unit (``--min-share`` raises the bar).
+than half of the annotators of the unit (``--min-share`` raises the bar). ``inferred`` takes the
+label Dawid & Skene's (1979) model infers from every annotator's responses, in a study computed
+with ``--competence``; ``inferred:0.9`` only where its posterior is at least 0.9.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ def _parser(add_help: bool = True) -> argparse.ArgumentParser:
     p.add_argument(
         "--strategy",
         default="unanimous",
-        help="unanimous (default), majority, or annotator:NAME (that annotator's version)",
+        help="unanimous (default), majority, annotator:NAME (that annotator's version), or "
+        "inferred (the label Dawid-Skene infers; needs --competence), inferred:0.9 (only where "
+        "its posterior is at least 0.9)",
     )
     p.add_argument(
         "--min-share",
@@ -58,13 +62,19 @@ def parse_gold_args(
 
 
 def build_model(
-    kind_name: str, inputs: Sequence[Path], options: GivenOptions, quiet: bool = True
+    kind_name: str,
+    inputs: Sequence[Path],
+    options: GivenOptions,
+    quiet: bool = True,
+    compare: bool = False,
 ) -> tuple[Any, list[Any]]:
-    """The adjudication units of the inputs, and the reader problems (list of ReaderError)."""
+    """The adjudication units of the inputs, and the reader problems (list of ReaderError);
+    ``compare``: from the comparison even where the kind reads units without one (the
+    inferred labels come from it)."""
     from iaa_desktop.core.adjudication import units_for
 
     spec = get_kind(kind_name)
-    if spec.gold_units is not None:  # units that need no comparison (faster)
+    if spec.gold_units is not None and not compare:  # units that need no comparison (faster)
         from iaa_desktop.core.textio import encoding_scope
 
         record = options.record() if isinstance(options, ResolvedOptions) else dict(options)
@@ -98,7 +108,11 @@ def cmd_gold(argv: Sequence[str]) -> int:
             guard.enter_context(writing_into(ns.out))  # nor writes into a pipe found there
             strategy = Strategy.parse(ns.strategy, ns.min_share)
             model, errors = build_model(
-                kind_name, ns.inputs, options, quiet=ns.quiet or not sys.stderr.isatty()
+                kind_name,
+                ns.inputs,
+                options,
+                quiet=ns.quiet or not sys.stderr.isatty(),
+                compare=strategy.name == "inferred",
             )
             gold = auto_merge(model, strategy)
             out: Path = ns.out
@@ -124,6 +138,7 @@ def cmd_gold(argv: Sequence[str]) -> int:
                 "kind": kind_name,
                 "strategy": str(strategy),
                 "min_share": strategy.min_share,
+                **({"threshold": strategy.threshold} if strategy.name == "inferred" else {}),
                 "n_units": model.n_units,
                 "n_decided": int(model.n_units - len(undecided)),
                 "n_undecided": int(len(undecided)),

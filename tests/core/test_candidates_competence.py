@@ -282,6 +282,8 @@ def test_adjudication_suggests_the_inferred_label_never_decides(tmp_path):
         assert model.context(i) == [("suggested", hint)]
         assert f"suggested: {hint}" in model.describe(i)
         assert hint in model.describe_html(i)
+        # the inferred label is a choice the inferred merge can take, never taken by itself
+        assert model.suggestion(i).value == r["dawid_skene"]
     plain = units_for_candidates(_run(tca._write_candidates(tmp_path / "p", rows)))
     assert plain.context(0) == [] and "suggested" not in plain.describe(0)
     assert (model.versions == plain.versions).all()  # the choices are the annotators' labels
@@ -322,3 +324,18 @@ def test_long_and_wide_labels_give_the_same_competence(tmp_path_factory, grid, s
     for x, y in zip(a["inferred"], b["inferred"], strict=True):
         assert (x["item"], x["dawid_skene"], x["mace"]) == (y["item"], y["dawid_skene"], y["mace"])
         assert x["dawid_skene_posterior"] == pytest.approx(y["dawid_skene_posterior"], abs=1e-9)
+
+
+def test_the_inferred_merge_takes_the_pairs_inferred_labels(tmp_path):
+    from iaa_desktop.core.adjudication.model import Strategy, auto_merge
+
+    rows = tca._judgments(seed=4)
+    res = _run(tca._write_candidates(tmp_path / "c", rows), competence=True)
+    model = units_for_candidates(res)
+    inferred = {r["item"]: r for r in res.to_json()["inferred"]}
+    gold = auto_merge(model, Strategy.parse("inferred:0.95"))
+    for i, key in enumerate(model.keys):
+        r = inferred[key]
+        want = r["dawid_skene"] if r["dawid_skene_posterior"] >= 0.95 else None
+        assert gold[i] == want
+    assert any(g is None for g in gold) and any(g is not None for g in gold)

@@ -11,13 +11,17 @@ Strategies (:func:`auto_merge`), vectorised over all units:
 * ``unanimous``: every annotator of the unit gave the same value;
 * ``majority``: one value was given by more than half of the annotators of the unit (and by at
   least ``min_share`` of them, when that is higher);
-* ``annotator:NAME``: that annotator's version, where they have one.
+* ``annotator:NAME``: that annotator's version, where they have one;
+* ``inferred`` (``inferred:T``): the value inferred from every annotator's responses by
+  Dawid & Skene's (1979) model, where the study computed it (``--competence``) and, with a
+  threshold ``T``, only where its posterior is at least ``T``.
 
 Units left without a value form the adjudication queue.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +47,22 @@ class Choice:
     choice: str
     value: str | None
     annotators: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A unit's inferred value (Dawid & Skene 1979), shown to the adjudicator and taken only
+    by the ``inferred`` strategy.
+
+    ``text`` is what the adjudicator reads (``Dawid–Skene: B, 0.93``); ``value`` the unit's
+    value in the kind's encoding (``None``: the inference names no single value of the unit);
+    ``posterior`` the probability the ``inferred:T`` threshold is compared with (for a unit
+    inferred in parts, the lowest part's).
+    """
+
+    text: str
+    value: str | None
+    posterior: float
 
 
 class AdjudicationModel:
@@ -90,6 +110,8 @@ class AdjudicationModel:
         self.options = dict(options or {})
         #: per unit, more text the queue's filter searches (e.g. every mention of a chain)
         self.search_texts: tuple[str, ...] = ()
+        #: unit key → the inferred value (empty unless the study computed competence)
+        self.suggestions: dict[str, Suggestion] = {}
         self._form_keys: list[str] | None = None
         self.index = {k: i for i, k in enumerate(self.keys)}
         self._codes, self._values = encode_versions(v)
@@ -168,6 +190,23 @@ class AdjudicationModel:
     def describe(self, i: int) -> str:
         """Plain text shown above the versions (context of the unit)."""
         return self.titles[i]
+
+    def suggestion(self, i: int) -> Suggestion | None:
+        """Unit ``i``'s inferred value, if the study computed one."""
+        return self.suggestions.get(self.keys[i])
+
+    def suggestion_html(self, i: int) -> str:
+        """The suggestion as a line above the unit's context ("" without one); a kind that
+        shows it in its own context returns ""."""
+        import html
+
+        s = self.suggestion(i)
+        if s is None:
+            return ""
+        return (
+            "<p style='color:#444'>Suggested (not decided): "
+            f"<b dir='auto'>{html.escape(s.text)}</b></p>"
+        )
 
     def title(self, i: int, names: Sequence[str] | None = None) -> str:
         """Short title of unit ``i``; ``names`` = the names to show per annotator column."""
@@ -384,11 +423,13 @@ def unanimous_values(codes: NDArray[Any], values: Sequence[str]) -> NDArray[Any]
 
 @dataclass(frozen=True, slots=True)
 class Strategy:
-    """An automatic merge strategy: ``unanimous``, ``majority`` (with ``min_share``) or ``annotator:NAME``."""
+    """An automatic merge strategy: ``unanimous``, ``majority`` (with ``min_share``),
+    ``annotator:NAME`` or ``inferred`` (with a posterior ``threshold``, 0 = none)."""
 
     name: str = "unanimous"
     min_share: float = 0.5
     annotator: str = ""
+    threshold: float = 0.0
 
     @classmethod
     def parse(cls, text: str, min_share: float | None = None) -> Strategy:
@@ -400,13 +441,37 @@ class Strategy:
             return cls(text, share)
         if text.startswith("annotator:") and text[len("annotator:") :].strip():
             return cls("annotator", share, text[len("annotator:") :].strip())
-        raise OptionError(f"Unknown strategy '{text}': use unanimous, majority or annotator:NAME.")
+        if text == "inferred" or text.startswith("inferred:"):
+            given = text[len("inferred:") :].strip() if ":" in text else "0"
+            try:
+                threshold = float(given)
+            except ValueError:
+                threshold = math.nan
+            if not 0.0 <= threshold <= 1.0:
+                raise OptionError(
+                    f"Strategy '{text}': the posterior threshold after 'inferred:' must be a "
+                    "number between 0 and 1 (e.g. inferred:0.9)."
+                )
+            return cls("inferred", share, threshold=threshold)
+        raise OptionError(
+            f"Unknown strategy '{text}': use unanimous, majority, annotator:NAME, inferred or "
+            "inferred:THRESHOLD."
+        )
 
     def __str__(self) -> str:
-        return f"annotator:{self.annotator}" if self.name == "annotator" else self.name
+        if self.name == "annotator":
+            return f"annotator:{self.annotator}"
+        if self.name == "inferred" and self.threshold > 0:
+            return f"inferred:{self.threshold:g}"
+        return self.name
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "min_share": self.min_share, "annotator": self.annotator}
+        return {
+            "name": self.name,
+            "min_share": self.min_share,
+            "annotator": self.annotator,
+            "threshold": self.threshold,
+        }
 
 
 def auto_merge(model: AdjudicationModel, strategy: Strategy) -> NDArray[Any]:
@@ -415,12 +480,32 @@ def auto_merge(model: AdjudicationModel, strategy: Strategy) -> NDArray[Any]:
         return unanimous_values(model.codes, model.code_values)
     if strategy.name == "majority":
         return model.majority(strategy.min_share)
+    if strategy.name == "inferred":
+        return inferred_values(model, strategy.threshold)
     if strategy.annotator not in model.annotators:
         raise OptionError(
             f"No annotator named '{strategy.annotator}'; the annotators are: {', '.join(model.annotators)}."
         )
     x = model.annotators.index(strategy.annotator)
     return np.array(list(model.versions[:, x]), dtype=object)
+
+
+def inferred_values(model: AdjudicationModel, threshold: float = 0.0) -> NDArray[Any]:
+    """Per unit the inferred value (Dawid & Skene 1979) where its posterior is at least
+    ``threshold``, else ``None``; refused, naming ``--competence``, when the study inferred
+    none."""
+    if not model.suggestions:
+        raise OptionError(
+            "The 'inferred' strategy takes each unit's label inferred by Dawid–Skene, which "
+            "this study did not compute: run it with --competence (in the window: the "
+            "study's 'Annotator competence' option)."
+        )
+    out = np.full(model.n_units, None, dtype=object)
+    for i, key in enumerate(model.keys):
+        s = model.suggestions.get(key)
+        if s is not None and s.value is not None and s.posterior >= threshold - 1e-12:
+            out[i] = s.value
+    return out
 
 
 @dataclass

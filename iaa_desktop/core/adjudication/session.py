@@ -56,7 +56,11 @@ class AdjudicationSession:
             stored.get("name", "unanimous"),
             float(stored.get("min_share", 0.5)),
             stored.get("annotator", ""),
+            float(stored.get("threshold", 0.0)),
         )
+        if strategy is None and self.strategy.name == "inferred" and not model.suggestions:
+            # the store's inferred merge, on a study computed without competence this time
+            self.strategy = Strategy("unanimous", self.strategy.min_share)
         self.blind = bool(meta.get("blind", False)) if blind is None else bool(blind)
         if seed is None:
             seed = meta.get("seed")
@@ -184,7 +188,9 @@ class AdjudicationSession:
         return self.model.title(i, self.names_by_column())
 
     def describe_html(self, i: int) -> str:
-        return self.model.describe_html(i, self.names_by_column(), current=self._gold[i])
+        """The unit's context, below its inferred value when the study computed one."""
+        page = self.model.describe_html(i, self.names_by_column(), current=self._gold[i])
+        return self.model.suggestion_html(i) + page
 
     def decision(self, i: int) -> Decision | None:
         return self._decisions.get(self.model.keys[i])

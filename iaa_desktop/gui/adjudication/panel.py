@@ -418,6 +418,9 @@ class AdjudicationPanel(QWidget):
             txt = f"Automatic ({strategy}): {fmt(s.auto_value(i))} — press a key to override"
         else:
             txt = "Undecided"
+            hint = s.model.suggestion(i)
+            if hint is not None:  # the inferred label, in view however the page scrolls
+                txt += f" · suggested (not decided): {hint.text}"
         self.decision_label.setText(txt)
 
     def _update_progress(self) -> None:

@@ -37,6 +37,15 @@ FILTER_TIPS = {
 }
 
 
+#: the inferred-label merges offered when the study computed competence (Dawid & Skene 1979)
+INFERRED_ITEMS = (
+    ("inferred", "inferred label (Dawid–Skene)"),
+    ("inferred:0.9", "inferred label, posterior ≥ 0.90"),
+    ("inferred:0.95", "inferred label, posterior ≥ 0.95"),
+    ("inferred:0.99", "inferred label, posterior ≥ 0.99"),
+)
+
+
 class Toolbar(QWidget):
     """Two rows above the panel (see the module docstring)."""
 
@@ -55,6 +64,9 @@ class Toolbar(QWidget):
         self.strategy_combo.addItem("majority", "majority")
         for a in s.model.annotators:
             self.strategy_combo.addItem(f"annotator {a}", f"annotator:{a}")
+        if s.model.suggestions:  # the study computed competence: Dawid–Skene's labels
+            for data, text in INFERRED_ITEMS:
+                self.strategy_combo.addItem(text, data)
         self.strategy_combo.setCurrentIndex(max(0, self.strategy_combo.findData(str(s.strategy))))
         row1.addWidget(self.strategy_combo)
         row1.addWidget(QLabel("min share"))

@@ -22,6 +22,7 @@ from iaa_desktop.core.adjudication.gold_io import (
     write_table,
 )
 from iaa_desktop.core.adjudication.model import AdjudicationModel
+from iaa_desktop.core.kinds.annotators.suggestions import item_suggestions
 
 if TYPE_CHECKING:
     from iaa_desktop.core.kinds.candidates.compare import CandidatesResult
@@ -42,14 +43,15 @@ class CandidatesModel(AdjudicationModel):
         super().__init__(*args, **kw)
         self._pairs = pairs
         self._factors = factors
-        #: pair id → the inferred label with its posterior ("Dawid–Skene: B, 0.93")
-        self.suggestions: dict[str, str] = {}
 
     def context(self, i: int) -> list[tuple[str, str]]:
-        """The pair's suggested label as (``suggested``, hint) when competence was computed."""
-        hint = self.suggestions.get(self.keys[i], "")
+        """The pair's suggested label as (``suggested``, text) when competence was computed."""
+        s = self.suggestion(i)
         # an inferred label (Dawid & Skene 1979) is shown, never decided
-        return [("suggested", hint)] if hint else []
+        return [("suggested", s.text)] if s is not None else []
+
+    def suggestion_html(self, i: int) -> str:
+        return ""  # in the pair's own context (describe_html)
 
     def describe(self, i: int) -> str:
         hint = "".join(f"\n{c}: {v}" for c, v in self.context(i))
@@ -141,6 +143,11 @@ def units_for_candidates(result: CandidatesResult) -> CandidatesModel:
         factors=factors,
     )
     competence = result.annotator_figures.competence
-    if competence is not None:  # the hints are in the order of the pairs
-        model.suggestions = {k: h for k, h in zip(keys, competence.hints, strict=True) if h}
+    if competence is not None:
+        # a pair's inferred label (Dawid & Skene 1979): the label the annotators wrote
+        model.suggestions = item_suggestions(
+            competence.inferred,
+            lambda k: k if k in model.index else None,
+            lambda _k, label: label,
+        )
     return model

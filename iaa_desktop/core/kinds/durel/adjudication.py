@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from iaa_desktop.core.adjudication.gold_io import free_name
 from iaa_desktop.core.adjudication.model import AdjudicationModel, format_number
 from iaa_desktop.core.io import NameAllocator, path_inside, write_csv
+from iaa_desktop.core.kinds.annotators.suggestions import item_suggestions
 from iaa_desktop.core.kinds.durel.figures import item_key
 
 if TYPE_CHECKING:
@@ -185,6 +186,14 @@ def units_for_durel(result: DurelResult) -> DurelModel:
     model.cant_decide = cant_decide_mask(result, annotators, np.isnan(vals))
     model.level = level
     model.scale = tuple(float(v) for v in np.unique(vals[np.isfinite(vals)]))
+    competence = getattr(result.annotator_figures, "competence", None)
+    if competence is not None:
+        # the inferred judgment of a use pair (Dawid & Skene 1979), in the units' number form
+        model.suggestions = item_suggestions(
+            competence.inferred,
+            lambda k: k if k in model.index else None,
+            lambda _k, label: format_number(float(label)),
+        )
     return model
 
 

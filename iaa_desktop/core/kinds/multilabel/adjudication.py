@@ -10,6 +10,7 @@ valid annotation), so it loads back as not annotated.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +24,9 @@ from iaa_desktop.core.adjudication.gold_io import (
     table_suffix,
     write_table,
 )
-from iaa_desktop.core.adjudication.model import AdjudicationModel
+from iaa_desktop.core.adjudication.model import AdjudicationModel, Suggestion
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.suggestions import Part, part_suggestions
 
 if TYPE_CHECKING:
     from iaa_desktop.core.kinds.multilabel.result import MultiLabelResult
@@ -148,7 +150,7 @@ def units_for_multilabel(result: MultiLabelResult) -> MultiLabelModel:
     versions = np.empty(codes.shape, dtype=object)
     for (i, x), c in np.ndenumerate(codes):
         versions[i, x] = None if c < 0 else text_of[int(c)]
-    return MultiLabelModel(
+    model = MultiLabelModel(
         data.annotators,
         data.items,
         versions,
@@ -161,3 +163,35 @@ def units_for_multilabel(result: MultiLabelResult) -> MultiLabelModel:
         texts=tuple(data.texts),
         layout=data.layout,
     )
+    competence = getattr(result.annotator_figures, "competence", None)
+    if competence:
+        model.suggestions = label_suggestions(competence, labels, model.index)
+    return model
+
+
+def label_suggestions(
+    competence: Mapping[str, Any], labels: tuple[str, ...], units: Mapping[str, int]
+) -> dict[str, Suggestion]:
+    """Per item, each label's inferred presence (Dawid & Skene 1979, label by label) with its
+    posterior ("Dawid–Skene: Complication yes 0.93, Success no 0.88"); the item's value is the
+    set of the labels inferred present, when every label of the study was inferred for it."""
+    parts: dict[str, list[Part]] = {}
+    present: dict[str, set[str]] = {}
+    for lab in labels:
+        fig = competence.get(lab)
+        for row in fig.inferred if fig is not None else ():
+            item = str(row["item"])
+            if item not in units:
+                continue
+            yes = row["dawid_skene"] == "present"
+            parts.setdefault(item, []).append(
+                (lab, "yes" if yes else "no", float(row["dawid_skene_posterior"]))
+            )
+            if yes:
+                present.setdefault(item, set()).add(lab)
+    values = {
+        item: SEP.join(lab for lab in labels if lab in present.get(item, set()))
+        for item, ps in parts.items()
+        if len(ps) == len(labels)
+    }
+    return part_suggestions(parts, values)

@@ -13,6 +13,7 @@ back. The majority strategy is taken on the normalization (see :meth:`Normalizat
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,9 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from iaa_desktop.core.adjudication.gold_io import write_table
-from iaa_desktop.core.adjudication.model import AdjudicationModel
+from iaa_desktop.core.adjudication.model import AdjudicationModel, Suggestion
 from iaa_desktop.core.errors import OptionError
+from iaa_desktop.core.kinds.annotators.suggestions import item_suggestions
 
 GOLD = "gold"
 TYPES = ("INFL", "SEM", "EXT")
@@ -255,8 +257,39 @@ def model_from_inputs(
 
 
 def units_for_normalization(result: Any) -> NormalizationModel:
-    """Units of a normalization result: every token of its inputs (read again, cheap)."""
-    return model_from_inputs(list(result.inputs), result.options)
+    """Units of a normalization result: every token of its inputs (read again, cheap), with
+    the inferred normalization of each token when the study computed competence."""
+    model = model_from_inputs(list(result.inputs), result.options)
+    figures = getattr(result, "annotator_figures", None)
+    competence = getattr(figures, "competence", None)
+    if competence is not None:
+        model.suggestions = token_suggestions(model, competence.inferred)
+    return model
+
+
+def token_suggestions(
+    model: NormalizationModel, inferred: Sequence[Mapping[str, Any]]
+) -> dict[str, Suggestion]:
+    """Each token's inferred normalization (Dawid & Skene 1979; tokens named ``text | token |
+    form``, one unit each). Competence compares the normalizations as the figures do (lower-
+    cased when the study says so), so the unit's value is the annotators' version whose
+    normalization compares equal to the inferred one (the most frequent such version, with
+    its modernization); none when no annotator gave it."""
+    from iaa_desktop.core.kinds.normalization.options import NormalizationOptions
+
+    lower = NormalizationOptions.resolve(model.options).lowercase
+
+    def unit_of(item: str) -> str | None:
+        parts = item.split(" | ", 2)
+        key = f"{parts[0]}/{parts[1]}" if len(parts) == 3 else ""
+        return key if key in model.index else None
+
+    def value_of(key: str, label: str) -> str | None:
+        given = [v for v in model.versions[model.index[key]] if v is not None]
+        same = [v for v in given if (decode(v)[0].lower() if lower else decode(v)[0]) == label]
+        return max(same, key=same.count) if same else None
+
+    return item_suggestions(inferred, unit_of, value_of)
 
 
 def gold_units(inputs: Any, options: dict[str, Any]) -> tuple[NormalizationModel, list[Any]]:

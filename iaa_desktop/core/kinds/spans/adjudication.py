@@ -17,16 +17,18 @@ doccano JSONL, Prodigy JSONL).
 from __future__ import annotations
 
 import html
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice
+from iaa_desktop.core.adjudication.model import AdjudicationModel, Choice, Suggestion
 from iaa_desktop.core.errors import IaaError, OptionError
+from iaa_desktop.core.kinds.annotators.suggestions import Part, part_suggestions
 from iaa_desktop.core.kinds.spans.readers import Span
 
 #: keys of the label choices (n and p navigate; digits, m, u, i, k, x are taken)
@@ -353,4 +355,75 @@ def units_for_spans(result: Any) -> SpansModel:
         fmt=source_format(result),
     )
     model.group_doc = gdoc
+    figures = getattr(result, "annotator_figures", None)
+    competence = getattr(figures, "competence", None)
+    if competence is not None:
+        model.suggestions = token_suggestions(model, corpus, competence.inferred)
     return model
+
+
+#: a token of competence's inferred labels: ``document | start–end | text``
+_TOKEN_KEY = re.compile(r"^(.*) \| (\d+)–(\d+) \| (.*)$", re.DOTALL)
+
+
+def _token_labels(value: str, tokens: Sequence[tuple[int, int]]) -> list[str] | None:
+    """Per token, the label of the version's spans overlapping it (``(none)``: none), as the
+    token-level figures code it; None when two labels overlap a token (left out there)."""
+    from iaa_desktop.core.kinds.spans.annotators import NO_LABEL
+
+    spans = decode(value)
+    out = []
+    for ts, te in tokens:
+        labels = {sp.label for sp in spans for a, b in sp.fragments if a < te and b > ts}
+        if len(labels) > 1:
+            return None
+        out.append(labels.pop() if labels else NO_LABEL)
+    return out
+
+
+def token_suggestions(
+    model: SpansModel, corpus: Any, inferred: Sequence[Mapping[str, Any]]
+) -> dict[str, Suggestion]:
+    """Each span group's tokens with their inferred labels (Dawid & Skene 1979, token by
+    token: "Dawid–Skene: ‘Maria’ PER 0.97, ‘Ruiz’ PER 0.95"). Token labels do not say where
+    one span ends and the next of the same label begins, so the unit's value is an
+    annotator's version whose spans give every token of the group its inferred label (the
+    most frequent such version); none when no version does, or when a token of the group was
+    left out of competence (two labels of one annotator on it)."""
+    inferred_at: dict[tuple[str, int, int], tuple[str, str, float]] = {}
+    for row in inferred:
+        m = _TOKEN_KEY.match(str(row["item"]))
+        if m is None:
+            continue
+        at = (m.group(1), int(m.group(2)), int(m.group(3)))
+        inferred_at[at] = (m.group(4), str(row["dawid_skene"]), float(row["dawid_skene_posterior"]))
+    us, ue, udoc = corpus.tokens()
+    starts: dict[int, NDArray[Any]] = {}
+    ends: dict[int, NDArray[Any]] = {}
+    for d in range(len(corpus.names)):
+        sel = udoc == d
+        starts[d] = us[sel] - int(corpus.offsets[d])
+        ends[d] = ue[sel] - int(corpus.offsets[d])
+    parts: dict[str, list[Part]] = {}
+    values: dict[str, str | None] = {}
+    for i, key in enumerate(model.keys):
+        d = model.group_doc[i]
+        name, s, e = key.rsplit("|", 2)
+        lo, hi = int(s), int(e)
+        ts, te = starts[d], ends[d]
+        first = int(np.searchsorted(te, lo, side="right"))
+        last = int(np.searchsorted(ts, hi, side="left"))
+        tokens = list(zip(ts[first:last].tolist(), te[first:last].tolist(), strict=True))
+        found = [inferred_at.get((name, a, b)) for a, b in tokens]
+        mine = [(f"‘\u2068{f[0]}\u2069’", f[1], f[2]) for f in found if f is not None]
+        if not mine:
+            continue
+        parts[key] = mine
+        if len(mine) < len(tokens):
+            continue
+        labels = [f[1] for f in found if f is not None]
+        same = [
+            v for v in model.versions[i] if v is not None and _token_labels(v, tokens) == labels
+        ]
+        values[key] = max(same, key=same.count) if same else None
+    return part_suggestions(parts, values)

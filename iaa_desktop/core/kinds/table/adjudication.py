@@ -7,6 +7,7 @@ Undecided items get an empty label, which every reader of this tool treats as mi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from numpy.typing import NDArray
 from iaa_desktop.core.adjudication.gold_io import free_name, table_suffix, write_table
 from iaa_desktop.core.adjudication.model import AdjudicationModel
 from iaa_desktop.core.errors import IaaError
+from iaa_desktop.core.kinds.annotators.suggestions import item_suggestions
 from iaa_desktop.core.kinds.table.gold import SAME_SHAPE, GoldLayout
 
 GOLD = "gold"
@@ -39,14 +41,15 @@ class TableModel(AdjudicationModel):
         ctx = item_context if item_context is not None else pd.DataFrame(columns=["item"])
         self._context = ctx.drop_duplicates("item").set_index("item") if len(ctx) else None
         self._notes = notes if notes is not None and len(notes) else None
-        #: item key → the inferred label with its posterior ("Dawid–Skene: B, 0.93")
-        self.suggestions: dict[str, str] = {}
+
+    def suggestion_html(self, i: int) -> str:
+        return ""  # the context's "suggested" line shows it
 
     def context(self, i: int) -> list[tuple[str, str]]:
         """The item's metadata columns (text, topic …) as (column, value), non-empty ones."""
-        hint = self.suggestions.get(self.keys[i], "")
-        # an inferred label (Dawid & Skene 1979) is shown, never decided
-        out = [("suggested", hint)] if hint else []
+        s = self.suggestion(i)
+        # an inferred label (Dawid & Skene 1979) is shown, decided only by the inferred merge
+        out = [("suggested", s.text)] if s is not None else []
         if self._context is None or self.keys[i] not in self._context.index:
             return out
         row = self._context.loc[self.keys[i]]
@@ -131,6 +134,29 @@ class TableModel(AdjudicationModel):
         return [write_table(out, path, sep)]
 
 
+def _label_value(model: TableModel) -> Callable[[str, str], str | None]:
+    """The unit's value of an inferred label: a version equal to it (as text, else as a
+    number: ``3`` and ``3.0``), else the label as written."""
+
+    def value(key: str, label: str) -> str | None:
+        row = [v for v in model.versions[model.index[key]] if v is not None]
+        if label in row:
+            return label
+        try:
+            x = float(label)
+        except ValueError:
+            return label
+        for v in row:
+            try:
+                if float(v) == x:
+                    return str(v)
+            except ValueError:
+                continue
+        return label
+
+    return value
+
+
 def units_for_table(result: Any) -> TableModel:
     """Units of a :class:`~iaa_desktop.core.kinds.table.compare.TableResult` (one per item)."""
     items: pd.DataFrame = result.items
@@ -161,8 +187,11 @@ def units_for_table(result: Any) -> TableModel:
         notes=getattr(result, "notes", None),
         gold_layout=getattr(result, "gold_layout", None),
     )
-    if "suggested" in items:
-        model.suggestions = dict(zip(items["item"].astype(str), items["suggested"].astype(str)))
+    inferred = getattr(getattr(result, "annotator_figures", None), "extra", {}).get("inferred")
+    if inferred:
+        model.suggestions = item_suggestions(
+            inferred, lambda k: k if k in model.index else None, _label_value(model)
+        )
     model.numeric = bool(numeric)
     model.level = str(result.level)
     if numeric:
