@@ -32,7 +32,6 @@ from iaa_desktop import __version__
 from iaa_desktop.core.study_file import Study
 from iaa_desktop.gui import presentation
 from iaa_desktop.gui.actions import WindowActions
-from iaa_desktop.gui.gc_thread import collect_on_gui_thread
 from iaa_desktop.gui.geometry import clamp_soon
 from iaa_desktop.gui.kind_options import KindOptionMemory, carried_options
 from iaa_desktop.gui.meeting import MeetingLayout, restore_zoom
@@ -92,9 +91,6 @@ class MainWindow(QMainWindow):
         warm_up: bool = True,
     ) -> None:
         super().__init__()
-        # cyclic garbage collected on this thread only (a worker collecting a Qt object's
-        # wrapper would destroy it in the wrong thread)
-        collect_on_gui_thread()
         self.settings = (
             settings if settings is not None else QSettings("iaa_desktop", "iaa_desktop")
         )

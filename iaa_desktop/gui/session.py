@@ -9,6 +9,7 @@ only the frozen study, never the session or a widget.
 
 from __future__ import annotations
 
+import gc
 import time
 import traceback
 from collections.abc import Generator
@@ -19,7 +20,6 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from iaa_desktop.core.study_file import Study
-from iaa_desktop.gui.gc_thread import set_apart
 from iaa_desktop.gui.tasks import TaskRunner
 
 
@@ -147,7 +147,8 @@ class StudySession(QObject):
             # collection visits every object it tracks while holding the interpreter lock, and
             # the window's thread waits for it
             _SET_APART.append(True)
-            set_apart()
+            gc.collect()
+            gc.freeze()
         self.is_warm = True
         self.warmed_up.emit()
 

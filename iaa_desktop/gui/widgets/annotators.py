@@ -325,7 +325,7 @@ class StudyAnnotatorsPanel(QWidget):
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.RichText)
         self.page_lay.addWidget(self.caption)
-        self.model = DataFrameModel(headers=HEADERS, tooltips=_tooltips())
+        self.model = DataFrameModel(parent=self, headers=HEADERS, tooltips=_tooltips())
         self.view = make_table(self.model, name="annotator_table")
         self.view.horizontalHeader().setStretchLastSection(False)  # figures stay by their names
         self.page_lay.addWidget(self.view)

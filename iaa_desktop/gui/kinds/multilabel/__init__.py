@@ -52,8 +52,9 @@ class MultiLabelPanels(QObject):
         self.agreement = AgreementPanel()
         self.decomposition = DecompositionPanel()
         self.items = ItemsPanel()
-        #: model annotators and planning per label, when the study asked for them
-        self.annotators = StudyAnnotatorsPanel()
+        #: model annotators and planning per label, when the study asked for them (made the
+        #: first time: a widget never shown is never made)
+        self.annotators: StudyAnnotatorsPanel | None = None
         self.with_annotators = False
         self.decomposition.partition_selected.connect(self.items.show_partition)
         self.agreement.cell_items.connect(self._on_cell_items)
@@ -69,6 +70,8 @@ class MultiLabelPanels(QObject):
         self.decomposition.set_result(result)
         self.with_annotators = has_study_annotators(result)
         if self.with_annotators:
+            if self.annotators is None:
+                self.annotators = StudyAnnotatorsPanel()
             self.annotators.set_result(result)
 
     def panels(self) -> list[tuple[str, QWidget]]:
@@ -78,7 +81,7 @@ class MultiLabelPanels(QObject):
             ("Decomposition", self.decomposition),
             ("Partition items", self.items),
         ]
-        if self.with_annotators:
+        if self.with_annotators and self.annotators is not None:
             out.append(("Annotators", self.annotators))
         return out
 

@@ -42,8 +42,9 @@ class PairsPanels:
     def __init__(self, graded: bool) -> None:
         self.pairs = PairPanel()
         self.agreement: QWidget = DurelAgreementPanel() if graded else CandidatesAgreementPanel()
-        #: model annotators and planning, when the study asked for them
-        self.annotators = StudyAnnotatorsPanel()
+        #: model annotators and planning, when the study asked for them (made the first time:
+        #: a widget never shown is never made)
+        self.annotators: StudyAnnotatorsPanel | None = None
         self.with_annotators = False
 
     def set_result(self, result: Any) -> None:
@@ -51,11 +52,13 @@ class PairsPanels:
         self.agreement.set_result(result)  # type: ignore[attr-defined]
         self.with_annotators = has_study_annotators(result)
         if self.with_annotators:
+            if self.annotators is None:
+                self.annotators = StudyAnnotatorsPanel()
             self.annotators.set_result(result)
 
     def panels(self) -> list[tuple[str, QWidget]]:
         out: list[tuple[str, QWidget]] = [("Pairs", self.pairs), ("Agreement", self.agreement)]
-        if self.with_annotators:
+        if self.with_annotators and self.annotators is not None:
             out.append(("Annotators", self.annotators))
         return out
 
