@@ -160,3 +160,23 @@ def test_report_has_the_batch_and_retest_sections(tmp_path):
         "Krippendorff 2004",
     ):
         assert part in html, part
+
+
+def test_a_judgments_file_of_many_columns_is_read_without_fragmenting(tmp_path):
+    """Hundreds of other columns are kept for batches and occasions in one piece (column by
+    column, pandas warned that the frame was highly fragmented, an error under -W error)."""
+    import warnings
+
+    folder = tmp_path / "wide"
+    folder.mkdir()
+    extra = [f"x{k}" for k in range(300)]
+    head = "identifier1\tidentifier2\tannotator\tjudgment\ttimestamp\t" + "\t".join(extra)
+    lines = [head]
+    for i in range(12):
+        for a, v in (("ann1", 1 + i % 4), ("ann2", 1 + (i + i % 2) % 4)):
+            lines.append(f"u{i}\tv{i}\t{a}\t{v}\t2024-03-0{1 + i % 9} 10:00\t" + "\t".join(extra))
+    (folder / "judgments.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        js = run_to_end(DUREL.run([folder], {"batch_column": "x7"})).to_json()
+    assert [b["batch"] for b in js["per_batch"]] == ["x7"]

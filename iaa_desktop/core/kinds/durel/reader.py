@@ -363,9 +363,12 @@ def _read_judgments(path: Path, target: str, instances_path: Path | None) -> pd.
         }
     )
     read = {c1, c2, c_inst, c_ann, c_j, c_com, LINE}
-    for c in cols:  # the file's other columns (timestamp, …), for batches and occasions
-        if c not in read and c not in out.columns and c not in _OWN_COLUMNS:
-            out[c] = df[c].astype(str).str.strip()
+    # the file's other columns (timestamp, …), for batches and occasions, joined at once (a file
+    # of thousands of columns would fragment the frame column by column)
+    extra = [c for c in cols if c not in read and c not in out.columns and c not in _OWN_COLUMNS]
+    if extra:
+        others = pd.DataFrame({c: df[c].astype(str).str.strip() for c in extra}, index=df.index)
+        out = pd.concat([out, others], axis=1)
     return out
 
 
