@@ -156,6 +156,10 @@ class SpansKind:
         errors: list[ReaderError] = []
         yield Progress(0, 6, "Reading the annotations")
         by_annotator = read_inputs([Path(p) for p in inputs], opts, errors)
+        if opts.batch_column:  # only formats that say when an annotation was made
+            from iaa_desktop.core.kinds.spans.batches import check_batch_values
+
+            check_batch_values(by_annotator, opts.batch_column)
         by_annotator, merged = nfc_names(by_annotator, errors)
         by_annotator = within_limits(
             by_annotator, lambda d: len(d.spans), _path, errors, lambda d: len(d.text or "")
@@ -165,7 +169,7 @@ class SpansKind:
         docs = pair_documents(by_annotator, errors)
         annotators = tuple(by_annotator)
         everyone = None
-        if opts.model_names or opts.planning or opts.competence:
+        if opts.model_names or opts.planning or opts.competence or opts.batch_column:
             from iaa_desktop.core.kinds.spans.annotators import human_documents
 
             everyone = build_corpus(annotators, docs)
@@ -181,6 +185,13 @@ class SpansKind:
             from iaa_desktop.core.kinds.spans.annotators import token_annotators
 
             result.annotator_figures = token_annotators(everyone, opts)
+            if opts.batch_column:
+                from dataclasses import replace
+
+                from iaa_desktop.core.kinds.spans.batches import token_batches
+
+                time = token_batches(corpus, opts.batch_size, opts.n_resamples, opts.seed)
+                result.annotator_figures = replace(result.annotator_figures, **time)
         result.options = opts.record()  # as given, for the study's record
         result.warnings[:0] = merged
         result.inputs = tuple(str(p) for p in inputs)

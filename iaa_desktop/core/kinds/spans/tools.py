@@ -524,6 +524,15 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
     path = Path(path)
     data = load_json(read_text(path, opts.encoding or None), path)
     empties, info = _ls_prepare(data)
+    stamps = None
+    if opts.batch_column:  # when each annotation was made (created_at, updated_at)
+        from iaa_desktop.core.kinds.spans.batches import BATCH_VALUE, label_studio_stamps
+
+        stamps = label_studio_stamps(data, opts.batch_column, path)
+
+    def meta(item: str, who: str) -> dict[str, str]:
+        return info if stamps is None else {**info, BATCH_VALUE: stamps.get((item, who), "")}
+
     parsed = label_studio.parse_value(data, path)
     errors.extend(parsed.errors)
     errors.extend(parsed.warnings)
@@ -532,7 +541,7 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
 
     links = label_studio_links(data)
     for d in parsed.documents:
-        sd = span_document(d, "label-studio", d.name, meta=info)
+        sd = span_document(d, "label-studio", d.name, meta=meta(d.name, d.annotator))
         if links.get((d.name, d.annotator)):
             add_relations(sd, d, [(*link, None) for link in links[(d.name, d.annotator)]])
         _put(out, d.annotator, sd, errors)
@@ -542,7 +551,7 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
             if not isinstance(text, str):
                 text = next((v for v in task_data.values() if isinstance(v, str)), "")
             who = label_studio.annotator_name(completed_by)  # the parser's naming of annotators
-            doc = SpanDocument(item, str(path), text, format="label-studio", meta=info)
+            doc = SpanDocument(item, str(path), text, format="label-studio", meta=meta(item, who))
             _put(out, who, doc, errors)
     return out
 
