@@ -229,3 +229,15 @@ def test_formats_without_times_and_missing_columns_are_refused(tmp_path):
         r"says nothing of when its annotations were made",
     ):
         run_to_end(SPANS.run([brat], {"batch_column": "created_at", "gamma": False}))
+
+
+def test_report_has_the_batch_section_and_its_methods(tmp_path):
+    from iaa_desktop.core.export import report as R
+
+    path = _label_studio(tmp_path / "export.json", _study())
+    options = {"gamma": False, "n_resamples": 200, "batch_column": "created_at"}
+    res = run_to_end(SPANS.run([path], {**options, "batch_size": "day"}))
+    html = R.build_report(res, R.ReportContext(title="Batches")).html
+    for part in ("Agreement over batches", "‘created_at’", "(binned: day)", "the token labels of"):
+        assert part in html, part
+    assert "per_batch" in res.tables() and len(res.tables()["per_batch"]) > 0

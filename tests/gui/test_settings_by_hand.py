@@ -216,6 +216,9 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Omar", "changes"),  # Omar leaves the humans' figures
         ("epsilon", "0.1", "changes"),
         ("competence", "", "changes"),
+        # brat files say nothing of when an annotation was made
+        ("batch_column", "created_at", "refused"),
+        ("batch_size", "x", "same"),  # no batch column: nothing binned
         ("planning", "", "changes"),
     ],
 }
