@@ -241,3 +241,37 @@ def test_report_has_the_batch_section_and_its_methods(tmp_path):
     for part in ("Agreement over batches", "‘created_at’", "(binned: day)", "the token labels of"):
         assert part in html, part
     assert "per_batch" in res.tables() and len(res.tables()["per_batch"]) > 0
+
+
+def test_a_span_tables_annotation_is_in_the_batch_of_its_first_row(tmp_path):
+    docs = _study(seed=8, n_docs=4)
+    folder = _span_table(tmp_path / "table", docs)
+    frame = pd.read_csv(folder / "spans.csv")
+    first = frame.iloc[0]
+    later = frame.index[(frame["document"] == first["document"]) & (frame["annotator"] == "a1")]
+    assert len(later) >= 2
+    frame.loc[later[1:], "day"] = "2024-04-30"  # a later row of the same annotation, elsewhere
+    frame.to_csv(folder / "spans.csv", index=False)
+    res = run_to_end(
+        SPANS.run(
+            [folder / "spans.csv"], {"gamma": False, "n_resamples": 50, "batch_column": "day"}
+        )
+    )
+    said = [str(e) for e in res.errors if "batch column" in str(e)]
+    assert len(said) == 1 and "counts in the batch of its first row" in said[0], said
+    assert f"document {first['document']} of a1" in said[0]
+    assert "week of 2024-04-29" not in {b["batch"] for b in res.to_json()["per_batch"]}
+
+
+def test_model_annotators_stay_out_of_the_batches(tmp_path):
+    docs = _study(n_docs=8)
+    path = _label_studio(tmp_path / "export.json", docs)
+    options = {"gamma": False, "n_resamples": 200, "seed": 11, "batch_column": "created_at"}
+    both = run_to_end(SPANS.run([path], {**options, "model_annotators": "12"})).to_json()
+    assert both["model_annotators"]
+    humans = _label_studio(
+        tmp_path / "humans.json", [(n, w, {a: by[a] for a in ("a1", "a2")}) for n, w, by in docs]
+    )
+    alone = run_to_end(SPANS.run([humans], options)).to_json()
+    assert both["per_batch"] == alone["per_batch"]
+    assert both["per_batch_study"] == alone["per_batch_study"]

@@ -57,6 +57,12 @@ class Span:
 BATCH_VALUE = "batch_value"
 
 
+def _cell(value: Any) -> str:
+    """A table cell as stripped text (an empty cell: "")."""
+    empty = value is None or (isinstance(value, float) and value != value)
+    return "" if empty else str(value).strip()
+
+
 @dataclass
 class SpanDocument:
     """One annotator's spans of one document."""
@@ -239,9 +245,21 @@ def read_span_table(
         if doc is None:
             doc = docs[name] = SpanDocument(name, str(path), texts.get(name), format="table")
             if batch is not None:
-                value = row[batch]
-                empty = value is None or (isinstance(value, float) and value != value)
-                doc.meta[BATCH_VALUE] = "" if empty else str(value).strip()
+                doc.meta[BATCH_VALUE] = _cell(row[batch])
+        elif batch is not None and _cell(row[batch]) != doc.meta[BATCH_VALUE]:
+            if not doc.meta.get("batch_differs"):  # said once per annotator and document
+                doc.meta["batch_differs"] = True
+                doc.errors.append(
+                    ReaderError(
+                        path,
+                        line,
+                        f"document {name}"
+                        + (f" of {who}" if who else "")
+                        + f": the batch column '{batch}' holds '{_cell(row[batch])}' here but "
+                        f"'{doc.meta[BATCH_VALUE]}' in the document's first row; the annotation "
+                        "counts in the batch of its first row.",
+                    )
+                )
         try:
             s, e = int(str(row[found["start"]])), int(str(row[found["end"]]))
         except ValueError:
