@@ -241,6 +241,16 @@ def test_report_has_the_batch_section_and_its_methods(tmp_path):
     for part in ("Agreement over batches", "‘created_at’", "(binned: day)", "the token labels of"):
         assert part in html, part
     assert "per_batch" in res.tables() and len(res.tables()["per_batch"]) > 0
+    _with_repeats(path, _study())
+    res = run_to_end(SPANS.run([path], {"gamma": False, "n_resamples": 200, "retest": True}))
+    html = R.build_report(res, R.ReportContext(title="Retest")).html
+    for part in (
+        "Test–retest agreement",
+        "in the order of their creation time",
+        "Krippendorff 2004",
+    ):
+        assert part in html, part
+    assert set(res.tables()["retest"]["annotator"]) == {"10", "11"}
 
 
 def test_a_span_tables_annotation_is_in_the_batch_of_its_first_row(tmp_path):
@@ -275,3 +285,79 @@ def test_model_annotators_stay_out_of_the_batches(tmp_path):
     alone = run_to_end(SPANS.run([humans], options)).to_json()
     assert both["per_batch"] == alone["per_batch"]
     assert both["per_batch_study"] == alone["per_batch_study"]
+
+
+def _with_repeats(path, docs, seed=4):
+    """The export with a1 and a2 annotating the first six tasks again a week later (a1's
+    second annotation written before the first in the file: created_at orders them)."""
+    rng = np.random.default_rng(seed)
+    tasks = json.loads(path.read_text(encoding="utf-8"))
+    again = {}
+    for task, (name, words, by) in zip(tasks[:6], docs[:6], strict=True):
+        for a, user, err in (("a1", 10, 0.15), ("a2", 11, 0.3)):
+            first = np.array(by[a][0], dtype=object)
+            wrong = rng.random(len(words)) < err
+            labels = list(np.where(wrong, rng.choice([*LABELS, NONE], size=len(words)), first))
+            again[(name, a)] = labels
+            text = " ".join(words)
+            ann = {
+                "id": 100 + len(again),
+                "completed_by": user,
+                "result": [
+                    {
+                        "from_name": "label",
+                        "to_name": "text",
+                        "type": "labels",
+                        "value": {"start": s, "end": e, "text": text[s:e], "labels": [lab]},
+                    }
+                    for s, e, lab in _spans_of(words, labels)
+                ],
+                "was_cancelled": False,
+                "created_at": "2024-04-02T10:00:00Z",
+            }
+            if a == "a1":
+                task["annotations"].insert(0, ann)
+            else:
+                task["annotations"].append(ann)
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    return again
+
+
+def test_label_studio_retest_by_created_at_equals_the_table_kinds(tmp_path):
+    docs = _study()
+    path = _label_studio(tmp_path / "export.json", docs)
+    options = {"gamma": False, "n_resamples": 300, "seed": 11}
+    plain = run_to_end(SPANS.run([path], options)).to_json()
+    again = _with_repeats(path, docs)
+    res = run_to_end(SPANS.run([path], {**options, "retest": True}))
+    assert not [e for e in res.errors if "twice" in str(e)]
+    j = res.to_json()
+    assert [r["annotator"] for r in j["retest"]] == ["10", "11"]  # Label Studio's user ids
+    for r, a in zip(j["retest"], ("a1", "a2"), strict=True):
+        assert r["occasions"] == ["1", "2"]
+        rows = []
+        for d, (name, words, by) in enumerate(docs[:6]):
+            text = " ".join(words)
+            for t, m in enumerate(_TOKEN.finditer(text)):
+                word = text[: m.start()].count(" ")
+                item = f"{d:03d}:{t:03d}"
+                rows += [(item, "1", by[a][0][word]), (item, "2", again[(name, a)][word])]
+        assert r["n_items"] == len(rows) // 2
+        table = _table_overall(tmp_path / f"{a}.csv", rows, 11)
+        _same(r, table, list(RETEST_METRICS))
+    # without the option a repeat stays a problem, left out
+    res = run_to_end(SPANS.run([path], options))
+    assert len([e for e in res.errors if "twice" in str(e)]) == 12
+    assert "retest" not in res.to_json()
+    # the other figures keep each annotator's first annotation in the file, as without retest
+    kept = {k: v for k, v in j.items() if k not in ("retest", "errors", "warnings")}
+    assert kept == {k: v for k, v in res.to_json().items() if k not in ("errors", "warnings")}
+    assert plain != kept  # a1's first annotations in the file are the repeats
+
+
+def test_retest_is_refused_for_formats_without_repeats(tmp_path):
+    folder = _span_table(tmp_path / "table", _study(n_docs=3))
+    with pytest.raises(
+        OptionError, match=r"Test–retest: spans\.csv holds one annotation per annotator and doc"
+    ):
+        run_to_end(SPANS.run([folder / "spans.csv"], {"retest": True, "gamma": False}))

@@ -219,6 +219,7 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         # brat files say nothing of when an annotation was made
         ("batch_column", "created_at", "refused"),
         ("batch_size", "x", "same"),  # no batch column: nothing binned
+        ("retest", "", "refused"),  # brat holds one annotation per annotator and document
         ("planning", "", "changes"),
     ],
 }

@@ -12,6 +12,7 @@ from iaa_desktop.core.kinds.annotators.fields import (
     model_annotators_option,
     model_names,
     planning_option,
+    retest_option,
 )
 from iaa_desktop.core.kinds.occurrences import FormMatch
 from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED, Options, option
@@ -98,6 +99,11 @@ class SpansOptions(Options):
         "annotator and document): agreement per batch, per token, with intervals"
     )
     batch_size: str = batch_size_option()
+    retest: bool = retest_option(
+        "per token, each annotator's agreement with themself on the tasks of a Label Studio "
+        "export they annotated more than once (occasions in the order of created_at); every "
+        "other figure keeps their first annotation of a task in the file"
+    )
     planning: bool = planning_option(
         "per token (its label, or none), the interval's half-width against the number of "
         "doubly annotated tokens, by resampling"

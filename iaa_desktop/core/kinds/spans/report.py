@@ -33,6 +33,8 @@ from iaa_desktop.core.kinds.annotators.report import (
     models_methods,
     models_section,
     planning_section,
+    retest_methods,
+    retest_section,
 )
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 from iaa_desktop.core.kinds.spans.tables import seconds
@@ -254,6 +256,8 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
     if "per_batch" in j:
         study = {**j, "overall": j["per_batch_study"]}
         kr.sections.append(batch_section(study, "krippendorff_alpha", ctx))
+    if "retest" in j:
+        kr.sections.append(retest_section(j, ctx))
     if "planning" in j:
         kr.sections.append(planning_section(j, ctx))
     return kr
@@ -529,6 +533,19 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
             )
         )
         more_refs = [*more_refs, "krippendorff2004"]
+    if "retest" in j:
+        more.append(
+            "For test–retest agreement, an annotator's annotations of the same task of a Label "
+            "Studio export are their occasions, in the order of their creation time "
+            "(created_at), each token of the task an item and the label of the occasion's span "
+            "covering it (or none) a nominal category; tokens covered by two labels of one "
+            "occasion are left out. "
+            + retest_methods(
+                "created_at", "each one's first annotation of a task in the export, as without it"
+            )
+        )
+        if "krippendorff2004" not in more_refs:
+            more_refs = [*more_refs, "krippendorff2004"]
     if "planning" in j:
         more.append("Per token, with its label (or none): " + PLANNING_METHODS)
     return [*paragraphs, *more], refs + more_refs
