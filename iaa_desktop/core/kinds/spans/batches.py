@@ -41,6 +41,8 @@ __all__ = [
 
 #: the batch of the annotations whose batch value is empty
 NO_BATCH = "(empty)"
+#: Label Studio's span results (as the export's reader takes them)
+_SPAN_TYPES = ("labels", "hypertextlabels", "paragraphlabels")
 #: the annotation fields of a Label Studio export that say when it was made
 LABEL_STUDIO_TIMES = ("created_at", "updated_at")
 
@@ -71,13 +73,15 @@ def _scalar(value: Any, column: str) -> str:
 
 
 def label_studio_stamps(data: Any, column: str, path: Path) -> dict[tuple[str, str], str]:
-    """(task id, annotator) → the value of the field ``column`` of that annotator's first
-    (not cancelled) annotation of the task in a Label Studio export; a field that no annotation
-    has is an :class:`OptionError` naming the file and the fields its annotations have."""
+    """(task id, annotator) → the value of the field ``column`` of the annotation of the task the
+    study keeps (the annotator's first not cancelled one with spans in a Label Studio export,
+    else their first); a field that no annotation has is an :class:`OptionError` naming the
+    file and the fields its annotations have."""
     from iaa_desktop.core.formats.label_studio import annotator_name
 
     tasks = data if isinstance(data, list) else [data]
     out: dict[tuple[str, str], str] = {}
+    spans: set[tuple[str, str]] = set()  # whose value came from an annotation with spans
     fields: dict[str, None] = {}
     for t_index, task in enumerate(tasks, start=1):
         if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
@@ -88,7 +92,16 @@ def label_studio_stamps(data: Any, column: str, path: Path) -> dict[tuple[str, s
                 continue
             fields.update((k, None) for k, v in ann.items() if not isinstance(v, dict | list))
             who = annotator_name(ann.get("completed_by"))
-            out.setdefault((item, who), _scalar(ann.get(column), column))
+            key = (item, who)
+            # the annotation the study keeps: the first with spans, else the first
+            with_spans = any(
+                isinstance(r, dict) and r.get("type") in _SPAN_TYPES
+                for r in ann.get("result") or []
+            )
+            if key not in out or (with_spans and key not in spans):
+                out[key] = _scalar(ann.get(column), column)
+            if with_spans:
+                spans.add(key)
     if column not in fields:
         raise OptionError(
             f"Batch column: '{column}' is no field of the annotations of {Path(path).name} "
