@@ -216,6 +216,10 @@ EDITS: dict[str, list[tuple[str, str, str]]] = {
         ("model_annotators", "Omar", "changes"),  # Omar leaves the humans' figures
         ("epsilon", "0.1", "changes"),
         ("competence", "", "changes"),
+        # brat files say nothing of when an annotation was made
+        ("batch_column", "created_at", "refused"),
+        ("batch_size", "x", "same"),  # no batch column: nothing binned
+        ("retest", "", "refused"),  # brat holds one annotation per annotator and document
         ("planning", "", "changes"),
     ],
 }

@@ -155,7 +155,7 @@ def _read_table(
     path: Path, opts: SpansOptions, texts: dict[str, str], errors: list[ReaderError]
 ) -> dict[str, dict[str, SpanDocument]]:
     try:
-        found = read_span_table(path, _columns(opts), texts)
+        found = read_span_table(path, _columns(opts), texts, opts.batch_column)
     except ReaderError as e:
         errors.append(e)
         return {}

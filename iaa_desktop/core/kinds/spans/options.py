@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iaa_desktop.core.kinds.annotators.fields import (
+    batch_column_option,
+    batch_size_option,
     competence_option,
     epsilon_option,
     model_annotators_option,
     model_names,
     planning_option,
+    retest_option,
 )
 from iaa_desktop.core.kinds.occurrences import FormMatch
 from iaa_desktop.core.kinds.options import N_RESAMPLES, SEED, Options, option
@@ -90,6 +93,17 @@ class SpansOptions(Options):
     model_annotators: str = model_annotators_option("per token")
     epsilon: float = epsilon_option()
     competence: bool = competence_option("per token")
+    batch_column: str = batch_column_option(
+        "when each annotator's annotation of a document was made: created_at or updated_at of "
+        "a Label Studio JSON export, or any column of a span table (its first row per "
+        "annotator and document): agreement per batch, per token, with intervals"
+    )
+    batch_size: str = batch_size_option()
+    retest: bool = retest_option(
+        "per token, each annotator's agreement with themself on the tasks of a Label Studio "
+        "export they annotated more than once (occasions in the order of created_at); every "
+        "other figure keeps their first annotation of a task in the file"
+    )
     planning: bool = planning_option(
         "per token (its label, or none), the interval's half-width against the number of "
         "doubly annotated tokens, by resampling"

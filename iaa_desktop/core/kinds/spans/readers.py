@@ -52,6 +52,17 @@ class Span:
         return cls(label, tuple(sorted(parts)))
 
 
+#: the key of a document's batch value in :attr:`SpanDocument.meta` (when each annotator's
+#: annotation of it was made: a span table's batch column, Label Studio's ``created_at``, …)
+BATCH_VALUE = "batch_value"
+
+
+def _cell(value: Any) -> str:
+    """A table cell as stripped text (an empty cell: "")."""
+    empty = value is None or (isinstance(value, float) and value != value)
+    return "" if empty else str(value).strip()
+
+
 @dataclass
 class SpanDocument:
     """One annotator's spans of one document."""
@@ -182,13 +193,19 @@ def _find_column(cols: dict[str, str], given: str, role: str) -> str | None:
 
 
 def read_span_table(
-    path: Path, columns: dict[str, str] | None = None, texts: dict[str, str] | None = None
+    path: Path,
+    columns: dict[str, str] | None = None,
+    texts: dict[str, str] | None = None,
+    batch_column: str = "",
 ) -> dict[str | None, list[SpanDocument]]:
     """A mention table (document, start, end, label[, annotator]) as annotator → documents.
 
     Without an annotator column every row belongs to the annotator ``None`` (the caller names it
     after the file). ``texts`` gives document texts where known (``.txt`` files beside the table).
     A document name missing from ``texts`` has no text; its length is then taken from its spans.
+    With a ``batch_column`` each document keeps that column's value in its first row (the batch
+    of the annotator's annotation of it); a table without that column is an
+    :class:`~iaa_desktop.core.errors.OptionError` naming its columns.
     """
     from iaa_desktop.core.tabular import LINE, read_table
 
@@ -205,6 +222,16 @@ def read_span_table(
             f"a span table needs the columns {', '.join(missing)} (found: "
             f"{', '.join(cols.values())}); set them with the options.",
         )
+    batch = None
+    if batch_column:
+        batch = cols.get(batch_column.strip().lower())
+        if batch is None:
+            from iaa_desktop.core.errors import OptionError
+
+            raise OptionError(
+                f"Batch column: '{batch_column}' is no column of {Path(path).name} (its "
+                f"columns: {', '.join(cols.values())})."
+            )
     out: dict[str | None, dict[str, SpanDocument]] = {}
     for row in df.to_dict("records"):
         line = int(row[LINE])
@@ -217,6 +244,22 @@ def read_span_table(
         doc = docs.get(name)
         if doc is None:
             doc = docs[name] = SpanDocument(name, str(path), texts.get(name), format="table")
+            if batch is not None:
+                doc.meta[BATCH_VALUE] = _cell(row[batch])
+        elif batch is not None and _cell(row[batch]) != doc.meta[BATCH_VALUE]:
+            if not doc.meta.get("batch_differs"):  # said once per annotator and document
+                doc.meta["batch_differs"] = True
+                doc.errors.append(
+                    ReaderError(
+                        path,
+                        line,
+                        f"document {name}"
+                        + (f" of {who}" if who else "")
+                        + f": the batch column '{batch}' holds '{_cell(row[batch])}' here but "
+                        f"'{doc.meta[BATCH_VALUE]}' in the document's first row; the annotation "
+                        "counts in the batch of its first row.",
+                    )
+                )
         try:
             s, e = int(str(row[found["start"]])), int(str(row[found["end"]]))
         except ValueError:

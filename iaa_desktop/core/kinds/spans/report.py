@@ -26,11 +26,15 @@ from iaa_desktop.core.export.report import (
 )
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    batch_methods,
+    batch_section,
     competence_methods,
     competence_section,
     models_methods,
     models_section,
     planning_section,
+    retest_methods,
+    retest_section,
 )
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 from iaa_desktop.core.kinds.spans.tables import seconds
@@ -249,6 +253,11 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         kr.sections.append(models_section(j, ctx))
     if "competence" in j:
         kr.sections.append(competence_section(j, ctx))
+    if "per_batch" in j:
+        study = {**j, "overall": j["per_batch_study"]}
+        kr.sections.append(batch_section(study, "krippendorff_alpha", ctx))
+    if "retest" in j:
+        kr.sections.append(retest_section(j, ctx))
     if "planning" in j:
         kr.sections.append(planning_section(j, ctx))
     return kr
@@ -505,6 +514,38 @@ def methods(result: Any) -> tuple[list[str], list[str]]:
             )
         )
         more_refs = [*more_refs, "dawid1979", "hovy2013"]
+    if "per_batch" in j:
+        o = getattr(result, "chosen", None)
+        more.append(
+            "For agreement per batch, each annotator's annotation of a document belongs to the "
+            "batch of the time it was made (a Label Studio export's creation or update time of "
+            "the annotation, or a span table's column, its first row per annotator and "
+            "document), and each token of the document is an item of that batch, the label of "
+            "the annotator's span covering it (or none) a nominal category; tokens covered by "
+            "two labels of one annotator are left out. The coefficients are those a judgment "
+            "table of those token labels reports, with bootstrap intervals over tokens; the "
+            "whole study's figures a batch is compared with are the same coefficients on every "
+            "human annotator's token labels. "
+            + batch_methods(
+                str(getattr(o, "batch_column", "") or ""),
+                str(getattr(o, "batch_size", "") or ""),
+                "the token labels of the annotations",
+            )
+        )
+        more_refs = [*more_refs, "krippendorff2004"]
+    if "retest" in j:
+        more.append(
+            "For test–retest agreement, an annotator's annotations of the same task of a Label "
+            "Studio export are their occasions, in the order of their creation time "
+            "(created_at), each token of the task an item and the label of the occasion's span "
+            "covering it (or none) a nominal category; tokens covered by two labels of one "
+            "occasion are left out. "
+            + retest_methods(
+                "created_at", "each one's first annotation of a task in the export, as without it"
+            )
+        )
+        if "krippendorff2004" not in more_refs:
+            more_refs = [*more_refs, "krippendorff2004"]
     if "planning" in j:
         more.append("Per token, with its label (or none): " + PLANNING_METHODS)
     return [*paragraphs, *more], refs + more_refs

@@ -524,6 +524,25 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
     path = Path(path)
     data = load_json(read_text(path, opts.encoding or None), path)
     empties, info = _ls_prepare(data)
+    stamps = None
+    if opts.batch_column:  # when each annotation was made (created_at, updated_at)
+        from iaa_desktop.core.kinds.spans.batches import BATCH_VALUE, label_studio_stamps
+
+        stamps = label_studio_stamps(data, opts.batch_column, path)
+
+    def meta(item: str, who: str) -> dict[str, str]:
+        return info if stamps is None else {**info, BATCH_VALUE: stamps.get((item, who), "")}
+
+    occasions = None
+    if opts.retest:  # an annotator's repeated annotations of a task are occasions
+        from iaa_desktop.core.kinds.spans.retest import label_studio_occasions
+
+        occasions = label_studio_occasions(data, path, info)
+
+    def repeat(who: str, name: str) -> bool:
+        """Whether this is a repeat kept as an occasion (not a problem) with test–retest."""
+        return occasions is not None and name in out.get(who, {})
+
     parsed = label_studio.parse_value(data, path)
     errors.extend(parsed.errors)
     errors.extend(parsed.warnings)
@@ -532,7 +551,9 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
 
     links = label_studio_links(data)
     for d in parsed.documents:
-        sd = span_document(d, "label-studio", d.name, meta=info)
+        if repeat(d.annotator, d.name):
+            continue
+        sd = span_document(d, "label-studio", d.name, meta=meta(d.name, d.annotator))
         if links.get((d.name, d.annotator)):
             add_relations(sd, d, [(*link, None) for link in links[(d.name, d.annotator)]])
         _put(out, d.annotator, sd, errors)
@@ -542,8 +563,16 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
             if not isinstance(text, str):
                 text = next((v for v in task_data.values() if isinstance(v, str)), "")
             who = label_studio.annotator_name(completed_by)  # the parser's naming of annotators
-            doc = SpanDocument(item, str(path), text, format="label-studio", meta=info)
+            if repeat(who, item):
+                continue
+            doc = SpanDocument(item, str(path), text, format="label-studio", meta=meta(item, who))
             _put(out, who, doc, errors)
+    if occasions:
+        from iaa_desktop.core.kinds.spans.retest import OCCASIONS
+
+        for (item, who), docs in occasions.items():
+            if item in out.get(who, {}):
+                out[who][item].meta[OCCASIONS] = docs
     return out
 
 
