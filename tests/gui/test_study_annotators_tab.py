@@ -336,3 +336,19 @@ def test_multilabel_batches_and_retest_narrow_to_one_label(qtbot, window, tmp_pa
         panel.model.frame["value"].to_numpy(dtype=float),
         [r["krippendorff_alpha"]["value"] for r in rows],
     )
+
+
+def test_the_batches_line_names_a_batch_without_figures():
+    """A batch where no item was judged by two annotators has no figures and no table row: the
+    headline counts the batches shown and names the one without."""
+    from iaa_desktop.gui.widgets.annotators import batches_line
+
+    alpha = {"krippendorff_alpha": {"value": 0.5, "ci_low": 0.3, "ci_high": 0.7}}
+    batches = [
+        {"batch": "week of 2024-03-04", "overall": alpha, "below_study": []},
+        {"batch": "week of 2024-03-11", "overall": alpha, "below_study": ["krippendorff_alpha"]},
+        {"batch": "week of 2024-03-25", "overall": {}, "below_study": []},
+    ]
+    line = batches_line({"per_batch": batches})
+    assert line.startswith("Agreement over 2 batches (and 1 with no item judged by two")
+    assert "week of 2024-03-25)" in line and "<b>1</b> with an interval below" in line

@@ -237,8 +237,17 @@ def batches_line(figures: dict[str, Any]) -> str:
         for b in batches
         if b.get("below_study")
     ]
-    n = len(dict.fromkeys(str(b.get("batch", "")) for b in batches))
-    text = f"Agreement over {n} batches"
+    names = dict.fromkeys(str(b.get("batch", "")) for b in batches)
+    # a batch where no item was judged by two annotators has no figures (and no table row)
+    figured = dict.fromkeys(str(b.get("batch", "")) for b in batches if b.get("overall"))
+    text = f"Agreement over {len(figured)} batches"
+    if len(figured) < len(names):
+        empty = len(names) - len(figured)
+        text += (
+            f" (and {empty} with no item judged by two annotators, so without figures: "
+            + ", ".join(html.escape(b) for b in [b for b in names if b not in figured][:8])
+            + ")"
+        )
     if below:
         shown = ", ".join(html.escape(b) for b in below[:4]) + (" …" if len(below) > 4 else "")
         text += f": <b>{len(below)}</b> with an interval below the study's ({shown})"
