@@ -557,3 +557,14 @@ def test_a_device_named_by_a_study_option_is_refused_naming_the_study(tmp_path, 
     code, err = report([study, "--allow-outside-inputs"], capsys)
     assert code == 2
     assert f"{study}: the study names a device, pipe or socket as an input (/dev/zero)" in err
+
+
+@pytest.mark.parametrize("name", ["annotator", "label"])
+def test_wide_table_whose_item_column_is_named_like_the_comparisons_own(tmp_path, capsys, name):
+    """A wide table (one column per annotator) whose first column is called "annotator" or
+    "label": melting it made two columns of that name (a TypeError)."""
+    f = tmp_path / "wide.tsv"
+    f.write_text(f"{name}\tA\tB\tC\nw0\t1\t2\t1\nw1\t2\t2\t2\nw2\t3\t3\t3\n", encoding="utf-8")
+    code, err = report(["--kind", "table", f, "--json", tmp_path / "r.json"], capsys)
+    assert code == 2, err
+    assert f"{f}, line 1: the column '{name}' is read as an item column" in err

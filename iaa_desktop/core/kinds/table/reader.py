@@ -194,6 +194,22 @@ def _with_item_columns(
     return df, item_cols
 
 
+def _no_own_names(path: Path, item_cols: tuple[str, ...], meta_given: set[str]) -> None:
+    """Without an annotator column the comparison names its own "annotator" and "label"
+    columns: an item or metadata column of either name would be read as two."""
+    for name in ("annotator", "label"):
+        if name in item_cols or name in meta_given:
+            what = "an item" if name in item_cols else "a metadata"
+            raise ReaderError(
+                path,
+                1,
+                f"the column '{name}' is read as {what} column of a table without an annotator "
+                f"column (one column or one file per annotator), where '{name}' names the "
+                "comparison's own column; rename it, or name the annotator and label columns of "
+                "a long table with --annotator and --label.",
+            )
+
+
 def _long_from_frame(
     path: Path, df: pd.DataFrame, roles: ColumnRoles, n_files: int
 ) -> tuple[pd.DataFrame, tuple[str, ...], str]:
@@ -244,6 +260,7 @@ def _long_from_frame(
         return out, tuple(meta), layout
 
     rest = [c for c in cols if c not in item_cols and c not in meta_given]
+    _no_own_names(path, item_cols, meta_given)
     if label or (n_files > 1 and len(rest) == 1):
         # one file per annotator: item + label (+ metadata); the annotator is the file name
         label = label or rest[0]
