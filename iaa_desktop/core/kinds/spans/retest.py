@@ -37,13 +37,13 @@ OCCASIONS = "occasions"
 
 
 def label_studio_occasions(
-    data: Any, path: Path, meta: Mapping[str, Any]
+    data: Any, path: Path, meta: Mapping[str, Any], span_document: Any
 ) -> dict[tuple[str, str], list[SpanDocument]]:
     """(task id, annotator) → the annotator's annotations of the task, each as the document it
     makes (parsed alone by the export's own parser), in the order of their ``created_at`` (file
-    order where equal or absent); only where there are two or more."""
+    order where equal or absent); only where there are two or more. ``span_document``: the
+    Label Studio reader's maker of a document (passed in: the reader imports this module)."""
     from iaa_desktop.core.formats import label_studio
-    from iaa_desktop.core.kinds.spans.tools import span_document
 
     tasks = data if isinstance(data, list) else [data]
     found: dict[tuple[str, str], list[tuple[Any, dict[str, Any], dict[str, Any]]]] = {}

@@ -537,7 +537,7 @@ def read_label_studio(path: Path, opts: SpansOptions, errors: list[ReaderError])
     if opts.retest:  # an annotator's repeated annotations of a task are occasions
         from iaa_desktop.core.kinds.spans.retest import label_studio_occasions
 
-        occasions = label_studio_occasions(data, path, info)
+        occasions = label_studio_occasions(data, path, info, span_document)
 
     def repeat(who: str, name: str) -> bool:
         """Whether this is a repeat kept as an occasion (not a problem) with test–retest."""
