@@ -1,17 +1,17 @@
 """Benchmark of the agreement report: the PDF of every example study, pages per second.
 
-    python bench/bench_report.py [--repeat 3] [--repo PATH] [--no-harfbuzz-subset]
+    python bench/bench_report.py [--repeat 3] [--repo PATH]
 
 For every example study bundled with the app (``iaa_desktop/resources/examples/*/*.iaa-study``)
 the kind runs once, then, with the shared helper (``bench/timing.py``, same repeats, CPU and wall):
 
-* ours: ``write_report`` to a PDF (HTML with the charts, WeasyPrint's layout, the PDF file);
+* ours: ``write_report`` to a PDF (HTML with the charts, Typst's typesetting, the PDF file);
 * reference: the same report written as HTML only, charts included (what the PDF adds on top
   of building the document is the layout and the PDF file).
 
 Pages per CPU second of the PDF are printed; the target is every example's PDF ≤ 2 s CPU. The
 whole ``report --pdf`` command in a fresh process (imports included) is timed beside it. The
-one-time imports (WeasyPrint, matplotlib) and the first report (fonts found, charts' code
+one-time imports (the typesetter, matplotlib) and the first report (fonts found, charts' code
 warmed up) are done before timing and printed apart.
 """
 
@@ -42,20 +42,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--repo", type=Path, default=ROOT, help="checkout to time (default: this one)")
-    ap.add_argument(
-        "--no-harfbuzz-subset",
-        action="store_true",
-        help="make WeasyPrint subset fonts with fontTools, as without libharfbuzz-subset0",
-    )
     args = ap.parse_args()
     repo = args.repo.resolve()
     sys.path.insert(0, str(repo))
     examples = repo / "iaa_desktop" / "resources" / "examples"
     timing.machine()
-    if args.no_harfbuzz_subset:
-        import weasyprint.pdf.fonts
-
-        weasyprint.pdf.fonts.harfbuzz_subset = None
     from iaa_desktop.core.export import report as R
     from iaa_desktop.core.kinds import detect_kind, get_kind
     from iaa_desktop.core.progress import run_to_end
@@ -63,10 +54,10 @@ def main() -> int:
 
     c0, w0 = time.process_time(), time.perf_counter()
     import matplotlib.figure  # noqa: F401
-    import weasyprint
+    import typst  # noqa: F401  (a checkout given with --repo imports its own engine at its first report)
 
     print(
-        f"imports (WeasyPrint, matplotlib): cpu {time.process_time() - c0:.2f} s, "
+        f"imports (typst, matplotlib): cpu {time.process_time() - c0:.2f} s, "
         f"wall {time.perf_counter() - w0:.2f} s (once per process, not below)"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args and args[0] in COMMANDS:
         # at exit the interpreter's collections would walk every object the command created
-        # (tables, matplotlib, WeasyPrint: a tenth to a third of a second of CPU, more than many
+        # (tables, matplotlib, Typst: a tenth to a third of a second of CPU, more than many
         # a command's work); the objects alive then are set aside and the system frees the
         # memory. Files are written and closed before the command returns.
         atexit.register(gc.freeze)

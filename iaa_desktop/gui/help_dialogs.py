@@ -48,7 +48,7 @@ BUNDLED_LIBRARIES: tuple[tuple[str, str, str], ...] = (
     ("lingpy", "LingPy", "BSD-2-Clause"),
     ("rapidfuzz", "RapidFuzz", "MIT"),
     ("openpyxl", "openpyxl", "MIT"),
-    ("weasyprint", "WeasyPrint (PDF reports, when available)", "BSD-3-Clause"),
+    ("typst", "Typst (the PDF report's typesetter)", "Apache-2.0"),
 )
 
 #: the sources of the methods (the five studies the app implements) and the standard references

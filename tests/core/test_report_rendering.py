@@ -1,5 +1,6 @@
-"""How the PDF report is rendered: charts drawn once, one layout, chart text kept as text only
-where the PDF engine draws it right, one font configuration."""
+"""How the PDF report is rendered: charts drawn once, one typesetting pass, chart text kept as
+text only where the PDF engine draws it right, the HTML written as Typst without ever reading
+the data as markup."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from iaa_desktop.core.export import html_blocks as B
-from iaa_desktop.core.export import pdf as P
 from iaa_desktop.core.export import report as R
+from iaa_desktop.core.export import typst_pdf as T
 from iaa_desktop.core.progress import run_to_end
 from iaa_desktop.core.study_file import load_study
 from tests.conftest import FIXTURES
@@ -22,8 +23,8 @@ from tests.conftest import FIXTURES
 EXAMPLES = Path(R.__file__).resolve().parents[2] / "resources" / "examples"
 
 
-def _need_weasyprint() -> None:
-    pytest.importorskip("weasyprint")
+def _need_typst() -> None:
+    pytest.importorskip("typst")
     if shutil.which("pdfinfo") is None:
         pytest.skip("pdfinfo (poppler-utils) is not installed")
 
@@ -70,14 +71,14 @@ def test_plain_chart_text_stays_text_and_right_to_left_text_is_drawn_by_matplotl
 
 
 def test_charts_are_drawn_once_and_the_document_laid_out_once(tmp_path, monkeypatch):
-    _need_weasyprint()
+    _need_typst()
     from matplotlib.figure import Figure
 
     result = _example("normalization")
     drawn, layouts = [], []
-    savefig, render = Figure.savefig, P.render
+    savefig, typeset = Figure.savefig, T.pdf_from_html
     monkeypatch.setattr(Figure, "savefig", lambda *a, **k: drawn.append(1) or savefig(*a, **k))
-    monkeypatch.setattr(P, "render", lambda *a, **k: layouts.append(1) or render(*a, **k))
+    monkeypatch.setattr(T, "pdf_from_html", lambda *a, **k: layouts.append(1) or typeset(*a, **k))
     pdf = tmp_path / "report.pdf"
     R.write_report(result, pdf_path=pdf, paper="a4")
     n_charts = len(drawn)
@@ -88,14 +89,85 @@ def test_charts_are_drawn_once_and_the_document_laid_out_once(tmp_path, monkeypa
     assert len(drawn) == n_charts == built.html.count('<figure class="chart">')
 
 
-def test_one_font_configuration_serves_every_layout():
-    pytest.importorskip("weasyprint")
-    doc = "<html><body><p>κ = 0.61 שלום</p></body></html>"
-    first = P.render(doc)
-    assert P._font_config() is P._font_config()
-    second = P.render(doc)
-    assert len(first.pages) == len(second.pages) == 1
-    assert P.pdf_bytes(second).startswith(b"%PDF")
+def _text(pdf: bytes, tmp_path: Path, name: str = "t.pdf") -> str:
+    path = tmp_path / name
+    path.write_bytes(pdf)
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_text_of_the_data_is_printed_as_written_never_read_as_typst_markup(tmp_path):
+    _need_typst()
+    hostile = [
+        '#import "x.typ": *',
+        "*not bold* _not emphasised_ $x^2$",
+        'a ] b [ c \\ d " e',
+        "= not a heading",
+        "@ref <label> // not a comment",
+        "#pagebreak()",
+    ]
+    cells = "".join(f"<tr><td>{B.esc(h)}</td></tr>" for h in hostile)
+    doc = f'<html><body><h1 class="study">T</h1><table class="data">{cells}</table></body></html>'
+    text = _text(T.pdf_from_html(doc), tmp_path)
+    flat = re.sub(r"\s+", "", text)  # pdftotext guesses spaces from gaps (narrow around brackets)
+    for h in hostile:
+        assert re.sub(r"\s+", "", h) in flat, h
+    assert "Page 1 of 1" in text
+
+
+def test_contents_give_the_page_of_each_section_and_the_header_names_it(tmp_path):
+    _need_typst()
+    result = _example("normalization")
+    built = R.build_report(result, R.ReportContext(paper="a4"))
+    pdf = tmp_path / "r.pdf"
+    pdf.write_bytes(T.pdf_from_html(built.html, "a4"))
+    pages = [
+        subprocess.run(
+            ["pdftotext", "-f", str(i), "-l", str(i), "-layout", str(pdf), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for i in range(1, _pages(pdf) + 1)
+    ]
+    listed = re.findall(r"^(\S.*?)\s*(?:\.\s*){3,}(\d+)\s*$", pages[0], re.M)
+    assert [t for t, _ in listed] == [s.title for s in built.sections]
+    for title, page in listed:
+        body = pages[int(page) - 1]
+        # the section begins on that page (its heading is there) and the page's header names it
+        # when it is the first section begun there
+        assert re.search(rf"^{re.escape(title)}\s*$", body, re.M), (title, page)
+    for text in pages[1:]:
+        header = text.splitlines()[0]
+        assert header.strip().startswith(R.study_title(result)[:20]), header
+
+
+def test_every_example_report_is_typeset_with_its_charts_as_vectors(tmp_path):
+    _need_typst()
+    for folder in sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()):
+        built = R.build_report(_example(folder), R.ReportContext(paper="letter"))
+        source, images = T.to_typst(built.html, "letter")
+        assert len(images) == built.html.count("data:image/svg+xml"), folder
+        assert 'paper: "us-letter"' in source
+        pdf = tmp_path / f"{folder}.pdf"
+        pdf.write_bytes(T.pdf_from_html(built.html, "letter"))
+        assert _pages(pdf) >= 2, folder
+
+
+def test_a_pdf_without_the_typesetter_is_a_clear_error(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_typst(name, *a, **k):
+        if name == "typst":
+            raise ImportError("No module named 'typst'")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_typst)
+    with pytest.raises(T.PdfEngineError, match="pip install typst"):
+        T.pdf_from_html("<p>x</p>")
 
 
 def test_only_cells_with_a_very_long_word_may_break_anywhere():
@@ -107,7 +179,7 @@ def test_only_cells_with_a_very_long_word_may_break_anywhere():
 
 
 def test_rtl_fixture_pdf_still_renders(tmp_path):
-    _need_weasyprint()
+    _need_typst()
     from iaa_desktop.core.kinds import get_kind
 
     result = run_to_end(

@@ -231,33 +231,33 @@ def test_before_pip_everything_missing_is_named_at_once(monkeypatch):
     message, one install line with the report's packages too (so one command does it all)."""
     missing = {
         ("setup", "qt"): ["python3-venv", "libegl1", "libxcb1"],
-        ("report",): ["libpango-1.0-0"],
+        ("report",): ["fonts-noto-core"],
     }
     monkeypatch.setattr(preflight, "missing_packages", lambda roles: missing[roles])
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/sudo" if name == "sudo" else None)
     stop, report = preflight.check_setup({"XDG_RUNTIME_DIR": "/none"})
-    assert report == ["libpango-1.0-0"]
+    assert report == ["fonts-noto-core"]
     lines = stop.splitlines()
     assert len(lines) == 2
     assert "Python's venv module is missing" in lines[0]
     assert "(libegl1 libxcb1)" in lines[0] and "there is no display" in lines[0]
     assert lines[1] == (
         "  install what is missing with:  sudo apt-get install python3-venv libegl1 libxcb1 xvfb "
-        "xauth libpango-1.0-0"
+        "xauth fonts-noto-core"
     )
     # the report's packages alone do not stop the set-up; nor does a missing display alone
     missing[("setup", "qt")] = []
-    assert preflight.check_setup({}) == (None, ["libpango-1.0-0"])
+    assert preflight.check_setup({}) == (None, ["fonts-noto-core"])
 
 
 def test_a_missing_optional_package_is_noted_once(tmp_path):
     (tmp_path / ".venv").mkdir()
-    script = f". {ROOT / 'scripts' / 'setup.sh'}; " + "iaa_note_missing 'libpango-1.0-0'; " * 3
+    script = f". {ROOT / 'scripts' / 'setup.sh'}; " + "iaa_note_missing 'fonts-noto-core'; " * 3
     r = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0
-    assert len(r.stderr.splitlines()) == 1 and "libpango-1.0-0" in r.stderr
-    r = subprocess.run(["bash", "-c", script.replace("libpango-1.0-0", "")], cwd=tmp_path)
+    assert len(r.stderr.splitlines()) == 1 and "fonts-noto-core" in r.stderr
+    r = subprocess.run(["bash", "-c", script.replace("fonts-noto-core", "")], cwd=tmp_path)
     assert not (tmp_path / ".venv" / ".iaa-noted-missing").exists()
 
 

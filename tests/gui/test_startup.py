@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 #: modules that take a large share of a second to import; none may come before the first paint
-HEAVY = ("pandas", "scipy", "matplotlib", "lingpy", "numpy", "weasyprint", "rapidfuzz", "PIL")
+HEAVY = ("pandas", "scipy", "matplotlib", "lingpy", "numpy", "typst", "rapidfuzz", "PIL")
 
 
 def _run(args: list[str], **env: str) -> list[str]:

@@ -1,7 +1,7 @@
 """Fewer garbage collections while a report is drawn and laid out.
 
 Drawing the charts and laying out the document allocate millions of short-lived objects
-(matplotlib artists and transforms, WeasyPrint boxes and styles); with CPython's default
+(matplotlib artists and transforms, the report's HTML tree); with CPython's default
 thresholds every 700 allocations start a collection, and the full ones walk every object of the
 process (pandas, numpy, matplotlib, the study's result). Inside :func:`fewer_collections` the
 objects alive at its start are set aside from collection (:func:`gc.freeze`) and a young

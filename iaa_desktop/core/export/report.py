@@ -10,7 +10,7 @@ The per-kind parts live in each kind's ``report`` module, reached through the re
 ``spec`` (a generic fallback for results without one). A kind's result may also provide ``report_sections(ctx)``
 returning extra :class:`Section` objects; they are appended after the built-in ones.
 
-Nothing here imports Qt; matplotlib and WeasyPrint are imported lazily.
+Nothing here imports Qt; matplotlib and Typst are imported lazily.
 """
 
 from __future__ import annotations
@@ -440,12 +440,6 @@ def render_html(result: Any, ctx: ReportContext | None = None) -> str:
     return build_report(result, ctx).html
 
 
-def _render_pdf(doc_html: str, cache: dict[Any, Any] | None = None) -> Any:
-    from iaa_desktop.core.export.pdf import render
-
-    return render(doc_html, cache)
-
-
 def write_report(
     result: Any,
     pdf_path: str | os.PathLike[str] | None = None,
@@ -461,8 +455,8 @@ def write_report(
     receives the report's own tables (summary with interpretation, tables behind the charts)
     next to what ``result.tables()`` gives.
     """
-    from iaa_desktop.core.export import pdf
     from iaa_desktop.core.export.gc_pause import fewer_collections
+    from iaa_desktop.core.export.typst_pdf import pdf_from_html
     from iaa_desktop.core.io import write_bytes_atomic, write_csv_tables, write_text_atomic
 
     ctx = ReportContext(
@@ -471,7 +465,7 @@ def write_report(
     written: list[Path] = []
     with fewer_collections():
         built = build_report(result, ctx)
-        document = pdf.pdf_bytes(_render_pdf(built.html)) if pdf_path is not None else b""
+        document = pdf_from_html(built.html, ctx.paper) if pdf_path is not None else b""
     if pdf_path is not None:
         write_bytes_atomic(Path(pdf_path), document)
         written.append(Path(pdf_path))
