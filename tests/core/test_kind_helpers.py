@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -11,7 +12,13 @@ import pandas as pd
 import pytest
 
 from iaa_desktop.core.errors import OptionError
-from iaa_desktop.core.export.html_blocks import pair_heatmap_html, pair_matrix
+from iaa_desktop.core.export.html_blocks import (
+    MATRIX_TABLE_MAX,
+    diverging_colour,
+    matrix_html,
+    pair_heatmap_html,
+    pair_matrix,
+)
 from iaa_desktop.core.kinds.options import Options, option
 from iaa_desktop.core.kinds.spec import StepsKind, TypedKind, result_fields
 from iaa_desktop.core.progress import Progress, run_to_end
@@ -72,7 +79,34 @@ def test_pair_heatmap_keeps_the_table_behind_the_chart():
     pairs = pd.DataFrame({"a": ["A"], "b": ["B"], "rho": [0.8]})
     tables: dict[str, pd.DataFrame] = {}
     html = pair_heatmap_html(tables, "pair_matrix_rho", ["A", "B"], pairs, "rho", "ρ", "Caption")
-    assert html.startswith('<figure class="chart">') and "Caption" in html
+    assert '<table class="grid heat">' in html and "Caption" in html
     t = tables["pair_matrix_rho"]
     assert list(t.columns) == ["annotator", "A", "B"]
     assert t.loc[t["annotator"] == "B", "A"].item() == 0.8
+
+
+def test_a_small_pair_matrix_is_a_coloured_table_a_large_one_a_chart():
+    names = ["A", "B", "C"]
+    pairs = pd.DataFrame({"a": ["A", "A"], "b": ["B", "C"], "k": [0.53, -1.0]})
+    html = matrix_html(pair_matrix(names, pairs, "k"), "Pairwise κ", "Cohen's κ per pair.")
+    cells = re.findall(
+        r'<td class="c"(?: style="background:(#\w+); color:(#\w+)")?>([^<]*)</td>', html
+    )
+    assert [c[2] for c in cells] == [
+        "1.00",
+        "0.53",
+        "-1.00",
+        "0.53",
+        "1.00",
+        "–",
+        "-1.00",
+        "–",
+        "1.00",
+    ]
+    # the heatmap's colours: green at 1, red at −1 (white ink on both ends), yellowish between
+    assert cells[0][:2] == (diverging_colour(1.0), "#ffffff") == ("#006837", "#ffffff")
+    assert cells[2][:2] == (diverging_colour(0.0), "#ffffff") == ("#a50026", "#ffffff")
+    assert cells[1][1] == "#000000" and diverging_colour(0.5) == "#ffffbf"
+    many = [f"R{i}" for i in range(MATRIX_TABLE_MAX + 1)]
+    big = pd.DataFrame(0.5, index=many, columns=many)
+    assert matrix_html(big, "t", "c").startswith('<figure class="chart">')

@@ -1,7 +1,8 @@
 """HTML building blocks of the report: escaping, text direction, numbers, tables and figures.
 
-Used by :mod:`iaa_desktop.core.export.report` and every kind's ``report`` module. WeasyPrint
-renders the result; nothing here imports Qt, and matplotlib is imported when a figure is drawn.
+Used by :mod:`iaa_desktop.core.export.report` and every kind's ``report`` module. The HTML is
+the ``--html`` report and, through :mod:`iaa_desktop.core.export.typst_pdf`, the PDF; nothing
+here imports Qt, and matplotlib is imported when a figure is drawn.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def esc(v: Any) -> str:
 def text_dir(s: str) -> str:
     """``rtl`` when the first strong character of ``s`` is right-to-left, else ``ltr``.
 
-    WeasyPrint does not implement ``dir="auto"``, so the direction is decided here (the rule of
+    The direction is decided here rather than left to ``dir="auto"``, so the HTML and the PDF
+    agree (the rule of
     the Unicode bidi algorithm, P2–P3).
     """
     depth = 0  # characters inside an isolate do not count (P2)
@@ -150,7 +152,7 @@ def table_html(
     shown = df if max_rows is None or total <= max_rows else df.iloc[:max_rows]
     # short tables stay on one page; long ones break between rows and repeat their header
     small = " small" if len(shown) <= 15 else ""
-    # the caption is a block before the table (WeasyPrint may leave a <caption> behind at a break)
+    # the caption is a block before the table (kept with the table's first rows at a page break)
     out = [f'<div class="tbl{small}">']
     if caption:
         out.append(f'<p class="caption">{esc(caption)}</p>')
@@ -249,7 +251,7 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
     buf = io.StringIO()
     fonttype = "none" if _plain_text_only(fig) else "path"
     with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", pad_inches=0.05)
+        fig.savefig(buf, format="svg")
     svg = buf.getvalue()
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     w_in, h_in = _svg_size_in(svg) or (fig.get_figwidth(), fig.get_figheight())
@@ -272,6 +274,68 @@ def pair_matrix(names: Sequence[str], pairs: pd.DataFrame, column: str) -> pd.Da
     return m
 
 
+#: a pair matrix of at most this many annotators is printed as a table with coloured cells (its
+#: values typeset as text, searchable and copyable); a larger one is drawn as a heatmap chart
+MATRIX_TABLE_MAX = 12
+
+#: ColorBrewer's RdYlGn, 11 classes (Harrower & Brewer 2003): red (low) to green (high)
+_RDYLGN = (
+    (0xA5, 0x00, 0x26), (0xD7, 0x30, 0x27), (0xF4, 0x6D, 0x43), (0xFD, 0xAE, 0x61),
+    (0xFE, 0xE0, 0x8B), (0xFF, 0xFF, 0xBF), (0xD9, 0xEF, 0x8B), (0xA6, 0xD9, 0x6A),
+    (0x66, 0xBD, 0x63), (0x1A, 0x98, 0x50), (0x00, 0x68, 0x37),
+)  # fmt: skip
+
+
+def diverging_colour(frac: float) -> str:
+    """The RdYlGn colour at ``frac`` in [0, 1] (linear between the 11 classes), as ``#rrggbb``."""
+    x = min(max(frac, 0.0), 1.0) * (len(_RDYLGN) - 1)
+    i = min(int(x), len(_RDYLGN) - 2)
+    t = x - i
+    rgb = (round(a + (b - a) * t) for a, b in zip(_RDYLGN[i], _RDYLGN[i + 1]))
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+def matrix_html(
+    matrix: pd.DataFrame,
+    title: str,
+    caption: str,
+    vmin: float = -1.0,
+    vmax: float = 1.0,
+    digits: int = 2,
+) -> str:
+    """A square annotators × annotators matrix: a table whose cells are coloured by value (red
+    at ``vmin``, yellow midway, green at ``vmax``, as the heatmap chart) when it has at most
+    :data:`MATRIX_TABLE_MAX` rows, else the heatmap chart (:func:`charts.pairwise_heatmap`)."""
+    if len(matrix) > MATRIX_TABLE_MAX:
+        from iaa_desktop.core.export import charts
+
+        chart = charts.pairwise_heatmap(matrix, title, vmin=vmin, vmax=vmax, digits=digits)
+        return figure_html(chart, caption)
+    names = [str(n) for n in matrix.index]
+    values = matrix.to_numpy(dtype=float)
+    rows = []
+    for name, row in zip(names, values):
+        cells = []
+        for v in row:
+            if not math.isfinite(v):
+                cells.append('<td class="c">–</td>')
+                continue
+            frac = (v - vmin) / (vmax - vmin) if vmax > vmin else 0.5
+            ink = "#000000" if 0.15 < frac < 0.85 else "#ffffff"
+            cells.append(
+                f'<td class="c" style="background:{diverging_colour(frac)}; color:{ink}">'
+                f"{fmt(v, digits)}</td>"
+            )
+        rows.append(f"<tr>{text_cell(name, 'th')}{''.join(cells)}</tr>")
+    head = "".join(text_cell(n, "th") for n in names)
+    return (
+        f'<div class="tbl small"><p class="caption">{esc(title)}</p>'
+        f'<table class="grid heat"><thead><tr><th></th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f'<p class="note">{esc(caption)}</p></div>'
+    )
+
+
 def pair_heatmap_html(
     tables: dict[str, pd.DataFrame],
     key: str,
@@ -281,13 +345,11 @@ def pair_heatmap_html(
     title: str,
     caption: str,
 ) -> str:
-    """The heatmap of one pair measure (:func:`pair_matrix`) as a figure; the matrix joins
-    ``tables`` under ``key``, the table behind the chart."""
-    from iaa_desktop.core.export import charts
-
+    """The matrix of one pair measure (:func:`pair_matrix`, printed by :func:`matrix_html`); the
+    matrix joins ``tables`` under ``key``, the table behind the chart."""
     m = pair_matrix(names, pairs, column)
     tables[key] = m.rename_axis("annotator").reset_index()
-    return figure_html(charts.pairwise_heatmap(m, title), caption)
+    return matrix_html(m, title, caption)
 
 
 def _plain_char(ch: str) -> bool:

@@ -7,8 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import figure_html, legend_outside, table_html
+from iaa_desktop.core.export.html_blocks import (
+    figure_html,
+    legend_outside,
+    matrix_html,
+    table_html,
+)
 from iaa_desktop.core.export.methods_text import (
     annotators_of,
     esc,
@@ -200,9 +204,10 @@ def _labels_body(
             if "annotator" in m.columns:
                 m = m.set_index("annotator")
             body.append(
-                figure_html(
-                    charts.pairwise_heatmap(m, "Pairwise κ (mean over labels)"),
-                    "Mean per-label κ per annotator pair (blank: the pair shares no items).",
+                matrix_html(
+                    m,
+                    "Pairwise κ (mean over labels)",
+                    "Mean per-label κ per annotator pair (–: the pair shares no items).",
                 )
             )
         except (KeyError, ValueError, AttributeError):

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import figure_html, table_html, text_dir
+from iaa_desktop.core.export.html_blocks import figure_html, matrix_html, table_html, text_dir
 from iaa_desktop.core.export.methods_text import (
     esc,
 )
@@ -216,10 +216,7 @@ def _pairs_section(tables: dict[str, pd.DataFrame], kr: KindReport) -> None:
             mm = m.set_index(m.columns[0])
             lo = float(pd.to_numeric(mm.stack(), errors="coerce").min())
             body.append(
-                figure_html(
-                    charts.pairwise_heatmap(mm, title, vmin=min(0.0, lo), vmax=1.0, digits=3),
-                    title + " per annotator pair.",
-                )
+                matrix_html(mm, title, title + " per annotator pair.", min(0.0, lo), 1.0, 3)
             )
     if body:
         kr.sections.append(Section("Annotator pairs", "\n".join(body), anchor="pairs"))

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from iaa_desktop.core.export import charts
-from iaa_desktop.core.export.html_blocks import figure_html, table_html
+from iaa_desktop.core.export.html_blocks import figure_html, matrix_html, table_html
 from iaa_desktop.core.export.methods_text import (
     esc,
     interval_sentence,
@@ -113,8 +113,9 @@ def _pairs_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
         if ctx.charts:
             m = result.pair_matrix(measure)
             html.append(
-                figure_html(
-                    charts.pairwise_heatmap(m, f"Pairwise {PAIR_HEADERS[measure]}"),
+                matrix_html(
+                    m,
+                    f"Pairwise {PAIR_HEADERS[measure]}",
                     f"Pairwise {'Krippendorff’s α' if measure == 'krippendorff_alpha' else 'Cohen’s κ'} per annotator pair.",
                 )
             )
