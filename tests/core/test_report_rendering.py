@@ -188,3 +188,38 @@ def test_rtl_fixture_pdf_still_renders(tmp_path):
     pdf = tmp_path / "rtl.pdf"
     R.write_report(result, pdf_path=pdf)
     assert _pages(pdf) >= 1
+
+
+def test_a_study_whose_names_and_labels_are_typst_syntax_prints_them(tmp_path):
+    """Items, labels and annotators written in Typst's own syntax, with bidirectional controls,
+    a word longer than a page and a control character, are printed as text (never typeset as markup)."""
+    _need_typst()
+    from iaa_desktop.core.kinds import get_kind
+
+    items = ["#set page(width: 1cm)", ']) #panic("x") [(', "\u202eevil\u202c שלום", "x" * 3000]
+    labels = ["$a$", "<lab>", "= h", "*b*"]
+    rows = ["item\tannotator\tlabel"]
+    for i, item in enumerate(items):
+        for a, who in enumerate(("A \\ B", "C#D", "E\x07F")):
+            rows.append(f"{item}\t{who}\t{labels[(i + a) % len(labels)]}")
+    data = tmp_path / "hostile.tsv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = run_to_end(get_kind("table").run([data], {"interval": "none"}))
+    pdf = tmp_path / "hostile.pdf"
+    R.write_report(result, pdf_path=pdf, paper="a4")
+    text = subprocess.run(
+        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    flat = re.sub(r"\s+", "", text)
+    for s in ['#panic("x")', "#setpage(width:1cm)", "$a$", "<lab>", "*b*", "C#D", "A\\B"]:
+        assert s in flat, s
+    assert _pages(pdf) >= 2
+    assert "x" * 3000 in flat  # the long word is broken into lines, not cut
+    # and nothing runs past the right margin (A4: 595 pt wide, 16 mm margins)
+    boxes = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    right = max(
+        float(x) for x in re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)"', boxes)
+    )
+    assert right <= 595 - 16 / 25.4 * 72 + 1, right

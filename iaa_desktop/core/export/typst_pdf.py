@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -96,9 +97,54 @@ def parse(html: str) -> Node:
 # ------------------------------------------------------------------------------------ writing
 
 _SPACE = re.compile(r"[ \t\n\r\f]+")
+#: control characters (printed as a space) and lone surrogates (as U+FFFD, as a decoder would)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _LABEL_BAD = re.compile(r"[^A-Za-z0-9_-]")
 _CELL_COLOURS = re.compile(r"(?<![-\w])(background|color)\s*:\s*(#[0-9a-fA-F]{6})\b")
+
+#: a word longer than this in a cell that allows it may break anywhere (CSS ``overflow-wrap:
+#: anywhere``): a path, a hash, an identifier
+LONG_WORD = 24
+#: pieces of a long word, each a box the line may break after (text extraction keeps the word)
+_PIECE = 8
+
+
+def _joins_previous(ch: str, prev: str) -> bool:
+    """Whether a break between ``prev`` and ``ch`` would split a grapheme cluster or a joined
+    script: a combining mark, a zero-width joiner, a variation selector, an emoji modifier, a
+    second regional indicator, or letters of a cursive (joining) script."""
+    o, p = ord(ch), ord(prev)
+    return (
+        unicodedata.category(ch).startswith("M")
+        or ch == "\u200d"
+        or prev == "\u200d"
+        or 0xFE00 <= o <= 0xFE0F
+        or 0x1F3FB <= o <= 0x1F3FF
+        or (0x1F1E6 <= o <= 0x1F1FF and 0x1F1E6 <= p <= 0x1F1FF)
+        or unicodedata.bidirectional(ch) == "AL"
+    )
+
+
+def _breakable(text: str) -> str:
+    """``text`` as Typst markup where a word longer than :data:`LONG_WORD` characters may break
+    between pieces of about :data:`_PIECE` characters (never inside a grapheme cluster; a word
+    with right-to-left letters stays whole, as its pieces would be reordered as neutrals)."""
+    out = []
+    for word in re.split(r"( )", text):
+        rtl = any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in word)
+        if len(word) <= LONG_WORD or rtl:
+            out.append(f"#{tstr(word)};" if word else "")
+            continue
+        pieces, start = [], 0
+        for i in range(1, len(word)):
+            if i - start >= _PIECE and not _joins_previous(word[i], word[i - 1]):
+                pieces.append(word[start:i])
+                start = i
+        pieces.append(word[start:])
+        out.append("".join(f"#box[#{tstr(p)};]" for p in pieces))
+    return "".join(out)
+
 
 _BLOCK = frozenset(
     {
@@ -113,7 +159,8 @@ MONO = '("DejaVu Sans Mono", "Noto Sans Mono")'
 
 def tstr(s: str) -> str:
     """``s`` as a Typst string literal (shown as text, never read as markup)."""
-    s = _CONTROL.sub(" ", s).replace("\\", "\\\\").replace('"', '\\"')
+    s = _SURROGATE.sub("\ufffd", _CONTROL.sub(" ", s))
+    s = s.replace("\\", "\\\\").replace('"', '\\"')
     return f'"{s}"'
 
 
@@ -451,7 +498,7 @@ class TypstWriter:
     def cell_body(self, c: Node) -> str:
         if any(isinstance(x, Node) and (x.tag in _BLOCK or x.tag == "img") for x in c.children):
             return self.blocks(c.children)
-        return self.inline(c.children).strip()
+        return self.inline(c.children, breakable=bool({"brk", "path"} & c.classes)).strip()
 
     # -- lists and figures ---------------------------------------------------------------
     def _list(self, n: Node) -> str:
@@ -500,13 +547,13 @@ class TypstWriter:
         return f'#image(bytes(sys.inputs.{key}), format: "svg"{dims})\n'
 
     # -- inline --------------------------------------------------------------------------
-    def inline(self, children: list[Node | str]) -> str:
+    def inline(self, children: list[Node | str], breakable: bool = False) -> str:
         out: list[str] = []
         for c in children:
             if isinstance(c, str):
                 text = _SPACE.sub(" ", c)
                 if text:
-                    out.append(f"#{tstr(text)};")
+                    out.append(_breakable(text) if breakable else f"#{tstr(text)};")
             else:
                 out.append(self._inline_node(c))
         # whitespace at the ends of a paragraph is not shown (as in HTML)
