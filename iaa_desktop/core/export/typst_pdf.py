@@ -434,7 +434,7 @@ class TypstWriter:
         if "grid" in cls:
             return (
                 "8.5pt",
-                "(x: 4pt, y: 1.5pt)",
+                "(x: 6pt, y: 2.5pt)" if "heat" in cls else "(x: 4pt, y: 1.5pt)",
                 '0.5pt + rgb("#ccccdd")',
                 f'(x, y) => if y < {head} {{ rgb("#f0f3f6") }}',
             )
