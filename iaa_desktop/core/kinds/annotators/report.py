@@ -542,3 +542,22 @@ def retest_methods(occasion_column: str = "", inter: str = "") -> str:
         "annotator judged more than once, with bootstrap intervals (Krippendorff 2004, "
         "stability)."
     )
+
+
+def annotator_sections(j: dict[str, Any], ctx: ReportContext) -> list[Section]:
+    """The sections of a kind's annotator figures (``annotator_figures.to_json()``) in the
+    report's order — model annotators, competence, Krippendorff's α per batch, test–retest,
+    planning — each only when the study asked for it."""
+    out = []
+    if "model_annotators" in j:
+        out.append(models_section(j, ctx))
+    if "competence" in j:
+        out.append(competence_section(j, ctx))
+    if "per_batch" in j:
+        study = {**j, "overall": j["per_batch_study"]}
+        out.append(batch_section(study, "krippendorff_alpha", ctx))
+    if "retest" in j:
+        out.append(retest_section(j, ctx))
+    if "planning" in j:
+        out.append(planning_section(j, ctx))
+    return out

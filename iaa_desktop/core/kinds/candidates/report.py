@@ -19,15 +19,11 @@ from iaa_desktop.core.export.report import KindReport, ReportContext, Section, S
 from iaa_desktop.core.export.worst_pairs import worst_pairs_section
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    annotator_sections,
     batch_methods,
-    batch_section,
     competence_methods,
-    competence_section,
     models_methods,
-    models_section,
-    planning_section,
     retest_methods,
-    retest_section,
 )
 from iaa_desktop.core.kinds.candidates.options import CandidatesOptions
 
@@ -110,17 +106,7 @@ def build(result: CandidatesResult, ctx: ReportContext) -> KindReport:
     sections.append(worst_pairs_section(result, result.pairs, "Ten disagreeing candidate pairs"))
     kr.sections.extend(s for s in sections if s is not None)
     j = result.annotator_figures.to_json()
-    if "model_annotators" in j:
-        kr.sections.append(models_section(j, ctx))
-    if "competence" in j:
-        kr.sections.append(competence_section(j, ctx))
-    if "per_batch" in j:
-        study = {**j, "overall": j["per_batch_study"]}
-        kr.sections.append(batch_section(study, "krippendorff_alpha", ctx))
-    if "retest" in j:
-        kr.sections.append(retest_section(j, ctx))
-    if "planning" in j:
-        kr.sections.append(planning_section(j, ctx))
+    kr.sections.extend(annotator_sections(j, ctx))
     return kr
 
 

@@ -21,11 +21,9 @@ from iaa_desktop.core.export.report import (
 )
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    annotator_sections,
     competence_methods,
-    competence_section,
     models_methods,
-    models_section,
-    planning_section,
 )
 from iaa_desktop.core.kinds.normalization.result import NormalizationResult
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
@@ -130,12 +128,7 @@ def build(result: NormalizationResult, ctx: ReportContext) -> KindReport:
     if result.occurrences is not None and result.occurrences.inconsistent:
         kr.sections.append(report_section(result.occurrences, "normalization", ctx.max_rows))
     j = result.annotator_figures.to_json() if result.annotator_figures is not None else {}
-    if "model_annotators" in j:
-        kr.sections.append(models_section(j, ctx))
-    if "competence" in j:
-        kr.sections.append(competence_section(j, ctx))
-    if "planning" in j:
-        kr.sections.append(planning_section(j, ctx))
+    kr.sections.extend(annotator_sections(j, ctx))
     return kr
 
 

@@ -26,15 +26,11 @@ from iaa_desktop.core.export.report import (
 )
 from iaa_desktop.core.kinds.annotators.report import (
     PLANNING_METHODS,
+    annotator_sections,
     batch_methods,
-    batch_section,
     competence_methods,
-    competence_section,
     models_methods,
-    models_section,
-    planning_section,
     retest_methods,
-    retest_section,
 )
 from iaa_desktop.core.kinds.occurrences import methods_paragraph, report_section
 from iaa_desktop.core.kinds.spans.tables import seconds
@@ -249,17 +245,7 @@ def build(result: Any, ctx: ReportContext) -> KindReport:
         kr.sections.append(report_section(result.occurrences, "label", ctx.max_rows))
     fig = getattr(result, "annotator_figures", None)
     j = fig.to_json() if fig is not None else {}
-    if "model_annotators" in j:
-        kr.sections.append(models_section(j, ctx))
-    if "competence" in j:
-        kr.sections.append(competence_section(j, ctx))
-    if "per_batch" in j:
-        study = {**j, "overall": j["per_batch_study"]}
-        kr.sections.append(batch_section(study, "krippendorff_alpha", ctx))
-    if "retest" in j:
-        kr.sections.append(retest_section(j, ctx))
-    if "planning" in j:
-        kr.sections.append(planning_section(j, ctx))
+    kr.sections.extend(annotator_sections(j, ctx))
     return kr
 
 
