@@ -110,6 +110,11 @@ def _case(
     argv = ["report", *argv, "--json", str(out / "result.json"), "--quiet"]
     if rng.random() < 0.3:
         argv += ["--csv", str(out / "csv")]
+    # IAA_FUZZ_PDF=share: that share of the cases also write the PDF report (the typesetter
+    # sees the mutated names and labels); unset, the cases (and their seeds) are as before
+    pdf_share = float(os.environ.get("IAA_FUZZ_PDF", "0") or 0)
+    if pdf_share and rng.random() < pdf_share:
+        argv += ["--pdf", str(out / "report.pdf")]
     return Case(kind, seed, folder, argv, str(target.relative_to(folder)), ops)
 
 
@@ -125,7 +130,7 @@ def judge_messages(outcome: Outcome, stderr: str) -> None:
         level, msg = m.groups()
         loc = _LOCATED.match(msg)
         names_file = loc is not None and folder in loc.group("path")
-        if "internal error" in msg:
+        if "internal error" in msg or "could not be typeset" in msg:
             outcome.traceback = outcome.traceback or msg
         elif names_file and loc is not None and loc.group("line") is None:
             outcome.whole_file.append(msg[len(loc.group(0)) :])
