@@ -110,3 +110,12 @@ def test_a_small_pair_matrix_is_a_coloured_table_a_large_one_a_chart():
     many = [f"R{i}" for i in range(MATRIX_TABLE_MAX + 1)]
     big = pd.DataFrame(0.5, index=many, columns=many)
     assert matrix_html(big, "t", "c").startswith('<figure class="chart">')
+
+
+def test_an_annotator_called_annotator_keeps_the_matrix_behind_the_chart():
+    pairs = pd.DataFrame({"a": ["annotator"], "b": ["B"], "k": [0.4]})
+    tables: dict[str, pd.DataFrame] = {}
+    pair_heatmap_html(tables, "m", ["annotator", "B"], pairs, "k", "κ", "Caption")
+    t = tables["m"]
+    assert list(t.columns) == ["annotator", "annotator", "B"]
+    assert t.iloc[:, 0].tolist() == ["annotator", "B"] and t["B"].tolist() == [0.4, 1.0]

@@ -214,7 +214,7 @@ def test_a_study_whose_names_and_labels_are_typst_syntax_prints_them(tmp_path):
     for s in ['#panic("x")', "#setpage(width:1cm)", "$a$", "<lab>", "*b*", "C#D", "A\\B"]:
         assert s in flat, s
     assert _pages(pdf) >= 2
-    assert "x" * 3000 in flat  # the long word is broken into lines, not cut
+    assert "x" * 1000 in flat  # the long word is broken into lines (its first 1,000 characters)
     # and nothing runs past the right margin (A4: 595 pt wide, 16 mm margins)
     boxes = subprocess.run(
         ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
@@ -223,3 +223,53 @@ def test_a_study_whose_names_and_labels_are_typst_syntax_prints_them(tmp_path):
         float(x) for x in re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)"', boxes)
     )
     assert right <= 595 - 16 / 25.4 * 72 + 1, right
+
+
+def test_a_label_of_a_megabyte_is_shortened_in_the_report_and_whole_in_the_csv(tmp_path):
+    _need_typst()
+    from iaa_desktop.core.kinds import get_kind
+
+    huge = "a " * 500_000
+    rows = ["item\tannotator\tlabel"]
+    for i in range(6):
+        for a in ("A", "B"):
+            rows.append(f"i{i}\t{a}\t{huge if (i, a) == (3, 'A') else 'pos'}")
+    data = tmp_path / "huge.tsv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = run_to_end(get_kind("table").run([data], {"interval": "none"}))
+    pdf, html = tmp_path / "r.pdf", tmp_path / "r.html"
+    R.write_report(result, pdf_path=pdf, html_path=html)
+    assert html.stat().st_size < 100_000 and _pages(pdf) <= 6
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert f"({len(huge.strip()):,} characters; the CSV export has all)" in re.sub(
+        r"\s+", " ", text
+    )
+    # the study's own tables (the CSV export of results) keep the label whole
+    assert any((t.astype(str) == huge.strip()).to_numpy().any() for t in result.tables().values())
+
+
+def test_the_pdf_prints_at_most_a_few_thousand_characters_of_one_text():
+    doc = f"<html><body><p>{'x' * (T.TEXT_CHARS + 7)}</p></body></html>"
+    source, _ = T.to_typst(doc)
+    assert "x" * T.TEXT_CHARS + "… [7 more characters]" in source
+    assert "x" * (T.TEXT_CHARS + 1) not in source
+
+
+def test_a_chart_draws_at_most_a_few_hundred_characters_of_one_text():
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from iaa_desktop.core.export.charts import CHART_TEXT_MAX, shorten_texts
+
+    fig = Figure()
+    ax = fig.add_subplot()
+    name = "a " * 100_000
+    ax.plot([0, 1], [0, 1], label=name)
+    ax.legend()
+    ax.set_yticks([0, 1], labels=[name, "b"])
+    ax.set_title(name)
+    shorten_texts(fig)
+    texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    assert max(len(t) for t in texts) == CHART_TEXT_MAX
+    svg = _svg_of(B.figure_html(fig))  # the tick labels are drawn shortened too
+    assert len(svg) < 200_000 and "a a a" in svg and ">b<" in svg.replace(" ", "")

@@ -51,6 +51,38 @@ def _short(s: Any, n: int = 28) -> str:
     return text
 
 
+#: the longest text a chart draws; a longer name, label or legend entry is shortened with "…"
+#: (matplotlib lays every text out whole: a name of a megabyte took minutes and gigabytes)
+CHART_TEXT_MAX = 200
+
+
+def shorten_texts(fig: Figure, limit: int = CHART_TEXT_MAX) -> None:
+    """Shorten every text of ``fig`` longer than ``limit`` characters: titles, axis labels,
+    legend entries, texts in cells, and the tick labels a fixed formatter will draw."""
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
+
+    def short(s: Any) -> Any:
+        return s if len(str(s)) <= limit else str(s)[: limit - 1] + "…"
+
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            f = axis.get_major_formatter()
+            if isinstance(f, FixedFormatter):
+                f.seq = [short(s) for s in f.seq]
+            elif isinstance(f, FuncFormatter) and not getattr(f.func, "shortened", False):
+                # tick labels given as a list (set_ticks(labels=...)) come from a function
+                def shortened(x: Any, pos: Any = None, func: Any = f.func) -> Any:
+                    return short(func(x, pos))
+
+                shortened.shortened = True  # type: ignore[attr-defined]
+                f.func = shortened
+    for t in fig.findobj(Text):
+        s = t.get_text()
+        if len(s) > limit:
+            t.set_text(short(s))
+
+
 def pairwise_heatmap(
     matrix: Any, title: str = "", vmin: float = -1.0, vmax: float = 1.0, digits: int = 2
 ) -> Figure:

@@ -76,8 +76,20 @@ def anchor_isolates(s: str, direction: str) -> str:
     return out
 
 
+#: a table cell of the report shows at most this many characters of a text (the CSV export and
+#: the JSON have it whole): a label or an item of a megabyte would fill pages of the PDF
+CELL_CHARS = 1000
+
+
+def shortened(s: str, limit: int = CELL_CHARS) -> str:
+    """``s``, or its first ``limit`` characters and how long it is."""
+    if len(s) <= limit:
+        return s
+    return f"{s[:limit]}… ({len(s):,} characters; the CSV export has all)"
+
+
 def text_cell(v: Any, tag: str = "td", cls: str = "") -> str:
-    s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+    s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else shortened(str(v))
     d = text_dir(s)
     attrs = f' dir="{d}"' if d == "rtl" else ""
     # short single words (codes such as MEDIUM, labels) must not be split inside the word; a
@@ -248,6 +260,9 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
     """
     import matplotlib
 
+    from iaa_desktop.core.export.charts import shorten_texts
+
+    shorten_texts(fig)
     buf = io.StringIO()
     fonttype = "none" if _plain_text_only(fig) else "path"
     with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}):
@@ -348,7 +363,8 @@ def pair_heatmap_html(
     """The matrix of one pair measure (:func:`pair_matrix`, printed by :func:`matrix_html`); the
     matrix joins ``tables`` under ``key``, the table behind the chart."""
     m = pair_matrix(names, pairs, column)
-    tables[key] = m.rename_axis("annotator").reset_index()
+    # an annotator may be called "annotator": the first column is the row's, as the header says
+    tables[key] = m.rename_axis("annotator").reset_index(allow_duplicates=True)
     return matrix_html(m, title, caption)
 
 

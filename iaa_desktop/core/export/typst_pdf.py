@@ -103,6 +103,8 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _LABEL_BAD = re.compile(r"[^A-Za-z0-9_-]")
 _CELL_COLOURS = re.compile(r"(?<![-\w])(background|color)\s*:\s*(#[0-9a-fA-F]{6})\b")
 
+#: the longest text the PDF prints in one piece (the HTML report keeps it whole)
+TEXT_CHARS = 5000
 #: a word longer than this in a cell that allows it may break anywhere (CSS ``overflow-wrap:
 #: anywhere``): a path, a hash, an identifier
 LONG_WORD = 24
@@ -552,6 +554,8 @@ class TypstWriter:
         for c in children:
             if isinstance(c, str):
                 text = _SPACE.sub(" ", c)
+                if len(text) > TEXT_CHARS:  # a text of a megabyte would take seconds and gigabytes
+                    text = f"{text[:TEXT_CHARS]}… [{len(text) - TEXT_CHARS:,} more characters]"
                 if text:
                     out.append(_breakable(text) if breakable else f"#{tstr(text)};")
             else:

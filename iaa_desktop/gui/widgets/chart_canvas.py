@@ -8,8 +8,19 @@ from typing import Any
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 
 
-class ChartCanvas(FigureCanvasQTAgg):
-    """:class:`FigureCanvasQTAgg` whose wheel events go to the scroll area around it."""
+class ShortTextCanvas(FigureCanvasQTAgg):
+    """:class:`FigureCanvasQTAgg` that shortens a chart's over-long texts before drawing it (a
+    name or label of a megabyte would hold the GUI thread for minutes)."""
+
+    def draw(self) -> None:
+        from iaa_desktop.core.export.charts import shorten_texts
+
+        shorten_texts(self.figure)
+        super().draw()
+
+
+class ChartCanvas(ShortTextCanvas):
+    """:class:`ShortTextCanvas` whose wheel events go to the scroll area around it."""
 
     def wheelEvent(self, event: Any) -> None:
         from PySide6.QtWidgets import QAbstractScrollArea, QApplication
@@ -33,4 +44,4 @@ def chart_canvas(fig: Any, min_width_share: float = 1.0) -> ChartCanvas:
     return c
 
 
-__all__ = ["ChartCanvas", "chart_canvas"]
+__all__ = ["ChartCanvas", "ShortTextCanvas", "chart_canvas"]

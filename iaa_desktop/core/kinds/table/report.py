@@ -119,7 +119,9 @@ def _pairs_section(result: Any, ctx: ReportContext, kr: KindReport) -> None:
                     f"Pairwise {'Krippendorff’s α' if measure == 'krippendorff_alpha' else 'Cohen’s κ'} per annotator pair.",
                 )
             )
-            kr.tables["pair_matrix"] = m.rename_axis("annotator").reset_index()
+            kr.tables["pair_matrix"] = m.rename_axis("annotator").reset_index(
+                allow_duplicates=True  # an annotator may be called "annotator"
+            )
     kr.sections.append(Section("Annotator pairs", "\n".join(html), anchor="pairs"))
 
 

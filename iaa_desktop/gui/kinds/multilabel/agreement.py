@@ -94,11 +94,12 @@ class AgreementPanel(QWidget):
         matrix_group = QGroupBox("Pair matrix")
         matrix_group.setLayout(box)
         left.addWidget(matrix_group)
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
 
+        from iaa_desktop.gui.widgets.chart_canvas import ShortTextCanvas
+
         self.figure = Figure(figsize=(5, 3), dpi=100, layout="constrained")
-        self.canvas = FigureCanvasQTAgg(self.figure)
+        self.canvas = ShortTextCanvas(self.figure)
         self.canvas.setMinimumHeight(220)
         self.ax = self.figure.add_subplot()
         right = QVBoxLayout()

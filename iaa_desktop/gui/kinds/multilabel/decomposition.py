@@ -48,8 +48,9 @@ class DecompositionPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
+
+        from iaa_desktop.gui.widgets.chart_canvas import ShortTextCanvas
 
         self.result: MultiLabelResult | None = None
         self._selected: int | None = None
@@ -78,7 +79,7 @@ class DecompositionPanel(QWidget):
         self.selection_label.setTextFormat(Qt.TextFormat.RichText)
 
         self.figure = Figure(figsize=(5, 4), dpi=100, layout="constrained")
-        self.canvas = FigureCanvasQTAgg(self.figure)
+        self.canvas = ShortTextCanvas(self.figure)
         self.canvas.setMinimumSize(320, 260)
         self.ax = self.figure.add_subplot()
         self.canvas.mpl_connect("pick_event", self._on_pick)
