@@ -195,13 +195,15 @@ def _shape(msg: str) -> str:
 def replay(spec: str) -> int:
     kind, seed = spec.split(":")
     root = Path(tempfile.mkdtemp(prefix="iaa-fuzz-"))
+    # forked first: a child forked after this process ran the PDF typesetter would inherit its
+    # thread pool's state without its threads, and wait for them for ever
+    f = forked.run_forked(make_case(kind, int(seed), root))
     case = make_case(kind, int(seed), root)
     o = run_case(case)
     print(f"{case.folder}  file={case.mutated}  ops={case.ops}  argv={case.argv}")
     print(f"status={o.status} elapsed={o.elapsed:.2f}s hang={o.hang} memory={o.memory}")
     print(o.stderr[-3000:])
     print(o.traceback)
-    f = forked.run_forked(make_case(kind, int(seed), root))
     print(
         f"forked under the limits: status={f.outcome.status} hang={f.outcome.hang} "
         f"memory={f.outcome.memory} max RSS {f.max_rss_mb:,.0f} MB"

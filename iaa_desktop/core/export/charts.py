@@ -53,7 +53,7 @@ def _short(s: Any, n: int = 28) -> str:
 
 #: the longest text a chart draws; a longer name, label or legend entry is shortened with "…"
 #: (matplotlib lays every text out whole: a name of a megabyte took minutes and gigabytes)
-CHART_TEXT_MAX = 200
+CHART_TEXT_MAX = 80
 
 
 def shorten_texts(fig: Figure, limit: int = CHART_TEXT_MAX) -> None:

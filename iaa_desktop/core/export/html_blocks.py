@@ -12,6 +12,7 @@ import html
 import io
 import math
 import unicodedata
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -265,7 +266,13 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
     shorten_texts(fig)
     buf = io.StringIO()
     fonttype = "none" if _plain_text_only(fig) else "path"
-    with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}):
+    with (
+        matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}),
+        warnings.catch_warnings(),
+    ):
+        # names of 80 characters in a legend can leave the plot no room: it is drawn as laid
+        # out before (the reader has the names in the tables) instead of warning on stderr
+        warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
         fig.savefig(buf, format="svg")
     svg = buf.getvalue()
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")

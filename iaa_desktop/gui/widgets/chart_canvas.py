@@ -13,10 +13,15 @@ class ShortTextCanvas(FigureCanvasQTAgg):
     name or label of a megabyte would hold the GUI thread for minutes)."""
 
     def draw(self) -> None:
+        import warnings
+
         from iaa_desktop.core.export.charts import shorten_texts
 
         shorten_texts(self.figure)
-        super().draw()
+        with warnings.catch_warnings():
+            # long names may leave a plot no room: drawn as laid out before, without a warning
+            warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+            super().draw()
 
 
 class ChartCanvas(ShortTextCanvas):
