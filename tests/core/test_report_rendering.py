@@ -273,3 +273,47 @@ def test_a_chart_draws_at_most_a_few_hundred_characters_of_one_text():
     assert max(len(t) for t in texts) == CHART_TEXT_MAX
     svg = _svg_of(B.figure_html(fig))  # the tick labels are drawn shortened too
     assert len(svg) < 200_000 and "a a a" in svg and ">b<" in svg.replace(" ", "")
+
+
+def test_chart_text_in_other_scripts_takes_glyphs_from_installed_noto_fonts():
+    pytest.importorskip("matplotlib")
+    import warnings
+
+    from matplotlib import font_manager
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from iaa_desktop.core.export.charts import shorten_texts
+
+    if "Noto Sans Devanagari" not in {f.name for f in font_manager.fontManager.ttflist}:
+        pytest.skip("Noto Sans Devanagari (fonts-noto-core) is not installed")
+
+    def missing_glyphs(prepare: bool) -> list[str]:
+        fig = Figure(figsize=(3, 2))
+        ax = fig.add_subplot()
+        ax.set_title("नमस्ते दुनिया")
+        ax.set_xticks([0, 1], labels=["ไทย", "ქართული"])
+        if prepare:
+            shorten_texts(fig)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            FigureCanvasAgg(fig).draw()
+        return [str(w.message) for w in seen if "missing from font" in str(w.message)]
+
+    assert missing_glyphs(False)  # DejaVu Sans alone has no Devanagari, Thai or Georgian
+    assert missing_glyphs(True) == []
+
+
+def test_control_characters_in_chart_text_are_shown_as_control_pictures():
+    pytest.importorskip("matplotlib")
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(3, 2))
+    ax = fig.add_subplot()
+    ax.set_title("a\tb\x0bc")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        B.figure_html(fig)
+    assert ax.get_title() == "a\u2409b\u240bc"

@@ -56,17 +56,62 @@ def _short(s: Any, n: int = 28) -> str:
 CHART_TEXT_MAX = 80
 
 
+#: after DejaVu Sans (matplotlib's font: Latin, Greek, Cyrillic, Hebrew, Arabic, symbols), the
+#: Noto fonts of the scripts it lacks, each used where it is installed (fonts-noto-core)
+FALLBACK_FONTS = tuple(
+    f"Noto Sans {script}"
+    for script in (
+        "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada",
+        "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Ethiopic",
+        "Georgian", "Armenian", "Syriac", "Thaana", "Cherokee", "Mongolian",
+    )
+)  # fmt: skip
+
+
+def chart_families() -> list[str]:
+    """DejaVu Sans, then the installed fonts of :data:`FALLBACK_FONTS`: a text given this family
+    list takes each glyph DejaVu Sans lacks from the first font that has it (matplotlib's font
+    fallback)."""
+    global _FAMILIES
+    if _FAMILIES is None:
+        from matplotlib import font_manager
+
+        installed = {f.name for f in font_manager.fontManager.ttflist}
+        _FAMILIES = ["DejaVu Sans", *(f for f in FALLBACK_FONTS if f in installed)]
+    return _FAMILIES
+
+
+_FAMILIES: list[str] | None = None
+
+
+def _visible(s: str) -> str:
+    """Control characters as their Unicode control pictures (U+2400–U+2421): a tab or a form
+    feed in a label is shown, not drawn as a missing glyph."""
+    if not any(c < " " and c != "\n" or c == "\x7f" for c in s):
+        return s
+    return "".join(
+        chr(0x2400 + ord(c)) if c < " " and c != "\n" else "\u2421" if c == "\x7f" else c for c in s
+    )
+
+
 def shorten_texts(fig: Figure, limit: int = CHART_TEXT_MAX) -> None:
-    """Shorten every text of ``fig`` longer than ``limit`` characters: titles, axis labels,
-    legend entries, texts in cells, and the tick labels a fixed formatter will draw."""
+    """Shorten every text of ``fig`` longer than ``limit`` characters and show its control
+    characters (:func:`_visible`): titles, axis labels, legend entries, texts in cells, and the
+    tick labels a fixed or function formatter will draw."""
     from matplotlib.text import Text
     from matplotlib.ticker import FixedFormatter, FuncFormatter
 
     def short(s: Any) -> Any:
-        return s if len(str(s)) <= limit else str(s)[: limit - 1] + "…"
+        if not isinstance(s, str):
+            s = str(s)
+        s = _visible(s)
+        return s if len(s) <= limit else s[: limit - 1] + "…"
 
+    ticks: set[Text] = set()
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
+            if axis.majorTicks:
+                ticks.update((axis.majorTicks[0].label1, axis.majorTicks[0].label2))
             f = axis.get_major_formatter()
             if isinstance(f, FixedFormatter):
                 f.seq = [short(s) for s in f.seq]
@@ -79,8 +124,14 @@ def shorten_texts(fig: Figure, limit: int = CHART_TEXT_MAX) -> None:
                 f.func = shortened
     for t in fig.findobj(Text):
         s = t.get_text()
-        if len(s) > limit:
-            t.set_text(short(s))
+        shown = short(s)
+        if shown != s:
+            t.set_text(shown)
+        # beyond Latin, Greek, Cyrillic, Hebrew and Arabic: the fonts of the other scripts
+        # (tick labels made later copy the family of the axis's first tick label)
+        if any(ord(c) >= 0x0900 for c in shown) or t in ticks:
+            if t.get_fontfamily() == ["sans-serif"]:
+                t.set_fontfamily(chart_families())
 
 
 def pairwise_heatmap(

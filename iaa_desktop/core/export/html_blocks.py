@@ -271,8 +271,10 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
         warnings.catch_warnings(),
     ):
         # names of 80 characters in a legend can leave the plot no room: it is drawn as laid
-        # out before (the reader has the names in the tables) instead of warning on stderr
+        # out before (the reader has the names in the tables) instead of warning on stderr; a
+        # script no installed font covers is drawn as empty boxes, not warned about per glyph
         warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+        warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
         fig.savefig(buf, format="svg")
     svg = buf.getvalue()
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
