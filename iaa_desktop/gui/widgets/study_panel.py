@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from iaa_desktop.gui.widgets.short_text import name_item, shown_text, tip
+
 
 class StudyPanel(QWidget):
     """Shows inputs, annotators and errors; emits ``remove_requested`` / ``add_requested``."""
@@ -68,13 +70,13 @@ class StudyPanel(QWidget):
     def set_annotators(self, names) -> None:
         self.annotators.clear()
         for n in names:
-            self.annotators.addItem(str(n))
+            self.annotators.addItem(name_item(str(n)))
 
     def set_errors(self, messages: list[str]) -> None:
         self.errors.clear()
         for m in messages:
-            item = QListWidgetItem(m)
-            item.setToolTip(m)
+            item = QListWidgetItem(shown_text(m))
+            item.setToolTip(tip(m))
             if not m.startswith("warning:"):
                 item.setForeground(QColor(170, 0, 0))
                 item.setIcon(QIcon.fromTheme("dialog-error"))
