@@ -28,6 +28,7 @@ from iaa_desktop.gui.widgets.annotators import StudyAnnotatorsPanel, has_study_a
 from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
+from iaa_desktop.gui.widgets.short_text import add_names, shown
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
 from iaa_desktop.gui.widgets.timeline import TimelineData, TimelineView
@@ -257,7 +258,7 @@ class SpansPanel(QWidget):
         combo.clear()
         combo.addItem(everything, None)
         for text, data in items:
-            combo.addItem(text, data)
+            combo.addItem(shown(text), data)
         combo.setCurrentIndex(max(0, combo.findData(current)) if current is not None else 0)
 
     def _apply_filters(self) -> None:
@@ -741,7 +742,7 @@ class RelationsPanel(QWidget):
             fit_columns(view)
         self.doc_combo.blockSignals(True)
         self.doc_combo.clear()
-        self.doc_combo.addItems(list(result.corpus.names))
+        add_names(self.doc_combo, list(result.corpus.names))
         self.doc_combo.blockSignals(False)
         self.show_document()
 

@@ -11,6 +11,7 @@ tooltip (:func:`tip`). The data, the exports and the adjudicated gold keep the t
 
 from __future__ import annotations
 
+import html
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -66,6 +67,11 @@ def is_shortened(text: object, limit: int = NAME_CHARS) -> bool:
     return len(text if isinstance(text, str) else str(text)) > limit
 
 
+def html_name(text: object, limit: int = NAME_CHARS) -> str:
+    """A name (or label) for rich text: :func:`shown`, HTML-escaped."""
+    return html.escape(shown(text, limit))
+
+
 def name_item(text: object) -> QListWidgetItem:
     """A list entry showing a name (:func:`shown`), a longer part of it in its tooltip and the
     whole of it as its :data:`Qt.ItemDataRole.UserRole` data."""
@@ -90,6 +96,7 @@ def add_names(combo: QComboBox, names: Iterable[Any], data: Iterable[Any] | None
 __all__ = [
     "PASSAGE_CHARS",
     "add_names",
+    "html_name",
     "name_item",
     "ELLIPSIS",
     "NAME_CHARS",
