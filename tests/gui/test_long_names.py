@@ -121,3 +121,26 @@ def test_table_study_with_a_giant_annotator_name(qtbot, window, tmp_path):
     assert shown(GIANT) in overview.detail.toPlainText()
     user.click_row(qtbot, overview.items_view, 1)
     _within_screen(window)
+
+
+def test_study_file_with_a_giant_name(qtbot, window, tmp_path):
+    data = _table(tmp_path)
+    study = tmp_path / "giant.iaa-study"
+    study.write_text(
+        json.dumps(
+            {
+                "format": "iaa-study",
+                "version": 1,
+                "name": GIANT,
+                "kind": "table",
+                "inputs": [data.name],
+                "options": {"interval": "none"},
+            }
+        ),
+        encoding="utf-8",
+    )
+    with qtbot.waitSignal(window.session.results_ready, timeout=120000):
+        window.open_path(study)
+    title = window.study_panel.title.text()
+    assert shown(GIANT) in title and len(title) < 200
+    _within_screen(window)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from iaa_desktop.gui.widgets.short_text import name_item, shown_text, tip
+from iaa_desktop.gui.widgets.short_text import html_name, name_item, shown_text, tip
 
 
 class StudyPanel(QWidget):
@@ -56,7 +56,8 @@ class StudyPanel(QWidget):
         lay.addWidget(self.errors, 2)
 
     def set_study(self, study) -> None:
-        self.title.setText(f"<b>{study.title}</b>" if study else "<b>No study open</b>")
+        # a study file's name is shown shortened and as written (never read as markup)
+        self.title.setText(f"<b>{html_name(study.title)}</b>" if study else "<b>No study open</b>")
         self.inputs.clear()
         for p in study.inputs if study else ():
             item = QListWidgetItem(Path(p).name + ("/" if Path(p).is_dir() else ""))
