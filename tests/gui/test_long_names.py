@@ -144,3 +144,25 @@ def test_study_file_with_a_giant_name(qtbot, window, tmp_path):
     title = window.study_panel.title.text()
     assert shown(GIANT) in title and len(title) < 200
     _within_screen(window)
+
+
+def test_spans_study_with_a_giant_label(qtbot, window, tmp_path):
+    import shutil
+
+    example = Path(__file__).resolve().parents[2] / "iaa_desktop" / "resources" / "examples"
+    example = example / "spans"
+    folders = []
+    for who in ("Lena", "Noa", "Omar"):
+        shutil.copytree(example / who, tmp_path / who)
+        folders.append(tmp_path / who)
+    ann = tmp_path / "Noa" / "news.ann"
+    first, *rest = ann.read_text(encoding="utf-8").splitlines()
+    key, what, quote = first.split("\t")
+    giant = "L" + "x" * 99_999
+    ann.write_text("\n".join([f"{key}\t{giant} {what.split(' ', 1)[1]}\t{quote}", *rest]) + "\n")
+    result = _open(qtbot, window, folders, "spans")
+    assert giant in result.corpus.labels
+    _within_screen(window)
+    user.click_tab(qtbot, window, "Spans side by side")
+    side = window.tabs.currentWidget()
+    assert len(side.text.toPlainText()) < 50_000

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop.core.kinds.occurrences import FORM_MATCH_TITLES, Occurrences
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
-from iaa_desktop.gui.widgets.short_text import add_names
+from iaa_desktop.gui.widgets.short_text import add_names, shown, shown_text
 from iaa_desktop.gui.widgets.table_view import current_key, fit_columns, make_table, select_row
 
 ANY_ANNOTATOR = "any annotator"
@@ -263,8 +263,9 @@ class OccurrencesPanel(QWidget):
             frame = frame.drop(columns=["left", "right"])
         self.kwic_model.set_frame(frame, label_columns=list(t.annotators))
         fit_columns(self.kwic_view)
-        treatments = ", ".join(f"{x.treatment} ×{x.count}" for x in form.treatments)
+        # a label (or a form) of a megabyte is named shortened: the label would be as wide
+        treatments = ", ".join(f"{shown(x.treatment)} ×{x.count}" for x in form.treatments)
         self.kwic_title.setText(
-            f"‘\u2068{form.shown}\u2069’: {form.n_occurrences:,} occurrence(s); "
-            f"{self.what}s given: \u2068{treatments}\u2069"
+            f"‘\u2068{shown(form.shown)}\u2069’: {form.n_occurrences:,} occurrence(s); "
+            f"{self.what}s given: \u2068{shown_text(treatments)}\u2069"
         )
