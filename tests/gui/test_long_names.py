@@ -166,3 +166,28 @@ def test_spans_study_with_a_giant_label(qtbot, window, tmp_path):
     user.click_tab(qtbot, window, "Spans side by side")
     side = window.tabs.currentWidget()
     assert len(side.text.toPlainText()) < 50_000
+
+
+def test_a_passage_of_any_length_is_shown_shortened(qtbot, window, tmp_path):
+    from iaa_desktop.gui.widgets.short_text import PASSAGE_CHARS
+
+    example = Path(__file__).resolve().parents[2] / "iaa_desktop" / "resources" / "examples"
+    lines = (example / "candidates" / "pairs.tsv").read_text(encoding="utf-8").splitlines()
+    cells = lines[1].split("\t")
+    long_text = "verbum " * 6000  # 42,000 characters
+    cells[4] = long_text
+    lines[1] = "\t".join(cells)
+    (tmp_path / "pairs.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    labels = (example / "candidates" / "labels.tsv").read_text(encoding="utf-8")
+    (tmp_path / "labels.tsv").write_text(labels, encoding="utf-8")
+    _open(qtbot, window, [tmp_path / "pairs.tsv", tmp_path / "labels.tsv"], "candidates")
+    user.click_tab(qtbot, window, "Pairs")
+    panel = window.tabs.currentWidget()
+    row = panel.model.row_where(panel.model.columns()[0], cells[0])
+    user.click_row(qtbot, panel.list_view, row)
+    shown_passage = panel.text_a.toPlainText()
+    assert shown_passage.startswith("verbum verbum")
+    assert len(shown_passage) < PASSAGE_CHARS + 100
+    total = int(shown_passage.rsplit("(", 1)[1].split(" ")[0].replace(",", ""))
+    assert shown_passage.endswith(" characters)") and total >= 40_000
+    _within_screen(window)
