@@ -13,7 +13,10 @@ imports). The target for every case: refused or read in well under 60 s of CPU a
 - an XMI of 4 million spans in a per-document ZIP;
 - workbooks: 24 million shared strings declared as 3; a sheet of 600,000 cells (the limit)
   and one of 1.8 million;
-- a billion-laughs XMI.
+- a billion-laughs XMI;
+- the window (``iaa-desktop open --screenshot`` at 1280×720): a multi-label study one of whose
+  annotators is called by a megabyte of text, against the same study with its own names (the
+  shared multi-label data set, else the test fixture).
 
 ``--quick`` makes each input ten times smaller (a check that the script runs).
 """
@@ -136,11 +139,85 @@ def cases(root: Path, scale: int) -> dict[str, tuple[list[str], list[str], int]]
     return out
 
 
+def run_open(args: list[str], png: Path) -> dict:
+    """``iaa-desktop open ARGS --screenshot PNG`` (offscreen) in a child of ``/usr/bin/time``:
+    its CPU time (user + system), peak memory, wall time and exit status."""
+    import os
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "MPLBACKEND": "Agg"}
+    w0 = time.perf_counter()
+    p = subprocess.run(
+        ["/usr/bin/time", "-f", "TIME %U %S %M", sys.executable, "-m", "iaa_desktop", "open"]
+        + [*args, "--size", "1280x720", "--screenshot", str(png)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+        env=env,
+    )
+    timed = next(ln.split() for ln in reversed(p.stderr.splitlines()) if ln.startswith("TIME "))
+    return {
+        "code": p.returncode,
+        "cpu": float(timed[1]) + float(timed[2]),
+        "rss_mb": int(timed[3]) / 1024,
+        "wall": time.perf_counter() - w0,
+    }
+
+
+def giant_name_study(root: Path, chars: int) -> tuple[list[str], list[str]]:
+    """(arguments of the study with one annotator called by ``chars`` characters, arguments of
+    the same study with its own names): the shared multi-label data set, else the fixture."""
+    import os
+
+    shared = Path(os.environ.get("IAA_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    folder = shared / "multilabel"
+    names = ("annotations.tsv", "sentences.tsv")
+    if not all((folder / n).is_file() for n in names):
+        folder, names = ROOT / "tests" / "fixtures" / "multilabel", ("long.tsv", "texts.tsv")
+    lines = (folder / names[0]).read_text(encoding="utf-8").splitlines()
+    giant = " ".join(["a"] * (chars // 2))
+    cells = lines[2].split("\t")  # one annotation of the second item
+    lines[2] = "\t".join([cells[0], giant, *cells[2:]])
+    (root / "giant-name.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    own = ["--kind", "multilabel", str(folder / names[0]), str(folder / names[1])]
+    return ["--kind", "multilabel", str(root / "giant-name.tsv"), str(folder / names[1])], own
+
+
+def window_case(root: Path, scale: int) -> None:
+    """The window on a megabyte annotator name vs the same study with its own names (best of
+    two runs each, CPU)."""
+    chars = 1_000_000 // scale
+    args, own = giant_name_study(root, chars)
+    got = min((run_open(args, root / "giant.png") for _ in range(2)), key=lambda r: r["cpu"])
+    floor = min((run_open(own, root / "own.png") for _ in range(2)), key=lambda r: r["cpu"])
+    name = f"window: an annotator called by {chars:,} characters"
+    print(
+        f"{name}: status {got['code']}, cpu {got['cpu']:.2f} s (same study, own names "
+        f"{floor['cpu']:.2f} s, ratio {got['cpu'] / max(floor['cpu'], 1e-9):.2f}), wall "
+        f"{got['wall']:.1f} s (own names {floor['wall']:.1f} s), peak {got['rss_mb']:,.0f} MB "
+        f"(own names {floor['rss_mb']:,.0f} MB)"
+    )
+    record(
+        "hostile_resources",
+        name,
+        got["cpu"],
+        floor["cpu"],
+        reference="the same study with its own names",
+        target="< 2× the study with its own names",
+        note=f"peak {got['rss_mb']:,.0f} MB",
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--window-only", action="store_true", help="only the window on a megabyte name")
     ns = ap.parse_args()
     print(machine())
+    with tempfile.TemporaryDirectory(prefix="iaa-hostile-") as tmp:
+        window_case(Path(tmp), 10 if ns.quick else 1)
+    if ns.window_only:
+        return 0
     with tempfile.TemporaryDirectory(prefix="iaa-hostile-") as tmp:
         made = time.perf_counter()
         todo = cases(Path(tmp), 10 if ns.quick else 1)

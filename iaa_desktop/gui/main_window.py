@@ -42,6 +42,7 @@ from iaa_desktop.gui.widgets.computing_page import CANCELLED, ComputingPage
 from iaa_desktop.gui.widgets.elided_label import ElidedLabel, ElidedText
 from iaa_desktop.gui.widgets.message_bar import MessageBar
 from iaa_desktop.gui.widgets.settings_panel import SettingsPanel
+from iaa_desktop.gui.widgets.short_text import shown
 from iaa_desktop.gui.widgets.study_panel import StudyPanel
 from iaa_desktop.gui.window_state import START, WindowState, data_folder
 
@@ -318,7 +319,7 @@ class MainWindow(QMainWindow):
             if w is not None and not self._cached(w):
                 w.deleteLater()
         name = study.name or ", ".join(p.name for p in study.inputs[:3])
-        self.computing_page.started(f"Computing the figures of {name}…")
+        self.computing_page.started(f"Computing the figures of {shown(name)}…")
         self.study_panel.set_annotators(())
         self.headline_label.clear()
         self.status_label.setText("Computing…")
@@ -497,7 +498,7 @@ class MainWindow(QMainWindow):
     def update_title(self) -> None:
         study = self.session.study
         name = self.study_path.name if self.study_path else (study.title if study else "")
-        self.setWindowTitle(f"{name} — iaa_desktop" if name else "iaa_desktop")
+        self.setWindowTitle(f"{shown(name)} — iaa_desktop" if name else "iaa_desktop")
 
     # ------------------------------------------------------------------ drag and drop
 

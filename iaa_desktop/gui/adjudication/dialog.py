@@ -27,6 +27,7 @@ from iaa_desktop.core.errors import IaaError
 from iaa_desktop.gui.adjudication.panel import AdjudicationPanel
 from iaa_desktop.gui.geometry import clamp_soon, fit_window
 from iaa_desktop.gui.meeting import MeetingLayout, zoom_actions
+from iaa_desktop.gui.widgets.short_text import shown
 from iaa_desktop.gui.window_state import restore_geometry, save_geometry
 
 ADJUDICATE_SHORTCUT = QKeySequence("Ctrl+J")
@@ -164,7 +165,7 @@ def window_title(session: AdjudicationSession, study: str) -> str:
     """ "Adjudication of STUDY" (the store's file name when the study has no name)."""
     name = study or session.store.path.name
     ro = " (read-only)" if session.read_only else ""
-    return f"Adjudication of {name}{ro} — iaa_desktop"
+    return f"Adjudication of {shown(name)}{ro} — iaa_desktop"
 
 
 def _study_name(parent: QWidget | None, result: Any) -> str:

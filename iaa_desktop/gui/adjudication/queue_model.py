@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QHeaderView, QTableView
 from iaa_desktop.core.adjudication import AdjudicationSession
 from iaa_desktop.gui.widgets.colours import ValueColours, severity_colour
 from iaa_desktop.gui.widgets.frame_model import Role
+from iaa_desktop.gui.widgets.short_text import shown, shown_text, tip
 from iaa_desktop.gui.widgets.text import bidi_cell
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -132,7 +133,7 @@ class QueueModel(QAbstractTableModel):
             if section < 3:
                 return ("", "Unit", "Group")[section]
             if section < 3 + n:
-                return short_names(self._s.display_names())[section - 3]
+                return shown(short_names(self._s.display_names())[section - 3])
             return "Decision" if section == 3 + n else "Severity"
         if role == Qt.ItemDataRole.ToolTipRole:
             if section == 0:
@@ -145,7 +146,7 @@ class QueueModel(QAbstractTableModel):
                     "measurement; rows are tinted by it"
                 )
             if 3 <= section < 3 + n:
-                return f"{self._s.display_names()[section - 3]}: this annotator's version; one colour per value, {self._s.model.missing_legend}"
+                return f"{tip(self._s.display_names()[section - 3])}: this annotator's version; one colour per value, {self._s.model.missing_legend}"
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -231,7 +232,7 @@ def queue_cell(text: str) -> str:
     """:func:`bidi_cell`, keeping the isolates a kind puts around a quoted text (‘⁨…⁩’:
     a right-to-left quote stays in its place beside the offsets); any other bidirectional
     control, a quoted one too, is shown escaped."""
-    return _OWN_ISOLATE.sub("‘⁨\\1⁩’", bidi_cell(text))
+    return _OWN_ISOLATE.sub("‘⁨\\1⁩’", bidi_cell(shown_text(text)))
 
 
 def short_names(names: Sequence[str]) -> list[str]:

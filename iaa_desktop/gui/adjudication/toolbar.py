@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from iaa_desktop.core.adjudication import Strategy
 from iaa_desktop.core.errors import IaaError
 from iaa_desktop.gui.widgets.elided_label import ElidedText
+from iaa_desktop.gui.widgets.short_text import shown
 
 #: a label filter is offered when the units have at most this many distinct values
 MAX_LABELS = 60
@@ -63,7 +64,7 @@ class Toolbar(QWidget):
         self.strategy_combo.addItem("unanimous", "unanimous")
         self.strategy_combo.addItem("majority", "majority")
         for a in s.model.annotators:
-            self.strategy_combo.addItem(f"annotator {a}", f"annotator:{a}")
+            self.strategy_combo.addItem(shown(f"annotator {a}"), f"annotator:{a}")
         if s.model.suggestions:  # the study computed competence: Dawid–Skene's labels
             for data, text in INFERRED_ITEMS:
                 self.strategy_combo.addItem(text, data)
@@ -173,7 +174,7 @@ class Toolbar(QWidget):
         order = s.annotator_order
         for p, x in enumerate(order):
             for y in order[p + 1 :]:
-                self.pair_combo.addItem(f"{names[x]} ≠ {names[y]}", (x, y))
+                self.pair_combo.addItem(f"{shown(names[x])} ≠ {shown(names[y])}", (x, y))
         k = self.pair_combo.findData(current)
         self.pair_combo.setCurrentIndex(max(0, k))
         self.pair_combo.setVisible(len(order) > 2)
@@ -189,7 +190,7 @@ class Toolbar(QWidget):
         counts = np.bincount(m.codes[m.codes >= 0], minlength=len(values))
         for k in np.argsort(-counts, kind="stable"):
             text = m.format_value(values[k])
-            self.label_combo.addItem(f"{text}  ({counts[k]:,})", values[k])
+            self.label_combo.addItem(f"{shown(text)}  ({counts[k]:,})", values[k])
 
     def set_notice(self, text: str) -> None:
         self.notice_label.setText(text)

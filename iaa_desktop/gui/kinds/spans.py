@@ -28,6 +28,8 @@ from iaa_desktop.gui.widgets.annotators import StudyAnnotatorsPanel, has_study_a
 from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.occurrences import OccurrencesPanel
+from iaa_desktop.gui.widgets.short_text import add_names, html_name, shown
+from iaa_desktop.gui.widgets.short_text import tip as short_tip
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 from iaa_desktop.gui.widgets.text import is_rtl as _is_rtl
 from iaa_desktop.gui.widgets.timeline import TimelineData, TimelineView
@@ -82,10 +84,10 @@ def render_row(
         style = f"background-color:{colour.get(label, '#e0e0e0')};"
         if g == selected:
             style += "font-weight:bold; text-decoration:underline;"
-        tip = html.escape(f"{label} — {kind}")
+        tip = html.escape(f"{short_tip(label)} — {kind}")  # a label of any length, shortened
         pieces.append(
             f"<a name='g{g}'></a><span style='{style}' title='{tip}'>{html.escape(text[s:e])}</span>"
-            f"<sup style='color:{mcol}'>{mark}</sup><sub style='color:#555'>{html.escape(label)}</sub>"
+            f"<sup style='color:{mcol}'>{mark}</sup><sub style='color:#555'>{html_name(label)}</sub>"
         )
         pos = e
     pieces.append(html.escape(text[pos:b]))
@@ -117,7 +119,7 @@ def render_document(result: Any, d: int, selected: int = -1) -> str:
                 body = render_row(text, a, b, per_ann[x], colour, selected)
             top = "border-top:1px solid #bbb;" if x == 0 else ""
             rows.append(
-                f"<tr><td style='color:#666; padding-right:6px; {top}'>{html.escape(name)}</td>"
+                f"<tr><td style='color:#666; padding-right:6px; {top}'>{html_name(name)}</td>"
                 f"<td dir='{direction}' align='{align}' style='{top}'>{body}</td></tr>"
             )
     return (
@@ -257,7 +259,7 @@ class SpansPanel(QWidget):
         combo.clear()
         combo.addItem(everything, None)
         for text, data in items:
-            combo.addItem(text, data)
+            combo.addItem(shown(text), data)
         combo.setCurrentIndex(max(0, combo.findData(current)) if current is not None else 0)
 
     def _apply_filters(self) -> None:
@@ -741,7 +743,7 @@ class RelationsPanel(QWidget):
             fit_columns(view)
         self.doc_combo.blockSignals(True)
         self.doc_combo.clear()
-        self.doc_combo.addItems(list(result.corpus.names))
+        add_names(self.doc_combo, list(result.corpus.names))
         self.doc_combo.blockSignals(False)
         self.show_document()
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from iaa_desktop.core.export.titles import column_title, column_tooltip
 from iaa_desktop.core.kinds.annotators.competence import METHOD_TITLES
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.short_text import html_name, shown
 from iaa_desktop.gui.widgets.stacked_tables import compact
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 
@@ -151,15 +152,15 @@ def p_as_text(frame: pd.DataFrame) -> pd.DataFrame:
 
 def verdict_html(m: dict[str, Any]) -> str:
     """One model's verdict in the alternative annotator test, as a line of rich text."""
-    on = f" on the label <b>{html.escape(str(m['label']))}</b>" if "label" in m else ""
+    on = f" on the label <b>{html_name(str(m['label']))}</b>" if "label" in m else ""
     if not m["per_human"]:
         return (
-            f"<b>{html.escape(m['name'])}</b> (model) could not be tested{on}: no human shares "
+            f"<b>{html_name(m['name'])}</b> (model) could not be tested{on}: no human shares "
             "30 or more items with it that another human judged too."
         )
     verdict = "passes" if m["passes"] else "does not pass"
     return (
-        f"<b>{html.escape(m['name'])}</b> (model) {verdict} the alternative annotator test{on}: "
+        f"<b>{html_name(m['name'])}</b> (model) {verdict} the alternative annotator test{on}: "
         f"ω = {num(m['winning_rate'])}, ρ = {num(m['advantage_probability'])} "
         f"(ε = {num(m['epsilon'])}, {len(m['per_human'])} humans tested)."
     )
@@ -174,16 +175,16 @@ def _models_headline(models: list[dict[str, Any]]) -> list[str]:
         mine = [m for m in models if m["name"] == name and m["per_human"]]
         if not mine:
             lines.append(
-                f"<b>{html.escape(name)}</b> (model) could not be tested on any label: no human "
+                f"<b>{html_name(name)}</b> (model) could not be tested on any label: no human "
                 "shares 30 or more items with it that another human judged too."
             )
             continue
         passed = [str(m["label"]) for m in mine if m["passes"]]
         omega = [m["winning_rate"] for m in mine if m["winning_rate"] is not None]
         span = f" (ω from {num(min(omega))} to {num(max(omega))})" if omega else ""
-        on = f": {html.escape(', '.join(passed))}" if passed else ""
+        on = f": {', '.join(html_name(x) for x in passed)}" if passed else ""
         lines.append(
-            f"<b>{html.escape(name)}</b> (model) passes the alternative annotator test on "
+            f"<b>{html_name(name)}</b> (model) passes the alternative annotator test on "
             f"{len(passed)} of the {len(mine)} labels it could be tested on{on}{span}."
         )
     return lines
@@ -219,8 +220,8 @@ def competence_line(figures: dict[str, Any]) -> str:
     best = max(known, key=lambda r: float(r["competence"]))
     worst = min(known, key=lambda r: float(r["competence"]))
     return (
-        f"Competence (Dawid–Skene): highest <b>{html.escape(str(best['annotator']))}</b> "
-        f"{num(best['competence'])}, lowest <b>{html.escape(str(worst['annotator']))}</b> "
+        f"Competence (Dawid–Skene): highest <b>{html_name(str(best['annotator']))}</b> "
+        f"{num(best['competence'])}, lowest <b>{html_name(str(worst['annotator']))}</b> "
         f"{num(worst['competence'])}."
     )
 
@@ -245,11 +246,11 @@ def batches_line(figures: dict[str, Any]) -> str:
         empty = len(names) - len(figured)
         text += (
             f" (and {empty} with no item judged by two annotators, so without figures: "
-            + ", ".join(html.escape(b) for b in [b for b in names if b not in figured][:8])
+            + ", ".join(html_name(b) for b in [b for b in names if b not in figured][:8])
             + ")"
         )
     if below:
-        shown = ", ".join(html.escape(b) for b in below[:4]) + (" …" if len(below) > 4 else "")
+        shown = ", ".join(html_name(b) for b in below[:4]) + (" …" if len(below) > 4 else "")
         text += f": <b>{len(below)}</b> with an interval below the study's ({shown})"
     else:
         text += ": no batch's interval lies below the study's"
@@ -393,7 +394,7 @@ class StudyAnnotatorsPanel(QWidget):
 
             first = [n for n in needed if n["metric"] == FIRST_METRIC] or needed
             n = first[0]
-            on = f" (label {html.escape(str(n['label']))})" if "label" in n else ""
+            on = f" (label {html_name(str(n['label']))})" if "label" in n else ""
             more = " or more" if n.get("extrapolated") else ""
             parts.append(
                 f"Planning{on}: about <b>{n['n_items']:,}</b>{more} doubly annotated items for "
@@ -417,7 +418,7 @@ class StudyAnnotatorsPanel(QWidget):
             combo.clear()
             for v in values:
                 text = column_title(v) if col == "metric" else v
-                combo.addItem(f"{col.capitalize()}: {text}", v)
+                combo.addItem(shown(f"{col.capitalize()}: {text}"), v)
             if len(values) > 1:
                 pick = old if old in values else FIRST_METRIC if FIRST_METRIC in values else None
                 combo.setCurrentIndex(values.index(pick) if pick in values else 0)
@@ -471,12 +472,12 @@ class StudyAnnotatorsPanel(QWidget):
                     continue
                 lo, med, hi = m["human_kappa_range"]
                 line = (
-                    f"{html.escape(m['name'])}: the humans' pairwise Cohen's κ ranges from "
+                    f"{html_name(m['name'])}: the humans' pairwise Cohen's κ ranges from "
                     f"{num(lo)} to {num(hi)} (median {num(med)})"
                 )
                 if name == "alt_test" and m["not_tested"]:
                     line += "; not tested (fewer than 30 shared items): " + ", ".join(
-                        f"{html.escape(h['human'])} ({h['n_items']})" for h in m["not_tested"]
+                        f"{html_name(h['human'])} ({h['n_items']})" for h in m["not_tested"]
                     )
                 out.append(line + ".")
             return "<br>".join(out)

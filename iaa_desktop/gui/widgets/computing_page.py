@@ -7,6 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
+from iaa_desktop.gui.widgets.elided_label import ElidedText
+from iaa_desktop.gui.widgets.short_text import shown_text
+
 CANCELLED = "Cancelled — press F5 to compute again."
 
 
@@ -21,7 +24,8 @@ class ComputingPage(QWidget):
         self._title = "Computing the agreement…"
         lay = QVBoxLayout(self)
         lay.addStretch(2)
-        self.title = QLabel("Computing the agreement…")
+        # cut with "…" where the window ends: the title names the study, whose name is data
+        self.title = ElidedText("Computing the agreement…")
         f = self.title.font()
         f.setBold(True)
         f.setPointSizeF(f.pointSizeF() * 1.3)
@@ -53,12 +57,12 @@ class ComputingPage(QWidget):
     def progress(self, fraction: float, message: str) -> None:
         self.bar.setValue(int(fraction * 1000))
         if message:
-            self.message.setText(message)
+            self.message.setText(shown_text(message))
 
     def stopped(self, title: str, message: str = "") -> None:
         """The run ended without results: say so (``title``) and why (``message``)."""
-        self.title.setText(title)
-        self.message.setText(message)
+        self.title.setText(shown_text(title))
+        self.message.setText(shown_text(message))  # an error may quote a name of a megabyte
         self.bar.hide()
         self.cancel_button.hide()
 

@@ -13,6 +13,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from iaa_desktop.gui.widgets.short_text import TEXT_CHARS, shown, shown_text, tip
+
 SEPARATOR = "   "
 ELLIPSIS = "…"
 
@@ -27,9 +29,10 @@ class ElidedLabel(QLabel):
         self.parts: list[tuple[str, str]] = []
 
     def set_parts(self, parts: Sequence[tuple[object, object]]) -> None:
-        self.parts = [(str(k), str(v)) for k, v in parts]
+        # a part naming a label of a megabyte is measured and shown shortened
+        self.parts = [(shown(k), shown_text(v)) for k, v in parts]
         self.setToolTip(
-            "<br/>".join(f"{html.escape(k)}: <b>{html.escape(v)}</b>" for k, v in self.parts)
+            "<br/>".join(f"{html.escape(k)}: <b>{html.escape(tip(v))}</b>" for k, v in self.parts)
         )
         self.updateGeometry()
         self._fit()
@@ -105,7 +108,8 @@ class ElidedText(QLabel):
 
     def sizeHint(self) -> QSize:
         return QSize(
-            self.fontMetrics().horizontalAdvance(self._full) + 4, super().sizeHint().height()
+            self.fontMetrics().horizontalAdvance(shown_text(self._full)) + 4,
+            super().sizeHint().height(),
         )
 
     def resizeEvent(self, event) -> None:
@@ -113,12 +117,14 @@ class ElidedText(QLabel):
         self._fit()
 
     def _fit(self) -> None:
-        line = " ".join(self._full.split())
-        shown = self.fontMetrics().elidedText(
-            line, Qt.TextElideMode.ElideRight, max(self.contentsRect().width(), 0)
+        # a message of a megabyte (quoting a name) is measured and shown shortened
+        whole = " ".join(self._full[: 2 * TEXT_CHARS].split())
+        cut = self.fontMetrics().elidedText(
+            shown_text(whole), Qt.TextElideMode.ElideRight, max(self.contentsRect().width(), 0)
         )
-        super().setText(shown)
-        self.setToolTip(self._full if shown != line else "")
+        super().setText(cut)
+        longer = cut != whole or len(self._full) > 2 * TEXT_CHARS
+        self.setToolTip(tip(self._full) if longer else "")
 
 
 __all__ = ["ElidedLabel", "ElidedText"]

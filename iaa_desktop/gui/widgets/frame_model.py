@@ -27,6 +27,7 @@ from PySide6.QtGui import QBrush
 
 from iaa_desktop.core.export.titles import column_title, column_tooltip
 from iaa_desktop.gui.widgets.colours import ValueColours, severity_colour
+from iaa_desktop.gui.widgets.short_text import is_shortened, shown, shown_text, tip
 from iaa_desktop.gui.widgets.text import bidi_cell, is_rtl, wrap_tip
 
 UNDEFINED = "–"
@@ -368,9 +369,11 @@ class DataFrameModel(QAbstractTableModel):
         v = self._values[c][r]
         if role == Qt.ItemDataRole.DisplayRole:
             text = format_value(v, self._digits, self._cols[c] in self._percent)
-            return bidi_cell(text) if isinstance(v, str) else text
+            # a text is shown shortened (a cell of a megabyte would hold the view's layout);
+            # the frame, the copies and the exports keep it whole
+            return bidi_cell(shown_text(text)) if isinstance(v, str) else text
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _RIGHT if _is_number(v) or is_rtl(v) else _LEFT
+            return _RIGHT if _is_number(v) or is_rtl(shown_text(v)) else _LEFT
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._background(r, c, v)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -400,11 +403,11 @@ class DataFrameModel(QAbstractTableModel):
     def _cell_tooltip(self, r: int, c: int, v: Any) -> str | None:
         tip_col = self._cell_tips.get(self._cols[c])
         if tip_col is not None and tip_col in self._by_name:
-            return str(self._by_name[tip_col][r])
+            return tip(self._by_name[tip_col][r])
         if _is_nan(v):
             return UNDEFINED_TIP
         if isinstance(v, str) and len(v) > 40:
-            return _wrap_tip(v)
+            return _wrap_tip(tip(v))
         return None
 
     def headerData(
@@ -415,10 +418,12 @@ class DataFrameModel(QAbstractTableModel):
                 return None
             name = str(self._cols[section])
             if role == Qt.ItemDataRole.DisplayRole:
-                return self.title_of(name)
+                return shown(self.title_of(name))
             if role == Qt.ItemDataRole.ToolTipRole:
-                tip = self._tooltips.get(name) or column_tooltip(name)
-                return _wrap_tip(tip) if tip else None
+                text = self._tooltips.get(name) or column_tooltip(name)
+                if not text and is_shortened(self.title_of(name)):
+                    text = tip(self.title_of(name))  # the name cut in the header, longer here
+                return _wrap_tip(text) if text else None
             return None
         if role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self._order):
             return str(section + 1)

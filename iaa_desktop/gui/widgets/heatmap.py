@@ -13,6 +13,8 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from iaa_desktop.gui.widgets.short_text import TEXT_CHARS, shown
+
 # colour stops (position, r, g, b)
 DIVERGING = [
     (0.0, 165, 0, 38),
@@ -66,8 +68,9 @@ class MatrixHeatmap(QWidget):
         digits: int = 2,
     ) -> None:
         self._values = np.asarray(values, dtype=float)
-        self._rows, self._cols = [str(r) for r in rows], [str(c) for c in cols]
-        self._title = title
+        # names measured at every paint: shown shortened (a name of a megabyte took seconds)
+        self._rows, self._cols = [shown(r) for r in rows], [shown(c) for c in cols]
+        self._title = shown(title, TEXT_CHARS)
         finite = self._values[np.isfinite(self._values)]
         self._vmin = vmin if vmin is not None else (float(finite.min()) if finite.size else 0.0)
         self._vmax = vmax if vmax is not None else (float(finite.max()) if finite.size else 1.0)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop.core.kinds.occurrences import FORM_MATCH_TITLES, Occurrences
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.short_text import add_names, shown, shown_text
 from iaa_desktop.gui.widgets.table_view import current_key, fit_columns, make_table, select_row
 
 ANY_ANNOTATOR = "any annotator"
@@ -162,11 +163,11 @@ class OccurrencesPanel(QWidget):
         self.what = what
         names = list(occ.table.annotators) if occ else []
         self.annotator_combo.blockSignals(True)
-        chosen = self.annotator_combo.currentText()
+        chosen = self.annotator_combo.currentData()
         self.annotator_combo.clear()
-        self.annotator_combo.addItems([ANY_ANNOTATOR, *names])
+        add_names(self.annotator_combo, [ANY_ANNOTATOR, *names])
         if chosen in names:
-            self.annotator_combo.setCurrentText(chosen)
+            self.annotator_combo.setCurrentIndex(self.annotator_combo.findData(chosen))
         self.annotator_combo.blockSignals(False)
         if occ is None:
             self.forms_model.set_frame(pd.DataFrame(columns=FORM_COLUMNS))
@@ -224,7 +225,7 @@ class OccurrencesPanel(QWidget):
         mask = np.ones(n, dtype=bool)
         if self.only_check.isChecked():
             mask &= np.array([f.n_treatments > 1 for f in occ.forms], dtype=bool)
-        who = self.annotator_combo.currentText()
+        who = self.annotator_combo.currentData()
         if who and who != ANY_ANNOTATOR:
             mask &= np.array([who in f.inconsistent_annotators for f in occ.forms], dtype=bool)
         self.forms_model.set_row_mask(mask, "occurrences")
@@ -262,8 +263,9 @@ class OccurrencesPanel(QWidget):
             frame = frame.drop(columns=["left", "right"])
         self.kwic_model.set_frame(frame, label_columns=list(t.annotators))
         fit_columns(self.kwic_view)
-        treatments = ", ".join(f"{x.treatment} ×{x.count}" for x in form.treatments)
+        # a label (or a form) of a megabyte is named shortened: the label would be as wide
+        treatments = ", ".join(f"{shown(x.treatment)} ×{x.count}" for x in form.treatments)
         self.kwic_title.setText(
-            f"‘\u2068{form.shown}\u2069’: {form.n_occurrences:,} occurrence(s); "
-            f"{self.what}s given: \u2068{treatments}\u2069"
+            f"‘\u2068{shown(form.shown)}\u2069’: {form.n_occurrences:,} occurrence(s); "
+            f"{self.what}s given: \u2068{shown_text(treatments)}\u2069"
         )

@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from iaa_desktop.gui.widgets.short_text import html_name, name_item, shown_text, tip
+
 
 class StudyPanel(QWidget):
     """Shows inputs, annotators and errors; emits ``remove_requested`` / ``add_requested``."""
@@ -54,7 +56,8 @@ class StudyPanel(QWidget):
         lay.addWidget(self.errors, 2)
 
     def set_study(self, study) -> None:
-        self.title.setText(f"<b>{study.title}</b>" if study else "<b>No study open</b>")
+        # a study file's name is shown shortened and as written (never read as markup)
+        self.title.setText(f"<b>{html_name(study.title)}</b>" if study else "<b>No study open</b>")
         self.inputs.clear()
         for p in study.inputs if study else ():
             item = QListWidgetItem(Path(p).name + ("/" if Path(p).is_dir() else ""))
@@ -68,13 +71,13 @@ class StudyPanel(QWidget):
     def set_annotators(self, names) -> None:
         self.annotators.clear()
         for n in names:
-            self.annotators.addItem(str(n))
+            self.annotators.addItem(name_item(str(n)))
 
     def set_errors(self, messages: list[str]) -> None:
         self.errors.clear()
         for m in messages:
-            item = QListWidgetItem(m)
-            item.setToolTip(m)
+            item = QListWidgetItem(shown_text(m))
+            item.setToolTip(tip(m))
             if not m.startswith("warning:"):
                 item.setForeground(QColor(170, 0, 0))
                 item.setIcon(QIcon.fromTheme("dialog-error"))

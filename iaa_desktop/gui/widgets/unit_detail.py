@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from iaa_desktop.core.adjudication.context_html import context_block
 from iaa_desktop.gui.widgets.colours import ValueColours
+from iaa_desktop.gui.widgets.short_text import PASSAGE_CHARS, TEXT_CHARS
+from iaa_desktop.gui.widgets.short_text import shown as short
 from iaa_desktop.gui.widgets.text import direction
 
 NO_LABEL = "—"
@@ -26,7 +28,7 @@ def labels_html(
     """
     rows = []
     for k, (name, value) in enumerate(zip(names, values)):
-        shown = "" if value is None else str(value)
+        shown = "" if value is None else short(str(value), TEXT_CHARS)
         if shown in ("", "nan"):
             cell = f"<td style='color:#888'>{NO_LABEL} <i>(not labelled)</i></td>"
         else:
@@ -38,7 +40,7 @@ def labels_html(
                 f"<td dir='{direction(shown)}' style='background:{colours.hex(value)}'>"
                 f"&nbsp;{text}&nbsp;</td>"
             )
-        rows.append(f"<tr><td style='color:#333'>{html.escape(str(name))}</td>{cell}</tr>")
+        rows.append(f"<tr><td style='color:#333'>{html.escape(short(str(name)))}</td>{cell}</tr>")
     cap = f"<p style='color:#555'>{html.escape(caption)}</p>" if caption else ""
     return (
         cap
@@ -58,7 +60,9 @@ def unit_html(
     footer: str = "",
 ) -> str:
     """Heading, text and metadata, notes, then the labels side by side and a footer line."""
-    out = [context_block(heading, context, notes), labels_html(names, values, colours)]
+    # a name, a label or a text of a megabyte is shown shortened (the data keeps it whole)
+    context = [(k, short(v, PASSAGE_CHARS)) for k, v in context]
+    out = [context_block(short(heading), context, notes), labels_html(names, values, colours)]
     if footer:
         out.append(f"<p style='color:#444'>{html.escape(footer)}</p>")
     return "".join(out)

@@ -28,6 +28,7 @@ from iaa_desktop.gui.kinds.coref.render import (
 )
 from iaa_desktop.gui.widgets.colours import MARKABLE
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.short_text import shown
 from iaa_desktop.gui.widgets.table_view import ListBar, fit_columns, make_table, select_row
 from iaa_desktop.gui.widgets.zoom import TextZoom
 
@@ -154,7 +155,7 @@ class CorefPanel(QWidget):
             key=lambda ab: (result.annotators.index(ab[0]), result.annotators.index(ab[1])),
         )
         for a, b in pairs:
-            self.pair_combo.addItem(f"{a} ↔ {b}", (a, b))
+            self.pair_combo.addItem(shown(f"{a} ↔ {b}"), (a, b))
         self.pair_combo.setCurrentIndex(max(0, self.pair_combo.findData(current)))
         self._fill_documents()
 

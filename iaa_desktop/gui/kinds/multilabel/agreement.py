@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from iaa_desktop.core.kinds.multilabel.compare import MultiLabelResult, code_name
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.short_text import add_names, shown
 from iaa_desktop.gui.widgets.stacked_tables import compact
 from iaa_desktop.gui.widgets.table_view import fit_columns, make_table
 
@@ -162,20 +163,21 @@ class AgreementPanel(QWidget):
         )
         self.counts_model.set_frame(result.label_counts())
         self.comb_model.set_frame(result.combinations())
-        current = self.matrix_measure.currentText()
+        current = self.matrix_measure.currentData()
         self.matrix_measure.blockSignals(True)
         self.matrix_measure.clear()
-        self.matrix_measure.addItems(
-            ["mean κ over labels", "exact set agreement", *[f"κ {lab}" for lab in result.labels]]
+        add_names(
+            self.matrix_measure,
+            ["mean κ over labels", "exact set agreement", *[f"κ {lab}" for lab in result.labels]],
         )
-        i = self.matrix_measure.findText(current)
+        i = self.matrix_measure.findData(current)
         self.matrix_measure.setCurrentIndex(max(0, i))
         self.matrix_measure.blockSignals(False)
         self._on_measure_changed()
         current = self.joint_pair.currentText()
         self.joint_pair.blockSignals(True)
         self.joint_pair.clear()
-        self.joint_pair.addItems([f"{a}–{b}" for a, b in result.pair_names()])
+        add_names(self.joint_pair, [f"{a}–{b}" for a, b in result.pair_names()])
         self.joint_pair.setCurrentIndex(max(0, self.joint_pair.findText(current)))
         self.joint_pair.blockSignals(False)
         self._on_joint_pair_changed()
@@ -187,7 +189,7 @@ class AgreementPanel(QWidget):
         self.summary.setText(
             f"{n_items:,} items, {n_annotators} annotators, "
             f"{len(result.pair_index)} pairs sharing items; labels in bit order: "
-            + ", ".join(f"<b>{html.escape(lab)}</b>" for lab in result.labels)
+            + ", ".join(f"<b>{html.escape(shown(lab))}</b>" for lab in result.labels)
             + f". Exact set agreement (mean over pairs): {100 * avg['exact_set_agreement']:.1f}%."
         )
         for v in (self.pairs_view, self.per_label_view, self.counts_view, self.comb_view):
@@ -242,15 +244,15 @@ class AgreementPanel(QWidget):
         names = r.pair_names()[p]
         self.cell_items.emit(
             mask,
-            f"{names[0]} gave {r.code_label(row_code)} and {names[1]} gave "
-            f"{r.code_label(col_code)}",
+            f"{shown(names[0])} gave {shown(r.code_label(row_code))} and {shown(names[1])} gave "
+            f"{shown(r.code_label(col_code))}",
         )
 
     def _on_measure_changed(self) -> None:
         r = self.result
         if r is None or r.data is None:
             return
-        text = self.matrix_measure.currentText()
+        text = str(self.matrix_measure.currentData() or "")  # the whole label, not as shown
         if text.startswith("exact"):
             df = r.pair_matrix("exact")
             percent: set[str] = set(r.data.annotators)

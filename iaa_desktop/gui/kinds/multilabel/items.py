@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from iaa_desktop.core.kinds.multilabel.compare import MultiLabelResult, code_name
 from iaa_desktop.gui.kinds.multilabel.agreement import group
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.short_text import add_names, shown
 from iaa_desktop.gui.widgets.table_view import ListBar, fit_columns, make_table, select_row
 from iaa_desktop.gui.widgets.unit_detail import unit_html
 from iaa_desktop.gui.widgets.zoom import TextZoom
@@ -202,7 +203,7 @@ class ItemsPanel(QWidget):
         current = self.pair_box.currentText()
         self.pair_box.blockSignals(True)
         self.pair_box.clear()
-        self.pair_box.addItems([f"{a}–{b}" for a, b in result.pair_names()])
+        add_names(self.pair_box, [f"{a}–{b}" for a, b in result.pair_names()])
         self.pair_box.setCurrentIndex(max(0, self.pair_box.findText(current)))
         self.pair_box.blockSignals(False)
         if self.s1 is None or len(self.s1) != 2**result.k:
@@ -222,6 +223,7 @@ class ItemsPanel(QWidget):
         pair = max(0, self.pair_box.currentIndex())
         first, second = r.partition_items(pair, self.s1)
         a, b = r.pair_names()[pair]
+        sa, sb = shown(a), shown(b)  # the titles name the pair; the models keep the names
         scale = coded_set_names(r)  # one colour per label set, as in the Items tab
         self.first_model.set_frame(first, label_columns=(a, b), label_values=scale)
         self.second_model.set_frame(second, label_columns=(a, b), label_values=scale)
@@ -237,10 +239,10 @@ class ItemsPanel(QWidget):
             ).sum()
         )
         self.header.setText(
-            f"Partition S1 = {{{s1_txt}}} vs S2 = {{{s2_txt}}}; pair {html.escape(a)}–{html.escape(b)}, {n:,} shared items."
+            f"Partition S1 = {{{s1_txt}}} vs S2 = {{{s2_txt}}}; pair {html.escape(sa)}–{html.escape(sb)}, {n:,} shared items."
         )
         self.first_group.setTitle(
-            f"First level: {a} and {b} disagree on C_S1 (one code in S1, the other in S2) — {len(first):,} item{'' if len(first) == 1 else 's'}"
+            f"First level: {sa} and {sb} disagree on C_S1 (one code in S1, the other in S2) — {len(first):,} item{'' if len(first) == 1 else 's'}"
         )
         self.second_group.setTitle(
             f"Second level: they agree on C_S1 but not on the labels — {len(second):,} item{'' if len(second) == 1 else 's'}"

@@ -35,6 +35,7 @@ from iaa_desktop.gui.kinds.normalization.grid import GRID_LEGEND, CharacterGridM
 from iaa_desktop.gui.presentation import base_font
 from iaa_desktop.gui.widgets.elided_label import ElidedText
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.short_text import add_names
 from iaa_desktop.gui.widgets.table_view import (
     ListBar,
     fit_columns,
@@ -207,7 +208,7 @@ class NormalizationPanel(QWidget):
 
     def set_result(self, result: NormalizationResult) -> None:
         """Show a (new) result, keeping the selected text and token when they still exist."""
-        old_text = self.text_combo.currentText()
+        old_text = self.text_combo.currentData()
         old_key = None
         if (
             self.result is not None
@@ -227,8 +228,8 @@ class NormalizationPanel(QWidget):
         self._text_arr = np.asarray(result.text_ids, dtype=object)
         self.text_combo.blockSignals(True)
         self.text_combo.clear()
-        self.text_combo.addItems(["(all texts)", *result.texts])
-        k = self.text_combo.findText(old_text)
+        add_names(self.text_combo, ["(all texts)", *result.texts])
+        k = self.text_combo.findData(old_text) if old_text is not None else -1
         self.text_combo.setCurrentIndex(k if k >= 0 else (1 if len(result.texts) else 0))
         self.text_combo.blockSignals(False)
         self.current = None
@@ -269,7 +270,7 @@ class NormalizationPanel(QWidget):
         assert r is not None
         if self.text_combo.currentIndex() <= 0:
             return np.ones(r.n_tokens, bool)
-        return self._text_arr == self.text_combo.currentText()
+        return self._text_arr == self.text_combo.currentData()
 
     def _tinted(self) -> np.ndarray:
         """The tokens the text tints: a normalization differs (or, when asked, only a type)."""

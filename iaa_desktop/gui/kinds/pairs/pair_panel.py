@@ -34,6 +34,7 @@ from iaa_desktop.gui.kinds.pairs.passages import (
     passage_segments,
 )
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
+from iaa_desktop.gui.widgets.short_text import add_names
 from iaa_desktop.gui.widgets.table_view import (
     FrameTableView,
     ListBar,
@@ -325,7 +326,7 @@ class PairPanel(QWidget):
         self.apply_filters(keep)
 
     def _build_filters(self, columns: list[str]) -> None:
-        old = {c: cb.currentText() for c, cb in self.filters.items()}
+        old = {c: cb.currentData() for c, cb in self.filters.items()}
         while self.filters_layout.count():
             item = self.filters_layout.takeAt(0)
             w = item.widget() if item is not None else None
@@ -340,9 +341,9 @@ class PairPanel(QWidget):
             cb.setMinimumContentsLength(8)
             levels = sorted({str(v) for v in self._all[c]})
             cb.addItem(f"{column_title(c)}: all")
-            cb.addItems(levels)
+            add_names(cb, levels)
             if old.get(c) in levels:
-                cb.setCurrentText(old[c])
+                cb.setCurrentIndex(cb.findData(old[c]))
             cb.setToolTip(f"show only pairs with this {column_title(c).lower()}")
             cb.currentIndexChanged.connect(lambda _i: self.apply_filters())
             self.filters_layout.addWidget(cb, k // 3, k % 3)
@@ -353,7 +354,7 @@ class PairPanel(QWidget):
         mask = np.ones(len(self._all), bool)
         for c, cb in self.filters.items():
             if cb.currentIndex() > 0:
-                mask &= (self._all[c].astype(str) == cb.currentText()).to_numpy()
+                mask &= (self._all[c].astype(str) == cb.currentData()).to_numpy()
         self.model.set_row_mask(mask if not mask.all() else None, name="factors")
         self.bar.reapply()
         fit_columns(self.list_view, max_width=150)

@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextCharFormat, QTextC
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from iaa_desktop.core.kinds.use_pairs import PairDetail
+from iaa_desktop.gui.widgets.short_text import PASSAGE_CHARS
 
 MATCH_BOX = QColor("#1f5fa8")
 SHARED_BOX = QColor("#7a7a7a")
@@ -44,10 +45,18 @@ class BoxedTextView(QTextBrowser):
         self.clear()
         self.boxes = []
         cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()  # one layout for every segment, not one per segment
         for k, para in enumerate(paragraphs):
             if k:
                 cursor.insertBlock()
+            room = PASSAGE_CHARS  # a passage of a megabyte is shown shortened
             for text, style in para:
+                if room <= 0:
+                    total = sum(len(t) for t, _s in para)
+                    cursor.insertText(f" … ({total:,} characters)", self._note_format())
+                    break
+                text = text[:room]
+                room -= len(text)
                 fmt = QTextCharFormat()
                 if style.get("bold"):
                     fmt.setFontWeight(QFont.Weight.Bold)
@@ -65,8 +74,15 @@ class BoxedTextView(QTextBrowser):
                     self.boxes.append(
                         (start, cursor.position(), style["box"], bool(style.get("dashed")))
                     )
+        cursor.endEditBlock()
         self.moveCursor(QTextCursor.MoveOperation.Start)
         self.viewport().update()
+
+    def _note_format(self) -> QTextCharFormat:
+        fmt = QTextCharFormat()
+        fmt.setFontItalic(True)
+        fmt.setForeground(QColor("gray"))
+        return fmt
 
     def box_rects(self) -> list[tuple[QRectF, QColor, bool]]:
         """Rectangles (viewport coordinates) of every box, one per line a range spans."""

@@ -4,6 +4,7 @@ rows tinted by severity — beside the selected item's text, metadata and the an
 
 from __future__ import annotations
 
+import html
 import math
 from typing import Any
 
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from iaa_desktop.gui.widgets.annotators import batches_line
 from iaa_desktop.gui.widgets.frame_model import DataFrameModel
 from iaa_desktop.gui.widgets.heatmap import MatrixHeatmap
+from iaa_desktop.gui.widgets.short_text import shown
 from iaa_desktop.gui.widgets.summary_table import SummaryTable
 from iaa_desktop.gui.widgets.table_view import ListBar, fit_columns, make_table
 from iaa_desktop.gui.widgets.unit_detail import unit_html
@@ -195,7 +197,8 @@ class OverviewPanel(QWidget):
         n_pair = result.overall.get("percent_agreement")
         self.summary_label.setText(
             f"<b>{result.n_items:,}</b> items, <b>{len(result.annotators)}</b> annotators "
-            f"({', '.join(map(str, result.annotators))}); level of measurement <b>{result.level}</b>"
+            f"({', '.join(html.escape(shown(str(a))) for a in result.annotators)}); "
+            f"level of measurement <b>{result.level}</b>"
             + (f"; {n_pair.n_items:,} items with two or more labels" if n_pair else "")
         )
         figures = getattr(result, "annotator_figures", None)
@@ -281,10 +284,11 @@ class OverviewPanel(QWidget):
         both = (items[a].astype(str) != "") & (items[b].astype(str) != "")
         self.items_model.set_row_mask(both.to_numpy())
         differ = both & (items[a].astype(str) != items[b].astype(str))
+        sa, sb = shown(a), shown(b)
         what = (
-            f"Items labelled by {a}: {int(both.sum()):,}"
+            f"Items labelled by {sa}: {int(both.sum()):,}"
             if a == b
-            else f"Items both {a} and {b} labelled: {int(both.sum()):,}, "
+            else f"Items both {sa} and {sb} labelled: {int(both.sum()):,}, "
             f"{int(differ.sum()):,} with different labels"
         )
         self._show_scope(what)
