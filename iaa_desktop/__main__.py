@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -42,7 +43,20 @@ def _preflight(args: list[str]) -> str | None:
     return check_window(display=not screenshot)
 
 
+def _one_blas_thread() -> None:
+    """Unless the user chose otherwise, numpy's OpenBLAS runs in the calling thread.
+
+    Its worker threads busy-wait after every call that woke them (matplotlib's transforms make
+    thousands): a report or the window spent 0.3–0.9 s of CPU in their waiting (system time),
+    a third of a PDF report's, for no gain in wall time — the computations here are counting
+    passes and small matrices (measured in bench/bench_studies.py). Set before numpy loads.
+    """
+    if not {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"} & set(os.environ):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _one_blas_thread()
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in ("-h", "--help"):
         print(usage())

@@ -94,10 +94,18 @@ def _visible(s: str) -> str:
     )
 
 
+def _beyond_dejavu(s: str) -> bool:
+    """Whether ``s`` has a character of a script after Arabic in Unicode (Devanagari onwards),
+    which DejaVu Sans mostly lacks."""
+    return any(ord(c) >= 0x0900 for c in s)
+
+
 def shorten_texts(fig: Figure, limit: int = CHART_TEXT_MAX) -> None:
-    """Shorten every text of ``fig`` longer than ``limit`` characters and show its control
-    characters (:func:`_visible`): titles, axis labels, legend entries, texts in cells, and the
-    tick labels a fixed or function formatter will draw."""
+    """Prepare the texts of ``fig`` for drawing: every text longer than ``limit`` characters
+    shortened with "…", control characters shown (:func:`_visible`) — titles, axis labels,
+    legend entries, texts in cells and the tick labels a fixed or function formatter will draw —
+    and, when some text is in a script DejaVu Sans lacks, every text given the fallback fonts of
+    :func:`chart_families` (only then: each fallback font costs a load)."""
     from matplotlib.text import Text
     from matplotlib.ticker import FixedFormatter, FuncFormatter
 
@@ -107,29 +115,34 @@ def shorten_texts(fig: Figure, limit: int = CHART_TEXT_MAX) -> None:
         s = _visible(s)
         return s if len(s) <= limit else s[: limit - 1] + "…"
 
-    ticks: set[Text] = set()
+    ticks: list[Text] = []
+    tick_labels: list[str] = []
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            if axis.majorTicks:
-                ticks.update((axis.majorTicks[0].label1, axis.majorTicks[0].label2))
+            if axis.majorTicks:  # tick labels made later copy the first one's font
+                ticks += [axis.majorTicks[0].label1, axis.majorTicks[0].label2]
             f = axis.get_major_formatter()
             if isinstance(f, FixedFormatter):
                 f.seq = [short(s) for s in f.seq]
-            elif isinstance(f, FuncFormatter) and not getattr(f.func, "shortened", False):
-                # tick labels given as a list (set_ticks(labels=...)) come from a function
-                def shortened(x: Any, pos: Any = None, func: Any = f.func) -> Any:
-                    return short(func(x, pos))
+                tick_labels += [str(s) for s in f.seq]
+            elif isinstance(f, FuncFormatter):
+                if not getattr(f.func, "shortened", False):
+                    # tick labels given as a list (set_ticks(labels=...)) come from a function
+                    def shortened(x: Any, pos: Any = None, func: Any = f.func) -> Any:
+                        return short(func(x, pos))
 
-                shortened.shortened = True  # type: ignore[attr-defined]
-                f.func = shortened
-    for t in fig.findobj(Text):
+                    shortened.shortened = True  # type: ignore[attr-defined]
+                    f.func = shortened
+                locs = axis.get_majorticklocs()
+                tick_labels += [str(f.func(x, i)) for i, x in enumerate(locs)]
+    texts = fig.findobj(Text)
+    for t in texts:
         s = t.get_text()
         shown = short(s)
         if shown != s:
             t.set_text(shown)
-        # beyond Latin, Greek, Cyrillic, Hebrew and Arabic: the fonts of the other scripts
-        # (tick labels made later copy the family of the axis's first tick label)
-        if any(ord(c) >= 0x0900 for c in shown) or t in ticks:
+    if any(_beyond_dejavu(t.get_text()) for t in texts) or any(map(_beyond_dejavu, tick_labels)):
+        for t in [*texts, *ticks]:
             if t.get_fontfamily() == ["sans-serif"]:
                 t.set_fontfamily(chart_families())
 
