@@ -11,9 +11,11 @@ as SVG. matplotlib is imported inside the functions so importing this module is 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import unicodedata
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -92,6 +94,17 @@ def _visible(s: str) -> str:
     return "".join(
         chr(0x2400 + ord(c)) if c < " " and c != "\n" else "\u2421" if c == "\x7f" else c for c in s
     )
+
+
+@contextlib.contextmanager
+def quiet_drawing() -> Iterator[None]:
+    """Draw a chart without two of matplotlib's warnings that only repeat what the chart shows:
+    long names leaving a plot no room (drawn as laid out before) and a glyph no installed font
+    has (drawn as a box), once per glyph."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+        warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
+        yield
 
 
 def _beyond_dejavu(s: str) -> bool:

@@ -12,7 +12,6 @@ import html
 import io
 import math
 import unicodedata
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -261,20 +260,15 @@ def figure_html(fig: Any, caption: str = "", max_width_in: float | None = None) 
     """
     import matplotlib
 
-    from iaa_desktop.core.export.charts import shorten_texts
+    from iaa_desktop.core.export.charts import quiet_drawing, shorten_texts
 
     shorten_texts(fig)
     buf = io.StringIO()
     fonttype = "none" if _plain_text_only(fig) else "path"
     with (
         matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "iaa-report"}),
-        warnings.catch_warnings(),
+        quiet_drawing(),
     ):
-        # names of 80 characters in a legend can leave the plot no room: it is drawn as laid
-        # out before (the reader has the names in the tables) instead of warning on stderr; a
-        # script no installed font covers is drawn as empty boxes, not warned about per glyph
-        warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
-        warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
         fig.savefig(buf, format="svg")
     svg = buf.getvalue()
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -214,7 +214,9 @@ class _Table:
 class TypstWriter:
     """Writes the report's HTML tree as Typst markup; the SVG charts go to :attr:`images`."""
 
-    def __init__(self) -> None:
+    def __init__(self, anchors: frozenset[str] = frozenset()) -> None:
+        #: the labels of the section headings, which links and contents entries may point at
+        self._anchors = anchors
         self.images: dict[str, str] = {}
         self.labels: set[str] = set()
         self.title = ""
@@ -225,12 +227,13 @@ class TypstWriter:
         self.title = _SPACE.sub(" ", h1.text()).strip() if h1 is not None else "Report"
         return _preamble(paper, self.title) + self.blocks(root.children)
 
-    def _find(self, node: Node, pred: object) -> Iterator[Node]:
+    @staticmethod
+    def _find(node: Node, pred: Callable[[Node], bool]) -> Iterator[Node]:
         for c in node.children:
             if isinstance(c, Node):
-                if pred(c):  # type: ignore[operator]
+                if pred(c):
                     yield c
-                yield from self._find(c, pred)
+                yield from TypstWriter._find(c, pred)
 
     # -- blocks --------------------------------------------------------------------------
     def blocks(self, children: list[Node | str]) -> str:
@@ -610,18 +613,16 @@ class TypstWriter:
             return f"#link({tstr(href)})[{body}]"
         return body
 
-    _anchors: frozenset[str] = frozenset()
-
 
 def to_typst(doc_html: str, paper: str = "a4") -> tuple[str, dict[str, str]]:
     """The Typst source of the report and its images (name → SVG text, ``sys.inputs``)."""
     root = parse(doc_html)
-    writer = TypstWriter()
-    writer._anchors = frozenset(
+    anchors = frozenset(
         _LABEL_BAD.sub("-", n.attrs["id"])
-        for n in writer._find(root, lambda x: x.tag in ("h2", "h3", "h4") and "id" in x.attrs)
+        for n in TypstWriter._find(root, lambda x: x.tag in ("h2", "h3", "h4") and "id" in x.attrs)
         if not ({"toc-title", "cover-summary"} & n.classes)
     )
+    writer = TypstWriter(anchors)
     return writer.document(root, paper), writer.images
 
 

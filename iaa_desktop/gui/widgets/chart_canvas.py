@@ -13,16 +13,10 @@ class ShortTextCanvas(FigureCanvasQTAgg):
     name or label of a megabyte would hold the GUI thread for minutes)."""
 
     def draw(self) -> None:
-        import warnings
-
-        from iaa_desktop.core.export.charts import shorten_texts
+        from iaa_desktop.core.export.charts import quiet_drawing, shorten_texts
 
         shorten_texts(self.figure)
-        with warnings.catch_warnings():
-            # long names may leave a plot no room: drawn as laid out before, without a warning;
-            # a script no installed font covers is drawn as empty boxes, not warned per glyph
-            warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
-            warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
+        with quiet_drawing():
             super().draw()
 
 
